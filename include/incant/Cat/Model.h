@@ -1,0 +1,98 @@
+//===- Model.h - A memory model written in the cat language -----*- C++ -*-===//
+//
+// A cat::Model is a parsed and resolved .cat file (with its includes). It is
+// evaluated on an Execution: a number of events plus the primitive sets and
+// relations that the enumerator (model::) computes. The interpreter knows
+// nothing of PTX or litmus tests; docs/cat.md lists the primitive names.
+//
+// Usage:
+//   DiagnosticEngine Diags(&std::cerr);
+//   std::optional<cat::Model> M = cat::Model::load("models/ptx.cat", Diags);
+//   cat::Execution X(NumEvents);
+//   X.setSet("R", Reads); X.setRelation("po", Po); ...
+//   cat::Verdict V = M->evaluate(X);
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_CAT_MODEL_H
+#define INCANT_CAT_MODEL_H
+
+#include "incant/Cat/Relation.h"
+#include "incant/Support/Diagnostic.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incant::cat {
+
+/// The primitive facts of one candidate execution.
+class Execution {
+public:
+  explicit Execution(unsigned NumEvents) : N(NumEvents) {}
+  unsigned numEvents() const { return N; }
+  void setSet(const std::string &Name, EventSet S);
+  void setRelation(const std::string &Name, Relation R);
+  const EventSet *set(const std::string &Name) const;
+  const Relation *relation(const std::string &Name) const;
+
+  struct NamedSet {
+    std::string Name;
+    EventSet S;
+  };
+  struct NamedRelation {
+    std::string Name;
+    Relation R;
+  };
+  const std::vector<NamedSet> &sets() const { return Sets; }
+  const std::vector<NamedRelation> &relations() const { return Rels; }
+
+private:
+  unsigned N;
+  std::vector<NamedSet> Sets;
+  std::vector<NamedRelation> Rels;
+};
+
+/// What a model says of one execution.
+struct Verdict {
+  bool Allowed = true;
+  /// Names (or "line:col" where unnamed) of the checks that failed.
+  std::vector<std::string> FailedChecks;
+  /// Names of `flag` checks that fired (do not affect Allowed).
+  std::vector<std::string> Flags;
+};
+
+class ModelImpl;
+
+class Model {
+public:
+  /// Parses \p Path (and what it includes, searched beside it and in
+  /// \p IncludeDirs). Reports errors to \p Diags and returns nullopt on any.
+  static std::optional<Model> load(const std::string &Path,
+                                   DiagnosticEngine &Diags,
+                                   const std::vector<std::string> &IncludeDirs = {});
+  /// Same, from text already in memory (used by tests and the fuzzer).
+  static std::optional<Model> parse(std::shared_ptr<const SourceFile> File,
+                                    DiagnosticEngine &Diags,
+                                    const std::vector<std::string> &IncludeDirs = {});
+
+  /// The model's title (the first quoted string of the file, if any).
+  const std::string &name() const;
+
+  /// Evaluates the model on \p X. Every primitive the model uses must be set
+  /// in \p X (or be one the interpreter derives itself); a missing one is a
+  /// reported error the first time and makes the execution forbidden.
+  Verdict evaluate(const Execution &X) const;
+
+  Model(Model &&) noexcept;
+  Model &operator=(Model &&) noexcept;
+  ~Model();
+
+private:
+  explicit Model(std::unique_ptr<ModelImpl> Impl);
+  std::unique_ptr<ModelImpl> Impl;
+};
+
+} // namespace incant::cat
+
+#endif // INCANT_CAT_MODEL_H

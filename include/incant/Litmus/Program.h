@@ -1,0 +1,172 @@
+//===- Program.h - The lowered, dialect-neutral form of a litmus test -*- C++ -*-===//
+//
+// A litmus::Program is what every consumer of a litmus test works from: the
+// checker (model::) enumerates its executions, and the harness backends
+// (CUDA, OpenCL) generate code from it. It names no PTX syntax: registers,
+// locations and labels are resolved to indices, instructions to Ops.
+//
+// Produced by lower() (Lower.h) from a parsed litmus::Test, which has already
+// been checked for semantic errors; a Program is therefore well formed and
+// its invariants are asserts, not diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_LITMUS_PROGRAM_H
+#define INCANT_LITMUS_PROGRAM_H
+
+#include "incant/Support/Diagnostic.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incant::litmus {
+
+/// Memory-ordering semantics of an access or fence.
+enum class Sem : uint8_t {
+  Weak,     ///< plain ld/st (PTX "weak"), including .ca/.cg/... cache ops
+  Volatile, ///< ld/st.volatile (PTX: relaxed.sys for the memory model)
+  Relaxed,
+  Acquire,
+  Release,
+  AcqRel,
+  SC, ///< fence.sc and membar
+};
+
+/// The scope qualifier of an instruction (not where its thread sits).
+enum class Scope : uint8_t { None, CTA, Cluster, GPU, Sys };
+
+/// Memory region of a location (from the memory map; default global).
+enum class Region : uint8_t { Global, Shared };
+
+/// State space written on the instruction (.global, .shared or generic).
+enum class Space : uint8_t { Generic, Global, Shared };
+
+enum class CacheOp : uint8_t { None, CA, CG, CS, LU, CV, WB, WT };
+
+enum class RmwOp : uint8_t { Cas, Exch, Add, Inc, Dec, And, Or, Xor, Min, Max };
+
+/// Which instruction a fence came from; membar.{cta,gl,sys} are kept apart
+/// from fence.sc.{cta,gpu,sys} so that models can tell them apart.
+enum class FenceKind : uint8_t { Membar, FenceSC, FenceAcqRel };
+
+enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+
+enum class AluOp : uint8_t { Mov, Add, Sub, Mul, And, Or, Xor, Not, Cvt, Setp };
+
+/// A run-time value: an integer, or the address of a location plus an offset.
+struct Value {
+  int32_t Loc = -1; ///< Location index if this is an address, else -1.
+  int64_t Int = 0;  ///< The integer, or the byte offset from Loc.
+  bool isAddress() const { return Loc >= 0; }
+  friend bool operator==(const Value &, const Value &) = default;
+  friend auto operator<=>(const Value &, const Value &) = default;
+};
+
+/// An operand of an Op: a register, an immediate, or a location's address.
+struct Operand {
+  enum Kind : uint8_t { None, Reg, Imm, Addr } K = None;
+  int32_t Reg = -1;  ///< Register index within the thread, for Reg.
+  Value Imm;         ///< For Imm (integer) and Addr (address of a location).
+  static Operand reg(int32_t R) { return {Reg, R, {}}; }
+  static Operand imm(int64_t V) { return {Imm, -1, Value{-1, V}}; }
+  static Operand addr(int32_t Loc) { return {Addr, -1, Value{Loc, 0}}; }
+};
+
+/// One dialect-neutral operation of a thread.
+struct Op {
+  enum Kind : uint8_t {
+    Load,    ///< Dst <- [Addr]
+    Store,   ///< [Addr] <- Src[0]
+    Rmw,     ///< Dst <- [Addr]; [Addr] <- f(old, Src...) (atom; red has Dst=-1)
+    Fence,   ///< membar / fence
+    Barrier, ///< bar.sync BarrierId (CTA-wide execution barrier)
+    Alu,     ///< Dst <- f(Src...)
+    Branch,  ///< if guard: goto Target
+  } K;
+
+  // Guard (@p / @!p); GuardReg < 0 means unconditional.
+  int32_t GuardReg = -1;
+  bool GuardNegated = false;
+
+  int32_t Dst = -1;             ///< Destination register, or -1.
+  Operand Addr;                 ///< Load/Store/Rmw: the address.
+  std::vector<Operand> Src;     ///< Store: {value}; Rmw: {operand} or {cmp, new} for cas; Alu: inputs.
+
+  Sem S = Sem::Weak;
+  Scope Sc = Scope::None;
+  Space Sp = Space::Generic;
+  CacheOp Cache = CacheOp::None;
+  RmwOp Rmw = RmwOp::Add;
+  FenceKind Fence = FenceKind::Membar;
+  AluOp Alu = AluOp::Mov;
+  CmpOp Cmp = CmpOp::Eq;        ///< For setp.
+  bool Signed = true;           ///< Signedness of the operation's type.
+  uint8_t Bits = 32;            ///< Width of the operation's type (1 for pred).
+  int32_t BarrierId = 0;        ///< For Barrier.
+  int32_t Target = -1;          ///< For Branch: index of the target Op (may equal size() for "end").
+
+  SourceRange Range;            ///< The instruction in the litmus file.
+};
+
+/// Where a thread sits in the GPU hierarchy, from the scope tree. Two threads
+/// share a level iff their ids at that level (and all levels above) are equal.
+struct Placement {
+  int32_t Device = 0;
+  int32_t Cluster = 0;
+  int32_t CTA = 0;
+  int32_t Warp = 0;
+};
+
+struct Register {
+  std::string Name;
+  uint8_t Bits = 32;     ///< 1 for .pred
+  bool Signed = true;
+  bool IsPred = false;
+  Value Init;            ///< 0 unless initialised (possibly to an address).
+};
+
+struct ThreadProgram {
+  int32_t Id = 0;                 ///< The N of TN / PN.
+  Placement Where;
+  std::vector<Register> Regs;
+  std::vector<Op> Ops;
+};
+
+struct Location {
+  std::string Name;
+  Value Init;            ///< Usually an integer; may be another location's address.
+  Region R = Region::Global;
+};
+
+/// The final condition, over final register and memory values.
+struct Cond {
+  enum Kind : uint8_t { True, False, RegEq, LocEq, Not, And, Or } K = True;
+  int32_t Thread = -1;   ///< Index into Program::Threads, for RegEq.
+  int32_t Reg = -1;      ///< Register index in that thread, for RegEq.
+  int32_t Loc = -1;      ///< For LocEq.
+  Value V;               ///< Compared value, for RegEq/LocEq.
+  std::vector<Cond> Kids;
+};
+
+enum class Quantifier : uint8_t { Exists, NotExists, Forall };
+
+/// A register or location named in the condition (or a `locations` list):
+/// what the "States" lines print, in order.
+struct Observed {
+  int32_t Thread = -1; ///< -1 for a memory location.
+  int32_t Index = -1;  ///< Register index (in Thread) or location index.
+};
+
+struct Program {
+  std::string Name;
+  std::vector<Location> Locs;
+  std::vector<ThreadProgram> Threads;
+  Quantifier Q = Quantifier::Exists;
+  Cond Condition;
+  std::vector<Observed> Observe;
+};
+
+} // namespace incant::litmus
+
+#endif // INCANT_LITMUS_PROGRAM_H

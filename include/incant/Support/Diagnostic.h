@@ -1,0 +1,118 @@
+//===- Diagnostic.h - Source locations and user-facing diagnostics -*- C++ -*-===//
+//
+// One diagnostic format for every input incant reads (litmus tests, .cat
+// models, PTX, options):
+//
+//   file:line:col: error: message
+//     <the source line>
+//     ^~~~
+//
+// User mistakes are reported through a DiagnosticEngine and never thrown;
+// a parser that reported an error returns an empty optional.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_SUPPORT_DIAGNOSTIC_H
+#define INCANT_SUPPORT_DIAGNOSTIC_H
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace incant {
+
+/// A 1-based line and column in a SourceFile; line 0 means "no location".
+struct SourceLoc {
+  uint32_t Line = 0;
+  uint32_t Col = 0;
+  /// Byte offset into the file's text.
+  uint32_t Offset = 0;
+  bool isValid() const { return Line != 0; }
+};
+
+/// A half-open range [Begin, End) of source text.
+struct SourceRange {
+  SourceLoc Begin;
+  SourceLoc End;
+  bool isValid() const { return Begin.isValid(); }
+};
+
+/// The text of one input file, with a line index for printing carets.
+class SourceFile {
+public:
+  SourceFile(std::string Name, std::string Text);
+
+  /// Reads a file; returns null and sets Error (errno text) if it cannot.
+  static std::shared_ptr<SourceFile> read(const std::string &Path,
+                                          std::string &Error);
+
+  const std::string &name() const { return Name; }
+  const std::string &text() const { return Text; }
+  /// Line \p Line (1-based) without its newline; empty if out of range.
+  std::string_view line(uint32_t Line) const;
+  /// The location of byte offset \p Offset.
+  SourceLoc locAt(uint32_t Offset) const;
+  /// The text covered by a range.
+  std::string_view slice(SourceRange R) const;
+
+private:
+  std::string Name;
+  std::string Text;
+  std::vector<uint32_t> LineStarts;
+};
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity Sev = Severity::Error;
+  std::shared_ptr<const SourceFile> File; ///< May be null (no location).
+  SourceRange Range;
+  std::string Message;
+};
+
+/// Collects diagnostics and prints them in the one format above.
+class DiagnosticEngine {
+public:
+  /// Diagnostics are printed to \p OS as they are reported; pass null to
+  /// only collect them.
+  explicit DiagnosticEngine(std::ostream *OS = nullptr) : OS(OS) {}
+
+  void report(Severity Sev, std::shared_ptr<const SourceFile> File,
+              SourceRange Range, std::string Message);
+  void error(std::shared_ptr<const SourceFile> File, SourceRange Range,
+             std::string Message) {
+    report(Severity::Error, std::move(File), Range, std::move(Message));
+  }
+  void warning(std::shared_ptr<const SourceFile> File, SourceRange Range,
+               std::string Message) {
+    report(Severity::Warning, std::move(File), Range, std::move(Message));
+  }
+  void note(std::shared_ptr<const SourceFile> File, SourceRange Range,
+            std::string Message) {
+    report(Severity::Note, std::move(File), Range, std::move(Message));
+  }
+  /// An error with no source location (a bad option, a missing file).
+  void error(std::string Message) {
+    report(Severity::Error, nullptr, {}, std::move(Message));
+  }
+
+  unsigned numErrors() const { return NumErrors; }
+  unsigned numWarnings() const { return NumWarnings; }
+  bool hasErrors() const { return NumErrors != 0; }
+  const std::vector<Diagnostic> &diagnostics() const { return Diags; }
+
+  /// Renders one diagnostic (with source line and caret) as text.
+  static std::string format(const Diagnostic &D);
+
+private:
+  std::ostream *OS;
+  std::vector<Diagnostic> Diags;
+  unsigned NumErrors = 0;
+  unsigned NumWarnings = 0;
+};
+
+} // namespace incant
+
+#endif // INCANT_SUPPORT_DIAGNOSTIC_H

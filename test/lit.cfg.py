@@ -1,0 +1,16 @@
+# lit configuration for incant's tool-output tests (test/<command>/*.test).
+import os
+import lit.formats
+
+config.name = "incant"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.incant_bin), "..", "test")
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt"]
+config.environment["PATH"] = os.pathsep.join(
+    [config.incant_bin, config.filecheck_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%incant", os.path.join(config.incant_bin, "incant")))
+config.substitutions.append(("%src", config.incant_src))
+config.substitutions.append(("%models", os.path.join(config.incant_src, "models")))
+config.substitutions.append(("%litmus", os.path.join(config.incant_src, "litmus")))
