@@ -1,0 +1,38 @@
+//===- CheckCommand.h - `incant check`: verdicts of models on litmus tests -*- C++ -*-===//
+//
+// The library side of `incant check`. The tool fills a CheckCommand and calls
+// runCheck; everything it prints goes to the two streams given.
+//
+// Exit codes: 0 every file was checked (whatever the verdicts); 1 a manifest
+// expectation was not met; 2 some input (test, model, manifest, option) was
+// malformed; the other files are still checked.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_DRIVER_CHECKCOMMAND_H
+#define INCANT_DRIVER_CHECKCOMMAND_H
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace incant::driver {
+
+struct CheckCommand {
+  std::vector<std::string> Files;
+  /// A shipped model's name (sc, ptx-rmo, ptx) or a path to a .cat file.
+  std::string Model = "ptx";
+  /// Extra folders searched for models by name, before the shipped ones.
+  std::vector<std::string> ModelDirs;
+  bool Json = false;
+  /// A manifest of expected verdicts (litmus/manifest.tsv format); when set,
+  /// every test it lists is checked under every model it names, and Files
+  /// and Model are ignored.
+  std::string Manifest;
+  unsigned Unroll = 2;
+};
+
+int runCheck(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+} // namespace incant::driver
+
+#endif // INCANT_DRIVER_CHECKCOMMAND_H

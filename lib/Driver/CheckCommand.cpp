@@ -1,0 +1,318 @@
+//===- CheckCommand.cpp - `incant check` ----------------------------------===//
+//
+// For each test: parse, lower, enumerate executions under the model, print
+// herd7's report (or one JSON object per line). In manifest mode, compare
+// each test's Ok/No under each model with the expected one.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/Driver/CheckCommand.h"
+#include "incant/Driver/Format.h"
+#include "incant/Driver/ModelFinder.h"
+#include "incant/Litmus/Lower.h"
+#include "incant/Litmus/Parser.h"
+#include "incant/Litmus/Printer.h"
+#include "incant/Model/Check.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace incant::driver {
+
+namespace {
+
+/// A test read and lowered, with what herd prints about it besides verdicts.
+struct LoadedTest {
+  litmus::Program Prog;
+  std::string Hash;
+};
+
+std::optional<LoadedTest> loadTest(const std::string &Path,
+                                   DiagnosticEngine &Diags) {
+  std::string Error;
+  std::shared_ptr<SourceFile> File = SourceFile::read(Path, Error);
+  if (!File) {
+    Diags.error("cannot read '" + Path + "': " + Error);
+    return std::nullopt;
+  }
+  std::optional<litmus::Test> T = litmus::parseTest(File, Diags);
+  if (!T)
+    return std::nullopt;
+  std::optional<litmus::Program> P = litmus::lower(*T, Diags);
+  if (!P)
+    return std::nullopt;
+  // herd prints a digest of the test; ours is FNV-1a over the canonical form,
+  // so two files that differ only in layout get the same hash.
+  uint64_t H = 14695981039346656037ull;
+  for (unsigned char C : litmus::printTest(*T)) {
+    H ^= C;
+    H *= 1099511628211ull;
+  }
+  return LoadedTest{std::move(*P), fmt::format("{:016x}", H)};
+}
+
+const char *observation(const model::CheckResult &R) {
+  if (R.Positive == 0)
+    return "Never";
+  if (R.Negative == 0)
+    return "Always";
+  return "Sometimes";
+}
+
+void printHerd(std::ostream &OS, const LoadedTest &T,
+               const model::CheckResult &R, double Seconds) {
+  const litmus::Program &P = T.Prog;
+  OS << "Test " << P.Name << ' ' << conditionKind(P) << '\n';
+  OS << "States " << R.States.size() << '\n';
+  for (const model::State &S : R.States)
+    OS << formatState(P, S.Values) << '\n';
+  OS << (R.Ok ? "Ok" : "No") << '\n';
+  OS << "Witnesses\n";
+  OS << "Positive: " << R.Positive << " Negative: " << R.Negative << '\n';
+  for (const std::string &F : R.Flags)
+    OS << "Flag " << F << '\n';
+  if (R.Incomplete)
+    OS << "Warning: enumeration stopped at " << R.Candidates
+       << " candidate executions; the states above may be incomplete\n";
+  OS << "Condition " << formatCondition(P) << '\n';
+  OS << "Observation " << P.Name << ' ' << observation(R) << ' ' << R.Positive
+     << ' ' << R.Negative << '\n';
+  OS << fmt::format("Time {} {:.2f}\n", P.Name, Seconds);
+  OS << "Hash=" << T.Hash << "\n\n";
+}
+
+nlohmann::json toJson(const LoadedTest &T, const std::string &Model,
+                      const model::CheckResult &R, double Seconds) {
+  const litmus::Program &P = T.Prog;
+  nlohmann::json States = nlohmann::json::array();
+  for (const model::State &S : R.States) {
+    nlohmann::json Values = nlohmann::json::object();
+    for (size_t I = 0; I != S.Values.size(); ++I) {
+      const litmus::Value &V = S.Values[I];
+      std::string Key = formatObserved(P, P.Observe[I]);
+      if (V.isAddress())
+        Values[Key] = formatValue(P, V);
+      else
+        Values[Key] = V.Int;
+    }
+    States.push_back({{"values", Values},
+                      {"satisfies", S.Satisfies},
+                      {"executions", S.Executions}});
+  }
+  return {{"test", P.Name},
+          {"model", Model},
+          {"kind", conditionKind(P)},
+          {"states", States},
+          {"ok", R.Ok},
+          {"positive", R.Positive},
+          {"negative", R.Negative},
+          {"condition", formatCondition(P)},
+          {"observation", observation(R)},
+          {"candidates", R.Candidates},
+          {"incomplete", R.Incomplete},
+          {"flags", R.Flags},
+          {"time_s", Seconds},
+          {"hash", T.Hash}};
+}
+
+model::CheckResult timedCheck(const litmus::Program &P, const cat::Model &M,
+                              unsigned Unroll, double &Seconds) {
+  auto Start = std::chrono::steady_clock::now();
+  model::CheckOptions Opts;
+  Opts.Unroll = Unroll;
+  model::CheckResult R = model::check(P, M, Opts);
+  Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          Start)
+                .count();
+  return R;
+}
+
+int checkFiles(const CheckCommand &Cmd, std::ostream &Out,
+               DiagnosticEngine &Diags) {
+  ModelFinder Finder(Cmd.ModelDirs);
+  const cat::Model *M = Finder.get(Cmd.Model, Diags);
+  if (!M)
+    return 2;
+  std::string ModelName = ModelFinder::displayName(Cmd.Model);
+  for (const std::string &Path : Cmd.Files) {
+    std::optional<LoadedTest> T = loadTest(Path, Diags);
+    if (!T)
+      continue;
+    double Seconds = 0;
+    model::CheckResult R = timedCheck(T->Prog, *M, Cmd.Unroll, Seconds);
+    if (Cmd.Json)
+      Out << toJson(*T, ModelName, R, Seconds).dump() << '\n';
+    else
+      printHerd(Out, *T, R, Seconds);
+    Out.flush();
+  }
+  return Diags.hasErrors() ? 2 : 0;
+}
+
+/// One row of a manifest: a test and its expected Ok/No per model column.
+struct ManifestRow {
+  std::string Path;
+  std::vector<std::optional<bool>> Expected; ///< Parallel to the model columns.
+  SourceRange Where;
+};
+
+struct Manifest {
+  std::vector<std::string> Models;
+  std::vector<ManifestRow> Rows;
+};
+
+/// Splits a line on tabs, keeping each field's column.
+std::vector<std::pair<std::string, uint32_t>> splitTabs(std::string_view Line) {
+  std::vector<std::pair<std::string, uint32_t>> Fields;
+  size_t Start = 0;
+  while (true) {
+    size_t Tab = Line.find('\t', Start);
+    std::string_view F = Line.substr(Start, Tab == std::string_view::npos
+                                                ? std::string_view::npos
+                                                : Tab - Start);
+    Fields.emplace_back(std::string(F), Start + 1);
+    if (Tab == std::string_view::npos)
+      break;
+    Start = Tab + 1;
+  }
+  return Fields;
+}
+
+std::optional<Manifest> readManifest(const std::string &Path,
+                                     DiagnosticEngine &Diags) {
+  std::string Error;
+  std::shared_ptr<SourceFile> File = SourceFile::read(Path, Error);
+  if (!File) {
+    Diags.error("cannot read manifest '" + Path + "': " + Error);
+    return std::nullopt;
+  }
+  Manifest Man;
+  auto RangeAt = [&](uint32_t Line, uint32_t Col, size_t Len) {
+    SourceLoc B{Line, Col, 0}, E{Line, uint32_t(Col + Len), 0};
+    return SourceRange{B, E};
+  };
+  bool HaveHeader = false;
+  uint32_t LastLine = File->locAt(File->text().size()).Line;
+  for (uint32_t L = 1; L <= LastLine; ++L) {
+    std::string_view Line = File->line(L);
+    if (Line.find_first_not_of(" \t") == std::string_view::npos)
+      continue;
+    auto Fields = splitTabs(Line);
+    if (Line[0] == '#') {
+      if (HaveHeader)
+        continue; // a later comment line
+      // Header: "# path<TAB>model<TAB>model...".
+      for (size_t I = 1; I < Fields.size(); ++I)
+        Man.Models.push_back(Fields[I].first);
+      if (Man.Models.empty()) {
+        Diags.error(File, RangeAt(L, 1, Line.size()),
+                    "expected a header '# path<TAB>MODEL<TAB>...' naming the "
+                    "models");
+        return std::nullopt;
+      }
+      HaveHeader = true;
+      continue;
+    }
+    if (!HaveHeader) {
+      Diags.error(File, RangeAt(L, 1, Line.size()),
+                  "expected the header line '# path<TAB>MODEL...' before the "
+                  "first test");
+      return std::nullopt;
+    }
+    if (Fields.size() != Man.Models.size() + 1) {
+      Diags.error(File, RangeAt(L, 1, Line.size()),
+                  fmt::format("expected {} tab-separated fields (a path and "
+                              "Ok/No for each model), found {}",
+                              Man.Models.size() + 1, Fields.size()));
+      continue;
+    }
+    ManifestRow Row;
+    Row.Path = (fs::path(Path).parent_path() / Fields[0].first).string();
+    Row.Where = RangeAt(L, 1, Fields[0].first.size());
+    for (size_t I = 1; I < Fields.size(); ++I) {
+      const auto &[Word, Col] = Fields[I];
+      if (Word == "Ok")
+        Row.Expected.push_back(true);
+      else if (Word == "No")
+        Row.Expected.push_back(false);
+      else if (Word == "-")
+        Row.Expected.push_back(std::nullopt);
+      else {
+        Diags.error(File, RangeAt(L, Col, Word.size()),
+                    "expected 'Ok', 'No' or '-', found '" + Word + "'");
+        Row.Expected.push_back(std::nullopt);
+      }
+    }
+    Man.Rows.push_back(std::move(Row));
+  }
+  if (!HaveHeader) {
+    Diags.error(File, {}, "empty manifest");
+    return std::nullopt;
+  }
+  return Man;
+}
+
+int checkManifest(const CheckCommand &Cmd, std::ostream &Out,
+                  DiagnosticEngine &Diags) {
+  std::optional<Manifest> Man = readManifest(Cmd.Manifest, Diags);
+  if (!Man)
+    return 2;
+  ModelFinder Finder(Cmd.ModelDirs);
+  std::vector<const cat::Model *> Models;
+  for (const std::string &Name : Man->Models)
+    Models.push_back(Finder.get(Name, Diags));
+  unsigned Passed = 0, Failed = 0, Skipped = 0;
+  for (const ManifestRow &Row : Man->Rows) {
+    std::optional<LoadedTest> T = loadTest(Row.Path, Diags);
+    for (size_t I = 0; I != Models.size(); ++I) {
+      if (!Row.Expected[I]) {
+        ++Skipped;
+        continue;
+      }
+      if (!T || !Models[I]) {
+        ++Failed;
+        Out << "ERROR " << Row.Path << " " << Man->Models[I] << '\n';
+        continue;
+      }
+      double Seconds = 0;
+      model::CheckResult R = timedCheck(T->Prog, *Models[I], Cmd.Unroll, Seconds);
+      if (R.Ok == *Row.Expected[I]) {
+        ++Passed;
+        continue;
+      }
+      ++Failed;
+      Out << "MISMATCH " << Row.Path << " " << Man->Models[I] << ": expected "
+          << (*Row.Expected[I] ? "Ok" : "No") << ", got " << (R.Ok ? "Ok" : "No")
+          << '\n';
+    }
+  }
+  Out << fmt::format("manifest: {} tests x {} models\n", Man->Rows.size(),
+                     Man->Models.size());
+  Out << fmt::format("{} passed, {} failed", Passed, Failed);
+  if (Skipped)
+    Out << fmt::format(", {} skipped", Skipped);
+  Out << '\n';
+  if (Diags.hasErrors())
+    return 2;
+  return Failed ? 1 : 0;
+}
+
+} // namespace
+
+int runCheck(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  if (!Cmd.Manifest.empty())
+    return checkManifest(Cmd, Out, Diags);
+  if (Cmd.Files.empty()) {
+    Diags.error("no litmus test given (try 'incant check litmus/MP/...')");
+    return 2;
+  }
+  return checkFiles(Cmd, Out, Diags);
+}
+
+} // namespace incant::driver
