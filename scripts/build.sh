@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine for incant and builds it into build/.
+#   scripts/build.sh            install missing packages, configure, build
+#   BUILD_DIR=dir scripts/build.sh
+# Packages come from Debian only (see docs/building.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  g++ cmake ninja-build python3
+  libfmt-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  llvm-14-tools            # lit and FileCheck for the tool-output tests
+  ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "incant: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+build=${BUILD_DIR:-build}
+extra=()
+[ "${CI:-}" = true ] && extra+=(-DINCANT_WERROR=ON)
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}" >/dev/null
+cmake --build "$build" -j"$(nproc)"
