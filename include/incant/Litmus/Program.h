@@ -65,17 +65,20 @@ struct Value {
 
 /// An operand of an Op: a register, an immediate, or a location's address.
 struct Operand {
-  enum Kind : uint8_t { None, Reg, Imm, Addr } K = None;
+  // Scoped: the unscoped enumerators would clash with the fields Reg and Imm.
+  enum class Kind : uint8_t { None, Reg, Imm, Addr } K = Kind::None;
   int32_t Reg = -1;  ///< Register index within the thread, for Reg.
   Value Imm;         ///< For Imm (integer) and Addr (address of a location).
-  static Operand reg(int32_t R) { return {Reg, R, {}}; }
-  static Operand imm(int64_t V) { return {Imm, -1, Value{-1, V}}; }
-  static Operand addr(int32_t Loc) { return {Addr, -1, Value{Loc, 0}}; }
+  static Operand reg(int32_t R) { return {Kind::Reg, R, {}}; }
+  static Operand imm(int64_t V) { return {Kind::Imm, -1, Value{-1, V}}; }
+  static Operand addr(int32_t Loc) { return {Kind::Addr, -1, Value{Loc, 0}}; }
 };
 
 /// One dialect-neutral operation of a thread.
 struct Op {
-  enum Kind : uint8_t {
+  // Scoped: the unscoped enumerators would clash with the fields Rmw, Fence
+  // and Alu.
+  enum class Kind : uint8_t {
     Load,    ///< Dst <- [Addr]
     Store,   ///< [Addr] <- Src[0]
     Rmw,     ///< Dst <- [Addr]; [Addr] <- f(old, Src...) (atom; red has Dst=-1)
