@@ -1,0 +1,50 @@
+//===- Histogram.h - Outcome counts of a run, keyed by observed values -*- C++ -*-===//
+//
+// A backend counts outcomes on the device and returns (values, count) pairs;
+// the values are those of Program::Observe, in order. Merging, the condition
+// and the witness counts are computed here, the same for every backend.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_HARNESS_HISTOGRAM_H
+#define INCANT_HARNESS_HISTOGRAM_H
+
+#include "incant/Litmus/Program.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace incant::harness {
+
+using Outcome = std::vector<litmus::Value>;
+
+class Histogram {
+public:
+  void add(const Outcome &O, uint64_t Count = 1);
+  void merge(const Histogram &Other);
+  uint64_t count(const Outcome &O) const;
+  uint64_t total() const { return Total; }
+  /// Outcomes in ascending order of their values.
+  const std::map<Outcome, uint64_t> &outcomes() const { return Counts; }
+  bool empty() const { return Counts.empty(); }
+
+private:
+  std::map<Outcome, uint64_t> Counts;
+  uint64_t Total = 0;
+};
+
+/// Whether observed values (parallel to P.Observe) satisfy \p C.
+bool evalCond(const litmus::Program &P, const litmus::Cond &C,
+              const Outcome &Values);
+
+/// litmus7's summary of a histogram against the test's condition.
+struct Witnesses {
+  uint64_t Positive = 0; ///< Instances whose outcome satisfies the proposition.
+  uint64_t Negative = 0;
+  bool Ok = false;       ///< The quantified condition held in this run.
+};
+Witnesses witnesses(const litmus::Program &P, const Histogram &H);
+
+} // namespace incant::harness
+
+#endif // INCANT_HARNESS_HISTOGRAM_H
