@@ -1,0 +1,422 @@
+//===- CheckTest.cpp - Tests of traces, candidate executions and check ----===//
+#include "ProgramBuilder.h"
+
+#include "incant/Model/Check.h"
+#include "incant/Model/Executions.h"
+#include "incant/Model/Traces.h"
+
+#include <gtest/gtest.h>
+
+using namespace incant;
+using namespace incant::model;
+using namespace incant::model::test;
+using litmus::AluOp;
+using litmus::CmpOp;
+using litmus::FenceKind;
+using litmus::RmwOp;
+using litmus::Scope;
+using litmus::Value;
+
+namespace {
+
+const char *const ScCat = R"("SC"
+acyclic po | rf | co | fr as sc
+empty rmw & (fre ; coe) as atomic
+)";
+const char *const NoneCat = R"("none"
+let nothing = 0
+)";
+
+Value iv(int64_t V) { return Value{-1, V}; }
+
+/// SB: T0: x=1; r0=y   T1: y=1; r0=x.
+litmus::Program sb() {
+  litmus::Program P;
+  P.Name = "SB";
+  int X = addLoc(P, "x"), Y = addLoc(P, "y");
+  {
+    ThreadBuilder T = addThread(P, {0, 0, 0, 0});
+    int R0 = T.reg("r0");
+    T.st(A(X), I(1));
+    T.ld(R0, A(Y));
+  }
+  {
+    ThreadBuilder T = addThread(P, {0, 0, 1, 0});
+    int R0 = T.reg("r0");
+    T.st(A(Y), I(1));
+    T.ld(R0, A(X));
+  }
+  P.Q = litmus::Quantifier::Exists;
+  P.Condition = both(regEq(0, 0, 0), regEq(1, 0, 0));
+  P.Observe = {{0, 0}, {1, 0}};
+  return P;
+}
+
+TEST(CheckTest, SBUnderSCNeverBothZero) {
+  auto M = catModel(ScCat);
+  ASSERT_TRUE(M);
+  CheckResult R = check(sb(), *M);
+  EXPECT_FALSE(R.Ok);
+  EXPECT_EQ(R.Positive, 0u);
+  EXPECT_EQ(R.Negative, 3u);
+  ASSERT_EQ(R.States.size(), 3u);
+  EXPECT_EQ(R.States[0].Values, (std::vector<Value>{iv(0), iv(1)}));
+  EXPECT_EQ(R.States[1].Values, (std::vector<Value>{iv(1), iv(0)}));
+  EXPECT_EQ(R.States[2].Values, (std::vector<Value>{iv(1), iv(1)}));
+  EXPECT_EQ(R.Candidates, 4u);
+  EXPECT_FALSE(R.Incomplete);
+}
+
+TEST(CheckTest, SBWithoutChecksShowsBothZero) {
+  auto M = catModel(NoneCat);
+  ASSERT_TRUE(M);
+  CheckResult R = check(sb(), *M);
+  EXPECT_TRUE(R.Ok);
+  EXPECT_EQ(R.Positive, 1u);
+  EXPECT_EQ(R.Negative, 3u);
+  ASSERT_EQ(R.States.size(), 4u);
+  EXPECT_TRUE(R.States[0].Satisfies);
+  EXPECT_EQ(R.States[0].Executions, 1u);
+  EXPECT_FALSE(R.States[1].Satisfies);
+}
+
+TEST(CheckTest, Quantifiers) {
+  auto M = catModel(ScCat);
+  ASSERT_TRUE(M);
+  litmus::Program P = sb();
+  P.Q = litmus::Quantifier::NotExists;
+  EXPECT_TRUE(check(P, *M).Ok);
+  P.Q = litmus::Quantifier::Forall;
+  EXPECT_FALSE(check(P, *M).Ok);
+  P.Condition = litmus::Cond{}; // true
+  EXPECT_TRUE(check(P, *M).Ok);
+}
+
+TEST(CheckTest, MaxCandidatesMarksIncomplete) {
+  auto M = catModel(NoneCat);
+  ASSERT_TRUE(M);
+  CheckOptions O;
+  O.MaxCandidates = 2;
+  CheckResult R = check(sb(), *M, O);
+  EXPECT_EQ(R.Candidates, 2u);
+  EXPECT_TRUE(R.Incomplete);
+}
+
+/// Collects the pairs of a named relation over all candidates, as
+/// (thread, event index in trace) pairs, de-duplicated.
+struct Pair {
+  int FromThread, FromOp, ToThread, ToOp;
+  friend bool operator==(const Pair &, const Pair &) = default;
+};
+
+std::vector<Pair> pairsOf(const litmus::Program &P, const char *Name) {
+  std::vector<Pair> Out;
+  forEachCandidate(P, {}, [&](const Candidate &C) {
+    const cat::Relation *Rel = C.execution().relation(Name);
+    EXPECT_NE(Rel, nullptr) << Name;
+    if (!Rel)
+      return false;
+    for (unsigned A = 0; A < C.numEvents(); ++A)
+      for (unsigned B = 0; B < C.numEvents(); ++B)
+        if (Rel->contains(A, B)) {
+          const EventRef &EA = C.event(A), &EB = C.event(B);
+          Pair Pr{EA.Thread, EA.E ? EA.E->OpIndex : -1, EB.Thread,
+                  EB.E ? EB.E->OpIndex : -1};
+          if (std::find(Out.begin(), Out.end(), Pr) == Out.end())
+            Out.push_back(Pr);
+        }
+    return true;
+  });
+  return Out;
+}
+
+TEST(CheckTest, DataDependency) {
+  litmus::Program P;
+  int X = addLoc(P, "x"), Y = addLoc(P, "y");
+  ThreadBuilder T = addThread(P);
+  int R0 = T.reg("r0"), R1 = T.reg("r1");
+  T.ld(R0, A(X));                   // 0
+  T.alu(AluOp::Add, R1, {R(R0), I(1)}); // 1
+  T.st(A(Y), R(R1));                // 2
+  T.st(A(X), I(5));                 // 3: no dependency
+  EXPECT_EQ(pairsOf(P, "data"), (std::vector<Pair>{{0, 0, 0, 2}}));
+  EXPECT_TRUE(pairsOf(P, "addr").empty());
+  EXPECT_TRUE(pairsOf(P, "ctrl").empty());
+}
+
+TEST(CheckTest, FalseAddressDependencyStillCounts) {
+  // The thesis's false dependency: r2 = r1 & 0; the address is x + r2.
+  litmus::Program P;
+  int X = addLoc(P, "x"), Y = addLoc(P, "y");
+  ThreadBuilder T = addThread(P);
+  int R1 = T.reg("r1"), R2 = T.reg("r2"), R3 = T.reg("r3", 64),
+      R4 = T.reg("r4");
+  T.ld(R1, A(Y));                          // 0
+  T.alu(AluOp::And, R2, {R(R1), I(0)});    // 1
+  T.alu(AluOp::Mov, R3, {A(X)}, 64);       // 2
+  T.alu(AluOp::Add, R3, {R(R3), R(R2)}, 64); // 3
+  T.ld(R4, R(R3));                         // 4
+  EXPECT_EQ(pairsOf(P, "addr"), (std::vector<Pair>{{0, 0, 0, 4}}));
+  EXPECT_TRUE(pairsOf(P, "data").empty());
+}
+
+TEST(CheckTest, ControlDependencyCoversLaterEvents) {
+  litmus::Program P;
+  int X = addLoc(P, "x"), Y = addLoc(P, "y"), Z = addLoc(P, "z");
+  ThreadBuilder T = addThread(P);
+  int R0 = T.reg("r0"), Pr = T.reg("p", 1);
+  T.ld(R0, A(X));                        // 0
+  T.setp(CmpOp::Eq, Pr, R(R0), I(1));    // 1
+  T.bra(3, Pr);                          // 2
+  T.st(A(Y), I(1));                      // 3
+  T.st(A(Z), I(1));                      // 4
+  // x only ever holds 0 here, so one trace; both stores follow the branch.
+  std::vector<Pair> Ctrl = pairsOf(P, "ctrl");
+  EXPECT_EQ(Ctrl, (std::vector<Pair>{{0, 0, 0, 3}, {0, 0, 0, 4}}));
+}
+
+TEST(CheckTest, PredicatedInstructionHasControlDependency) {
+  litmus::Program P;
+  int X = addLoc(P, "x"), Y = addLoc(P, "y");
+  ThreadBuilder T = addThread(P);
+  int R0 = T.reg("r0"), Pr = T.reg("p", 1);
+  T.ld(R0, A(X));                     // 0
+  T.setp(CmpOp::Eq, Pr, R(R0), I(0)); // 1
+  T.st(A(Y), I(1)).GuardReg = Pr;     // 2
+  EXPECT_EQ(pairsOf(P, "ctrl"), (std::vector<Pair>{{0, 0, 0, 2}}));
+}
+
+TEST(CheckTest, CasSuccessAndFailure) {
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  {
+    ThreadBuilder T = addThread(P);
+    int R0 = T.reg("r0");
+    T.rmw(RmwOp::Cas, R0, A(X), {I(0), I(1)});
+  }
+  {
+    ThreadBuilder T = addThread(P);
+    int R0 = T.reg("r0");
+    T.rmw(RmwOp::Cas, R0, A(X), {I(0), I(2)});
+  }
+  TraceSet TS = computeTraces(P, {});
+  EXPECT_EQ(TS.Values[0], (std::vector<Value>{iv(0), iv(1), iv(2)}));
+  // Thread 0: reads 0 and writes 1; or reads 1 or 2 and fails (read only).
+  ASSERT_EQ(TS.Threads[0].size(), 3u);
+  unsigned Successes = 0;
+  for (const Trace &Tr : TS.Threads[0]) {
+    ASSERT_GE(Tr.Events.size(), 1u);
+    EXPECT_EQ(Tr.Events[0].K, EventKind::Read);
+    EXPECT_TRUE(Tr.Events[0].Atom);
+    if (Tr.Events[0].V == iv(0)) {
+      ASSERT_EQ(Tr.Events.size(), 2u);
+      EXPECT_EQ(Tr.Events[1].K, EventKind::Write);
+      EXPECT_EQ(Tr.Events[1].V, iv(1));
+      EXPECT_EQ(Tr.Events[1].RmwRead, 0);
+      ++Successes;
+    } else {
+      EXPECT_EQ(Tr.Events.size(), 1u);
+    }
+  }
+  EXPECT_EQ(Successes, 1u);
+  // Under SC with atomicity exactly one CAS succeeds.
+  auto M = catModel(ScCat);
+  ASSERT_TRUE(M);
+  P.Observe = {{0, 0}, {1, 0}, {-1, X}};
+  CheckResult R = check(P, *M);
+  ASSERT_EQ(R.States.size(), 2u);
+  EXPECT_EQ(R.States[0].Values, (std::vector<Value>{iv(0), iv(1), iv(2)}));
+  EXPECT_EQ(R.States[1].Values, (std::vector<Value>{iv(2), iv(0), iv(1)}));
+  // rmw relates the read and write halves.
+  std::vector<Pair> Rmw = pairsOf(P, "rmw");
+  EXPECT_NE(std::find(Rmw.begin(), Rmw.end(), Pair{0, 0, 0, 0}), Rmw.end());
+}
+
+TEST(CheckTest, UnrollBoundsLoops) {
+  // T0: L: r0 = x; if r0 == 0 goto L.   T1: x = 1.
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  {
+    ThreadBuilder T = addThread(P);
+    int R0 = T.reg("r0"), Pr = T.reg("p", 1);
+    T.ld(R0, A(X));
+    T.setp(CmpOp::Eq, Pr, R(R0), I(0));
+    T.bra(0, Pr);
+  }
+  {
+    ThreadBuilder T = addThread(P);
+    T.st(A(X), I(1));
+  }
+  for (unsigned U : {0u, 1u, 2u, 5u}) {
+    TraceOptions O;
+    O.Unroll = U;
+    TraceSet TS = computeTraces(P, O);
+    // Reads of 0 (U of them at most) then a read of 1.
+    EXPECT_EQ(TS.Threads[0].size(), U + 1) << "unroll " << U;
+    for (const Trace &Tr : TS.Threads[0])
+      EXPECT_EQ(Tr.Events.back().V, iv(1));
+  }
+  auto M = catModel(ScCat);
+  ASSERT_TRUE(M);
+  P.Observe = {{0, 0}};
+  CheckResult R = check(P, *M);
+  ASSERT_EQ(R.States.size(), 1u);
+  EXPECT_EQ(R.States[0].Values, std::vector<Value>{iv(1)});
+  EXPECT_EQ(R.States[0].Executions, 3u); // 0, 1 or 2 reads of 0 first
+}
+
+TEST(CheckTest, FinalStateIsCoLast) {
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  for (int V : {1, 2}) {
+    ThreadBuilder T = addThread(P);
+    T.st(A(X), I(V));
+  }
+  P.Observe = {{-1, X}};
+  P.Condition = locEq(X, 2);
+  auto M = catModel(ScCat);
+  ASSERT_TRUE(M);
+  CheckResult R = check(P, *M);
+  EXPECT_EQ(R.Candidates, 2u);
+  ASSERT_EQ(R.States.size(), 2u);
+  EXPECT_EQ(R.States[0].Values, std::vector<Value>{iv(1)});
+  EXPECT_EQ(R.States[1].Values, std::vector<Value>{iv(2)});
+  EXPECT_EQ(R.Positive, 1u);
+  EXPECT_EQ(R.Negative, 1u);
+}
+
+TEST(CheckTest, ArithmeticWrapsAtTheOpWidth) {
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  ThreadBuilder T = addThread(P);
+  int R0 = T.reg("r0"), R1 = T.reg("r1", 32, false);
+  T.alu(AluOp::Add, R0, {I(0x7fffffff), I(1)});
+  T.alu(AluOp::Sub, R1, {I(0), I(1)}, 32, false);
+  T.st(A(X), R(R1)).Signed = false;
+  TraceSet TS = computeTraces(P, {});
+  ASSERT_EQ(TS.Threads[0].size(), 1u);
+  EXPECT_EQ(TS.Threads[0][0].FinalRegs[0], iv(INT32_MIN));
+  EXPECT_EQ(TS.Threads[0][0].FinalRegs[1], iv(0xffffffff));
+  EXPECT_EQ(TS.Values[0], (std::vector<Value>{iv(0), iv(0xffffffff)}));
+  // The condition may write -1 for the unsigned register.
+  P.Observe = {{0, 1}};
+  P.Condition = both(regEq(0, 1, -1), locEq(X, -1));
+  auto M = catModel(NoneCat);
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(check(P, *M).Ok);
+}
+
+TEST(CheckTest, AccessOffALocationDropsTheTrace) {
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  ThreadBuilder T = addThread(P);
+  int R0 = T.reg("r0", 64), R1 = T.reg("r1");
+  T.alu(AluOp::Add, R0, {A(X), I(4)}, 64);
+  T.ld(R1, R(R0));
+  TraceSet TS = computeTraces(P, {});
+  EXPECT_TRUE(TS.Threads[0].empty());
+  auto M = catModel(NoneCat);
+  ASSERT_TRUE(M);
+  CheckResult R = check(P, *M);
+  EXPECT_EQ(R.Candidates, 0u);
+  EXPECT_TRUE(R.States.empty());
+}
+
+TEST(CheckTest, PointerLoadedFromMemory) {
+  // x holds the address of y; T0 reads x and then through it.
+  litmus::Program P;
+  int X = addLoc(P, "x"), Y = addLoc(P, "y", 7);
+  P.Locs[X].Init = Value{Y, 0};
+  ThreadBuilder T = addThread(P);
+  int R0 = T.reg("r0", 64), R1 = T.reg("r1");
+  T.ld(R0, A(X));
+  T.ld(R1, R(R0));
+  TraceSet TS = computeTraces(P, {});
+  ASSERT_EQ(TS.Threads[0].size(), 1u);
+  EXPECT_EQ(TS.Threads[0][0].FinalRegs[1], iv(7));
+  EXPECT_EQ(TS.Threads[0][0].Events[1].Addr, 1u);
+}
+
+TEST(CheckTest, ValueSetsAreCapped) {
+  // T0: loop { r = x; x = r + 1 } grows x's values until the cap.
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  ThreadBuilder T = addThread(P);
+  int R0 = T.reg("r0");
+  T.ld(R0, A(X));
+  T.alu(AluOp::Add, R0, {R(R0), I(1)});
+  T.st(A(X), R(R0));
+  T.bra(0);
+  TraceOptions O;
+  O.Unroll = 20;
+  O.MaxValuesPerLocation = 4;
+  TraceSet TS = computeTraces(P, O);
+  EXPECT_TRUE(TS.Incomplete);
+  EXPECT_EQ(TS.Values[0].size(), 4u);
+}
+
+TEST(CheckTest, ScopeAndFenceRelations) {
+  litmus::Program P;
+  int X = addLoc(P, "x"), Y = addLoc(P, "y");
+  {
+    ThreadBuilder T = addThread(P, {0, 0, 0, 0});
+    T.st(A(X), I(1));                     // 0
+    T.fence(FenceKind::Membar, Scope::CTA); // 1
+    T.st(A(Y), I(1));                     // 2
+    T.bar(0);                             // 3
+  }
+  {
+    ThreadBuilder T = addThread(P, {0, 0, 0, 1}); // same CTA, other warp
+    T.bar(0);                             // 0
+  }
+  {
+    ThreadBuilder T = addThread(P, {0, 0, 1, 0}); // other CTA
+    T.bar(0);                             // 0
+  }
+  EXPECT_EQ(pairsOf(P, "membar.cta"), (std::vector<Pair>{{0, 0, 0, 2}}));
+  EXPECT_TRUE(pairsOf(P, "membar.gl").empty());
+  std::vector<Pair> Bsync = pairsOf(P, "bsync");
+  EXPECT_NE(std::find(Bsync.begin(), Bsync.end(), Pair{0, 3, 1, 0}),
+            Bsync.end());
+  EXPECT_EQ(std::find(Bsync.begin(), Bsync.end(), Pair{0, 3, 2, 0}),
+            Bsync.end());
+  std::vector<Pair> Cta = pairsOf(P, "cta");
+  EXPECT_NE(std::find(Cta.begin(), Cta.end(), Pair{0, 0, 1, 0}), Cta.end());
+  EXPECT_EQ(std::find(Cta.begin(), Cta.end(), Pair{0, 0, 2, 0}), Cta.end());
+  std::vector<Pair> Warp = pairsOf(P, "warp");
+  EXPECT_EQ(std::find(Warp.begin(), Warp.end(), Pair{0, 0, 1, 0}),
+            Warp.end());
+  std::vector<Pair> Gpu = pairsOf(P, "gpu");
+  EXPECT_NE(std::find(Gpu.begin(), Gpu.end(), Pair{0, 0, 2, 0}), Gpu.end());
+  // Initial writes are in no scope relation.
+  for (const Pair &Pr : Gpu)
+    EXPECT_GE(Pr.FromThread, 0);
+}
+
+TEST(CheckTest, ReadWithNoWriterPrunesTheCombination) {
+  // MP under SC: T1 reading y=1 then x=0 is forbidden; reading 1 from y
+  // needs T0's write, which always exists, so all 4 combinations survive.
+  litmus::Program P;
+  int X = addLoc(P, "x"), Y = addLoc(P, "y");
+  {
+    ThreadBuilder T = addThread(P);
+    T.st(A(X), I(1));
+    T.st(A(Y), I(1));
+  }
+  {
+    ThreadBuilder T = addThread(P);
+    int R0 = T.reg("r0"), R1 = T.reg("r1");
+    T.ld(R0, A(Y));
+    T.ld(R1, A(X));
+  }
+  P.Condition = both(regEq(1, 0, 1), regEq(1, 1, 0));
+  P.Observe = {{1, 0}, {1, 1}};
+  auto M = catModel(ScCat);
+  ASSERT_TRUE(M);
+  CheckResult R = check(P, *M);
+  EXPECT_FALSE(R.Ok);
+  EXPECT_EQ(R.States.size(), 3u);
+  EXPECT_EQ(R.Candidates, 4u);
+}
+
+} // namespace
