@@ -1,0 +1,799 @@
+//===- Lower.cpp - Check a litmus test and lower it to a Program ----------===//
+#include "incant/Litmus/Lower.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <set>
+
+namespace incant::litmus {
+
+namespace {
+
+struct LocUse {
+  int32_t Thread; ///< Index into Program::Threads.
+  SourceRange Range;
+};
+
+struct PendingBranch {
+  size_t Op;
+  std::string Label;
+  SourceRange Range;
+};
+
+class Lowerer {
+public:
+  Lowerer(const Test &T, DiagnosticEngine &D)
+      : T(T), Diags(D), File(T.File), IsPTX(T.A == Arch::PTX) {}
+
+  std::optional<Program> run();
+
+private:
+  void error(SourceRange R, std::string Msg) {
+    Diags.error(File, R, std::move(Msg));
+    Ok = false;
+  }
+  std::string threadName(int32_t Idx) const {
+    return fmt::format("{}{}", IsPTX ? 'P' : 'T', P.Threads[Idx].Id);
+  }
+
+  void lowerThreads();
+  void collectLocations();
+  int32_t addLocation(const std::string &Name);
+  void declareRegisters();
+  void placeThreads();
+  void placeFromTree(const ScopeNode &N, Placement Ctx, bool HasCTA,
+                     bool HasCluster, bool HasWarp);
+  void lowerCode();
+  bool lowerInst(int32_t Th, const ptx::Instruction &I, Op &O);
+  int32_t findReg(int32_t Th, const std::string &Name) const;
+  int32_t implicitReg(int32_t Th, const std::string &Name,
+                      const ptx::Instruction &I);
+  bool destReg(int32_t Th, const ptx::Operand &O, const ptx::Instruction &I,
+               int32_t &R);
+  bool valueOperand(int32_t Th, const ptx::Operand &O,
+                    const ptx::Instruction &I, Operand &Out);
+  bool addressOperand(int32_t Th, const ptx::Operand &O, Operand &Out);
+  void noteUse(int32_t Loc, int32_t Th, SourceRange R);
+  void checkShared();
+  bool lowerValue(const ValueExpr &V, Value &Out);
+  bool lowerRef(const StateRef &R, Observed &Out);
+  bool lowerCond(const CondExpr &C, Cond &Out);
+  void observe(const Observed &O);
+  void lowerCondition();
+
+  const Test &T;
+  DiagnosticEngine &Diags;
+  std::shared_ptr<const SourceFile> File;
+  bool IsPTX;
+  bool Ok = true;
+  Program P;
+  std::map<int32_t, int32_t> ThreadIndex; ///< Id -> index
+  std::map<std::string, int32_t> LocIndex;
+  std::vector<std::map<std::string, int32_t>> RegIndex; ///< per thread
+  std::vector<std::vector<LocUse>> Uses;                ///< per location
+  int32_t Counter = 0; ///< Fresh ids for placement.
+  std::vector<bool> Placed;
+};
+
+std::optional<Program> Lowerer::run() {
+  P.Name = T.Name;
+  lowerThreads();
+  collectLocations();
+  declareRegisters();
+  placeThreads();
+  lowerCode();
+  checkShared();
+  lowerCondition();
+  if (!Ok)
+    return std::nullopt;
+  return std::move(P);
+}
+
+void Lowerer::lowerThreads() {
+  for (const ThreadHeader &H : T.Threads) {
+    if (ThreadIndex.count(H.Id)) {
+      error(H.Range, fmt::format("thread {}{} appears twice", IsPTX ? 'P' : 'T',
+                                 H.Id));
+      continue;
+    }
+    ThreadIndex[H.Id] = static_cast<int32_t>(P.Threads.size());
+    ThreadProgram TP;
+    TP.Id = H.Id;
+    P.Threads.push_back(std::move(TP));
+  }
+  RegIndex.resize(P.Threads.size());
+  Placed.assign(P.Threads.size(), false);
+}
+
+int32_t Lowerer::addLocation(const std::string &Name) {
+  auto It = LocIndex.find(Name);
+  if (It != LocIndex.end())
+    return It->second;
+  int32_t Idx = static_cast<int32_t>(P.Locs.size());
+  Location L;
+  L.Name = Name;
+  P.Locs.push_back(std::move(L));
+  Uses.emplace_back();
+  LocIndex[Name] = Idx;
+  return Idx;
+}
+
+void Lowerer::collectLocations() {
+  // Locations named by the init block, register initialisers and the
+  // memory map, in order of appearance.
+  std::set<std::string> Inited;
+  for (const InitItem &I : T.Init) {
+    if (I.K == InitItem::LocInit) {
+      if (!Inited.insert(I.Name).second) {
+        error(I.NameRange,
+              fmt::format("location '{}' is initialised twice", I.Name));
+        continue;
+      }
+      addLocation(I.Name);
+    }
+    if (I.Init && I.Init->IsLoc)
+      addLocation(I.Init->Loc);
+  }
+  for (const InitItem &I : T.Init) {
+    if (I.K != InitItem::LocInit || !I.Init)
+      continue;
+    Value V;
+    if (lowerValue(*I.Init, V))
+      P.Locs[LocIndex[I.Name]].Init = V;
+  }
+  std::set<std::string> Mapped;
+  for (const MemMapEntry &E : T.MemMap) {
+    if (!Mapped.insert(E.Name).second) {
+      error(E.NameRange,
+            fmt::format("location '{}' appears twice in the memory map",
+                        E.Name));
+      continue;
+    }
+    P.Locs[addLocation(E.Name)].R = E.R;
+  }
+}
+
+void Lowerer::declareRegisters() {
+  for (const InitItem &I : T.Init) {
+    if (I.K == InitItem::LocInit)
+      continue;
+    auto It = ThreadIndex.find(I.Thread);
+    if (It == ThreadIndex.end()) {
+      error(I.ThreadRange,
+            fmt::format("there is no thread {} in this test", I.Thread));
+      continue;
+    }
+    int32_t Th = It->second;
+    if (RegIndex[Th].count(I.Name)) {
+      error(I.NameRange,
+            fmt::format("register '{}' of thread {} is declared twice", I.Name,
+                        I.Thread));
+      continue;
+    }
+    Register R;
+    R.Name = I.Name;
+    if (I.K == InitItem::RegDecl) {
+      R.IsPred = I.Ty.K == ptx::Type::Pred;
+      R.Bits = I.Ty.Bits;
+      R.Signed = I.Ty.isSigned();
+    } else if (I.Init && I.Init->IsLoc) {
+      R.Bits = 64;
+      R.Signed = false;
+    }
+    if (I.Init) {
+      if (R.IsPred && I.Init->IsLoc)
+        error(I.Init->Range, "a predicate cannot hold an address");
+      lowerValue(*I.Init, R.Init);
+      if (I.Init->IsLoc) {
+        auto L = LocIndex.find(I.Init->Loc);
+        if (L != LocIndex.end())
+          noteUse(L->second, Th, I.Init->Range);
+      }
+    }
+    RegIndex[Th][I.Name] = static_cast<int32_t>(P.Threads[Th].Regs.size());
+    P.Threads[Th].Regs.push_back(std::move(R));
+  }
+}
+
+void Lowerer::placeFromTree(const ScopeNode &N, Placement Ctx, bool HasCTA,
+                            bool HasCluster, bool HasWarp) {
+  if (N.IsThread) {
+    auto It = ThreadIndex.find(N.Thread);
+    if (It == ThreadIndex.end()) {
+      error(N.Range, fmt::format("thread {}{} in the scope tree has no code",
+                                 IsPTX ? 'P' : 'T', N.Thread));
+      return;
+    }
+    int32_t Th = It->second;
+    if (Placed[Th]) {
+      error(N.Range, fmt::format("thread {} appears twice in the scope tree",
+                                 threadName(Th)));
+      return;
+    }
+    Placed[Th] = true;
+    // A thread not inside a CTA (or warp) gets one of its own.
+    if (!HasCluster)
+      Ctx.Cluster = Counter++;
+    if (!HasCTA)
+      Ctx.CTA = Counter++;
+    if (!HasWarp)
+      Ctx.Warp = Counter++;
+    P.Threads[Th].Where = Ctx;
+    return;
+  }
+  switch (N.Level) {
+  case ScopeLevel::Device:
+    Ctx.Device = Counter++;
+    break;
+  case ScopeLevel::Grid:
+  case ScopeLevel::Kernel:
+    break;
+  case ScopeLevel::Cluster:
+    Ctx.Cluster = Counter++;
+    HasCluster = true;
+    break;
+  case ScopeLevel::CTA:
+    if (!HasCluster)
+      Ctx.Cluster = Counter++;
+    Ctx.CTA = Counter++;
+    HasCluster = HasCTA = true;
+    break;
+  case ScopeLevel::Warp:
+    if (!HasCluster)
+      Ctx.Cluster = Counter++;
+    if (!HasCTA)
+      Ctx.CTA = Counter++;
+    Ctx.Warp = Counter++;
+    HasCluster = HasCTA = HasWarp = true;
+    break;
+  }
+  for (const ScopeNode &K : N.Kids)
+    placeFromTree(K, Ctx, HasCTA, HasCluster, HasWarp);
+}
+
+void Lowerer::placeThreads() {
+  if (T.Scopes) {
+    for (const ThreadHeader &H : T.Threads)
+      if (H.HasPlacement)
+        error(H.PlacementRange,
+              "a thread is placed by the scope tree or by '@', not both");
+    placeFromTree(*T.Scopes, Placement{0, 0, 0, 0}, false, false, false);
+    for (size_t I = 0; I != T.Threads.size() && I != P.Threads.size(); ++I)
+      if (!Placed[ThreadIndex[T.Threads[I].Id]])
+        error(T.Threads[I].Range,
+              fmt::format("thread {}{} is missing from the scope tree",
+                          IsPTX ? 'P' : 'T', T.Threads[I].Id));
+    return;
+  }
+  if (!IsPTX) {
+    SourceRange R = T.QRange.isValid() ? T.QRange : T.ArchRange;
+    error(R, "missing scope tree: a GPU_PTX test places its threads with "
+             "'ScopeTree (device (cta ...))' before the final condition");
+    return;
+  }
+  // PTX: `@cta N,cluster C,gpu G`; threads without one get their own CTA.
+  // Ids are compared level by level (Program.h), so the written numbers
+  // can be used directly; a CTA outside any cluster is its own cluster.
+  constexpr int32_t OwnCluster = 1 << 20;
+  int32_t NextCTA = 0;
+  for (const ThreadHeader &H : T.Threads)
+    NextCTA = std::max(NextCTA, H.CTA + 1);
+  for (const ThreadHeader &H : T.Threads) {
+    auto It = ThreadIndex.find(H.Id);
+    int32_t Th = It->second;
+    if (Placed[Th])
+      continue;
+    Placed[Th] = true;
+    Placement &W = P.Threads[Th].Where;
+    W.Device = H.GPU >= 0 ? H.GPU : 0;
+    W.CTA = H.HasPlacement ? H.CTA : NextCTA++;
+    W.Cluster = H.Cluster >= 0 ? H.Cluster : OwnCluster + W.CTA;
+    W.Warp = Th;
+  }
+}
+
+int32_t Lowerer::findReg(int32_t Th, const std::string &Name) const {
+  auto It = RegIndex[Th].find(Name);
+  return It == RegIndex[Th].end() ? -1 : It->second;
+}
+
+int32_t Lowerer::implicitReg(int32_t Th, const std::string &Name,
+                             const ptx::Instruction &I) {
+  Register R;
+  R.Name = Name;
+  if (!I.Types.empty()) {
+    R.Bits = I.Types[0].Bits;
+    R.Signed = I.Types[0].isSigned();
+    R.IsPred = I.Types[0].K == ptx::Type::Pred;
+  }
+  if (I.Op == ptx::Opcode::Setp) {
+    R.Bits = 1;
+    R.IsPred = true;
+    R.Signed = false;
+  }
+  int32_t Idx = static_cast<int32_t>(P.Threads[Th].Regs.size());
+  P.Threads[Th].Regs.push_back(std::move(R));
+  RegIndex[Th][Name] = Idx;
+  return Idx;
+}
+
+bool Lowerer::destReg(int32_t Th, const ptx::Operand &O,
+                      const ptx::Instruction &I, int32_t &R) {
+  assert(O.K == ptx::Operand::Reg);
+  R = findReg(Th, O.Name);
+  if (R >= 0)
+    return true;
+  if (IsPTX) {
+    R = implicitReg(Th, O.Name, I);
+    return true;
+  }
+  error(O.Range, fmt::format("undeclared register '{}' (declare it in the "
+                             "init block: {}:.reg .s32 {};)",
+                             O.Name, P.Threads[Th].Id, O.Name));
+  return false;
+}
+
+bool Lowerer::valueOperand(int32_t Th, const ptx::Operand &O,
+                           const ptx::Instruction &I, Operand &Out) {
+  switch (O.K) {
+  case ptx::Operand::Imm:
+    Out = Operand::imm(O.Value);
+    return true;
+  case ptx::Operand::Reg: {
+    int32_t R = findReg(Th, O.Name);
+    if (R >= 0) {
+      Out = Operand::reg(R);
+      return true;
+    }
+    auto L = LocIndex.find(O.Name);
+    if (L != LocIndex.end()) { // the address of a location
+      Out = Operand::addr(L->second);
+      noteUse(L->second, Th, O.Range);
+      return true;
+    }
+    if (IsPTX) {
+      Out = Operand::reg(implicitReg(Th, O.Name, I));
+      return true;
+    }
+    error(O.Range, fmt::format("undeclared register '{}'", O.Name));
+    return false;
+  }
+  default:
+    error(O.Range, "expected a register or an immediate");
+    return false;
+  }
+}
+
+bool Lowerer::addressOperand(int32_t Th, const ptx::Operand &O,
+                             Operand &Out) {
+  if (O.K != ptx::Operand::Symbol && O.K != ptx::Operand::Address) {
+    error(O.Range, "expected an address");
+    return false;
+  }
+  if (O.Name.empty()) {
+    error(O.Range, "absolute addresses are not supported; use a location "
+                   "or a register");
+    return false;
+  }
+  int32_t R = findReg(Th, O.Name);
+  if (R >= 0) {
+    if (O.Value != 0) {
+      error(O.Range, "a register plus an offset is not supported as an "
+                     "address; use [r] or [x+offset]");
+      return false;
+    }
+    Out = Operand::reg(R);
+    return true;
+  }
+  auto L = LocIndex.find(O.Name);
+  int32_t Loc;
+  if (L != LocIndex.end()) {
+    Loc = L->second;
+  } else if (IsPTX) {
+    Loc = addLocation(O.Name);
+  } else {
+    error(O.Range, fmt::format("'{}' is neither a declared register nor a "
+                               "location",
+                               O.Name));
+    return false;
+  }
+  Out = Operand::addr(Loc);
+  Out.Imm.Int = O.Value;
+  noteUse(Loc, Th, O.Range);
+  return true;
+}
+
+void Lowerer::noteUse(int32_t Loc, int32_t Th, SourceRange R) {
+  Uses[Loc].push_back({Th, R});
+}
+
+static Scope scopeOf(ptx::Scope S) {
+  switch (S) {
+  case ptx::Scope::None: return Scope::None;
+  case ptx::Scope::CTA: return Scope::CTA;
+  case ptx::Scope::Cluster: return Scope::Cluster;
+  case ptx::Scope::GPU: return Scope::GPU;
+  case ptx::Scope::Sys: return Scope::Sys;
+  }
+  return Scope::None;
+}
+
+static Sem semOf(ptx::Sem S) {
+  switch (S) {
+  case ptx::Sem::None:
+  case ptx::Sem::Weak: return Sem::Weak;
+  case ptx::Sem::Volatile: return Sem::Volatile;
+  case ptx::Sem::Relaxed: return Sem::Relaxed;
+  case ptx::Sem::Acquire: return Sem::Acquire;
+  case ptx::Sem::Release: return Sem::Release;
+  case ptx::Sem::AcqRel: return Sem::AcqRel;
+  case ptx::Sem::SC: return Sem::SC;
+  }
+  return Sem::Weak;
+}
+
+static CacheOp cacheOf(ptx::CacheOp C) {
+  return static_cast<CacheOp>(static_cast<uint8_t>(C));
+}
+
+static RmwOp rmwOf(ptx::AtomOp A) {
+  switch (A) {
+  case ptx::AtomOp::None:
+  case ptx::AtomOp::Add: return RmwOp::Add;
+  case ptx::AtomOp::Cas: return RmwOp::Cas;
+  case ptx::AtomOp::Exch: return RmwOp::Exch;
+  case ptx::AtomOp::Inc: return RmwOp::Inc;
+  case ptx::AtomOp::Dec: return RmwOp::Dec;
+  case ptx::AtomOp::And: return RmwOp::And;
+  case ptx::AtomOp::Or: return RmwOp::Or;
+  case ptx::AtomOp::Xor: return RmwOp::Xor;
+  case ptx::AtomOp::Min: return RmwOp::Min;
+  case ptx::AtomOp::Max: return RmwOp::Max;
+  }
+  return RmwOp::Add;
+}
+
+bool Lowerer::lowerInst(int32_t Th, const ptx::Instruction &I, Op &O) {
+  using ptx::Opcode;
+  O.Range = I.Range;
+  if (!I.Types.empty()) {
+    O.Bits = I.Types[0].Bits;
+    O.Signed = I.Types[0].isSigned();
+  }
+  switch (I.Space) {
+  case ptx::StateSpace::Generic: O.Sp = Space::Generic; break;
+  case ptx::StateSpace::Global: O.Sp = Space::Global; break;
+  case ptx::StateSpace::Shared: O.Sp = Space::Shared; break;
+  }
+  if (I.G) {
+    int32_t R = findReg(Th, I.G->Reg);
+    if (R < 0 && IsPTX) {
+      Register Reg;
+      Reg.Name = I.G->Reg;
+      Reg.Bits = 1;
+      Reg.IsPred = true;
+      Reg.Signed = false;
+      R = static_cast<int32_t>(P.Threads[Th].Regs.size());
+      P.Threads[Th].Regs.push_back(std::move(Reg));
+      RegIndex[Th][I.G->Reg] = R;
+    }
+    if (R < 0) {
+      error(I.G->Range,
+            fmt::format("undeclared predicate register '{}'", I.G->Reg));
+      return false;
+    }
+    O.GuardReg = R;
+    O.GuardNegated = I.G->Negated;
+  }
+  const auto &Ops = I.Ops;
+  switch (I.Op) {
+  case Opcode::Ld:
+    O.K = Op::Kind::Load;
+    O.S = semOf(I.S);
+    O.Sc = O.S == Sem::Weak || O.S == Sem::Volatile ? Scope::None
+                                                    : scopeOf(I.Sc);
+    O.Cache = cacheOf(I.Cache);
+    return destReg(Th, Ops[0], I, O.Dst) && addressOperand(Th, Ops[1], O.Addr);
+  case Opcode::St: {
+    O.K = Op::Kind::Store;
+    O.S = semOf(I.S);
+    O.Sc = O.S == Sem::Weak || O.S == Sem::Volatile ? Scope::None
+                                                    : scopeOf(I.Sc);
+    O.Cache = cacheOf(I.Cache);
+    Operand V;
+    if (!addressOperand(Th, Ops[0], O.Addr) || !valueOperand(Th, Ops[1], I, V))
+      return false;
+    O.Src.push_back(V);
+    return true;
+  }
+  case Opcode::Atom:
+  case Opcode::Red: {
+    O.K = Op::Kind::Rmw;
+    O.S = semOf(I.S);
+    O.Sc = scopeOf(I.Sc);
+    O.Rmw = rmwOf(I.Atom);
+    size_t First = 0;
+    if (I.Op == Opcode::Atom) {
+      if (!destReg(Th, Ops[0], I, O.Dst))
+        return false;
+      First = 1;
+    }
+    if (!addressOperand(Th, Ops[First], O.Addr))
+      return false;
+    for (size_t K = First + 1; K < Ops.size(); ++K) {
+      Operand V;
+      if (!valueOperand(Th, Ops[K], I, V))
+        return false;
+      O.Src.push_back(V);
+    }
+    return true;
+  }
+  case Opcode::Membar:
+    O.K = Op::Kind::Fence;
+    O.Fence = FenceKind::Membar;
+    O.S = Sem::SC;
+    O.Sc = scopeOf(I.Sc);
+    return true;
+  case Opcode::Fence:
+    O.K = Op::Kind::Fence;
+    O.Fence = I.S == ptx::Sem::SC ? FenceKind::FenceSC : FenceKind::FenceAcqRel;
+    O.S = I.S == ptx::Sem::SC ? Sem::SC : Sem::AcqRel;
+    O.Sc = scopeOf(I.Sc);
+    return true;
+  case Opcode::Bar:
+    O.K = Op::Kind::Barrier;
+    if (Ops[0].K != ptx::Operand::Imm) {
+      error(Ops[0].Range, "the barrier number must be an integer");
+      return false;
+    }
+    if (Ops[0].Value < 0 || Ops[0].Value > 15) {
+      error(Ops[0].Range, "the barrier number must be between 0 and 15");
+      return false;
+    }
+    O.BarrierId = static_cast<int32_t>(Ops[0].Value);
+    if (Ops.size() > 1) {
+      Operand V;
+      if (!valueOperand(Th, Ops[1], I, V))
+        return false;
+    }
+    return true;
+  case Opcode::Bra:
+    O.K = Op::Kind::Branch;
+    return true; // Target is resolved by the caller.
+  default:
+    break;
+  }
+  // ALU operations.
+  O.K = Op::Kind::Alu;
+  switch (I.Op) {
+  case Opcode::Mov: O.Alu = AluOp::Mov; break;
+  case Opcode::Add: O.Alu = AluOp::Add; break;
+  case Opcode::Sub: O.Alu = AluOp::Sub; break;
+  case Opcode::Mul: O.Alu = AluOp::Mul; break;
+  case Opcode::And: O.Alu = AluOp::And; break;
+  case Opcode::Or: O.Alu = AluOp::Or; break;
+  case Opcode::Xor: O.Alu = AluOp::Xor; break;
+  case Opcode::Not: O.Alu = AluOp::Not; break;
+  case Opcode::Cvt: O.Alu = AluOp::Cvt; break;
+  case Opcode::Setp: O.Alu = AluOp::Setp; break;
+  default: assert(false && "not an ALU opcode"); break;
+  }
+  if (I.Op == Opcode::Setp) {
+    switch (I.Cmp) {
+    case ptx::CmpOp::Eq: O.Cmp = CmpOp::Eq; break;
+    case ptx::CmpOp::Ne: O.Cmp = CmpOp::Ne; break;
+    case ptx::CmpOp::Lt: O.Cmp = CmpOp::Lt; break;
+    case ptx::CmpOp::Le: O.Cmp = CmpOp::Le; break;
+    case ptx::CmpOp::Gt: O.Cmp = CmpOp::Gt; break;
+    case ptx::CmpOp::Ge: O.Cmp = CmpOp::Ge; break;
+    case ptx::CmpOp::Lo: O.Cmp = CmpOp::Lt; O.Signed = false; break;
+    case ptx::CmpOp::Ls: O.Cmp = CmpOp::Le; O.Signed = false; break;
+    case ptx::CmpOp::Hi: O.Cmp = CmpOp::Gt; O.Signed = false; break;
+    case ptx::CmpOp::Hs: O.Cmp = CmpOp::Ge; O.Signed = false; break;
+    case ptx::CmpOp::None: break;
+    }
+  }
+  if (!destReg(Th, Ops[0], I, O.Dst))
+    return false;
+  for (size_t K = 1; K < Ops.size(); ++K) {
+    Operand V;
+    if (!valueOperand(Th, Ops[K], I, V))
+      return false;
+    O.Src.push_back(V);
+  }
+  return true;
+}
+
+void Lowerer::lowerCode() {
+  size_t NThreads = P.Threads.size();
+  std::vector<std::map<std::string, size_t>> Labels(NThreads);
+  std::vector<std::vector<PendingBranch>> Branches(NThreads);
+  for (const Row &R : T.Rows) {
+    for (size_t C = 0; C < R.Cells.size() && C < T.Threads.size(); ++C) {
+      auto It = ThreadIndex.find(T.Threads[C].Id);
+      if (It == ThreadIndex.end() || static_cast<size_t>(It->second) != C)
+        continue; // a duplicate thread column, already reported
+      int32_t Th = It->second;
+      const ptx::Statement &S = R.Cells[C].Stmt;
+      ThreadProgram &TP = P.Threads[Th];
+      for (const ptx::Label &L : S.Labels) {
+        if (!Labels[Th].emplace(L.Name, TP.Ops.size()).second)
+          error(L.Range, fmt::format("duplicate label '{}' in thread {}",
+                                     L.Name, threadName(Th)));
+      }
+      if (!S.Inst)
+        continue;
+      Op O{};
+      if (!lowerInst(Th, *S.Inst, O))
+        continue;
+      if (O.K == Op::Kind::Branch)
+        Branches[Th].push_back(
+            {TP.Ops.size(), S.Inst->Ops[0].Name, S.Inst->Ops[0].Range});
+      TP.Ops.push_back(std::move(O));
+    }
+  }
+  for (size_t Th = 0; Th != NThreads; ++Th)
+    for (const PendingBranch &B : Branches[Th]) {
+      auto It = Labels[Th].find(B.Label);
+      if (It == Labels[Th].end()) {
+        error(B.Range, fmt::format("label '{}' not found in thread {}", B.Label,
+                                   threadName(static_cast<int32_t>(Th))));
+        continue;
+      }
+      P.Threads[Th].Ops[B.Op].Target = static_cast<int32_t>(It->second);
+    }
+}
+
+void Lowerer::checkShared() {
+  if (!Ok)
+    return;
+  for (size_t L = 0; L != P.Locs.size(); ++L) {
+    if (P.Locs[L].R != Region::Shared || Uses[L].empty())
+      continue;
+    const LocUse &First = Uses[L].front();
+    const Placement &A = P.Threads[First.Thread].Where;
+    for (const LocUse &U : Uses[L]) {
+      const Placement &B = P.Threads[U.Thread].Where;
+      if (A.Device == B.Device && A.Cluster == B.Cluster && A.CTA == B.CTA)
+        continue;
+      error(U.Range,
+            fmt::format("shared location '{}' is used by threads in different "
+                        "CTAs ({} and {})",
+                        P.Locs[L].Name, threadName(First.Thread),
+                        threadName(U.Thread)));
+      break;
+    }
+  }
+}
+
+bool Lowerer::lowerValue(const ValueExpr &V, Value &Out) {
+  if (!V.IsLoc) {
+    Out = Value{-1, V.Int};
+    return true;
+  }
+  auto It = LocIndex.find(V.Loc);
+  if (It == LocIndex.end()) {
+    error(V.Range, fmt::format("unknown location '{}'", V.Loc));
+    return false;
+  }
+  Out = Value{It->second, 0};
+  return true;
+}
+
+bool Lowerer::lowerRef(const StateRef &R, Observed &Out) {
+  if (R.Thread < 0) {
+    auto It = LocIndex.find(R.Name);
+    if (It == LocIndex.end()) {
+      error(R.NameRange, fmt::format("unknown location '{}'", R.Name));
+      return false;
+    }
+    Out = {-1, It->second};
+    return true;
+  }
+  auto It = ThreadIndex.find(R.Thread);
+  if (It == ThreadIndex.end()) {
+    error(R.ThreadRange,
+          fmt::format("there is no thread {} in this test", R.Thread));
+    return false;
+  }
+  int32_t Reg = findReg(It->second, R.Name);
+  if (Reg < 0) {
+    error(R.NameRange, fmt::format("thread {} has no register '{}'",
+                                   threadName(It->second), R.Name));
+    return false;
+  }
+  Out = {It->second, Reg};
+  return true;
+}
+
+void Lowerer::observe(const Observed &O) {
+  for (const Observed &E : P.Observe)
+    if (E.Thread == O.Thread && E.Index == O.Index)
+      return;
+  P.Observe.push_back(O);
+}
+
+bool Lowerer::lowerCond(const CondExpr &C, Cond &Out) {
+  switch (C.K) {
+  case CondExpr::True:
+    Out.K = Cond::True;
+    return true;
+  case CondExpr::False:
+    Out.K = Cond::False;
+    return true;
+  case CondExpr::Eq:
+  case CondExpr::Ne: {
+    Observed O;
+    Value V;
+    bool RefOk = lowerRef(C.Lhs, O);
+    bool ValOk = lowerValue(C.Rhs, V);
+    if (!RefOk || !ValOk)
+      return false;
+    observe(O);
+    Cond A;
+    if (O.Thread >= 0) {
+      A.K = Cond::RegEq;
+      A.Thread = O.Thread;
+      A.Reg = O.Index;
+    } else {
+      A.K = Cond::LocEq;
+      A.Loc = O.Index;
+    }
+    A.V = V;
+    if (C.K == CondExpr::Eq) {
+      Out = std::move(A);
+    } else {
+      Out.K = Cond::Not;
+      Out.Kids.push_back(std::move(A));
+    }
+    return true;
+  }
+  case CondExpr::Not:
+  case CondExpr::And:
+  case CondExpr::Or: {
+    Out.K = C.K == CondExpr::Not   ? Cond::Not
+            : C.K == CondExpr::And ? Cond::And
+                                   : Cond::Or;
+    bool AllOk = true;
+    for (const CondExpr &K : C.Kids) {
+      Cond KC;
+      AllOk &= lowerCond(K, KC);
+      Out.Kids.push_back(std::move(KC));
+    }
+    return AllOk;
+  }
+  }
+  return false;
+}
+
+void Lowerer::lowerCondition() {
+  P.Q = T.Q;
+  auto Locations = [&] {
+    for (const StateRef &R : T.Locations) {
+      Observed O;
+      if (lowerRef(R, O))
+        observe(O);
+    }
+  };
+  bool LocationsFirst =
+      T.LocationsRange.isValid() &&
+      (!T.Condition.Range.isValid() ||
+       T.LocationsRange.Begin.Offset < T.Condition.Range.Begin.Offset);
+  if (LocationsFirst)
+    Locations();
+  lowerCond(T.Condition, P.Condition);
+  if (!LocationsFirst)
+    Locations();
+}
+
+} // namespace
+
+std::optional<Program> lower(const Test &T, DiagnosticEngine &Diags) {
+  Lowerer L(T, Diags);
+  return L.run();
+}
+
+} // namespace incant::litmus
