@@ -47,8 +47,15 @@ public:
   const std::vector<NamedSet> &sets() const { return Sets; }
   const std::vector<NamedRelation> &relations() const { return Rels; }
 
+  /// A hash of the names set so far, in order (sets and relations apart).
+  /// Executions built with the same names in the same order share it; a
+  /// Model binds primitive names to positions once per key. Setting a name
+  /// that is already set appends a new entry, which wins over the old one.
+  uint64_t layoutKey() const { return Key; }
+
 private:
   unsigned N;
+  uint64_t Key = 0x9e3779b97f4a7c15ull;
   std::vector<NamedSet> Sets;
   std::vector<NamedRelation> Rels;
 };
@@ -60,6 +67,10 @@ struct Verdict {
   std::vector<std::string> FailedChecks;
   /// Names of `flag` checks that fired (do not affect Allowed).
   std::vector<std::string> Flags;
+  /// Set when the model could not be evaluated on this execution (a
+  /// primitive it needs is missing or has the wrong number of events, or a
+  /// `let rec` did not converge); Allowed is then false.
+  std::string Error;
 };
 
 class ModelImpl;
