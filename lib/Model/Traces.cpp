@@ -44,17 +44,19 @@ struct RunState {
   uint64_t CtrlDeps = 0;          ///< Reads that the control flow depends on.
   std::vector<uint16_t> BackTaken; ///< Per op: times this backward branch was taken.
   std::vector<std::pair<int32_t, int32_t>> BarrierCounts; ///< (id, count so far)
+  std::vector<std::pair<int32_t, Value>> OwnWrites; ///< (location, value) so far
   Trace T;
 };
 
 class ThreadRunner {
 public:
   ThreadRunner(const litmus::Program &P, const litmus::ThreadProgram &Th,
-               const std::vector<std::vector<Value>> &Values,
+               const std::vector<std::vector<Value>> &Visible,
+               std::vector<std::vector<Value>> &Written,
                const TraceOptions &Opts, std::vector<Trace> &Out,
                bool &Incomplete)
-      : P(P), Th(Th), Values(Values), Opts(Opts), Out(Out),
-        Incomplete(Incomplete) {}
+      : P(P), Th(Th), Visible(Visible), Written(Written), Opts(Opts),
+        Out(Out), Incomplete(Incomplete) {}
 
   void run() {
     RunState S;
@@ -69,7 +71,10 @@ public:
 private:
   const litmus::Program &P;
   const litmus::ThreadProgram &Th;
-  const std::vector<std::vector<Value>> &Values;
+  /// Per location: its initial value and what other threads may write.
+  const std::vector<std::vector<Value>> &Visible;
+  /// Per location: values this thread's runs write (even runs later dropped).
+  std::vector<std::vector<Value>> &Written;
   const TraceOptions &Opts;
   std::vector<Trace> &Out;
   bool &Incomplete;
@@ -280,6 +285,14 @@ private:
     return std::nullopt;
   }
 
+  void noteWrite(RunState &S, const Event &W) {
+    S.OwnWrites.push_back({W.Loc, W.V});
+    std::vector<Value> &Vs = Written[W.Loc];
+    auto It = std::lower_bound(Vs.begin(), Vs.end(), W.V);
+    if (It == Vs.end() || !(*It == W.V))
+      Vs.insert(It, W.V);
+  }
+
   void finish(RunState &S) {
     if (Out.size() >= Opts.MaxTracesPerThread) {
       Incomplete = true;
@@ -376,6 +389,7 @@ private:
         E.Data = O.Src.empty() ? 0 : operandDeps(S, O.Src[0]);
         E.Ctrl = S.CtrlDeps;
         S.T.Events.push_back(E);
+        noteWrite(S, E);
         ++S.Pc;
         continue;
       }
@@ -384,7 +398,12 @@ private:
         std::optional<int32_t> L = accessLoc(S, O);
         if (!L)
           return;
-        const std::vector<Value> &Vs = Values[*L];
+        // What the read may return: the initial value, other threads'
+        // values, and this run's own earlier writes (not its later ones).
+        std::vector<Value> Vs = Visible[*L];
+        for (const auto &[WL, WV] : S.OwnWrites)
+          if (WL == *L && std::find(Vs.begin(), Vs.end(), WV) == Vs.end())
+            Vs.push_back(WV);
         assert(!Vs.empty());
         // Branch over the values; the last one continues in S itself.
         for (size_t K = 0; K + 1 < Vs.size() && !Stopped; ++K) {
@@ -442,6 +461,7 @@ private:
       W.Data = DataDeps;
       W.Ctrl = S.CtrlDeps;
       S.T.Events.push_back(W);
+      noteWrite(S, W);
     }
     setReg(S, O.Dst, Loaded, Self);
     ++S.Pc;
@@ -453,43 +473,62 @@ private:
 
 TraceSet model::computeTraces(const litmus::Program &P,
                               const TraceOptions &Opts) {
+  size_t NumLocs = P.Locs.size(), NumThreads = P.Threads.size();
   TraceSet TS;
-  TS.Values.resize(P.Locs.size());
-  for (size_t L = 0; L < P.Locs.size(); ++L)
-    TS.Values[L].push_back(P.Locs[L].Init);
-
+  // Written[t][l]: values thread t's runs write to l (sorted), so far.
+  std::vector<std::vector<std::vector<Value>>> Written(
+      NumThreads, std::vector<std::vector<Value>>(NumLocs));
+  std::vector<std::vector<Value>> Visible(NumLocs);
   for (unsigned Round = 0;; ++Round) {
-    TS.Threads.assign(P.Threads.size(), {});
-    for (size_t T = 0; T < P.Threads.size(); ++T) {
-      ThreadRunner(P, P.Threads[T], TS.Values, Opts, TS.Threads[T],
-                   TS.Incomplete)
+    // Total values per location, for the cap.
+    std::vector<std::vector<Value>> All(NumLocs);
+    for (size_t L = 0; L < NumLocs; ++L) {
+      All[L].push_back(P.Locs[L].Init);
+      for (size_t T = 0; T < NumThreads; ++T)
+        for (const Value &V : Written[T][L])
+          if (std::find(All[L].begin(), All[L].end(), V) == All[L].end()) {
+            if (All[L].size() >= Opts.MaxValuesPerLocation) {
+              TS.Incomplete = true;
+              continue;
+            }
+            All[L].push_back(V);
+          }
+    }
+    TS.Threads.assign(NumThreads, {});
+    std::vector<std::vector<std::vector<Value>>> NewWritten = Written;
+    for (size_t T = 0; T < NumThreads; ++T) {
+      // A thread reads the initial value or what the others write.
+      for (size_t L = 0; L < NumLocs; ++L) {
+        Visible[L].assign(1, P.Locs[L].Init);
+        for (size_t U = 0; U < NumThreads; ++U)
+          if (U != T)
+            for (const Value &V : Written[U][L])
+              if (std::find(All[L].begin(), All[L].end(), V) != All[L].end() &&
+                  std::find(Visible[L].begin(), Visible[L].end(), V) ==
+                      Visible[L].end())
+                Visible[L].push_back(V);
+        std::sort(Visible[L].begin(), Visible[L].end());
+      }
+      ThreadRunner(P, P.Threads[T], Visible, NewWritten[T], Opts,
+                   TS.Threads[T], TS.Incomplete)
           .run();
       std::vector<Trace> &Ts = TS.Threads[T];
       std::sort(Ts.begin(), Ts.end());
       Ts.erase(std::unique(Ts.begin(), Ts.end()), Ts.end());
     }
-    // New values stored by some trace.
-    bool Changed = false;
-    for (const std::vector<Trace> &Ts : TS.Threads)
-      for (const Trace &Tr : Ts)
-        for (const Event &E : Tr.Events) {
-          if (E.K != EventKind::Write)
-            continue;
-          std::vector<Value> &Vs = TS.Values[E.Loc];
-          auto It = std::lower_bound(Vs.begin(), Vs.end(), E.V);
-          if (It != Vs.end() && *It == E.V)
-            continue;
-          if (Vs.size() >= Opts.MaxValuesPerLocation) {
-            TS.Incomplete = true;
-            continue;
-          }
-          Vs.insert(It, E.V);
-          Changed = true;
-        }
-    if (!Changed)
+    bool Changed = NewWritten != Written;
+    Written = std::move(NewWritten);
+    if (!Changed) {
+      TS.Values = std::move(All);
+      for (std::vector<Value> &Vs : TS.Values)
+        std::sort(Vs.begin(), Vs.end());
       break;
+    }
     if (Round + 1 >= Opts.MaxRounds) {
       TS.Incomplete = true;
+      TS.Values = std::move(All);
+      for (std::vector<Value> &Vs : TS.Values)
+        std::sort(Vs.begin(), Vs.end());
       break;
     }
   }
