@@ -369,8 +369,18 @@ bool Parser::atRowsEnd() {
   if (!Ahead.peek().is(LTok::Colon))
     return false;
   Ahead.next();
-  return Ahead.peek().is(LTok::Ident) &&
-         (Ahead.peek().Text == "shared" || Ahead.peek().Text == "global");
+  if (!Ahead.peek().is(LTok::Ident))
+    return false;
+  if (Ahead.peek().Text == "shared" || Ahead.peek().Text == "global")
+    return true;
+  // `x: local`: a memory map with a bad region, unless it is a labelled row
+  // (rows end with ';' on the same line).
+  const std::string &S = File->text();
+  size_t Eol = S.find('\n', T.Range.Begin.Offset);
+  std::string_view Line = std::string_view(S).substr(
+      T.Range.Begin.Offset, Eol == std::string::npos ? std::string::npos
+                                                     : Eol - T.Range.Begin.Offset);
+  return Line.find(';') == std::string_view::npos;
 }
 
 bool Parser::parseRows(Test &T) {
