@@ -25,9 +25,21 @@ Token Lexer::make(Tok K, size_t Begin, size_t End, std::string Text) {
 }
 
 Token Lexer::error(size_t Begin, size_t End, std::string Message) {
-  Diags.error(File, rangeOf(Begin, End), std::move(Message));
+  SourceRange R = rangeOf(Begin, End);
+  Diags.error(File, R, std::move(Message));
+  noteCommentEnd(R);
   Pos = End;
   return Token{Tok::Error, rangeOf(Begin, End), {}};
+}
+
+void Lexer::noteCommentEnd(SourceRange At) {
+  // A "*)" inside a comment's text (as in "atom.*)") ends the comment.
+  const SourceRange &C = LastCommentEnd;
+  if (C.isValid() && C.Begin.Line == At.Begin.Line &&
+      C.End.Offset <= At.Begin.Offset)
+    Diags.note(File, C,
+               "a comment ends here: '*)' closes a comment wherever it "
+               "appears");
 }
 
 Token Lexer::next() {
@@ -54,6 +66,7 @@ Token Lexer::next() {
       }
       if (Depth != 0)
         return error(Start, Start + 2, "unterminated comment");
+      LastCommentEnd = rangeOf(Pos - 2, Pos);
       continue;
     }
     break;

@@ -47,6 +47,10 @@ public:
   /// The next token; Tok::Error after reporting a diagnostic.
   Token next();
 
+  /// Notes where the last comment ended if that is on the line of \p At
+  /// (an error there is often text after a "*)" meant as comment text).
+  void noteCommentEnd(SourceRange At);
+
   static bool isNameStart(char C);
   static bool isNameChar(char C);
 
@@ -58,6 +62,7 @@ private:
   std::shared_ptr<const SourceFile> File;
   DiagnosticEngine &Diags;
   size_t Pos = 0;
+  SourceRange LastCommentEnd;
 };
 
 } // namespace incant::cat

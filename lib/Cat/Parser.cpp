@@ -28,6 +28,13 @@ constexpr std::array<std::string_view, 12> Unsupported = {
     "with",      "undefined_unless", "do", "instructions", "catdep",
     "withco"};
 
+bool isUnsupported(std::string_view S) {
+  for (std::string_view U : Unsupported)
+    if (U == S)
+      return true;
+  return false;
+}
+
 bool isKeyword(std::string_view S) {
   for (std::string_view K : Keywords)
     if (K == S)
@@ -61,8 +68,10 @@ private:
     return Cur.Kind == Tok::Name && Cur.Text == K;
   }
   bool fail(const std::string &Message) {
-    if (Cur.Kind != Tok::Error) // the lexer already reported
+    if (Cur.Kind != Tok::Error) { // else the lexer already reported
       Diags.error(File, Cur.Range, Message);
+      Lex.noteCommentEnd(Cur.Range);
+    }
     Failed = true;
     return false;
   }
@@ -157,7 +166,10 @@ std::optional<Module> Parser::parse() {
     M.Title = Cur.Text;
     advance();
   } else if (at(Tok::Name) && !isKeyword(Cur.Text) &&
-             Ahead.Kind != Tok::Equal && Ahead.Kind != Tok::LParen) {
+             !isUnsupported(Cur.Text) &&
+             (Ahead.Kind == Tok::Eof ||
+              Ahead.Range.Begin.Line > Cur.Range.Begin.Line)) {
+    // A bare word alone on its line.
     M.Title = Cur.Text;
     advance();
   }
@@ -191,10 +203,8 @@ bool Parser::parseStatement(Module &M) {
   if (atKeyword("flag") || atKeyword("acyclic") || atKeyword("irreflexive") ||
       atKeyword("empty") || at(Tok::Tilde))
     return parseCheck(M);
-  if (at(Tok::Name))
-    for (std::string_view U : Unsupported)
-      if (Cur.Text == U)
-        return fail("'" + Cur.Text + "' statements are not supported");
+  if (at(Tok::Name) && isUnsupported(Cur.Text))
+    return fail("'" + Cur.Text + "' statements are not supported");
   return fail("expected a statement (let, include, acyclic, irreflexive, "
               "empty, flag, show), found " +
               describe(Cur));
