@@ -1,0 +1,566 @@
+//===- OpenCLBackend.cpp - Build and launch the OpenCL harness -------------===//
+#include "incant/OpenCL/OpenCLBackend.h"
+#include "CLApi.h"
+#include "incant/OpenCL/Codegen.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <random>
+
+namespace incant::opencl {
+
+namespace {
+
+using harness::DeviceInfo;
+
+struct Device {
+  cl_platform_id Platform = nullptr;
+  cl_device_id Id = nullptr;
+  DeviceInfo Info;
+  DeviceCaps Caps;
+  bool Usable = true; ///< OpenCL 2.0 or later.
+};
+
+std::string deviceString(const CLApi &Api, cl_device_id D, cl_device_info P) {
+  size_t N = 0;
+  if (Api.clGetDeviceInfo(D, P, 0, nullptr, &N) != CL_SUCCESS || N == 0)
+    return "";
+  std::string S(N, '\0');
+  Api.clGetDeviceInfo(D, P, N, S.data(), nullptr);
+  while (!S.empty() && (S.back() == '\0' || S.back() == ' '))
+    S.pop_back();
+  return S;
+}
+
+template <typename T> T deviceValue(const CLApi &Api, cl_device_id D,
+                                    cl_device_info P, T Default = T()) {
+  T V = Default;
+  if (Api.clGetDeviceInfo(D, P, sizeof(T), &V, nullptr) != CL_SUCCESS)
+    return Default;
+  return V;
+}
+
+std::vector<Device> listDevices(const CLApi &Api) {
+  std::vector<Device> Out;
+  cl_uint NP = 0;
+  if (Api.clGetPlatformIDs(0, nullptr, &NP) != CL_SUCCESS || NP == 0)
+    return Out;
+  std::vector<cl_platform_id> Ps(NP);
+  Api.clGetPlatformIDs(NP, Ps.data(), nullptr);
+  for (cl_platform_id P : Ps) {
+    char PName[256] = {0};
+    Api.clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof(PName) - 1, PName,
+                          nullptr);
+    cl_uint ND = 0;
+    if (Api.clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &ND) !=
+            CL_SUCCESS ||
+        ND == 0)
+      continue;
+    std::vector<cl_device_id> Ds(ND);
+    Api.clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, ND, Ds.data(), nullptr);
+    for (cl_device_id D : Ds) {
+      Device Dev;
+      Dev.Platform = P;
+      Dev.Id = D;
+      DeviceInfo &I = Dev.Info;
+      I.Backend = "opencl";
+      I.Index = uint32_t(Out.size());
+      I.Name = deviceString(Api, D, CL_DEVICE_NAME);
+      I.Vendor = deviceString(Api, D, CL_DEVICE_VENDOR);
+      I.Platform = PName;
+      I.Version = deviceString(Api, D, CL_DEVICE_VERSION);
+      I.Driver = deviceString(Api, D, CL_DRIVER_VERSION);
+      auto Type = deviceValue<cl_device_type>(Api, D, CL_DEVICE_TYPE);
+      I.IsGPU = Type & CL_DEVICE_TYPE_GPU;
+      I.IsCPU = Type & CL_DEVICE_TYPE_CPU;
+      I.IsNvidia = I.Vendor.find("NVIDIA") != std::string::npos;
+      I.ComputeUnits = deviceValue<cl_uint>(Api, D, CL_DEVICE_MAX_COMPUTE_UNITS);
+      I.MaxGroupSize =
+          uint32_t(deviceValue<size_t>(Api, D, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+      // "OpenCL <major>.<minor> ..."
+      unsigned Major = 0, Minor = 0;
+      if (std::sscanf(I.Version.c_str(), "OpenCL %u.%u", &Major, &Minor) != 2)
+        Major = 0;
+      DeviceCaps &C = Dev.Caps;
+      if (Major >= 3) {
+        C.CVersion = 300;
+        auto M = deviceValue<cl_device_atomic_capabilities>(
+            Api, D, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+            CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+        C.OrderAcqRel = M & CL_DEVICE_ATOMIC_ORDER_ACQ_REL;
+        C.OrderSeqCst = M & CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+        C.ScopeWorkGroup = M & CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+        C.ScopeDevice = M & CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+        C.ScopeAllDevices = M & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+      } else if (Major == 2) {
+        C.CVersion = 200;
+      } else {
+        Dev.Usable = false;
+      }
+      if (!Dev.Usable) {
+        I.Notes.push_back("OpenCL 1.x: no C11-style atomics; not usable");
+      } else {
+        std::string Orders = "relaxed";
+        if (C.OrderAcqRel)
+          Orders += " acq_rel";
+        if (C.OrderSeqCst)
+          Orders += " seq_cst";
+        std::string Scopes;
+        if (C.ScopeWorkGroup)
+          Scopes += " work_group";
+        if (C.ScopeDevice)
+          Scopes += " device";
+        if (C.ScopeAllDevices)
+          Scopes += " all_devices";
+        I.Notes.push_back(fmt::format("atomics: OpenCL C {}.0, orders {}, "
+                                      "scopes{}",
+                                      C.CVersion / 100, Orders, Scopes));
+        if (!C.ScopeDevice)
+          Dev.Usable = false;
+      }
+      Out.push_back(std::move(Dev));
+    }
+  }
+  return Out;
+}
+
+std::string safeFileName(const std::string &Name) {
+  std::string S;
+  for (char C : Name)
+    S += (std::isalnum((unsigned char)C) || C == '+' || C == '-' || C == '_' ||
+          C == '.')
+             ? C
+             : '_';
+  if (S.empty() || S[0] == '.')
+    S = "test" + S;
+  return S;
+}
+
+/// The objects of one run, released in reverse order.
+struct Session {
+  const CLApi &Api;
+  cl_context Ctx = nullptr;
+  cl_command_queue Q = nullptr;
+  cl_program Prog = nullptr;
+  cl_kernel Test = nullptr, Collect = nullptr;
+  std::vector<cl_mem> Bufs;
+  explicit Session(const CLApi &A) : Api(A) {}
+  ~Session() {
+    if (Q)
+      Api.clFinish(Q);
+    for (cl_mem M : Bufs)
+      Api.clReleaseMemObject(M);
+    if (Collect)
+      Api.clReleaseKernel(Collect);
+    if (Test)
+      Api.clReleaseKernel(Test);
+    if (Prog)
+      Api.clReleaseProgram(Prog);
+    if (Q)
+      Api.clReleaseCommandQueue(Q);
+    if (Ctx)
+      Api.clReleaseContext(Ctx);
+  }
+  cl_mem buffer(size_t Bytes, cl_int &Err) {
+    cl_mem M = Api.clCreateBuffer(Ctx, CL_MEM_READ_WRITE,
+                                  std::max<size_t>(Bytes, 4), nullptr, &Err);
+    if (M)
+      Bufs.push_back(M);
+    return M;
+  }
+};
+
+class OpenCLBackend : public harness::Backend {
+public:
+  const char *name() const override { return "opencl"; }
+
+  bool available(std::string &Why) override {
+    return CLApi::get(Why) != nullptr;
+  }
+
+  std::vector<DeviceInfo> devices() override {
+    std::vector<DeviceInfo> Out;
+    for (const Device &D : loaded())
+      Out.push_back(D.Info);
+    return Out;
+  }
+
+  std::optional<harness::RunResult> run(const harness::RunRequest &Req,
+                                        DiagnosticEngine &Diags) override;
+
+private:
+  const std::vector<Device> &loaded() {
+    if (!Listed) {
+      std::string Why;
+      if (const CLApi *Api = CLApi::get(Why))
+        Devs = listDevices(*Api);
+      Listed = true;
+    }
+    return Devs;
+  }
+  bool Listed = false;
+  std::vector<Device> Devs;
+};
+
+bool check(cl_int Err, const char *What, DiagnosticEngine &Diags) {
+  if (Err == CL_SUCCESS)
+    return true;
+  Diags.error(fmt::format("OpenCL: {} failed: {}", What, errorName(Err)));
+  return false;
+}
+
+template <typename T>
+cl_int setArg(const CLApi &Api, cl_kernel K, cl_uint I, const T &V) {
+  return Api.clSetKernelArg(K, I, sizeof(T), &V);
+}
+
+std::optional<harness::RunResult>
+OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
+  const litmus::Program &P = *Req.Prog;
+  const harness::RunParams &RP = Req.Params;
+  harness::RunResult Res;
+
+  // --emit needs no device: generate for a full OpenCL 3.0 device.
+  const Device *Dev = nullptr;
+  std::string Why;
+  const CLApi *Api = CLApi::get(Why);
+  if (Api) {
+    const std::vector<Device> &Ds = loaded();
+    if (Req.Device < Ds.size())
+      Dev = &Ds[Req.Device];
+  }
+  if (Req.EmitDir.empty()) {
+    if (!Api) {
+      Diags.error(Why);
+      return std::nullopt;
+    }
+    if (!Dev) {
+      Diags.error(fmt::format("no OpenCL device {} (there are {}; see "
+                              "`incant devices`)",
+                              Req.Device, loaded().size()));
+      return std::nullopt;
+    }
+    if (!Dev->Usable) {
+      Diags.error(fmt::format("OpenCL device {} ({}) cannot run litmus tests: "
+                              "{}",
+                              Req.Device, Dev->Info.Name,
+                              Dev->Info.Notes.empty() ? "unsupported"
+                                                      : Dev->Info.Notes[0]));
+      return std::nullopt;
+    }
+    Res.Device = Dev->Info;
+  }
+  DeviceCaps Caps = Dev ? Dev->Caps : DeviceCaps{};
+  std::optional<GeneratedKernel> K =
+      generateKernel(P, Caps, RP.Inc, RP.LoopBound, Req.File, Diags);
+  if (!K)
+    return std::nullopt;
+
+  if (!Req.EmitDir.empty()) {
+    std::error_code EC;
+    std::filesystem::create_directories(Req.EmitDir, EC);
+    std::string Path =
+        (std::filesystem::path(Req.EmitDir) / (safeFileName(P.Name) + ".cl"))
+            .string();
+    std::ofstream OS(Path);
+    OS << "// Build options: " << K->BuildOptions << "\n" << K->Source;
+    if (!OS) {
+      Diags.error("cannot write '" + Path + "'");
+      return std::nullopt;
+    }
+    Res.EmittedFiles.push_back(Path);
+    return Res;
+  }
+
+  Session S(*Api);
+  cl_int Err = CL_SUCCESS;
+  S.Ctx = Api->clCreateContext(nullptr, 1, &Dev->Id, nullptr, nullptr, &Err);
+  if (!check(Err, "clCreateContext", Diags))
+    return std::nullopt;
+  S.Q = Api->clCreateCommandQueueWithProperties(S.Ctx, Dev->Id, nullptr, &Err);
+  if (!check(Err, "clCreateCommandQueueWithProperties", Diags))
+    return std::nullopt;
+  const char *Src = K->Source.c_str();
+  S.Prog = Api->clCreateProgramWithSource(S.Ctx, 1, &Src, nullptr, &Err);
+  if (!check(Err, "clCreateProgramWithSource", Diags))
+    return std::nullopt;
+  Err = Api->clBuildProgram(S.Prog, 1, &Dev->Id, K->BuildOptions.c_str(),
+                            nullptr, nullptr);
+  if (Err != CL_SUCCESS) {
+    size_t N = 0;
+    Api->clGetProgramBuildInfo(S.Prog, Dev->Id, CL_PROGRAM_BUILD_LOG, 0,
+                               nullptr, &N);
+    std::string Log(N, '\0');
+    Api->clGetProgramBuildInfo(S.Prog, Dev->Id, CL_PROGRAM_BUILD_LOG, N,
+                               Log.data(), nullptr);
+    Diags.error(fmt::format("OpenCL: the generated kernel did not build ({}); "
+                            "this is a bug in incant. Build log:\n{}",
+                            errorName(Err), Log));
+    return std::nullopt;
+  }
+  S.Test = Api->clCreateKernel(S.Prog, "incant_test", &Err);
+  if (!check(Err, "clCreateKernel(incant_test)", Diags))
+    return std::nullopt;
+  S.Collect = Api->clCreateKernel(S.Prog, "incant_collect", &Err);
+  if (!check(Err, "clCreateKernel(incant_collect)", Diags))
+    return std::nullopt;
+
+  size_t Multiple = 0, KMax = 0;
+  Api->clGetKernelWorkGroupInfo(S.Test, Dev->Id,
+                                CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                sizeof(Multiple), &Multiple, nullptr);
+  Api->clGetKernelWorkGroupInfo(S.Test, Dev->Id, CL_KERNEL_WORK_GROUP_SIZE,
+                                sizeof(KMax), &KMax, nullptr);
+  uint32_t Warp = uint32_t(std::clamp<size_t>(Multiple, 1, 128));
+  uint32_t MaxGroup = uint32_t(
+      std::min<size_t>(KMax ? KMax : 256, Dev->Info.MaxGroupSize
+                                              ? Dev->Info.MaxGroupSize
+                                              : 256));
+  harness::LayoutParams LP = chooseLayout(P, RP, Dev->Info, Warp, MaxGroup);
+  std::string LayoutErr;
+  std::optional<harness::Layout> L = harness::computeLayout(P, LP, LayoutErr);
+  if (!L) {
+    Diags.error("cannot lay out the test: " + LayoutErr);
+    return std::nullopt;
+  }
+
+  const uint32_t N = L->NumInstances;
+  const uint32_t NumLocs = std::max<uint32_t>(L->NumLocs, 1);
+  const uint32_t Obs = uint32_t(std::max<size_t>(P.Observe.size(), 1));
+  const uint32_t Table = 1024;
+  const uint32_t ScratchWords =
+      std::max<uint32_t>(RP.Inc.StressLocs, 1) *
+          std::max<uint32_t>(RP.Inc.StressPatch, 1) +
+      8 * 4096;
+  cl_mem Mem = S.buffer(size_t(L->GlobalWords) * 4, Err);
+  cl_mem RoleB = S.buffer(size_t(L->numWorkItems()) * 4, Err);
+  cl_mem InstB = S.buffer(size_t(L->numWorkItems()) * 4, Err);
+  cl_mem AddrB = S.buffer(size_t(N) * NumLocs * 4, Err);
+  cl_mem Regs = S.buffer(size_t(N) * std::max<uint32_t>(K->RegsPerInstance, 1) * 4, Err);
+  cl_mem Sync = S.buffer(size_t(N) * 4, Err);
+  cl_mem Scratch = S.buffer(size_t(ScratchWords) * 4, Err);
+  cl_mem SharedFinal = S.buffer(size_t(N) * NumLocs * 4, Err);
+  cl_mem Stats = S.buffer(8 * 4, Err);
+  cl_mem TState = S.buffer(Table * 4, Err);
+  cl_mem TKeys = S.buffer(size_t(Table) * Obs * 4, Err);
+  cl_mem TCount = S.buffer(Table * 4, Err);
+  if (!check(Err, "clCreateBuffer", Diags))
+    return std::nullopt;
+  const uint32_t Zero = 0;
+  for (cl_mem B : S.Bufs) {
+    size_t Bytes = 0;
+    if (B == Mem) Bytes = size_t(L->GlobalWords) * 4;
+    else if (B == RoleB || B == InstB) Bytes = size_t(L->numWorkItems()) * 4;
+    else if (B == AddrB || B == SharedFinal) Bytes = size_t(N) * NumLocs * 4;
+    else if (B == Regs) Bytes = size_t(N) * std::max<uint32_t>(K->RegsPerInstance, 1) * 4;
+    else if (B == Sync) Bytes = size_t(N) * 4;
+    else if (B == Scratch) Bytes = size_t(ScratchWords) * 4;
+    else if (B == Stats) Bytes = 32;
+    else if (B == TState || B == TCount) Bytes = Table * 4;
+    else if (B == TKeys) Bytes = size_t(Table) * Obs * 4;
+    if (Bytes && !check(Api->clEnqueueFillBuffer(S.Q, B, &Zero, 4, 0, Bytes,
+                                                  0, nullptr, nullptr),
+                        "clEnqueueFillBuffer", Diags))
+      return std::nullopt;
+  }
+
+  auto Upload = [&](const harness::Layout &Lay) {
+    cl_int E1 = Api->clEnqueueWriteBuffer(S.Q, RoleB, CL_TRUE, 0,
+                                          Lay.Role.size() * 4, Lay.Role.data(),
+                                          0, nullptr, nullptr);
+    cl_int E2 = Api->clEnqueueWriteBuffer(S.Q, InstB, CL_TRUE, 0,
+                                          Lay.Instance.size() * 4,
+                                          Lay.Instance.data(), 0, nullptr,
+                                          nullptr);
+    std::vector<uint32_t> Addr = Lay.LocAddr;
+    if (Addr.empty())
+      Addr.assign(N, 0);
+    cl_int E3 = Api->clEnqueueWriteBuffer(S.Q, AddrB, CL_TRUE, 0,
+                                          Addr.size() * 4, Addr.data(), 0,
+                                          nullptr, nullptr);
+    return check(E1 != CL_SUCCESS ? E1 : E2 != CL_SUCCESS ? E2 : E3,
+                 "clEnqueueWriteBuffer", Diags);
+  };
+  if (!Upload(*L))
+    return std::nullopt;
+
+  cl_uint NumTestGroups = L->NumTestGroups;
+  cl_uint ScratchW = ScratchWords;
+  Err = setArg(*Api, S.Test, 0, Mem);
+  Err |= setArg(*Api, S.Test, 1, RoleB);
+  Err |= setArg(*Api, S.Test, 2, InstB);
+  Err |= setArg(*Api, S.Test, 3, AddrB);
+  Err |= setArg(*Api, S.Test, 4, Regs);
+  Err |= setArg(*Api, S.Test, 5, Sync);
+  Err |= setArg(*Api, S.Test, 6, Scratch);
+  Err |= setArg(*Api, S.Test, 7, ScratchW);
+  Err |= setArg(*Api, S.Test, 8, SharedFinal);
+  Err |= setArg(*Api, S.Test, 9, Stats);
+  Err |= setArg(*Api, S.Test, 10, NumTestGroups);
+  Err |= Api->clSetKernelArg(S.Test, 12,
+                             std::max<size_t>(L->SharedWordsPerGroup, 1) * 4,
+                             nullptr);
+  cl_uint NI = N;
+  Err |= setArg(*Api, S.Collect, 0, Mem);
+  Err |= setArg(*Api, S.Collect, 1, AddrB);
+  Err |= setArg(*Api, S.Collect, 2, Regs);
+  Err |= setArg(*Api, S.Collect, 3, SharedFinal);
+  Err |= setArg(*Api, S.Collect, 4, Sync);
+  Err |= setArg(*Api, S.Collect, 5, TState);
+  Err |= setArg(*Api, S.Collect, 6, TKeys);
+  Err |= setArg(*Api, S.Collect, 7, TCount);
+  Err |= setArg(*Api, S.Collect, 8, Stats);
+  Err |= setArg(*Api, S.Collect, 9, NI);
+  if (!check(Err, "clSetKernelArg", Diags))
+    return std::nullopt;
+
+  size_t CollectLocal = 64;
+  size_t CollectGlobal = (size_t(N) + CollectLocal - 1) / CollectLocal *
+                         CollectLocal;
+  size_t TestGlobal = L->numWorkItems(), TestLocal = L->GroupSize;
+  auto Collect = [&](cl_uint Record) {
+    cl_int E = setArg(*Api, S.Collect, 10, Record);
+    if (E == CL_SUCCESS)
+      E = Api->clEnqueueNDRangeKernel(S.Q, S.Collect, 1, nullptr,
+                                      &CollectGlobal, &CollectLocal, 0,
+                                      nullptr, nullptr);
+    return check(E, "clEnqueueNDRangeKernel(incant_collect)", Diags);
+  };
+  // Reads the outcome table into the histogram and clears it.
+  auto Drain = [&]() {
+    std::vector<uint32_t> St(Table), Cnt(Table);
+    std::vector<int32_t> Keys(size_t(Table) * Obs);
+    cl_int E = Api->clEnqueueReadBuffer(S.Q, TState, CL_TRUE, 0, Table * 4,
+                                        St.data(), 0, nullptr, nullptr);
+    E |= Api->clEnqueueReadBuffer(S.Q, TCount, CL_TRUE, 0, Table * 4,
+                                  Cnt.data(), 0, nullptr, nullptr);
+    E |= Api->clEnqueueReadBuffer(S.Q, TKeys, CL_TRUE, 0, Keys.size() * 4,
+                                  Keys.data(), 0, nullptr, nullptr);
+    if (!check(E, "clEnqueueReadBuffer", Diags))
+      return false;
+    for (uint32_t I = 0; I < Table; ++I) {
+      if (St[I] != 2 || Cnt[I] == 0)
+        continue;
+      harness::Outcome O;
+      for (uint32_t J = 0; J < P.Observe.size(); ++J) {
+        int64_t Raw = Keys[size_t(I) * Obs + J];
+        const litmus::Observed &Ob = P.Observe[J];
+        if (Ob.Thread >= 0) {
+          const litmus::Register &R = P.Threads[Ob.Thread].Regs[Ob.Index];
+          if (!R.Signed && R.Bits == 32)
+            Raw = int64_t(uint32_t(Raw));
+        }
+        O.push_back(litmus::Value{-1, Raw});
+      }
+      Res.Hist.add(O, Cnt[I]);
+    }
+    E = Api->clEnqueueFillBuffer(S.Q, TState, &Zero, 4, 0, Table * 4, 0,
+                                 nullptr, nullptr);
+    E |= Api->clEnqueueFillBuffer(S.Q, TCount, &Zero, 4, 0, Table * 4, 0,
+                                  nullptr, nullptr);
+    return check(E, "clEnqueueFillBuffer", Diags);
+  };
+
+  if (!Collect(0)) // initial values
+    return std::nullopt;
+  Api->clFinish(S.Q);
+
+  uint64_t Launches = std::max<uint64_t>(RP.Iterations, 1);
+  uint64_t DrainEvery = std::max<uint64_t>(1, (1ull << 31) / N);
+  std::mt19937_64 Rng(RP.Seed);
+  auto Start = std::chrono::steady_clock::now();
+  for (uint64_t It = 0; It < Launches; ++It) {
+    if (RP.Inc.Randomise && It > 0) {
+      harness::LayoutParams LPr = LP;
+      LPr.Seed = Rng();
+      std::optional<harness::Layout> L2 = harness::computeLayout(P, LPr, LayoutErr);
+      if (L2 && (!Upload(*L2) || !Collect(0)))
+        return std::nullopt;
+    }
+    cl_uint LaunchSeed = cl_uint(Rng());
+    if (!check(setArg(*Api, S.Test, 11, LaunchSeed), "clSetKernelArg", Diags))
+      return std::nullopt;
+    if (!check(Api->clEnqueueNDRangeKernel(S.Q, S.Test, 1, nullptr,
+                                           &TestGlobal, &TestLocal, 0, nullptr,
+                                           nullptr),
+               "clEnqueueNDRangeKernel(incant_test)", Diags))
+      return std::nullopt;
+    if (!Collect(1))
+      return std::nullopt;
+    if ((It + 1) % DrainEvery == 0 && !Drain())
+      return std::nullopt;
+  }
+  if (!check(Api->clFinish(S.Q), "clFinish", Diags))
+    return std::nullopt;
+  if (Launches % DrainEvery != 0 && !Drain())
+    return std::nullopt;
+  Api->clFinish(S.Q);
+  Res.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              Start)
+                    .count();
+  uint32_t St[8] = {0};
+  if (!check(Api->clEnqueueReadBuffer(S.Q, Stats, CL_TRUE, 0, sizeof(St), St,
+                                      0, nullptr, nullptr),
+             "clEnqueueReadBuffer", Diags))
+    return std::nullopt;
+  Res.BarrierTimeouts = St[0];
+  Res.LoopBoundHits = St[1];
+  Res.Lost = St[2];
+  Res.Launches = Launches;
+  Res.InstancesPerLaunch = N;
+  Res.Instances = Launches * N;
+  Res.Groups = L->NumGroups;
+  Res.GroupSize = L->GroupSize;
+  Res.WarpSize = L->WarpSize;
+  for (const std::string &Note : K->Notes)
+    Res.Device.Notes.push_back(Note);
+  return Res;
+}
+
+} // namespace
+
+harness::LayoutParams chooseLayout(const litmus::Program &P,
+                                   const harness::RunParams &RP,
+                                   const harness::DeviceInfo &Dev,
+                                   uint32_t WarpSize, uint32_t MaxGroupSize) {
+  harness::LayoutParams LP;
+  harness::PlacementShape Shape = harness::placementShape(P);
+  LP.WarpSize = std::max<uint32_t>(WarpSize, 1);
+  LP.Stride = RP.Stride;
+  LP.Seed = RP.Seed;
+  uint32_t Max = std::max<uint32_t>(MaxGroupSize / LP.WarpSize, 1) * LP.WarpSize;
+  uint32_t Want = RP.GroupSize ? RP.GroupSize : Dev.IsCPU ? 1024 : 256;
+  // Round to a multiple of the warp size, within the device's limit.
+  uint32_t G = std::clamp<uint32_t>((Want + LP.WarpSize - 1) / LP.WarpSize *
+                                        LP.WarpSize,
+                                    LP.WarpSize, Max);
+  uint32_t PerRow = harness::instancesPerRow(Shape, G, LP.WarpSize);
+  if (RP.Instances && PerRow > RP.Instances && !RP.GroupSize) {
+    // Fewer instances than one row holds: shrink the work-groups.
+    while (G > LP.WarpSize &&
+           harness::instancesPerRow(Shape, G - LP.WarpSize, LP.WarpSize) >=
+               RP.Instances)
+      G -= LP.WarpSize;
+    PerRow = harness::instancesPerRow(Shape, G, LP.WarpSize);
+  }
+  LP.GroupSize = G;
+  if (RP.Instances && PerRow)
+    LP.Rows = (RP.Instances + PerRow - 1) / PerRow;
+  else
+    LP.Rows = Dev.IsCPU ? 1 : std::max<uint32_t>(Dev.ComputeUnits, 1) * 2;
+  if (RP.Inc.MemStress)
+    LP.StressGroups = RP.Inc.StressGroups
+                          ? RP.Inc.StressGroups
+                          : Dev.IsCPU ? std::max<uint32_t>(Dev.ComputeUnits, 1)
+                                      : LP.Rows * Shape.NumClasses;
+  return LP;
+}
+
+std::unique_ptr<harness::Backend> createOpenCLBackend() {
+  return std::make_unique<OpenCLBackend>();
+}
+
+} // namespace incant::opencl
