@@ -46,6 +46,10 @@ public:
   };
   const std::vector<NamedSet> &sets() const { return Sets; }
   const std::vector<NamedRelation> &relations() const { return Rels; }
+  /// Entry \p I of relations(), to refill in place between evaluations: the
+  /// layout (and so a Model's binding) stays the same. The enumerator uses it
+  /// for rf, co and what derives from them.
+  Relation &relationAt(size_t I) { return Rels[I].R; }
 
   /// A hash of the names set so far, in order (sets and relations apart).
   /// Executions built with the same names in the same order share it; a
