@@ -1,0 +1,98 @@
+//===- Codegen.h - CUDA C with inline PTX from a litmus::Program -*- C++ -*-===//
+//
+// The CUDA backend's code generator. From the lowered litmus::Program it
+// emits one CUDA C translation unit: a device function per thread of the
+// test whose body is the test's instructions as inline PTX, exactly as the
+// lowered ops say (semantics, scope, state space, cache operator, RMW
+// operation, fence kind), plus the glue that the harness in
+// lib/CUDA/runtime/incant_harness.cuh calls. No text of the input file is
+// ever copied into the generated code: names are rebuilt from indices.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_CUDA_CODEGEN_H
+#define INCANT_CUDA_CODEGEN_H
+
+#include "incant/Litmus/Program.h"
+#include "incant/Support/Diagnostic.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incant::cuda {
+
+/// Where each role (thread of the test) goes, relative to the instance's
+/// role 0, derived from the Program's Placement. Roles in different CTAs
+/// get different (ClusterGroup, CtaInCluster); roles in one CTA but
+/// different warps get different WarpGroup; roles in one warp get different
+/// LaneGroup. See docs/cuda.md, "Placement".
+struct RoleOffsets {
+  uint32_t ClusterGroup = 0; ///< Offset in clusters (or blocks when K = 1).
+  uint32_t CtaInCluster = 0; ///< Offset of the block inside its cluster.
+  uint32_t WarpGroup = 0;
+  uint32_t LaneGroup = 0;
+};
+
+struct RoleLayout {
+  std::vector<RoleOffsets> Roles;
+  uint32_t ClusterSize = 1;  ///< Blocks per cluster (1: no cluster launch).
+  uint32_t ClusterGroups = 1; ///< Distinct ClusterGroup values.
+  uint32_t WarpGroups = 1;    ///< Largest WarpGroup + 1.
+  uint32_t LaneGroups = 1;    ///< Largest LaneGroup + 1.
+};
+
+/// Computes the role layout. A cluster launch is used only when the test
+/// can tell clusters apart: it has an op with Scope::Cluster and two roles
+/// in one cluster but different CTAs. Otherwise roles in different CTAs are
+/// simply put in different blocks.
+RoleLayout computeRoleLayout(const litmus::Program &P);
+
+/// What the generated code needs beyond the Program.
+struct CodegenOptions {
+  /// Bound on backward branches taken per role (so no test can hang).
+  uint32_t LoopBudget = 1000;
+};
+
+/// The generated translation unit and facts the runner needs.
+struct GeneratedTest {
+  std::string Source;       ///< The test's .cu (includes the harness).
+  RoleLayout Layout;
+  std::vector<int32_t> GlobalIndex; ///< Location -> index among globals, or -1.
+  std::vector<int32_t> SharedIndex; ///< Location -> index among shared, or -1.
+  uint32_t NumGlobal = 0;
+  uint32_t NumShared = 0;
+  uint32_t NumOut = 0;      ///< = Program::Observe.size()
+  /// For optcheck: per role, the expected memory operations in program
+  /// order, as SASS classes ("LD", "ST", "ATOM", "RED", "FENCE").
+  std::vector<std::vector<std::string>> ExpectedMemOps;
+};
+
+/// Generates the CUDA source for \p P. Ops the backend cannot run
+/// faithfully (bar.sync in parallel mode, 64-bit memory accesses, locations
+/// initialised to addresses) are reported as errors at their source range
+/// in \p File; returns nullopt then.
+std::optional<GeneratedTest>
+generateCuda(const litmus::Program &P, const CodegenOptions &Opts,
+             std::shared_ptr<const SourceFile> File, DiagnosticEngine &Diags);
+
+/// The harness files, embedded at build time: {file name, contents}.
+struct EmbeddedFile {
+  const char *Name;
+  const char *Text;
+};
+const std::vector<EmbeddedFile> &harnessFiles();
+
+/// The value of a location or an observed register as the harness stores
+/// it (low 32 bits).
+inline uint32_t wordOf(int64_t V) { return static_cast<uint32_t>(V); }
+
+/// The marker immediates optcheck looks for: role R's code is bracketed by
+/// `pmevent.mask begin(R)` and `pmevent.mask end(R)`.
+inline uint32_t markerBegin(uint32_t R) { return 0x100u + 2u * R; }
+inline uint32_t markerEnd(uint32_t R) { return 0x101u + 2u * R; }
+
+} // namespace incant::cuda
+
+#endif // INCANT_CUDA_CODEGEN_H

@@ -1,0 +1,15 @@
+# Writes OUT, a C++ file holding FILES as raw string literals, for
+# incant::cuda::harnessFiles().
+set(TEXT "// Generated from lib/CUDA/runtime by Embed.cmake. Do not edit.\n")
+string(APPEND TEXT "#include \"incant/CUDA/Codegen.h\"\n")
+string(APPEND TEXT "const std::vector<incant::cuda::EmbeddedFile> &\n")
+string(APPEND TEXT "incant::cuda::harnessFiles() {\n")
+string(APPEND TEXT "  static const std::vector<EmbeddedFile> Files = {\n")
+string(REPLACE "|" ";" FILES "${FILES}")
+foreach(F ${FILES})
+  file(READ ${F} CONTENT)
+  get_filename_component(NAME ${F} NAME)
+  string(APPEND TEXT "    {\"${NAME}\", R\"incant_embed(${CONTENT})incant_embed\"},\n")
+endforeach()
+string(APPEND TEXT "  };\n  return Files;\n}\n")
+file(WRITE ${OUT} "${TEXT}")

@@ -1,0 +1,542 @@
+//===- Runner.cpp - Run a litmus::Program on an NVIDIA GPU -----------------===//
+
+#include "incant/CUDA/Runner.h"
+#include "incant/CUDA/CudaApi.h"
+
+#include "runtime/incant_params.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <random>
+
+using namespace incant;
+using namespace incant::cuda;
+
+static_assert(sizeof(IncantParams) % 8 == 0, "IncantParams layout");
+
+bool incant::cuda::evaluateCondition(const litmus::Program &P,
+                                     const std::vector<uint32_t> &Values) {
+  auto ObsIndex = [&](int32_t Thread, int32_t Index) -> int {
+    for (size_t K = 0; K < P.Observe.size(); ++K)
+      if (P.Observe[K].Thread == Thread && P.Observe[K].Index == Index)
+        return static_cast<int>(K);
+    return -1;
+  };
+  auto Eval = [&](auto &Self, const litmus::Cond &C) -> bool {
+    switch (C.K) {
+    case litmus::Cond::True:
+      return true;
+    case litmus::Cond::False:
+      return false;
+    case litmus::Cond::RegEq:
+    case litmus::Cond::LocEq: {
+      int K = C.K == litmus::Cond::RegEq ? ObsIndex(C.Thread, C.Reg)
+                                          : ObsIndex(-1, C.Loc);
+      if (K < 0 || static_cast<size_t>(K) >= Values.size())
+        return false;
+      return Values[K] == wordOf(C.V.Int);
+    }
+    case litmus::Cond::Not:
+      return !C.Kids.empty() && !Self(Self, C.Kids[0]);
+    case litmus::Cond::And:
+      for (const auto &Kid : C.Kids)
+        if (!Self(Self, Kid))
+          return false;
+      return true;
+    case litmus::Cond::Or:
+      for (const auto &Kid : C.Kids)
+        if (Self(Self, Kid))
+          return true;
+      return false;
+    }
+    return false;
+  };
+  return Eval(Eval, P.Condition);
+}
+
+namespace {
+
+uint32_t inverseMod(uint32_t A, uint32_t M) {
+  if (M <= 1)
+    return 0;
+  for (uint32_t X = 1; X < M; ++X)
+    if ((static_cast<uint64_t>(A) * X) % M == 1)
+      return X;
+  return 1;
+}
+
+uint32_t randomCoprime(std::mt19937_64 &Rng, uint32_t N) {
+  if (N <= 2)
+    return 1;
+  std::uniform_int_distribution<uint32_t> D(1, N - 1);
+  for (int Try = 0; Try < 64; ++Try) {
+    uint32_t V = D(Rng);
+    if (std::gcd(V, N) == 1)
+      return V;
+  }
+  return 1;
+}
+
+/// A coprime multiplier far from 1, so consecutive instances spread out.
+uint32_t spreadingCoprime(uint32_t N) {
+  if (N <= 2)
+    return 1;
+  for (uint32_t V = N / 2 + 1; V < N; ++V)
+    if (std::gcd(V, N) == 1)
+      return V;
+  return 1;
+}
+
+class Session {
+public:
+  Session(CudaLibraries &L) : L(L) {}
+  ~Session() {
+    for (CUdeviceptr P : Allocs)
+      L.Drv.cuMemFree(P);
+    if (Module)
+      L.Drv.cuModuleUnload(Module);
+  }
+  bool check(CUresult R, const char *What, RunResult &Res) {
+    if (R == 0)
+      return true;
+    Res.Status = RunResult::Failed;
+    Res.Message = fmt::format("{} failed: {}", What, L.errorString(R));
+    return false;
+  }
+  bool alloc(size_t Bytes, CUdeviceptr &P, RunResult &Res) {
+    if (!check(L.Drv.cuMemAlloc(&P, std::max<size_t>(Bytes, 16)),
+               "cuMemAlloc", Res))
+      return false;
+    Allocs.push_back(P);
+    return check(L.Drv.cuMemsetD8(P, 0, std::max<size_t>(Bytes, 16)),
+                 "cuMemsetD8", Res);
+  }
+  CudaLibraries &L;
+  CUmodule Module = nullptr;
+  std::vector<CUdeviceptr> Allocs;
+};
+
+bool compile(CudaLibraries &L, const GeneratedTest &G, const std::string &Arch,
+             std::string &Ptx, std::string &Cubin, std::string &Log) {
+  std::vector<const char *> HNames, HTexts;
+  for (const auto &F : harnessFiles()) {
+    HNames.push_back(F.Name);
+    HTexts.push_back(F.Text);
+  }
+  nvrtcProgram Prog = nullptr;
+  if (L.Rtc.nvrtcCreateProgram(&Prog, G.Source.c_str(), "incant_test.cu",
+                               static_cast<int>(HNames.size()), HTexts.data(),
+                               HNames.data()) != 0) {
+    Log = "nvrtcCreateProgram failed";
+    return false;
+  }
+  std::string ArchOpt = "--gpu-architecture=" + Arch;
+  const char *Opts[] = {ArchOpt.c_str(), "-std=c++17"};
+  nvrtcResult R = L.Rtc.nvrtcCompileProgram(Prog, 2, Opts);
+  size_t N = 0;
+  L.Rtc.nvrtcGetProgramLogSize(Prog, &N);
+  Log.assign(N, '\0');
+  if (N)
+    L.Rtc.nvrtcGetProgramLog(Prog, Log.data());
+  if (R != 0) {
+    L.Rtc.nvrtcDestroyProgram(&Prog);
+    return false;
+  }
+  if (L.Rtc.nvrtcGetPTXSize(Prog, &N) == 0) {
+    Ptx.assign(N, '\0');
+    L.Rtc.nvrtcGetPTX(Prog, Ptx.data());
+    while (!Ptx.empty() && Ptx.back() == '\0')
+      Ptx.pop_back();
+  }
+  if (L.Rtc.nvrtcGetCUBINSize(Prog, &N) == 0 && N) {
+    Cubin.assign(N, '\0');
+    L.Rtc.nvrtcGetCUBIN(Prog, Cubin.data());
+  }
+  L.Rtc.nvrtcDestroyProgram(&Prog);
+  return true;
+}
+
+bool writeFile(const std::filesystem::path &P, const std::string &Text) {
+  std::ofstream F(P, std::ios::binary);
+  F << Text;
+  return static_cast<bool>(F);
+}
+
+std::string nvrtcVersion(CudaLibraries &L) {
+  int Ma = 0, Mi = 0;
+  if (L.Rtc.nvrtcVersion && L.Rtc.nvrtcVersion(&Ma, &Mi) == 0)
+    return fmt::format("{}.{}", Ma, Mi);
+  return "";
+}
+
+} // namespace
+
+RunResult incant::cuda::runOnCuda(const litmus::Program &P,
+                                  const RunOptions &Opts,
+                                  std::shared_ptr<const SourceFile> File,
+                                  DiagnosticEngine &Diags) {
+  RunResult Res;
+  auto Gen = generateCuda(P, CodegenOptions(), File, Diags);
+  if (!Gen) {
+    Res.Status = RunResult::BadInput;
+    return Res;
+  }
+  const GeneratedTest &G = *Gen;
+  static CudaLibraries Libs; // loaded once per process
+  std::string Why;
+
+  // --emit: the sources, and the PTX when NVRTC is here; no device needed.
+  if (!Opts.EmitDir.empty()) {
+    namespace fs = std::filesystem;
+    std::error_code EC;
+    fs::create_directories(Opts.EmitDir, EC);
+    fs::path D(Opts.EmitDir);
+    bool Ok = writeFile(D / "test.cu", G.Source);
+    for (const auto &F : harnessFiles())
+      Ok &= writeFile(D / F.Name, F.Text);
+    if (!Ok) {
+      Res.Status = RunResult::Failed;
+      Res.Message = "cannot write to " + Opts.EmitDir;
+      return Res;
+    }
+    Res.Status = RunResult::Emitted;
+    Res.Arch = Opts.Arch.empty() ? "sm_90" : Opts.Arch;
+    if (Libs.loadNvrtc(Why)) {
+      std::string Ptx, Cubin, Log;
+      Res.Nvrtc = nvrtcVersion(Libs);
+      if (!compile(Libs, G, Res.Arch, Ptx, Cubin, Log)) {
+        Res.Status = RunResult::Failed;
+        Res.Message = "NVRTC failed to compile the harness:\n" + Log;
+        return Res;
+      }
+      writeFile(D / "test.ptx", Ptx);
+      std::string Sass;
+      if (disassemble(Cubin, Sass, Why)) {
+        writeFile(D / "test.sass", Sass);
+        Res.Opt = checkSass(Sass, G.ExpectedMemOps);
+      } else {
+        Res.Opt.Detail = Why;
+      }
+    } else {
+      Res.Message = Why + ": PTX not written";
+    }
+    return Res;
+  }
+
+  if (!Libs.loadDriver(Why)) {
+    Res.Status = RunResult::NoDriver;
+    Res.Message = Why;
+    return Res;
+  }
+  if (!Libs.loadNvrtc(Why)) {
+    Res.Status = RunResult::NoCompiler;
+    Res.Message = Why;
+    return Res;
+  }
+  const DriverApi &D = Libs.Drv;
+  Session S(Libs);
+  CUdevice Dev = 0;
+  CUcontext Ctx = nullptr;
+  if (!S.check(D.cuDeviceGet(&Dev, 0), "cuDeviceGet", Res) ||
+      !S.check(D.cuDevicePrimaryCtxRetain(&Ctx, Dev), "cuDevicePrimaryCtxRetain",
+               Res) ||
+      !S.check(D.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent", Res))
+    return Res;
+  char Name[256] = {};
+  D.cuDeviceGetName(Name, sizeof(Name), Dev);
+  Res.Device = Name;
+  int Ma = 0, Mi = 0, MaxThreads = 1024;
+  D.cuDeviceGetAttribute(&Ma, CU_ATTR_COMPUTE_CAPABILITY_MAJOR, Dev);
+  D.cuDeviceGetAttribute(&Mi, CU_ATTR_COMPUTE_CAPABILITY_MINOR, Dev);
+  D.cuDeviceGetAttribute(&Res.SMs, CU_ATTR_MULTIPROCESSOR_COUNT, Dev);
+  D.cuDeviceGetAttribute(&MaxThreads, CU_ATTR_MAX_THREADS_PER_BLOCK, Dev);
+  Res.Arch = Opts.Arch.empty() ? fmt::format("sm_{}{}", Ma, Mi) : Opts.Arch;
+  Res.Driver = Libs.nvmlDriverVersion();
+  if (Res.Driver.empty()) {
+    int V = 0;
+    D.cuDriverGetVersion(&V);
+    Res.Driver = fmt::format("CUDA {}.{}", V / 1000, (V % 1000) / 10);
+  }
+  Res.Nvrtc = nvrtcVersion(Libs);
+  if (G.Layout.ClusterSize > 1 && Ma < 9) {
+    Res.Status = RunResult::Failed;
+    Res.Message = "the test places threads in one cluster; clusters need sm_90";
+    return Res;
+  }
+
+  std::string Ptx, Cubin, Log;
+  if (!compile(Libs, G, Res.Arch, Ptx, Cubin, Log)) {
+    Res.Status = RunResult::Failed;
+    Res.Message = "NVRTC failed to compile the harness:\n" + Log;
+    return Res;
+  }
+  if (Opts.OptCheck) {
+    std::string Sass;
+    if (disassemble(Cubin, Sass, Why))
+      Res.Opt = checkSass(Sass, G.ExpectedMemOps);
+    else
+      Res.Opt.Detail = Why;
+  } else {
+    Res.Opt.Detail = "turned off";
+  }
+  CUfunction TestFn = nullptr, HistFn = nullptr;
+  if (!S.check(D.cuModuleLoadData(&S.Module, Cubin.data()), "cuModuleLoadData",
+               Res) ||
+      !S.check(D.cuModuleGetFunction(&TestFn, S.Module, "incant_test_kernel"),
+               "cuModuleGetFunction", Res) ||
+      !S.check(D.cuModuleGetFunction(&HistFn, S.Module, "incant_hist_kernel"),
+               "cuModuleGetFunction", Res))
+    return Res;
+
+  // Launch shape.
+  const RoleLayout &Lay = G.Layout;
+  const uint32_t K = Lay.ClusterSize;
+  uint32_t Threads = std::clamp<uint32_t>(Opts.ThreadsPerBlock, 32,
+                                          static_cast<uint32_t>(MaxThreads));
+  Threads = std::max<uint32_t>(Threads / 32 * 32, 32 * Lay.WarpGroups);
+  uint32_t W = Threads / 32;
+  uint32_t Lanes = Opts.Bank ? std::clamp<uint32_t>(Opts.BankLanes, 1, 32) : 32;
+  Lanes = std::max(Lanes, Lay.LaneGroups);
+  if (Lay.LaneGroups > 32 || Lay.WarpGroups > 32) {
+    Res.Status = RunResult::Failed;
+    Res.Message = "too many threads of the test in one warp or one CTA";
+    return Res;
+  }
+  uint32_t SharedStride = 1;
+  size_t SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes *
+                     SharedStride * 4;
+  int PerSM = 0;
+  if (!S.check(D.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &PerSM, TestFn, static_cast<int>(Threads), SmemBytes),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor", Res))
+    return Res;
+  uint32_t MaxBlocks = std::max(1, PerSM) * static_cast<uint32_t>(Res.SMs);
+  MaxBlocks = std::max<uint32_t>(MaxBlocks / K * K, K);
+  uint32_t StressBlocks = 0, TestBlocks = 0;
+  if (Opts.SingleInstance) {
+    W = std::max<uint32_t>(Lay.WarpGroups, 1);
+    Threads = W * 32;
+    Lanes = std::max<uint32_t>(Lay.LaneGroups, 1);
+    TestBlocks = Lay.ClusterGroups * K;
+    SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes * 4;
+    if (Opts.Stress)
+      StressBlocks = std::max<uint32_t>(
+          static_cast<uint32_t>(MaxBlocks * Opts.StressFraction) / K * K, K);
+  } else {
+    if (Opts.Stress)
+      StressBlocks =
+          static_cast<uint32_t>(MaxBlocks * Opts.StressFraction) / K * K;
+    TestBlocks = (MaxBlocks - std::min(StressBlocks, MaxBlocks - K)) / K * K;
+  }
+  if (TestBlocks / K < Lay.ClusterGroups) {
+    Res.Status = RunResult::Failed;
+    Res.Message = "the GPU cannot hold as many CTAs as the test needs";
+    return Res;
+  }
+  const uint32_t N = TestBlocks * W * Lanes;
+  const uint32_t NumOut = std::max<uint32_t>(G.NumOut, 1);
+  Res.InstancesPerLaunch = Opts.SingleInstance ? 1 : N;
+
+  IncantParams Pr{};
+  Pr.testBlocks = TestBlocks;
+  Pr.warps = W;
+  Pr.lanes = Lanes;
+  Pr.instances = N;
+  Pr.stride = std::max<uint32_t>(Opts.Stride, 1);
+  Pr.locPerm = spreadingCoprime(N);
+  Pr.sharedStride = SharedStride;
+  Pr.stressIters = Opts.StressIters;
+  Pr.stressLines = std::max<uint32_t>(Opts.StressLines, 1);
+  Pr.stressPattern = Opts.StressPattern;
+  Pr.stressSpread = std::max<uint32_t>(Opts.StressSpread, 1);
+  Pr.preStressIters = Opts.PreStressIters;
+  Pr.barrierPolls = Opts.BarrierPolls;
+  Pr.flags = (Opts.Stress ? INCANT_F_STRESS : 0) |
+             (Opts.Bank ? INCANT_F_BANK : 0) |
+             (Opts.Barrier ? INCANT_F_BARRIER : 0) |
+             (Opts.PreStress ? INCANT_F_PRESTRESS : 0) |
+             (Opts.SingleInstance ? INCANT_F_SINGLE : 0);
+
+  uint32_t MaxTotal = TestBlocks + std::max(StressBlocks, MaxBlocks);
+  CUdeviceptr Mem, Out, HKey, HCnt, HTup, Scratch, Shadow, Sync;
+  size_t MemWords = static_cast<size_t>(N) * std::max<uint32_t>(G.NumGlobal, 1) *
+                    Pr.stride;
+  size_t ShadowWords =
+      Opts.Bank ? static_cast<size_t>(MaxTotal) * W *
+                      (std::max<uint32_t>(G.NumGlobal, 1) + G.NumShared) * 1024
+                : 1;
+  if (!S.alloc(MemWords * 4, Mem, Res) ||
+      !S.alloc(static_cast<size_t>(N) * NumOut * 4, Out, Res) ||
+      !S.alloc(INCANT_HIST_CAP * 8, HKey, Res) ||
+      !S.alloc((INCANT_HIST_CAP + 1) * 8, HCnt, Res) ||
+      !S.alloc(static_cast<size_t>(INCANT_HIST_CAP) * NumOut * 4, HTup, Res) ||
+      !S.alloc((static_cast<size_t>(Pr.stressLines) * Pr.stressSpread + 64) * 4,
+               Scratch, Res) ||
+      !S.alloc(ShadowWords * 4, Shadow, Res) || !S.alloc(64, Sync, Res))
+    return Res;
+  Pr.mem = Mem;
+  Pr.out = Out;
+  Pr.histKey = HKey;
+  Pr.histCnt = HCnt;
+  Pr.histTup = HTup;
+  Pr.scratch = Scratch;
+  Pr.shadow = Shadow;
+  Pr.sync = Sync;
+
+  std::mt19937_64 Rng(Opts.Seed);
+  const uint32_t Q = TestBlocks / K;
+  const uint32_t C = Lay.ClusterGroups;
+  auto Shape = [&](IncantParams &X, bool Random) {
+    uint32_t Stress = StressBlocks;
+    if (Random && Opts.Stress && StressBlocks > 0)
+      Stress = std::uniform_int_distribution<uint32_t>(
+                   StressBlocks / 2, StressBlocks * 3 / 2)(Rng) /
+               K * K;
+    X.totalBlocks = TestBlocks + Stress;
+    uint32_t MaxS = C > 1 ? std::max<uint32_t>((Q - 1) / (C - 1), 1) : 1;
+    uint32_t MaxWs = Lay.WarpGroups > 1
+                         ? std::max<uint32_t>((W - 1) / (Lay.WarpGroups - 1), 1)
+                         : 1;
+    if (Random) {
+      X.blockStride = std::uniform_int_distribution<uint32_t>(1, MaxS)(Rng);
+      X.warpStride = std::uniform_int_distribution<uint32_t>(1, MaxWs)(Rng);
+      X.lanePerm = randomCoprime(Rng, Lanes);
+      X.blockPerm = K > 1 ? 1 : randomCoprime(Rng, X.totalBlocks);
+      X.blockOff = K > 1 ? 0
+                         : std::uniform_int_distribution<uint32_t>(
+                               0, X.totalBlocks - 1)(Rng);
+      X.bankMode = std::uniform_int_distribution<uint32_t>(0, 2)(Rng);
+    } else {
+      X.blockStride = Opts.SingleInstance ? 1 : MaxS;
+      X.warpStride = Opts.SingleInstance ? 1 : MaxWs;
+      X.lanePerm = 1;
+      X.blockPerm = 1;
+      X.blockOff = 0;
+      X.bankMode = static_cast<uint32_t>(Rng() % 3);
+    }
+    X.lanePermInv = inverseMod(X.lanePerm, Lanes);
+    if (Lanes == 1)
+      X.lanePermInv = 0;
+    X.seed = static_cast<uint32_t>(Rng());
+  };
+  Shape(Pr, false);
+  Res.TestBlocks = TestBlocks;
+  Res.TotalBlocks = Pr.totalBlocks;
+  Res.Params = fmt::format(
+      "blocks={}+{} threads={} lanes={} instances/launch={} stride={} "
+      "stress={} bank={} random={} barrier={} prestress={} iterations={}{}",
+      TestBlocks, StressBlocks, Threads, Lanes, Res.InstancesPerLaunch,
+      Pr.stride, Opts.Stress, Opts.Bank, Opts.Randomise, Opts.Barrier,
+      Opts.PreStress, Opts.Iterations, K > 1 ? fmt::format(" cluster={}", K)
+                                             : std::string());
+
+  auto Launch = [&](CUfunction F, uint32_t Grid, uint32_t Block, size_t Smem,
+                    IncantParams &X) {
+    void *Args[] = {&X};
+    return S.check(D.cuLaunchKernel(F, Grid, 1, 1, Block, 1, 1,
+                                    static_cast<unsigned>(Smem), nullptr, Args,
+                                    nullptr),
+                   "cuLaunchKernel", Res);
+  };
+  const uint32_t HistGrid = (N + 255) / 256;
+  // Initial values for the first launch.
+  IncantParams Init = Pr;
+  Init.flags |= INCANT_F_NOCOUNT;
+  if (!Launch(HistFn, HistGrid, 256, 0, Init) ||
+      !S.check(D.cuCtxSynchronize(), "kernel", Res))
+    return Res;
+  auto T0 = std::chrono::steady_clock::now();
+  for (uint64_t It = 0; It < Opts.Iterations; ++It) {
+    IncantParams X = Pr;
+    Shape(X, Opts.Randomise);
+    if (!Launch(TestFn, X.totalBlocks, Threads, SmemBytes, X) ||
+        !Launch(HistFn, HistGrid, 256, 0, X))
+      return Res;
+  }
+  if (!S.check(D.cuCtxSynchronize(), "the test kernel", Res))
+    return Res;
+  Res.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+          .count();
+
+  std::vector<uint64_t> Keys(INCANT_HIST_CAP), Cnt(INCANT_HIST_CAP + 1);
+  std::vector<uint32_t> Tup(static_cast<size_t>(INCANT_HIST_CAP) * NumOut);
+  if (!S.check(D.cuMemcpyDtoH(Keys.data(), HKey, Keys.size() * 8), "copy", Res) ||
+      !S.check(D.cuMemcpyDtoH(Cnt.data(), HCnt, Cnt.size() * 8), "copy", Res) ||
+      !S.check(D.cuMemcpyDtoH(Tup.data(), HTup, Tup.size() * 4), "copy", Res))
+    return Res;
+  for (uint32_t I = 0; I < INCANT_HIST_CAP; ++I) {
+    if (!Keys[I])
+      continue;
+    HistogramEntry E;
+    E.Values.assign(Tup.begin() + static_cast<size_t>(I) * NumOut,
+                    Tup.begin() + static_cast<size_t>(I) * NumOut + G.NumOut);
+    E.Count = Cnt[I];
+    E.Satisfies = evaluateCondition(P, E.Values);
+    Res.Instances += E.Count;
+    if (E.Satisfies)
+      Res.Satisfying += E.Count;
+    Res.Histogram.push_back(std::move(E));
+  }
+  Res.Overflow = Cnt[INCANT_HIST_CAP];
+  Res.Instances += Res.Overflow;
+  std::sort(Res.Histogram.begin(), Res.Histogram.end(),
+            [](const HistogramEntry &A, const HistogramEntry &B) {
+              return A.Values < B.Values;
+            });
+  return Res;
+}
+
+std::string incant::cuda::formatResult(const litmus::Program &P,
+                                       const RunResult &R) {
+  std::string S;
+  auto ObsName = [&](const litmus::Observed &O) {
+    if (O.Thread < 0)
+      return O.Index >= 0 && static_cast<size_t>(O.Index) < P.Locs.size()
+                 ? P.Locs[O.Index].Name
+                 : std::string("?");
+    const auto &T = P.Threads[O.Thread];
+    std::string Reg = O.Index >= 0 && static_cast<size_t>(O.Index) < T.Regs.size()
+                          ? T.Regs[O.Index].Name
+                          : std::string("?");
+    return fmt::format("{}:{}", T.Id, Reg);
+  };
+  S += fmt::format("Test {} {}\n", P.Name,
+                   P.Q == litmus::Quantifier::Forall ? "Required" : "Allowed");
+  S += fmt::format("Histogram ({} states)\n", R.Histogram.size());
+  for (const auto &E : R.Histogram) {
+    std::string St;
+    for (size_t K = 0; K < E.Values.size(); ++K)
+      St += fmt::format(" {}={};", ObsName(P.Observe[K]),
+                        static_cast<int32_t>(E.Values[K]));
+    S += fmt::format("{:<12}{}>{}\n", E.Count, E.Satisfies ? "*" : ":", St);
+  }
+  if (R.Overflow)
+    S += fmt::format("{:<12}:> (outcomes beyond the on-GPU table)\n",
+                     R.Overflow);
+  bool Ok = P.Q == litmus::Quantifier::Exists ? R.Satisfying > 0
+            : P.Q == litmus::Quantifier::NotExists
+                ? R.Satisfying == 0
+                : R.Satisfying == R.Instances;
+  S += Ok ? "Ok\n" : "No\n";
+  S += fmt::format("Witnesses\nPositive: {}, Negative: {}\n", R.Satisfying,
+                   R.Instances - R.Satisfying);
+  double Secs = R.Seconds > 0 ? R.Seconds : 1e-9;
+  S += fmt::format("Instances {} in {:.3f} s: {:.3g} instances/s, {:.3g} "
+                   "satisfying/s\n",
+                   R.Instances, R.Seconds, R.Instances / Secs,
+                   R.Satisfying / Secs);
+  S += fmt::format("Device {} ({}, {} SMs), driver {}, NVRTC {}\n", R.Device,
+                   R.Arch, R.SMs, R.Driver, R.Nvrtc);
+  S += fmt::format("Parameters {}\n", R.Params);
+  S += R.Opt.line() + "\n";
+  if (R.Opt.K == OptCheckResult::Failed && R.Satisfying > 0)
+    S += "warning: optcheck failed: the outcomes above may come from the "
+         "compiler, not the hardware\n";
+  return S;
+}
