@@ -466,6 +466,39 @@ def app_tests():
                       [t0, t1], "th", {}, "0:r0=1 /\\ 1:r1=1", same_cta, region, f)
         add("dlb-lb", name, text, (NO, NO if o else OK, NO if o else OK))
 
+    # bar.sync: CTA execution barrier, so only the one-CTA configurations
+    # (threads of different CTAs never meet at one barrier).
+    for shape, cycle, threads, cond, locs in (
+            ("MP", "PodWW Rfe PodRR Fre",
+             [["st.cg.s32 [x],1", "bar.sync 0", "st.cg.s32 [y],1"],
+              ["ld.cg.s32 r0,[y]", "bar.sync 0", "ld.cg.s32 r2,[x]"]],
+             "1:r0=1 /\\ 1:r2=0", "xy"),
+            ("SB", "PodWR Fre PodWR Fre",
+             [["st.cg.s32 [x],1", "bar.sync 0", "ld.cg.s32 r2,[y]"],
+              ["st.cg.s32 [y],1", "bar.sync 0", "ld.cg.s32 r2,[x]"]],
+             "0:r2=0 /\\ 1:r2=0", "xy"),
+            ("LB", "PodRW Rfe PodRW Rfe",
+             [["ld.cg.s32 r0,[x]", "bar.sync 0", "st.cg.s32 [y],1"],
+              ["ld.cg.s32 r0,[y]", "bar.sync 0", "st.cg.s32 [x],1"]],
+             "0:r0=1 /\\ 1:r0=1", "xy")):
+        for cfg in ("warp-shared", "warp-global"):
+            cdesc, same_cta, region = CONFIGS[cfg]
+            name = "%s+bar.sync+%s" % (shape, cfg)
+            com = ["%s with bar.sync 0 between the accesses of each thread." % shape,
+                   "Cycle: %s. Configuration: %s." % (cycle, cdesc),
+                   "Each thread's first access happens before the other thread's second",
+                   "access: the barrier is an execution barrier for the CTA.", "",
+                   "sc: No, and the barrier would forbid it even without SC.",
+                   "ptx-rmo: No, bar.sync is treated as membar.cta plus an execution",
+                   "  barrier (models/ptx-rmo.cat); the cycle is in rmo-cta.",
+                   "ptx: No, matching bar.sync synchronize: everything before one",
+                   "  thread's barrier precedes everything after the other's in base",
+                   "  causality order, so the cycle's communication edge breaks",
+                   "  Causality."]
+            text = render(name, "%s with bar.sync, %s" % (shape, cdesc), com,
+                          [Thread(t) for t in threads], locs, {}, cond, same_cta, region, None)
+            tests.append((os.path.join("bar", name + ".litmus"), text, (NO, NO, NO)))
+
     return tests
 
 
