@@ -1,8 +1,12 @@
 //===- Primitives.cpp - The primitive sets and relations of an execution --===//
 #include "Primitives.h"
 
+#include "incant/Cat/Primitives.h"
+
 #include <cassert>
+#include <iterator>
 #include <string>
+#include <string_view>
 
 using namespace incant;
 using namespace incant::model;
@@ -188,8 +192,6 @@ void Primitives::setUpCombination(const litmus::Program &P,
       Add(scopeSet(Ev.Sc), E);
     }
   }
-  for (unsigned S = 0; S < NumSets; ++S)
-    X->setSet(SetNames[S], std::move(Sets[S]));
 
   // Relations fixed by the combination.
   Relation Id = Relation::identity(N);
@@ -253,26 +255,10 @@ void Primitives::setUpCombination(const litmus::Program &P,
         Rmw.insert(B0 + unsigned(Ev.RmwRead), E);
     }
   }
-  X->setRelation("id", std::move(Id));
-  X->setRelation("po", Po);
-  X->setRelation("loc", std::move(Loc));
-  X->setRelation("ext", std::move(Ext));
-  X->setRelation("int", std::move(Int));
-  X->setRelation("rmw", std::move(Rmw));
-  X->setRelation("addr", std::move(Addr));
-  X->setRelation("data", std::move(Data));
-  X->setRelation("ctrl", std::move(Ctrl));
-  X->setRelation("po-loc", std::move(PoLoc));
-  X->setRelation("warp", std::move(Scopes[LWarp]));
-  X->setRelation("cta", std::move(Scopes[LCta]));
-  X->setRelation("cluster", std::move(Scopes[LCluster]));
-  X->setRelation("gl", Scopes[LGpu]);
-  X->setRelation("gpu", std::move(Scopes[LGpu]));
-  X->setRelation("sys", std::move(Scopes[LSys]));
-  X->setRelation("bsync", std::move(Bsync));
-
   // po;[fence of that kind and scope];po.
-  for (const FenceRel &FR : FenceRels) {
+  Relation FenceRelations[std::size(FenceRels)];
+  for (size_t K = 0; K < std::size(FenceRels); ++K) {
+    const FenceRel &FR = FenceRels[K];
     Relation R(N);
     for (unsigned F = NumLocs; F < N; ++F) {
       const Event &Ev = *Events[F].E;
@@ -286,27 +272,64 @@ void Primitives::setUpCombination(const litmus::Program &P,
             R.insert(A, B);
       }
     }
-    X->setRelation(FR.Name, std::move(R));
+    FenceRelations[K] = std::move(R);
   }
+  ExtRel = Ext;
+  IntRel = Int;
 
-  // The rf/co-derived relations, filled per candidate.
-  for (Relation *R : {&Rf, &Co, &Fr, &Rfe, &Rfi, &Coe, &Coi, &Fre, &Fri})
-    clearRelation(*R, N);
-  X->setRelation("rf", Rf);
-  X->setRelation("co", Co);
-  X->setRelation("fr", Fr);
-  X->setRelation("rfe", Rfe);
-  X->setRelation("rfi", Rfi);
-  X->setRelation("coe", Coe);
-  X->setRelation("coi", Coi);
-  X->setRelation("fre", Fre);
-  X->setRelation("fri", Fri);
+  // Hand everything over in the order of cat::primitiveNames().
+  struct Named {
+    std::string_view Name;
+    Relation *R;
+  };
+  Named Fixed[] = {
+      {"id", &Id},          {"po", &Po},       {"loc", &Loc},
+      {"ext", &Ext},        {"int", &Int},     {"rmw", &Rmw},
+      {"addr", &Addr},      {"data", &Data},   {"ctrl", &Ctrl},
+      {"po-loc", &PoLoc},   {"warp", &Scopes[LWarp]},
+      {"cta", &Scopes[LCta]}, {"cluster", &Scopes[LCluster]},
+      {"gl", &Scopes[LGpu]}, {"gpu", &Scopes[LGpu]},
+      {"sys", &Scopes[LSys]}, {"bsync", &Bsync},
+  };
+  for (unsigned D = 0; D < NumDynamic; ++D)
+    DynamicSlot[D] = -1;
+  for (const cat::PrimitiveInfo &PI : cat::primitiveNames()) {
+    std::string Name(PI.Name);
+    if (PI.IsSet) {
+      unsigned S = 0;
+      while (S < NumSets && PI.Name != SetNames[S])
+        ++S;
+      X->setSet(Name, S < NumSets ? Sets[S] : EventSet(N));
+      continue;
+    }
+    int32_t Slot = int32_t(X->relations().size());
+    bool Done = false;
+    for (unsigned D = 0; D < NumDynamic && !Done; ++D)
+      if (PI.Name == DynamicNames[D]) {
+        X->setRelation(Name, Relation(N));
+        DynamicSlot[D] = Slot;
+        Done = true;
+      }
+    for (const Named &F : Fixed)
+      if (!Done && PI.Name == F.Name) {
+        X->setRelation(Name, *F.R);
+        Done = true;
+      }
+    for (size_t K = 0; K < std::size(FenceRels) && !Done; ++K)
+      if (PI.Name == FenceRels[K].Name) {
+        X->setRelation(Name, FenceRelations[K]);
+        Done = true;
+      }
+    if (!Done) // a primitive this enumerator does not know: empty
+      X->setRelation(Name, Relation(N));
+  }
 }
 
 void Primitives::setCandidate(const std::vector<int32_t> &RfOf,
                               const std::vector<std::vector<int32_t>> &CoOrder,
-                              const std::vector<int32_t> &ThreadOf) {
-  for (Relation *R : {&Rf, &Co, &Fr, &Rfe, &Rfi, &Coe, &Coi, &Fre, &Fri})
+                              const std::vector<int32_t> &) {
+  // Scratch copies first (the slots may be missing if a name is unknown).
+  for (Relation *R : {&Rf, &Co, &Fr})
     clearRelation(*R, N);
   // co: the initial write first, then the order chosen.
   for (unsigned L = 0; L < NumLocs; ++L) {
@@ -317,6 +340,7 @@ void Primitives::setCandidate(const std::vector<int32_t> &RfOf,
         Co.insert(unsigned(O[I]), unsigned(O[J]));
     }
   }
+  unsigned Wd = Co.wordsPerRow();
   for (unsigned R = NumLocs; R < N; ++R) {
     int32_t W = RfOf[R];
     if (W < 0)
@@ -325,28 +349,33 @@ void Primitives::setCandidate(const std::vector<int32_t> &RfOf,
     // fr: R before every write co-after its source.
     const uint64_t *CoRow = Co.row(unsigned(W));
     uint64_t *FrRow = Fr.row(R);
-    for (unsigned K = 0; K < Co.wordsPerRow(); ++K)
+    for (unsigned K = 0; K < Wd; ++K)
       FrRow[K] = CoRow[K];
     Fr.erase(R, R);
   }
-  // Internal and external parts.
-  for (unsigned A = 0; A < N; ++A)
-    for (unsigned B = 0; B < N; ++B) {
-      bool Same = ThreadOf[A] == ThreadOf[B];
-      if (Rf.contains(A, B))
-        (Same ? Rfi : Rfe).insert(A, B);
-      if (Co.contains(A, B))
-        (Same ? Coi : Coe).insert(A, B);
-      if (Fr.contains(A, B))
-        (Same ? Fri : Fre).insert(A, B);
+  const Relation *Whole[NumDynamic] = {&Rf, &Co, &Fr, &Rf, &Rf,
+                                       &Co, &Co, &Fr, &Fr};
+  // 0: whole, 1: & ext, 2: & int.
+  const unsigned Part[NumDynamic] = {0, 0, 0, 1, 2, 1, 2, 1, 2};
+  for (unsigned D = 0; D < NumDynamic; ++D) {
+    if (DynamicSlot[D] < 0)
+      continue;
+    Relation &Out = X->relationAt(size_t(DynamicSlot[D]));
+    assert(Out.size() == N);
+    const Relation &In = *Whole[D];
+    const Relation *Mask = Part[D] == 1 ? &ExtRel : Part[D] == 2 ? &IntRel
+                                                                   : nullptr;
+    for (unsigned A = 0; A < N; ++A) {
+      const uint64_t *Src = In.row(A);
+      uint64_t *Dst = Out.row(A);
+      if (!Mask) {
+        for (unsigned K = 0; K < Wd; ++K)
+          Dst[K] = Src[K];
+        continue;
+      }
+      const uint64_t *M = Mask->row(A);
+      for (unsigned K = 0; K < Wd; ++K)
+        Dst[K] = Src[K] & M[K];
     }
-  X->setRelation("rf", Rf);
-  X->setRelation("co", Co);
-  X->setRelation("fr", Fr);
-  X->setRelation("rfe", Rfe);
-  X->setRelation("rfi", Rfi);
-  X->setRelation("coe", Coe);
-  X->setRelation("coi", Coi);
-  X->setRelation("fre", Fre);
-  X->setRelation("fri", Fri);
+  }
 }

@@ -37,7 +37,13 @@ private:
   std::optional<cat::Execution> X;
   unsigned N = 0;
   unsigned NumLocs = 0;
-  cat::Relation Rf, Co, Fr, Rfe, Rfi, Coe, Coi, Fre, Fri;
+  /// The relations refilled per candidate, and where they sit in X.
+  static constexpr unsigned NumDynamic = 9;
+  static constexpr const char *DynamicNames[NumDynamic] = {
+      "rf", "co", "fr", "rfe", "rfi", "coe", "coi", "fre", "fri"};
+  int32_t DynamicSlot[NumDynamic] = {};
+  cat::Relation Rf, Co, Fr;  ///< Scratch, per candidate.
+  cat::Relation ExtRel, IntRel;
 };
 
 } // namespace incant::model

@@ -1,6 +1,7 @@
 //===- CheckTest.cpp - Tests of traces, candidate executions and check ----===//
 #include "ProgramBuilder.h"
 
+#include "incant/Cat/Primitives.h"
 #include "incant/Model/Check.h"
 #include "incant/Model/Executions.h"
 #include "incant/Model/Traces.h"
@@ -470,6 +471,48 @@ TEST(CheckTest, ReadWithNoWriterPrunesTheCombination) {
   EXPECT_FALSE(R.Ok);
   EXPECT_EQ(R.States.size(), 3u);
   EXPECT_EQ(R.Candidates, 4u);
+}
+
+} // namespace
+
+namespace {
+
+TEST(CheckTest, EveryPrimitiveIsSetOnceAndFrIsDerivedFromRfCo) {
+  litmus::Program P = sb();
+  unsigned Seen = 0;
+  forEachCandidate(P, {}, [&](const Candidate &C) {
+    const cat::Execution &X = C.execution();
+    EXPECT_EQ(X.sets().size() + X.relations().size(),
+              cat::primitiveNames().size());
+    for (const cat::PrimitiveInfo &PI : cat::primitiveNames()) {
+      std::string Name(PI.Name);
+      EXPECT_TRUE(PI.IsSet ? X.set(Name) != nullptr
+                           : X.relation(Name) != nullptr)
+          << Name;
+    }
+    const cat::Relation &Rf = *X.relation("rf"), &Co = *X.relation("co");
+    cat::Relation Fr = Rf.inverse().compose(Co);
+    Fr -= cat::Relation::identity(X.numEvents());
+    EXPECT_EQ(*X.relation("fr"), Fr);
+    cat::Relation Rfe = Rf;
+    Rfe &= *X.relation("ext");
+    EXPECT_EQ(*X.relation("rfe"), Rfe);
+    cat::Relation Fri = Fr;
+    Fri &= *X.relation("int");
+    EXPECT_EQ(*X.relation("fri"), Fri);
+    // Each read reads from exactly one write, of its location and value.
+    for (unsigned E = 0; E < C.numEvents(); ++E) {
+      const EventRef &Ev = C.event(E);
+      if (!Ev.E || Ev.E->K != EventKind::Read)
+        continue;
+      unsigned W = C.readsFrom(E);
+      EXPECT_TRUE(Rf.contains(W, E));
+      EXPECT_EQ(X.relation("rf")->inverse().row(E)[0], uint64_t(1) << W);
+    }
+    ++Seen;
+    return true;
+  });
+  EXPECT_EQ(Seen, 4u);
 }
 
 } // namespace
