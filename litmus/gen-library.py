@@ -6,9 +6,10 @@ Usage: python3 litmus/gen-library.py [--check]
 Writes one .litmus file per (shape or application test, fence, GPU
 configuration) under litmus/<Family>/, and litmus/manifest.tsv with the
 verdict each test must get under models/sc.cat, models/ptx-rmo.cat and
-models/ptx.cat. The hand-written tests in the modern PTX dialect
-(litmus/PTX/*.litmus) carry their verdicts in a `(* verdict: ... *)` line,
-which this script copies into the manifest.
+models/ptx.cat. The hand-written tests (litmus/PTX/*.litmus in the modern
+PTX dialect, litmus/sanity/*.litmus) carry their verdicts in a
+`(* verdict: sc X ptx-rmo Y ptx Z *)` line, which this script copies into
+the manifest.
 
 With --check, writes nothing and exits 1 if any generated file differs from
 what is on disk.
@@ -509,11 +510,11 @@ def declare_named_pred(text, tid, reg):
 
 
 # --------------------------------------------------------------------------
-# Hand-written PTX-dialect tests: verdicts from their `(* verdict: ... *)`.
+# Hand-written tests: verdicts from their `(* verdict: ... *)` line.
 
 def handwritten():
     out = []
-    for family in ("PTX",):
+    for family in ("PTX", "sanity"):
         d = os.path.join(HERE, family)
         if not os.path.isdir(d):
             continue
