@@ -48,6 +48,8 @@ private:
                      bool HasCluster, bool HasWarp);
   void lowerCode();
   bool lowerInst(int32_t Th, const ptx::Instruction &I, Op &O);
+  void lowerCmpBranch(int32_t Th, const ptx::Instruction &I,
+                      std::vector<PendingBranch> &Branches);
   int32_t findReg(int32_t Th, const std::string &Name) const;
   int32_t implicitReg(int32_t Th, const std::string &Name,
                       const ptx::Instruction &I);
@@ -607,6 +609,53 @@ bool Lowerer::lowerInst(int32_t Th, const ptx::Instruction &I, Op &O) {
   return true;
 }
 
+/// `beq a, b, L` becomes `setp.eq t, a, b; @t bra L` with a fresh predicate
+/// register t, named so that it cannot clash with a register of the test.
+void Lowerer::lowerCmpBranch(int32_t Th, const ptx::Instruction &I,
+                             std::vector<PendingBranch> &Branches) {
+  ThreadProgram &TP = P.Threads[Th];
+  Op Setp{};
+  Setp.K = Op::Kind::Alu;
+  Setp.Alu = AluOp::Setp;
+  Setp.Range = I.Range;
+  if (!I.Types.empty()) {
+    Setp.Bits = I.Types[0].Bits;
+    Setp.Signed = I.Types[0].isSigned();
+  }
+  switch (I.Cmp) {
+  case ptx::CmpOp::Ne: Setp.Cmp = CmpOp::Ne; break;
+  case ptx::CmpOp::Lt: Setp.Cmp = CmpOp::Lt; break;
+  case ptx::CmpOp::Le: Setp.Cmp = CmpOp::Le; break;
+  case ptx::CmpOp::Gt: Setp.Cmp = CmpOp::Gt; break;
+  case ptx::CmpOp::Ge: Setp.Cmp = CmpOp::Ge; break;
+  default: Setp.Cmp = CmpOp::Eq; break;
+  }
+  for (size_t K = 0; K != 2; ++K) {
+    Operand V;
+    if (!valueOperand(Th, I.Ops[K], I, V))
+      return;
+    Setp.Src.push_back(V);
+  }
+  if (I.G) {
+    error(I.G->Range, fmt::format("'{}' cannot be guarded", I.Name));
+    return;
+  }
+  Register Tmp;
+  Tmp.Name = fmt::format("{}.{}", I.Name, TP.Ops.size());
+  Tmp.Bits = 1;
+  Tmp.IsPred = true;
+  Tmp.Signed = false;
+  Setp.Dst = static_cast<int32_t>(TP.Regs.size());
+  TP.Regs.push_back(std::move(Tmp));
+  Op Br{};
+  Br.K = Op::Kind::Branch;
+  Br.GuardReg = Setp.Dst;
+  Br.Range = I.Range;
+  TP.Ops.push_back(std::move(Setp));
+  Branches.push_back({TP.Ops.size(), I.Ops[2].Name, I.Ops[2].Range});
+  TP.Ops.push_back(std::move(Br));
+}
+
 void Lowerer::lowerCode() {
   size_t NThreads = P.Threads.size();
   std::vector<std::map<std::string, size_t>> Labels(NThreads);
@@ -626,6 +675,10 @@ void Lowerer::lowerCode() {
       }
       if (!S.Inst)
         continue;
+      if (S.Inst->Op == ptx::Opcode::CmpBra) {
+        lowerCmpBranch(Th, *S.Inst, Branches[Th]);
+        continue;
+      }
       Op O{};
       if (!lowerInst(Th, *S.Inst, O))
         continue;

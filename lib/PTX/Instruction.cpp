@@ -49,7 +49,7 @@ struct OpcodeInfo {
   Opcode Op;
 };
 
-constexpr std::array<OpcodeInfo, 20> Opcodes = {{
+constexpr std::array<OpcodeInfo, 26> Opcodes = {{
     {"ld", Opcode::Ld},       {"st", Opcode::St},
     {"atom", Opcode::Atom},   {"red", Opcode::Red},
     {"membar", Opcode::Membar}, {"fence", Opcode::Fence},
@@ -60,6 +60,9 @@ constexpr std::array<OpcodeInfo, 20> Opcodes = {{
     {"xor", Opcode::Xor},     {"not", Opcode::Not},
     {"cvt", Opcode::Cvt},     {"setp", Opcode::Setp},
     {"bra", Opcode::Bra},     {"goto", Opcode::Bra},
+    {"beq", Opcode::CmpBra},  {"bne", Opcode::CmpBra},
+    {"blt", Opcode::CmpBra},  {"ble", Opcode::CmpBra},
+    {"bgt", Opcode::CmpBra},  {"bge", Opcode::CmpBra},
 }};
 
 std::optional<Opcode> lookupOpcode(std::string_view N) {
@@ -135,6 +138,12 @@ bool isMemOp(Opcode O) {
 bool takesType(Opcode O) {
   return O != Opcode::Membar && O != Opcode::Fence && O != Opcode::Bar &&
          O != Opcode::Bra;
+}
+
+/// The comparison of a compare-and-branch name ("beq" -> Eq).
+CmpOp cmpOfBranch(std::string_view N) {
+  return N.size() == 3 ? cmpOf(std::string(".") + std::string(N.substr(1)))
+                       : CmpOp::None;
 }
 
 bool semAllowed(Opcode O, Sem S) {
@@ -247,6 +256,8 @@ bool InstParser::parseInstruction(Instruction &I) {
   if (!Op)
     return error(N.Range, fmt::format("unknown instruction '{}'", N.Text));
   I.Op = *Op;
+  if (I.Op == Opcode::CmpBra)
+    I.Cmp = cmpOfBranch(N.Text);
   I.Name = std::string(N.Text);
   I.NameRange = N.Range;
   while (Lex.peek().is(TokKind::Directive)) {
@@ -510,6 +521,7 @@ bool InstParser::parseOperands(Instruction &I) {
   case Opcode::Xor:
   case Opcode::Setp: Shape = "dvv"; break;
   case Opcode::Bra: Shape = "l"; break;
+  case Opcode::CmpBra: Shape = "vvl"; break;
   }
   bool IsCas = false;
   for (const Modifier &M : I.Mods)

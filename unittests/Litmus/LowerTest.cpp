@@ -327,6 +327,33 @@ exists (1:r0=0)
   EXPECT_EQ(P.Threads[3].Ops[0].Sc, Scope::Sys);
 }
 
+TEST(LitmusLower, CompareAndBranch) {
+  Lowered L = lowerText(R"(PTX loop
+{ m=0; }
+ P0@cta 0,gpu 0                    ;
+ LC00:                             ;
+ atom.relaxed.gpu.exch r0, m, 1    ;
+ bne r0, 0, LC00                   ;
+ goto LC01                         ;
+ LC01:                             ;
+exists (P0:r0 == 0)
+)");
+  ASSERT_TRUE(L.P) << DiagnosticEngine::format(L.Diags[0]);
+  const ThreadProgram &T = L.P->Threads[0];
+  ASSERT_EQ(T.Ops.size(), 4u);
+  EXPECT_EQ(T.Ops[1].K, Op::Kind::Alu);
+  EXPECT_EQ(T.Ops[1].Alu, AluOp::Setp);
+  EXPECT_EQ(T.Ops[1].Cmp, CmpOp::Ne);
+  EXPECT_EQ(T.Ops[1].Src[0].Reg, reg(T, "r0"));
+  EXPECT_EQ(T.Ops[1].Src[1].Imm.Int, 0);
+  EXPECT_TRUE(T.Regs[T.Ops[1].Dst].IsPred);
+  EXPECT_EQ(T.Ops[2].K, Op::Kind::Branch);
+  EXPECT_EQ(T.Ops[2].GuardReg, T.Ops[1].Dst);
+  EXPECT_EQ(T.Ops[2].Target, 0);
+  EXPECT_EQ(T.Ops[3].Target, 4);
+  ASSERT_EQ(L.P->Observe.size(), 1u);
+}
+
 TEST(LitmusLower, PTXClusterPlacement) {
   Lowered L = lowerText(R"(PTX t
 {}

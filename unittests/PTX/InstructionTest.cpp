@@ -196,6 +196,12 @@ TEST(PTXInstruction, AluAndControl) {
   EXPECT_EQ(B.G->Reg, "p");
   EXPECT_EQ(B.Ops[0].K, Operand::Label);
   EXPECT_EQ(inst("goto L1").Op, Opcode::Bra);
+  Instruction Beq = inst("bne r0, 1, LC01"); // Dat3M pseudo-instruction
+  EXPECT_EQ(Beq.Op, Opcode::CmpBra);
+  EXPECT_EQ(Beq.Cmp, CmpOp::Ne);
+  EXPECT_EQ(Beq.Ops[2].K, Operand::Label);
+  EXPECT_EQ(inst("bge r0, r1, L").Cmp, CmpOp::Ge);
+  EXPECT_EQ(inst("beq r0, r1, L").Cmp, CmpOp::Eq);
   Instruction G = inst("@r1 ld.cg.u32 r2, [r3]");
   ASSERT_TRUE(G.G);
   EXPECT_FALSE(G.G->Negated);

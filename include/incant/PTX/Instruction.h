@@ -29,6 +29,9 @@ namespace incant::ptx {
 enum class Opcode : uint8_t {
   Ld, St, Atom, Red, Membar, Fence, Bar, Mov, Add, Sub, Mul, And, Or, Xor,
   Not, Cvt, Setp, Bra,
+  /// Dat3M's compare-and-branch pseudo-instructions `beq a, b, L` (also
+  /// bne, blt, ble, bgt, bge); Cmp holds the comparison.
+  CmpBra,
 };
 
 enum class Sem : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqRel, SC };
