@@ -547,9 +547,28 @@ void Emitter::emitGlue() {
        "unsigned vb, unsigned w, unsigned ln, unsigned *smem, bool shadow) {{");
   line("  unsigned *out = (unsigned *)P.out;");
   line("  (void)out; (void)smem;");
+  // Each thread plays every role, each for another instance. It plays them
+  // in an order rotated by its position, so that the threads playing the
+  // roles of one instance reach them at the same step (exactly when role
+  // r's offsets number r, as they do for the tests placed in order;
+  // docs/cuda.md, "Phases"). Otherwise a warp would finish role 0 of all
+  // its instances before starting role 1, and the roles of one instance
+  // inside one CTA would never overlap.
+  size_t NR = L.Roles.size();
+  // The lane term only when roles share a warp: otherwise every lane of a
+  // warp rotates alike and the warp does not diverge.
+  line("  unsigned h = ((((vb / {0}u) / P.blockStride) * {0}u + vb % {0}u) * "
+       "{1}u + w / P.warpStride) * {2}u{3};",
+       L.ClusterSize, L.WarpGroups, L.LaneGroups,
+       L.LaneGroups > 1 ? " + ln" : "");
+  line("  unsigned k = h % {}u;", std::max<size_t>(NR, 1));
+  line("#pragma unroll 1");
+  line("  for (unsigned step = 0; step < {}u; ++step) {{",
+       std::max<size_t>(NR, 1));
+  line("  unsigned role = (k + step) % {}u;", std::max<size_t>(NR, 1));
   for (size_t R = 0; R < L.Roles.size(); ++R) {
     const RoleOffsets &O = L.Roles[R];
-    line("  {{");
+    line("  if (role == {}u) {{", R);
     line("    unsigned inst, iw, il;");
     line("    bool mine = incant_instance(P, vb, w, ln, {}u, {}u, {}u, {}u, "
          "&inst, &iw, &il);",
@@ -562,6 +581,7 @@ void Emitter::emitGlue() {
     line("    }}");
     line("  }}");
   }
+  line("  }}");
   line("}}");
   line("");
 

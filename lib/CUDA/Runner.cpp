@@ -181,7 +181,9 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
                                   std::shared_ptr<const SourceFile> File,
                                   DiagnosticEngine &Diags) {
   RunResult Res;
-  auto Gen = generateCuda(P, CodegenOptions(), File, Diags);
+  CodegenOptions CG;
+  CG.LoopBudget = Opts.LoopBound;
+  auto Gen = generateCuda(P, CG, File, Diags);
   if (!Gen) {
     Res.Status = RunResult::BadInput;
     return Res;
@@ -242,7 +244,8 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   Session S(Libs);
   CUdevice Dev = 0;
   CUcontext Ctx = nullptr;
-  if (!S.check(D.cuDeviceGet(&Dev, 0), "cuDeviceGet", Res) ||
+  if (!S.check(D.cuDeviceGet(&Dev, static_cast<int>(Opts.Device)),
+               "cuDeviceGet", Res) ||
       !S.check(D.cuDevicePrimaryCtxRetain(&Ctx, Dev), "cuDevicePrimaryCtxRetain",
                Res) ||
       !S.check(D.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent", Res))
@@ -330,7 +333,9 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   } else {
     if (Opts.Stress)
       StressBlocks =
-          static_cast<uint32_t>(MaxBlocks * Opts.StressFraction) / K * K;
+          Opts.StressBlocks
+              ? std::min(Opts.StressBlocks, MaxBlocks - K) / K * K
+              : static_cast<uint32_t>(MaxBlocks * Opts.StressFraction) / K * K;
     TestBlocks = (MaxBlocks - std::min(StressBlocks, MaxBlocks - K)) / K * K;
   }
   if (TestBlocks / K < Lay.ClusterGroups) {
@@ -412,8 +417,9 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
                                0, X.totalBlocks - 1)(Rng);
       X.bankMode = std::uniform_int_distribution<uint32_t>(0, 2)(Rng);
     } else {
-      X.blockStride = Opts.SingleInstance ? 1 : MaxS;
-      X.warpStride = Opts.SingleInstance ? 1 : MaxWs;
+      // Partners half the grid apart (for two CTAs) rather than adjacent.
+      X.blockStride = std::max<uint32_t>(Q / C, 1);
+      X.warpStride = std::max<uint32_t>(W / Lay.WarpGroups, 1);
       X.lanePerm = 1;
       X.blockPerm = 1;
       X.blockOff = 0;
@@ -426,6 +432,7 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   };
   Shape(Pr, false);
   Res.TestBlocks = TestBlocks;
+  Res.ThreadsPerBlock = Threads;
   Res.TotalBlocks = Pr.totalBlocks;
   Res.Params = fmt::format(
       "blocks={}+{} threads={} lanes={} instances/launch={} stride={} "

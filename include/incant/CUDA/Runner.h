@@ -32,8 +32,8 @@ struct RunOptions {
 
   bool Stress = false;           ///< Memory stress by non-testing blocks.
   double StressFraction = 0.25;  ///< Share of co-resident blocks that stress.
-  uint32_t StressIters = 256;
-  uint32_t StressLines = 4;      ///< Scratchpad locations stressed.
+  uint32_t StressIters = 64;
+  uint32_t StressLines = 64;     ///< Scratchpad locations stressed.
   uint32_t StressSpread = 1024;  ///< Words between them (patch-aligned).
   uint32_t StressPattern = 0x9;  ///< 2 bits per access, 1 ld, 2 st: st;ld.
 
@@ -46,6 +46,9 @@ struct RunOptions {
   bool PreStress = false;
   uint32_t PreStressIters = 16;
 
+  uint32_t StressBlocks = 0;     ///< Stress blocks; 0: StressFraction.
+  uint32_t LoopBound = 1000;     ///< Backward branches per role.
+  uint32_t Device = 0;
   uint64_t Seed = 1;
   bool OptCheck = true;
   std::string EmitDir;           ///< --emit DIR: write sources, do not run.
@@ -82,7 +85,7 @@ struct RunResult {
   uint64_t Satisfying = 0;   ///< Instances whose outcome satisfies Cond.
   double Seconds = 0;        ///< Wall time of the launches.
   uint32_t InstancesPerLaunch = 0;
-  uint32_t TestBlocks = 0, TotalBlocks = 0;
+  uint32_t TestBlocks = 0, TotalBlocks = 0, ThreadsPerBlock = 0;
   std::string Params;        ///< One line describing the parameters.
 };
 

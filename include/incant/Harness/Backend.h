@@ -64,6 +64,9 @@ struct RunResult {
   uint64_t Lost = 0;            ///< Instances the device could not record.
   DeviceInfo Device;
   std::vector<std::string> EmittedFiles; ///< With --emit.
+  /// "optcheck: ok", "optcheck: FAILED (...)" or "optcheck: skipped (...)"
+  /// from a backend that checks the compiled code (CUDA); empty otherwise.
+  std::string OptCheck;
 };
 
 class Backend {
