@@ -3,7 +3,7 @@ import os
 import lit.formats
 
 config.name = "incant"
-config.test_format = lit.formats.ShTest(execute_external=False)
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.incant_bin), "..", "test")
