@@ -1,0 +1,207 @@
+//===- CodegenTest.cpp - CUDA code generation from litmus::Program --------===//
+
+#include "HandBuilt.h"
+#include "incant/CUDA/Codegen.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace incant;
+using namespace incant::handbuilt;
+
+namespace {
+
+cuda::GeneratedTest gen(const litmus::Program &P) {
+  DiagnosticEngine Diags;
+  auto G = cuda::generateCuda(P, {}, nullptr, Diags);
+  EXPECT_TRUE(G.has_value());
+  EXPECT_FALSE(Diags.hasErrors());
+  return G ? *G : cuda::GeneratedTest();
+}
+
+bool has(const std::string &S, const std::string &Sub) {
+  return S.find(Sub) != std::string::npos;
+}
+
+} // namespace
+
+TEST(CudaLayout, DifferentCtas) {
+  auto L = cuda::computeRoleLayout(mp(Place::CTA));
+  ASSERT_EQ(L.Roles.size(), 2u);
+  EXPECT_EQ(L.ClusterSize, 1u);
+  EXPECT_EQ(L.ClusterGroups, 2u);
+  EXPECT_NE(L.Roles[0].ClusterGroup, L.Roles[1].ClusterGroup);
+  EXPECT_EQ(L.WarpGroups, 1u);
+  EXPECT_EQ(L.LaneGroups, 1u);
+}
+
+TEST(CudaLayout, OneCtaDifferentWarps) {
+  auto L = cuda::computeRoleLayout(mp(Place::Warp));
+  EXPECT_EQ(L.ClusterGroups, 1u);
+  EXPECT_EQ(L.Roles[0].ClusterGroup, L.Roles[1].ClusterGroup);
+  EXPECT_NE(L.Roles[0].WarpGroup, L.Roles[1].WarpGroup);
+  EXPECT_EQ(L.LaneGroups, 1u);
+}
+
+TEST(CudaLayout, OneWarp) {
+  auto L = cuda::computeRoleLayout(sb(Place::Lane));
+  EXPECT_EQ(L.WarpGroups, 1u);
+  EXPECT_EQ(L.Roles[0].WarpGroup, L.Roles[1].WarpGroup);
+  EXPECT_NE(L.Roles[0].LaneGroup, L.Roles[1].LaneGroup);
+  EXPECT_EQ(L.LaneGroups, 2u);
+}
+
+TEST(CudaLayout, ClusterOnlyWhenTheTestCanTell) {
+  // Same cluster, different CTAs, cluster-scoped accesses: a cluster launch.
+  auto L = cuda::computeRoleLayout(mp(Place::Cluster));
+  EXPECT_EQ(L.ClusterSize, 2u);
+  EXPECT_EQ(L.ClusterGroups, 1u);
+  EXPECT_NE(L.Roles[0].CtaInCluster, L.Roles[1].CtaInCluster);
+  // Same placement with .gpu scopes only: plain different blocks.
+  litmus::Program P = mp(Place::Cluster);
+  for (auto &T : P.Threads)
+    for (auto &O : T.Ops)
+      O.Sc = litmus::Scope::GPU;
+  auto L2 = cuda::computeRoleLayout(P);
+  EXPECT_EQ(L2.ClusterSize, 1u);
+  EXPECT_EQ(L2.ClusterGroups, 2u);
+}
+
+TEST(CudaLayout, FourCtasAndMixed) {
+  litmus::Program P = mp();
+  P.Threads.resize(4);
+  for (int T = 0; T < 4; ++T)
+    P.Threads[T].Where = {0, T, T, 0};
+  auto L = cuda::computeRoleLayout(P);
+  EXPECT_EQ(L.ClusterGroups, 4u);
+  // Two roles in CTA 0 (different warps) and one in CTA 1.
+  P.Threads.resize(3);
+  P.Threads[0].Where = {0, 0, 0, 0};
+  P.Threads[1].Where = {0, 0, 0, 1};
+  P.Threads[2].Where = {0, 1, 1, 0};
+  L = cuda::computeRoleLayout(P);
+  EXPECT_EQ(L.ClusterGroups, 2u);
+  EXPECT_EQ(L.WarpGroups, 2u);
+  EXPECT_EQ(L.Roles[0].ClusterGroup, L.Roles[1].ClusterGroup);
+  EXPECT_NE(L.Roles[0].WarpGroup, L.Roles[1].WarpGroup);
+  EXPECT_NE(L.Roles[0].ClusterGroup, L.Roles[2].ClusterGroup);
+}
+
+TEST(CudaCodegen, MessagePassingInlinePtx) {
+  auto G = gen(mp());
+  EXPECT_TRUE(has(G.Source, "st.relaxed.gpu.global.u32 [%0], %1;"));
+  EXPECT_TRUE(has(G.Source, "ld.relaxed.gpu.global.u32 %0, [%1];"));
+  EXPECT_TRUE(has(G.Source, "#include \"incant_harness.cuh\""));
+  EXPECT_TRUE(has(G.Source, "#define INCANT_NUM_OUT 2"));
+  EXPECT_EQ(G.NumGlobal, 2u);
+  EXPECT_EQ(G.NumShared, 0u);
+  ASSERT_EQ(G.ExpectedMemOps.size(), 2u);
+  EXPECT_EQ(G.ExpectedMemOps[0], (std::vector<std::string>{"ST", "ST"}));
+  EXPECT_EQ(G.ExpectedMemOps[1], (std::vector<std::string>{"LD", "LD"}));
+  // Role 1's loads are observed: written to the instance's out slots.
+  EXPECT_TRUE(has(G.Source, "o[0] = (unsigned)r0;"));
+  EXPECT_TRUE(has(G.Source, "o[1] = (unsigned)r1;"));
+}
+
+TEST(CudaCodegen, Fences) {
+  auto G = gen(sb(Place::CTA, FenceSel::FenceScGpu));
+  EXPECT_TRUE(has(G.Source, "asm volatile(\"fence.sc.gpu;\""));
+  EXPECT_EQ(G.ExpectedMemOps[0],
+            (std::vector<std::string>{"ST", "FENCE", "LD"}));
+  auto G2 = gen(lb(Place::CTA, FenceSel::MembarGl));
+  EXPECT_TRUE(has(G2.Source, "asm volatile(\"membar.gl;\""));
+}
+
+TEST(CudaCodegen, SharedMemory) {
+  auto G = gen(mp(Place::Warp, FenceSel::None, /*Shared=*/true));
+  EXPECT_EQ(G.NumShared, 2u);
+  EXPECT_EQ(G.NumGlobal, 0u);
+  EXPECT_TRUE(has(G.Source, "st.relaxed.gpu.shared.u32"));
+  EXPECT_TRUE(has(G.Source, "__cvta_generic_to_shared"));
+  EXPECT_TRUE(has(G.Source, "incant_sword(P, 0, iw, il)"));
+}
+
+TEST(CudaCodegen, SemanticsScopesCacheOpsAndRmw) {
+  litmus::Program P = mp();
+  auto &T0 = P.Threads[0].Ops, &T1 = P.Threads[1].Ops;
+  T0[1].S = litmus::Sem::Release;
+  T0[1].Sc = litmus::Scope::Sys;
+  T1[0].S = litmus::Sem::Acquire;
+  T1[0].Sc = litmus::Scope::CTA;
+  T1[1].S = litmus::Sem::Weak;
+  T1[1].Cache = litmus::CacheOp::CG;
+  T1[1].Sp = litmus::Space::Generic;
+  litmus::Op Cas = mem(litmus::Op::Kind::Rmw, 0, 0, 0);
+  Cas.Rmw = litmus::RmwOp::Cas;
+  Cas.Dst = 0;
+  Cas.Src = {litmus::Operand::imm(0), litmus::Operand::imm(2)};
+  Cas.S = litmus::Sem::AcqRel;
+  T0.push_back(Cas);
+  litmus::Op Red = mem(litmus::Op::Kind::Rmw, 1, -1, 0);
+  Red.Rmw = litmus::RmwOp::Add;
+  Red.Dst = -1;
+  Red.Src = {litmus::Operand::imm(1)};
+  Red.S = litmus::Sem::Weak;
+  T0.push_back(Red);
+  auto G = gen(P);
+  EXPECT_TRUE(has(G.Source, "st.release.sys.global.u32"));
+  EXPECT_TRUE(has(G.Source, "ld.acquire.cta.global.u32"));
+  EXPECT_TRUE(has(G.Source, "ld.cg.u32 %0, [%1];"));
+  EXPECT_TRUE(has(G.Source, "atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"));
+  EXPECT_TRUE(has(G.Source, "red.global.add.s32 [%0], %1;"));
+  EXPECT_EQ(G.ExpectedMemOps[0],
+            (std::vector<std::string>{"ST", "FENCE?", "ST", "FENCE?", "ATOM",
+                                      "FENCE?", "RED"}));
+  EXPECT_EQ(G.ExpectedMemOps[1],
+            (std::vector<std::string>{"LD", "FENCE?", "LD"}));
+}
+
+TEST(CudaCodegen, BranchesAreBounded) {
+  litmus::Program P = mp();
+  litmus::Op Br{};
+  Br.K = litmus::Op::Kind::Branch;
+  Br.GuardReg = 0;
+  Br.GuardNegated = true;
+  Br.Target = 0; // spin until r0 != 0
+  P.Threads[1].Ops.insert(P.Threads[1].Ops.begin() + 1, Br);
+  auto G = gen(P);
+  EXPECT_TRUE(has(G.Source, "L1_0:;"));
+  EXPECT_TRUE(has(G.Source, "if (++steps > 1000u) goto L1_end; goto L1_0;"));
+}
+
+TEST(CudaCodegen, NoInputTextInCode) {
+  litmus::Program P = mp();
+  P.Name = "\"); system(\"rm -rf /\"); //";
+  P.Locs[0].Name = "x\"*/evil";
+  P.Threads[0].Regs[0].Name = "r0; } evil(); {";
+  auto G = gen(P);
+  EXPECT_FALSE(has(G.Source, "evil"));
+  EXPECT_FALSE(has(G.Source, "system"));
+}
+
+TEST(CudaCodegen, UnsupportedOpsAreDiagnosed) {
+  auto File = std::make_shared<SourceFile>("t.litmus", "bar.sync 0;\n");
+  litmus::Program P = mp();
+  litmus::Op Bar{};
+  Bar.K = litmus::Op::Kind::Barrier;
+  Bar.Range.Begin = {1, 1, 0};
+  Bar.Range.End = {1, 9, 8};
+  P.Threads[0].Ops.push_back(Bar);
+  P.Threads[1].Ops[0].Bits = 64;
+  P.Threads[1].Ops[0].Range.Begin = {1, 1, 0};
+  std::ostringstream OS;
+  DiagnosticEngine Diags(&OS);
+  EXPECT_FALSE(cuda::generateCuda(P, {}, File, Diags).has_value());
+  EXPECT_EQ(Diags.numErrors(), 2u);
+  EXPECT_TRUE(has(OS.str(), "t.litmus:1:1: error: bar.sync is not supported"));
+  EXPECT_TRUE(has(OS.str(), "64-bit memory accesses are not supported"));
+}
+
+TEST(CudaCodegen, HarnessIsEmbedded) {
+  const auto &F = cuda::harnessFiles();
+  ASSERT_EQ(F.size(), 2u);
+  EXPECT_STREQ(F[0].Name, "incant_params.h");
+  EXPECT_TRUE(has(F[1].Text, "incant_test_kernel"));
+  EXPECT_TRUE(has(F[1].Text, "incant_hist_kernel"));
+}

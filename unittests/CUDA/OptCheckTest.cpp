@@ -1,0 +1,116 @@
+//===- OptCheckTest.cpp - SASS checks on listings taken on an H100 --------===//
+//
+// Inputs/*.sass: `cuobjdump -sass` of the harness for MP and for SB with
+// fence.sc.gpu, compiled by NVRTC 13.0 for sm_90 on the H100 (encodings
+// dropped). See docs/cuda.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandBuilt.h"
+#include "incant/CUDA/Codegen.h"
+#include "incant/CUDA/OptCheck.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace incant;
+
+namespace {
+
+std::string input(const char *Name) {
+  std::ifstream F(std::string(INCANT_SOURCE_DIR) + "/unittests/CUDA/Inputs/" +
+                  Name);
+  std::stringstream S;
+  S << F.rdbuf();
+  return S.str();
+}
+
+std::vector<std::vector<std::string>> expected(const litmus::Program &P) {
+  DiagnosticEngine Diags;
+  auto G = cuda::generateCuda(P, {}, nullptr, Diags);
+  EXPECT_TRUE(G.has_value());
+  return G ? G->ExpectedMemOps : std::vector<std::vector<std::string>>{};
+}
+
+void replaceFirst(std::string &S, const std::string &From,
+                  const std::string &To) {
+  size_t P = S.find(From);
+  ASSERT_NE(P, std::string::npos);
+  S.replace(P, From.size(), To);
+}
+
+} // namespace
+
+TEST(OptCheck, Classes) {
+  EXPECT_EQ(cuda::sassClass("LDG.E.STRONG.GPU"), "LD");
+  EXPECT_EQ(cuda::sassClass("LDS"), "LD");
+  EXPECT_EQ(cuda::sassClass("STG.E.STRONG.SYS"), "ST");
+  EXPECT_EQ(cuda::sassClass("ATOMG.E.CAS.STRONG.GPU"), "RMW");
+  EXPECT_EQ(cuda::sassClass("REDG.E.ADD.STRONG.GPU"), "RMW");
+  EXPECT_EQ(cuda::sassClass("MEMBAR.SC.GPU"), "FENCE");
+  EXPECT_EQ(cuda::sassClass("LDC"), "");
+  EXPECT_EQ(cuda::sassClass("STL"), "");
+  EXPECT_EQ(cuda::sassClass("CCTL.IVALL"), "");
+  EXPECT_EQ(cuda::sassClass("ERRBAR"), "");
+}
+
+TEST(OptCheck, MessagePassingOnH100) {
+  std::string Sass = input("mp-h100.sass");
+  ASSERT_FALSE(Sass.empty());
+  auto R = cuda::checkSass(Sass, expected(handbuilt::mp()));
+  EXPECT_EQ(R.K, cuda::OptCheckResult::Ok) << R.line();
+  EXPECT_EQ(R.line(), "optcheck: ok");
+}
+
+TEST(OptCheck, FencedStoreBufferingOnH100) {
+  std::string Sass = input("sb-fence-h100.sass");
+  ASSERT_FALSE(Sass.empty());
+  using handbuilt::FenceSel;
+  auto R = cuda::checkSass(
+      Sass, expected(handbuilt::sb(handbuilt::Place::CTA,
+                                   FenceSel::FenceScGpu)));
+  EXPECT_EQ(R.K, cuda::OptCheckResult::Ok) << R.line();
+  // The same listing does not pass for the unfenced test.
+  auto R2 = cuda::checkSass(Sass, expected(handbuilt::sb()));
+  EXPECT_EQ(R2.K, cuda::OptCheckResult::Failed);
+}
+
+TEST(OptCheck, ReorderedOrDroppedAccessFails) {
+  std::string Sass = input("mp-h100.sass");
+  // Make role 1's first load a store: kinds no longer match.
+  std::string S1 = Sass;
+  size_t M = S1.find("PMTRIG 0x102");
+  ASSERT_NE(M, std::string::npos);
+  size_t L = S1.find("LDG.E.STRONG.GPU", M);
+  S1.replace(L, 3, "STG");
+  auto R = cuda::checkSass(S1, expected(handbuilt::mp()));
+  EXPECT_EQ(R.K, cuda::OptCheckResult::Failed);
+  EXPECT_NE(R.Detail.find("thread 1"), std::string::npos) << R.Detail;
+  // Drop role 0's second store.
+  std::string S2 = Sass;
+  size_t M0 = S2.find("PMTRIG 0x100");
+  size_t A = S2.find("STG.E.STRONG.GPU", M0);
+  size_t B = S2.find("STG.E.STRONG.GPU", A + 1);
+  S2.replace(B, 16, "NOP             ");
+  EXPECT_EQ(cuda::checkSass(S2, expected(handbuilt::mp())).K,
+            cuda::OptCheckResult::Failed);
+}
+
+TEST(OptCheck, NoMarkersIsSkipped) {
+  std::string Sass = input("mp-h100.sass");
+  std::string S = Sass;
+  size_t P;
+  while ((P = S.find("PMTRIG")) != std::string::npos)
+    S.replace(P, 6, "NOP   ");
+  auto R = cuda::checkSass(S, expected(handbuilt::mp()));
+  EXPECT_EQ(R.K, cuda::OptCheckResult::Skipped);
+  EXPECT_EQ(R.line(), "optcheck: skipped (no role markers found in the SASS)");
+  // A missing role is a failure, not a skip.
+  std::string S3 = Sass;
+  replaceFirst(S3, "PMTRIG 0x102", "NOP         ");
+  replaceFirst(S3, "PMTRIG 0x103", "NOP         ");
+  EXPECT_EQ(cuda::checkSass(S3, expected(handbuilt::mp())).K,
+            cuda::OptCheckResult::Failed);
+}
