@@ -24,6 +24,23 @@ struct Emitter {
   std::set<std::string> Notes;
   bool Failed = false;
   bool HasShared = false;
+  /// For the thread being emitted: registers that hold a location's address
+  /// from their initialisation on and are never written; an access through
+  /// one is an access to that location.
+  std::vector<std::optional<litmus::Value>> ConstAddr;
+
+  void findAddressRegisters(const litmus::ThreadProgram &T) {
+    ConstAddr.assign(T.Regs.size(), std::nullopt);
+    for (size_t R = 0; R < T.Regs.size(); ++R)
+      if (T.Regs[R].Init.isAddress())
+        ConstAddr[R] = T.Regs[R].Init;
+    for (const Op &O : T.Ops)
+      if (O.Dst >= 0 && size_t(O.Dst) < ConstAddr.size())
+        ConstAddr[O.Dst] = std::nullopt;
+  }
+  bool isAddressRegister(int32_t R) const {
+    return R >= 0 && size_t(R) < ConstAddr.size() && ConstAddr[R].has_value();
+  }
 
   template <typename... Args>
   void line(fmt::format_string<Args...> F, Args &&...A) {
@@ -47,6 +64,10 @@ struct Emitter {
   std::optional<std::string> value(const Op &O, const Operand &A) {
     switch (A.K) {
     case Operand::Kind::Reg:
+      if (isAddressRegister(A.Reg)) {
+        unsupported(O, "a location's address used as a value");
+        return std::nullopt;
+      }
       return fmt::format("r{}", A.Reg);
     case Operand::Kind::Imm:
       if (A.Imm.Int < INT32_MIN || A.Imm.Int > UINT32_MAX) {
@@ -66,11 +87,16 @@ struct Emitter {
 
   /// The atomic object an access touches, and whether it is in local memory.
   std::optional<std::pair<std::string, bool>> address(const Op &O) {
-    const Operand &A = O.Addr;
+    Operand A = O.Addr;
+    if (A.K == Operand::Kind::Reg && isAddressRegister(A.Reg)) {
+      A.K = Operand::Kind::Addr;
+      A.Imm = *ConstAddr[A.Reg];
+    }
     if (A.K != Operand::Kind::Addr || A.Imm.Loc < 0 ||
         size_t(A.Imm.Loc) >= P.Locs.size()) {
-      unsupported(O, "addresses computed in registers (only direct "
-                     "locations are emitted)");
+      unsupported(O, "an address computed at run time (only locations "
+                     "and registers initialised to a location's address are "
+                     "supported)");
       return std::nullopt;
     }
     if (A.Imm.Int != 0) {
@@ -296,6 +322,9 @@ struct Emitter {
     case Op::Kind::Rmw: {
       if (!checkWidth(O))
         break;
+      if (O.Cache != litmus::CacheOp::None)
+        Notes.insert("cache operators (.ca, .cg, ...) are dropped: OpenCL C "
+                     "has no cache control");
       auto A = address(O);
       if (!A)
         break;
@@ -435,6 +464,7 @@ struct Emitter {
 
   void emitRole(const litmus::ThreadProgram &T, size_t Index,
                 uint32_t RegBase) {
+    findAddressRegisters(T);
     std::set<int32_t> Targets;
     for (const Op &O : T.Ops)
       if (O.K == Op::Kind::Branch)
@@ -448,10 +478,15 @@ struct Emitter {
     line("  uint steps = 0; int rmw_sink = 0; (void)steps; (void)rmw_sink;");
     for (size_t R = 0; R < T.Regs.size(); ++R) {
       const litmus::Register &Reg = T.Regs[R];
+      if (isAddressRegister(int32_t(R))) {
+        line("  int r{} = 0; // holds the address of location {}", R,
+             ConstAddr[R]->Loc);
+        continue;
+      }
       if (Reg.Init.isAddress()) {
         Diags.error(File, T.Ops.empty() ? SourceRange{} : T.Ops[0].Range,
                     "no faithful OpenCL form: register '" + Reg.Name +
-                        "' holds a location's address");
+                        "' holds a location's address and is overwritten");
         Failed = true;
       }
       if (Reg.Bits > 32) {
@@ -484,7 +519,7 @@ generateKernel(const litmus::Program &P, const DeviceCaps &Caps,
                const harness::Incantations &Inc, uint32_t LoopBound,
                const std::shared_ptr<const SourceFile> &File,
                DiagnosticEngine &Diags) {
-  Emitter E{P, Caps, File, Diags, LoopBound, {}, {}, false, false};
+  Emitter E{P, Caps, File, Diags, LoopBound, {}, {}, false, false, {}};
   GeneratedKernel K;
   std::vector<uint32_t> RegBase;
   for (const litmus::ThreadProgram &T : P.Threads) {
@@ -590,6 +625,13 @@ generateKernel(const litmus::Program &P, const DeviceCaps &Caps,
                "memory_order_relaxed, memory_scope_device);",
                I, O.Index);
     } else {
+      if (P.Threads[O.Thread].Regs[O.Index].Init.isAddress()) {
+        Diags.error(File, {}, "no faithful OpenCL form: the condition "
+                              "observes register '" +
+                                  P.Threads[O.Thread].Regs[O.Index].Name +
+                                  "', which holds an address");
+        E.Failed = true;
+      }
       uint32_t Off = RegBase[O.Thread] + uint32_t(O.Index);
       K.ObserveRegOffset.push_back(int32_t(Off));
       E.line("  v[{}] = regs[{}];", I, Off);

@@ -13,6 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Driver/CheckCommand.h"
+#ifdef INCANT_HAVE_RUN
+#include "incant/Driver/RunCommand.h"
+#endif
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -39,6 +42,81 @@ static void addCheck(CLI::App &App, driver::CheckCommand &Cmd, int &Rc) {
   Sub->callback([&] { Rc = driver::runCheck(Cmd, std::cout, std::cerr); });
 }
 
+#ifdef INCANT_HAVE_RUN
+static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
+  CLI::App *Sub = App.add_subcommand(
+      "run", "Run litmus tests many times on a device under incantations "
+             "(litmus7's histogram, with the model's verdict)");
+  harness::RunParams &P = Cmd.Params;
+  harness::Incantations &I = P.Inc;
+  Sub->add_option("files", Cmd.Files, "Litmus tests (.litmus)");
+  Sub->add_option("--backend", Cmd.Backend,
+                  "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
+                  "opencl or cuda")
+      ->capture_default_str();
+  Sub->add_option("--device", Cmd.Device,
+                  "Device index within the backend (see `incant devices`)");
+  Sub->add_option("--iterations", P.Iterations, "Launches of the test")
+      ->capture_default_str();
+  Sub->add_option("--instances", P.Instances,
+                  "Test instances per launch (default: chosen per device)");
+  Sub->add_option("--group-size", P.GroupSize,
+                  "Work-items per work-group (default: chosen per device)");
+  Sub->add_option("--stride", P.Stride, "Words between two locations")
+      ->capture_default_str();
+  Sub->add_option("--seed", P.Seed, "Seed of permutations and randomisation")
+      ->capture_default_str();
+  Sub->add_option("--loop-bound", P.LoopBound,
+                  "Backward branches a thread may take")
+      ->capture_default_str();
+  Sub->add_flag("--mem-stress,!--no-mem-stress", I.MemStress,
+                "Memory stress from extra work-groups");
+  Sub->add_option("--stress-seq", Cmd.StressSeq,
+                  "Stress access sequence, e.g. 'st0 ld1'");
+  Sub->add_option("--stress-locs", I.StressLocs, "Scratchpad locations")
+      ->capture_default_str();
+  Sub->add_option("--stress-patch", I.StressPatch,
+                  "Words between scratchpad locations")
+      ->capture_default_str();
+  Sub->add_option("--stress-iterations", I.StressIterations,
+                  "Times each stressing thread runs the sequence")
+      ->capture_default_str();
+  Sub->add_option("--stress-groups", I.StressGroups,
+                  "Stressing work-groups (0: chosen per device)");
+  Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
+                "Idle warp-mates access offset addresses");
+  Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
+                "A fresh thread layout every launch");
+  Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
+                "Bounded spin barrier before the test (default on)");
+  Sub->add_option("--barrier-polls", I.BarrierPolls,
+                  "Polls before the spin barrier gives up")
+      ->capture_default_str();
+  Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
+                "Testing threads stress memory before the test");
+  Sub->add_option("--pre-stress-iterations", I.PreStressIterations,
+                  "Iterations of pre-stress")
+      ->capture_default_str();
+  Sub->add_flag("--json", Cmd.Json, "One JSON object per test, one per line");
+  Sub->add_option("--emit", Cmd.EmitDir,
+                  "Write the generated kernel source here and do not run");
+  Sub->add_option("-m,--model", Cmd.Model,
+                  "Model whose verdict is printed beside the histogram "
+                  "('none' for no verdict)")
+      ->capture_default_str();
+  Sub->add_option("--models", Cmd.ModelDirs,
+                  "Folder searched first for models given by name");
+  Sub->callback([&] { Rc = driver::runRun(Cmd, std::cout, std::cerr); });
+}
+
+static void addDevices(CLI::App &App, driver::DevicesCommand &Cmd, int &Rc) {
+  CLI::App *Sub = App.add_subcommand(
+      "devices", "List the devices `incant run` can use");
+  Sub->add_flag("--json", Cmd.Json, "A JSON array of devices");
+  Sub->callback([&] { Rc = driver::runDevices(Cmd, std::cout, std::cerr); });
+}
+#endif
+
 int main(int Argc, char **Argv) {
   CLI::App App{"incant: find and fix concurrency bugs in GPU programs"};
   App.set_version_flag("--version", "incant " INCANT_VERSION);
@@ -46,6 +124,12 @@ int main(int Argc, char **Argv) {
   int Rc = 0;
   driver::CheckCommand Check;
   addCheck(App, Check, Rc);
+#ifdef INCANT_HAVE_RUN
+  driver::RunCommand Run;
+  addRun(App, Run, Rc);
+  driver::DevicesCommand Devices;
+  addDevices(App, Devices, Rc);
+#endif
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {

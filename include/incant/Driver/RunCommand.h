@@ -1,0 +1,54 @@
+//===- RunCommand.h - `incant run` and `incant devices` ---------*- C++ -*-===//
+//
+// The library side of `incant run`: run litmus tests many times on a device
+// under incantations and print litmus7's histogram with the model's verdict
+// beside it; and of `incant devices`: list the devices a backend can use.
+//
+// Exit codes of runRun: 0 every test ran (or was emitted); 1 some observed
+// outcome is one the model forbids; 2 a malformed test, option or model, or
+// a test with no faithful form on the backend; 3 no usable device or driver
+// (no OpenCL runtime, no CUDA backend yet).
+// runDevices: 0, or 3 when no backend has any device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_DRIVER_RUNCOMMAND_H
+#define INCANT_DRIVER_RUNCOMMAND_H
+
+#include "incant/Harness/Params.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incant::driver {
+
+struct RunCommand {
+  std::vector<std::string> Files;
+  /// auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), opencl or cuda.
+  std::string Backend = "auto";
+  /// Device index within the backend (`incant devices`); unset: choose.
+  std::optional<uint32_t> Device;
+  harness::RunParams Params;
+  /// --stress-seq, parsed into Params.Inc.StressSeq when set.
+  std::string StressSeq;
+  bool Json = false;
+  /// Write the generated code here and do not run.
+  std::string EmitDir;
+  /// The model whose verdict is printed beside the histogram ("" or "none":
+  /// no verdict).
+  std::string Model = "ptx";
+  std::vector<std::string> ModelDirs;
+};
+
+int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+struct DevicesCommand {
+  bool Json = false;
+};
+
+int runDevices(const DevicesCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+} // namespace incant::driver
+
+#endif // INCANT_DRIVER_RUNCOMMAND_H

@@ -1,0 +1,78 @@
+//===- DevicesCommand.cpp - `incant devices` --------------------------------===//
+//
+// Lists what each backend can use: the CUDA driver (no CUDA backend yet) and
+// every OpenCL device, with what the OpenCL backend knows of its atomics.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/Driver/RunCommand.h"
+#include "incant/Harness/Backend.h"
+#include "incant/OpenCL/OpenCLBackend.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace incant::driver {
+
+using harness::DeviceInfo;
+
+static bool haveCudaDriver() {
+  void *H = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!H)
+    return false;
+  dlclose(H);
+  return true;
+}
+
+int runDevices(const DevicesCommand &Cmd, std::ostream &Out,
+               std::ostream &Err) {
+  (void)Err;
+  nlohmann::json J = nlohmann::json::array();
+  bool Any = false;
+  bool Cuda = haveCudaDriver();
+  if (!Cmd.Json)
+    Out << "cuda: " << (Cuda ? "NVIDIA driver found, but" : "no NVIDIA driver;")
+        << " no CUDA backend yet\n";
+  std::unique_ptr<harness::Backend> B = opencl::createOpenCLBackend();
+  std::string Why;
+  if (!B->available(Why)) {
+    if (!Cmd.Json)
+      Out << "opencl: " << Why << '\n';
+  } else {
+    std::vector<DeviceInfo> Ds = B->devices();
+    if (!Cmd.Json && Ds.empty())
+      Out << "opencl: the runtime lists no device\n";
+    for (const DeviceInfo &D : Ds) {
+      Any = true;
+      if (Cmd.Json) {
+        J.push_back({{"backend", D.Backend},
+                     {"index", D.Index},
+                     {"name", D.Name},
+                     {"vendor", D.Vendor},
+                     {"platform", D.Platform},
+                     {"version", D.Version},
+                     {"driver", D.Driver},
+                     {"type", D.IsGPU ? "gpu" : D.IsCPU ? "cpu" : "other"},
+                     {"compute_units", D.ComputeUnits},
+                     {"max_group_size", D.MaxGroupSize},
+                     {"notes", D.Notes}});
+        continue;
+      }
+      Out << fmt::format("opencl:{} {} [{}] {} ({}; driver {}); {} compute "
+                         "units, work-groups up to {}\n",
+                         D.Index, D.Name,
+                         D.IsGPU ? "gpu" : D.IsCPU ? "cpu" : "other",
+                         D.Vendor, D.Version, D.Driver, D.ComputeUnits,
+                         D.MaxGroupSize);
+      for (const std::string &N : D.Notes)
+        Out << "  " << N << '\n';
+    }
+  }
+  if (Cmd.Json)
+    Out << J.dump() << '\n';
+  return Any ? 0 : 3;
+}
+
+
+} // namespace incant::driver

@@ -1,0 +1,391 @@
+//===- RunCommand.cpp - `incant run` and `incant devices` ------------------===//
+//
+// For each test: parse, lower, ask the model which final states it allows,
+// run the test on the chosen backend and device, print litmus7's histogram
+// with each state's model verdict, the rates, device and parameters.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/Driver/RunCommand.h"
+#include "incant/Driver/Format.h"
+#include "incant/Driver/ModelFinder.h"
+#include "incant/Harness/Backend.h"
+#include "incant/Harness/Stats.h"
+#include "incant/Litmus/Lower.h"
+#include "incant/Litmus/Parser.h"
+#include "incant/Model/Check.h"
+#include "incant/OpenCL/OpenCLBackend.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <set>
+
+namespace incant::driver {
+
+namespace {
+
+using harness::DeviceInfo;
+
+/// Whether an NVIDIA driver is installed (the CUDA backend would use it).
+bool haveCudaDriver() {
+  void *H = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!H)
+    return false;
+  dlclose(H);
+  return true;
+}
+
+struct Chosen {
+  std::unique_ptr<harness::Backend> B;
+  uint32_t Device = 0;
+  std::string Note; ///< Why this device, when auto chose it.
+};
+
+/// Picks backend and device; returns the exit code on failure.
+std::optional<Chosen> choose(const RunCommand &Cmd, DiagnosticEngine &Diags,
+                             int &Rc) {
+  Rc = 3;
+  if (Cmd.Backend == "cuda") {
+    Diags.error("no CUDA backend yet: use --backend opencl (an NVIDIA GPU is "
+                "reachable through its OpenCL driver)");
+    return std::nullopt;
+  }
+  if (Cmd.Backend != "auto" && Cmd.Backend != "opencl") {
+    Rc = 2;
+    Diags.error("unknown backend '" + Cmd.Backend +
+                "' (expected auto, opencl or cuda)");
+    return std::nullopt;
+  }
+  Chosen C;
+  C.B = opencl::createOpenCLBackend();
+  std::string Why;
+  if (!C.B->available(Why)) {
+    Diags.error(Why);
+    return std::nullopt;
+  }
+  std::vector<DeviceInfo> Ds = C.B->devices();
+  if (Ds.empty()) {
+    Diags.error("the OpenCL runtime lists no device; install a driver (e.g. "
+                "Debian's pocl-opencl-icd for the CPU)");
+    return std::nullopt;
+  }
+  if (Cmd.Device) {
+    C.Device = *Cmd.Device;
+    return C;
+  }
+  if (Cmd.Backend == "auto" && haveCudaDriver())
+    C.Note = "an NVIDIA driver is installed but there is no CUDA backend yet; ";
+  const DeviceInfo *Pick = nullptr;
+  for (const DeviceInfo &D : Ds)
+    if (D.IsGPU && !Pick)
+      Pick = &D;
+  for (const DeviceInfo &D : Ds)
+    if (D.IsCPU && !Pick)
+      Pick = &D;
+  if (!Pick)
+    Pick = &Ds[0];
+  C.Device = Pick->Index;
+  C.Note += Pick->IsGPU ? "chose the first OpenCL GPU"
+                        : "no OpenCL GPU: chose the OpenCL CPU device";
+  return C;
+}
+
+std::string incantationSummary(const harness::Incantations &I) {
+  std::vector<std::string> On;
+  if (I.MemStress)
+    On.push_back(fmt::format("mem-stress(seq={}, locs={}, patch={}, "
+                             "iterations={}, groups={})",
+                             harness::formatStressSeq(I.StressSeq),
+                             I.StressLocs, I.StressPatch, I.StressIterations,
+                             I.StressGroups ? std::to_string(I.StressGroups)
+                                            : "auto"));
+  if (I.BankConflicts)
+    On.push_back("bank-conflicts");
+  if (I.Randomise)
+    On.push_back("randomise");
+  if (I.SpinBarrier)
+    On.push_back(fmt::format("barrier(polls={})", I.BarrierPolls));
+  if (I.PreStress)
+    On.push_back(fmt::format("pre-stress(iterations={})",
+                             I.PreStressIterations));
+  if (On.empty())
+    return "none";
+  std::string S;
+  for (const std::string &O : On)
+    S += (S.empty() ? "" : " ") + O;
+  return S;
+}
+
+nlohmann::json stateJson(const litmus::Program &P, const harness::Outcome &O) {
+  nlohmann::json J = nlohmann::json::object();
+  for (size_t I = 0; I < O.size(); ++I)
+    J[formatObserved(P, P.Observe[I])] = O[I].isAddress()
+                                             ? nlohmann::json(formatValue(P, O[I]))
+                                             : nlohmann::json(O[I].Int);
+  return J;
+}
+
+struct TestRun {
+  litmus::Program Prog;
+  harness::RunResult R;
+  harness::Witnesses W;
+  std::optional<model::CheckResult> Verdict;
+  std::string ModelName;
+  std::vector<std::pair<harness::Outcome, uint64_t>> Forbidden;
+};
+
+void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
+               const std::string &Note) {
+  const litmus::Program &P = T.Prog;
+  const harness::RunResult &R = T.R;
+  std::set<harness::Outcome> Allowed;
+  if (T.Verdict)
+    for (const model::State &S : T.Verdict->States)
+      Allowed.insert(S.Values);
+  OS << "Test " << P.Name << ' ' << conditionKind(P) << '\n';
+  OS << "Histogram (" << R.Hist.outcomes().size() << " states)\n";
+  for (const auto &[O, N] : R.Hist.outcomes()) {
+    bool Sat = satisfies(P, P.Condition, O);
+    std::string Line = fmt::format("{:<8}{}>{}", N, Sat ? '*' : ':',
+                                   formatState(P, O));
+    if (T.Verdict && !Allowed.count(O))
+      Line += fmt::format("   <- forbidden by {}", T.ModelName);
+    OS << Line << '\n';
+  }
+  OS << (T.W.Ok ? "Ok" : "No") << "\n\n";
+  OS << "Witnesses\n";
+  OS << "Positive: " << T.W.Positive << ", Negative: " << T.W.Negative << '\n';
+  OS << "Condition " << formatCondition(P) << " is "
+     << (T.W.Ok ? "validated" : "NOT validated") << '\n';
+  const char *Obs = T.W.Positive == 0   ? "Never"
+                    : T.W.Negative == 0 ? "Always"
+                                        : "Sometimes";
+  OS << "Observation " << P.Name << ' ' << Obs << ' ' << T.W.Positive << ' '
+     << T.W.Negative << '\n';
+  if (T.Verdict)
+    OS << "Model " << T.ModelName << ": " << (T.Verdict->Ok ? "Ok" : "No")
+       << " (" << T.Verdict->States.size() << " allowed states"
+       << (T.Verdict->Incomplete ? ", enumeration incomplete" : "") << ")\n";
+  for (const auto &[O, N] : T.Forbidden)
+    OS << "WARNING: observed " << N << " time(s) a final state that "
+       << T.ModelName << " forbids: " << formatState(P, O) << '\n';
+  harness::Proportion Pr = harness::wilson(T.W.Positive, R.Hist.total());
+  OS << fmt::format("Rate {:.3g} instances/s, {:.3g} positive/s; positive "
+                    "rate {:.3g} (95% CI {:.3g} to {:.3g})\n",
+                    harness::perSecond(R.Instances, R.Seconds),
+                    harness::perSecond(T.W.Positive, R.Seconds), Pr.Rate,
+                    Pr.Low, Pr.High);
+  OS << "Device " << R.Device.Backend << ':' << R.Device.Index << ' '
+     << R.Device.Name << " (" << R.Device.Platform << ", " << R.Device.Version
+     << ")" << (Note.empty() ? "" : "; " + Note) << '\n';
+  OS << fmt::format("Parameters iterations={} instances/launch={} "
+                    "groups={}x{} warp={} stride={} seed={} loop-bound={}\n",
+                    R.Launches, R.InstancesPerLaunch, R.Groups, R.GroupSize,
+                    R.WarpSize, Cmd.Params.Stride, Cmd.Params.Seed,
+                    Cmd.Params.LoopBound);
+  OS << "Incantations " << incantationSummary(Cmd.Params.Inc) << '\n';
+  if (R.BarrierTimeouts)
+    OS << "Barrier timeouts " << R.BarrierTimeouts << '\n';
+  if (R.LoopBoundHits)
+    OS << "Loop bound reached " << R.LoopBoundHits << " time(s)\n";
+  if (R.Lost)
+    OS << "WARNING: " << R.Lost << " instance(s) could not be recorded\n";
+  for (const std::string &N : R.Device.Notes)
+    OS << "Note " << N << '\n';
+  OS << fmt::format("Time {} {:.2f}\n\n", P.Name, R.Seconds);
+}
+
+nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
+                      const std::string &Note) {
+  const litmus::Program &P = T.Prog;
+  const harness::RunResult &R = T.R;
+  std::set<harness::Outcome> Allowed;
+  if (T.Verdict)
+    for (const model::State &S : T.Verdict->States)
+      Allowed.insert(S.Values);
+  nlohmann::json J;
+  J["test"] = P.Name;
+  J["condition"] = formatCondition(P);
+  nlohmann::json H = nlohmann::json::array();
+  for (const auto &[O, N] : R.Hist.outcomes()) {
+    nlohmann::json S;
+    S["state"] = stateJson(P, O);
+    S["count"] = N;
+    S["satisfies"] = satisfies(P, P.Condition, O);
+    if (T.Verdict)
+      S["allowed"] = bool(Allowed.count(O));
+    H.push_back(S);
+  }
+  J["histogram"] = H;
+  J["ok"] = T.W.Ok;
+  J["positive"] = T.W.Positive;
+  J["negative"] = T.W.Negative;
+  harness::Proportion Pr = harness::wilson(T.W.Positive, R.Hist.total());
+  J["positive_rate"] = Pr.Rate;
+  J["positive_rate_ci95"] = {Pr.Low, Pr.High};
+  J["instances"] = R.Instances;
+  J["seconds"] = R.Seconds;
+  J["instances_per_s"] = harness::perSecond(R.Instances, R.Seconds);
+  J["positive_per_s"] = harness::perSecond(T.W.Positive, R.Seconds);
+  J["barrier_timeouts"] = R.BarrierTimeouts;
+  J["loop_bound_hits"] = R.LoopBoundHits;
+  J["lost"] = R.Lost;
+  if (T.Verdict) {
+    nlohmann::json M;
+    M["name"] = T.ModelName;
+    M["ok"] = T.Verdict->Ok;
+    M["allowed_states"] = T.Verdict->States.size();
+    M["incomplete"] = T.Verdict->Incomplete;
+    nlohmann::json F = nlohmann::json::array();
+    for (const auto &[O, N] : T.Forbidden)
+      F.push_back({{"state", stateJson(P, O)}, {"count", N}});
+    M["forbidden_observed"] = F;
+    J["model"] = M;
+  }
+  J["device"] = {{"backend", R.Device.Backend}, {"index", R.Device.Index},
+                 {"name", R.Device.Name},       {"platform", R.Device.Platform},
+                 {"version", R.Device.Version}, {"driver", R.Device.Driver},
+                 {"choice", Note}};
+  const harness::Incantations &I = Cmd.Params.Inc;
+  J["parameters"] = {
+      {"iterations", R.Launches},
+      {"instances_per_launch", R.InstancesPerLaunch},
+      {"groups", R.Groups},
+      {"group_size", R.GroupSize},
+      {"warp_size", R.WarpSize},
+      {"stride", Cmd.Params.Stride},
+      {"seed", Cmd.Params.Seed},
+      {"loop_bound", Cmd.Params.LoopBound},
+      {"mem_stress", I.MemStress},
+      {"stress_seq", harness::formatStressSeq(I.StressSeq)},
+      {"stress_locs", I.StressLocs},
+      {"stress_patch", I.StressPatch},
+      {"stress_iterations", I.StressIterations},
+      {"stress_groups", I.StressGroups},
+      {"bank_conflicts", I.BankConflicts},
+      {"randomise", I.Randomise},
+      {"spin_barrier", I.SpinBarrier},
+      {"barrier_polls", I.BarrierPolls},
+      {"pre_stress", I.PreStress},
+      {"pre_stress_iterations", I.PreStressIterations}};
+  J["notes"] = R.Device.Notes;
+  return J;
+}
+
+std::optional<std::pair<litmus::Program, std::shared_ptr<const SourceFile>>>
+loadProgram(const std::string &Path, DiagnosticEngine &Diags) {
+  std::string Error;
+  std::shared_ptr<SourceFile> File = SourceFile::read(Path, Error);
+  if (!File) {
+    Diags.error("cannot read '" + Path + "': " + Error);
+    return std::nullopt;
+  }
+  std::optional<litmus::Test> T = litmus::parseTest(File, Diags);
+  if (!T)
+    return std::nullopt;
+  std::optional<litmus::Program> P = litmus::lower(*T, Diags);
+  if (!P)
+    return std::nullopt;
+  return std::make_pair(std::move(*P), std::shared_ptr<const SourceFile>(File));
+}
+
+} // namespace
+
+int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  RunCommand C = Cmd;
+  if (!C.StressSeq.empty()) {
+    std::string E;
+    if (!harness::parseStressSeq(C.StressSeq, C.Params.Inc.StressSeq, E)) {
+      Diags.error("--stress-seq: " + E);
+      return 2;
+    }
+  }
+  if (C.Files.empty()) {
+    Diags.error("no test given (expected one or more .litmus files)");
+    return 2;
+  }
+  if (C.Params.Iterations == 0) {
+    Diags.error("--iterations must be at least 1");
+    return 2;
+  }
+
+  int Rc = 0;
+  std::optional<Chosen> Ch;
+  if (C.EmitDir.empty()) {
+    Ch = choose(C, Diags, Rc);
+    if (!Ch)
+      return Rc;
+  } else {
+    // Emitting needs no device; use one when there is one.
+    Ch.emplace();
+    Ch->B = opencl::createOpenCLBackend();
+    Ch->Device = C.Device.value_or(0);
+  }
+
+  ModelFinder Finder(C.ModelDirs);
+  const cat::Model *M = nullptr;
+  bool WantModel = !C.Model.empty() && C.Model != "none" && C.EmitDir.empty();
+  if (WantModel && !(M = Finder.get(C.Model, Diags)))
+    return 2;
+
+  bool InputError = false, ForbiddenSeen = false, DeviceError = false;
+  for (const std::string &Path : C.Files) {
+    auto Loaded = loadProgram(Path, Diags);
+    if (!Loaded) {
+      InputError = true;
+      continue;
+    }
+    TestRun T;
+    T.Prog = std::move(Loaded->first);
+    harness::RunRequest Req;
+    Req.Prog = &T.Prog;
+    Req.File = Loaded->second;
+    Req.Params = C.Params;
+    Req.Device = Ch->Device;
+    Req.EmitDir = C.EmitDir;
+    unsigned ErrorsBefore = Diags.numErrors();
+    std::optional<harness::RunResult> R = Ch->B->run(Req, Diags);
+    if (!R) {
+      // A diagnostic with a location is about the test; one without is
+      // about the device or runtime.
+      bool Located = false;
+      for (size_t I = ErrorsBefore; I < Diags.diagnostics().size(); ++I)
+        Located |= Diags.diagnostics()[I].File != nullptr;
+      (Located ? InputError : DeviceError) = true;
+      continue;
+    }
+    if (!C.EmitDir.empty()) {
+      for (const std::string &F : R->EmittedFiles)
+        Out << "wrote " << F << '\n';
+      continue;
+    }
+    T.R = std::move(*R);
+    T.W = harness::witnesses(T.Prog, T.R.Hist);
+    if (M) {
+      T.ModelName = ModelFinder::displayName(C.Model);
+      T.Verdict = model::check(T.Prog, *M);
+      std::set<harness::Outcome> Allowed;
+      for (const model::State &S : T.Verdict->States)
+        Allowed.insert(S.Values);
+      if (!T.Verdict->Incomplete)
+        for (const auto &[O, N] : T.R.Hist.outcomes())
+          if (!Allowed.count(O))
+            T.Forbidden.emplace_back(O, N);
+      ForbiddenSeen |= !T.Forbidden.empty();
+    }
+    if (C.Json)
+      Out << toJson(T, C, Ch->Note).dump() << '\n';
+    else
+      printText(Out, T, C, Ch->Note);
+    Out.flush();
+  }
+  if (InputError)
+    return 2;
+  if (DeviceError)
+    return 3;
+  return ForbiddenSeen ? 1 : 0;
+}
+
+} // namespace incant::driver
