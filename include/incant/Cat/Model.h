@@ -19,6 +19,7 @@
 #include "incant/Cat/Relation.h"
 #include "incant/Support/Diagnostic.h"
 
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,8 @@ public:
   /// layout (and so a Model's binding) stays the same. The enumerator uses it
   /// for rf, co and what derives from them.
   Relation &relationAt(size_t I) { return Rels[I].R; }
+  /// Entry \p I of sets(), likewise.
+  EventSet &setAt(size_t I) { return Sets[I].S; }
 
   /// A hash of the names set so far, in order (sets and relations apart).
   /// Executions built with the same names in the same order share it; a
@@ -98,6 +101,10 @@ public:
   /// in \p X (or be one the interpreter derives itself); a missing one is a
   /// reported error the first time and makes the execution forbidden.
   Verdict evaluate(const Execution &X) const;
+
+  /// Prints the compiled form (registers, operations, checks) for
+  /// debugging models and the interpreter.
+  void print(std::ostream &OS) const;
 
   Model(Model &&) noexcept;
   Model &operator=(Model &&) noexcept;
