@@ -10,6 +10,10 @@
 
 #include "HandBuilt.h"
 #include "incant/CUDA/Runner.h"
+#ifdef INCANT_HAVE_LITMUS_PARSER
+#include "incant/Litmus/Lower.h"
+#include "incant/Litmus/Parser.h"
+#endif
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -23,7 +27,7 @@ int main(int argc, char **argv) {
   std::string Test = "MP", Fence = "none", Place = "cta";
   bool Shared = false, Json = false;
   cuda::RunOptions O;
-  App.add_option("test", Test, "MP, SB or LB")->required();
+  App.add_option("test", Test, "MP, SB, LB or a .litmus file")->required();
   App.add_option("--fence", Fence, "none, membar.gl or fence.sc.gpu");
   App.add_option("--place", Place, "cta, warp, lane or cluster");
   App.add_flag("--shared", Shared, "locations in shared memory");
@@ -56,7 +60,29 @@ int main(int argc, char **argv) {
                         : Place == "cluster" ? handbuilt::Place::Cluster
                                              : handbuilt::Place::CTA;
   litmus::Program P;
-  if (Test == "MP")
+  DiagnosticEngine Diags(&std::cerr);
+  std::shared_ptr<const SourceFile> File;
+  if (Test.size() > 7 && Test.substr(Test.size() - 7) == ".litmus") {
+#ifdef INCANT_HAVE_LITMUS_PARSER
+    std::string Err;
+    File = SourceFile::read(Test, Err);
+    if (!File) {
+      std::cerr << "error: " << Test << ": " << Err << "\n";
+      return 2;
+    }
+    auto T = litmus::parseTest(File, Diags);
+    if (!T)
+      return 2;
+    auto Low = litmus::lower(*T, Diags);
+    if (!Low)
+      return 2;
+    P = std::move(*Low);
+    Place = "file";
+#else
+    std::cerr << "error: built without the litmus parser\n";
+    return 2;
+#endif
+  } else if (Test == "MP")
     P = handbuilt::mp(Pl, F, Shared);
   else if (Test == "SB")
     P = handbuilt::sb(Pl, F, Shared);
@@ -66,10 +92,9 @@ int main(int argc, char **argv) {
     std::cerr << "error: unknown test " << Test << " (MP, SB or LB)\n";
     return 2;
   }
-  if (F != FenceSel::None)
+  if (F != FenceSel::None && !File)
     P.Name += "+" + Fence;
-  DiagnosticEngine Diags(&std::cerr);
-  cuda::RunResult R = cuda::runOnCuda(P, O, nullptr, Diags);
+  cuda::RunResult R = cuda::runOnCuda(P, O, File, Diags);
   switch (R.Status) {
   case cuda::RunResult::NoDriver:
     std::cerr << "error: " << R.Message << "\n";

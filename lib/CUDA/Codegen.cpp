@@ -413,11 +413,12 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
     const char *Ty = W64 ? "b64" : "b32";
     const char *C = W64 ? "l" : "r";
     const char *Cast = W64 ? "(incant_u64)" : "(unsigned)";
-    auto Bin = [&](const char *Name) {
-      line("{}{{ {}v; asm volatile(\"{}.{} %0, %1, %2;\" : \"={}\"(v) : "
+    // Name is the full opcode with its type ("add.s32", "and.b32").
+    auto Bin = [&](std::string Name) {
+      line("{}{{ {}v; asm volatile(\"{} %0, %1, %2;\" : \"={}\"(v) : "
            "\"{}\"({}({})), \"{}\"({}({}))); {} = v; }}",
-           Ind, W64 ? "incant_u64 " : "unsigned ", Name, Ty, C, C, Cast, S(0),
-           C, Cast, S(1), D);
+           Ind, W64 ? "incant_u64 " : "unsigned ", Name, C, C, Cast, S(0), C,
+           Cast, S(1), D);
     };
     if (D.empty())
       break;
@@ -435,13 +436,13 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
       Bin(W64 ? "mul.lo.s64" : "mul.lo.s32");
       break;
     case litmus::AluOp::And:
-      Bin("and");
+      Bin(std::string("and.") + Ty);
       break;
     case litmus::AluOp::Or:
-      Bin("or");
+      Bin(std::string("or.") + Ty);
       break;
     case litmus::AluOp::Xor:
-      Bin("xor");
+      Bin(std::string("xor.") + Ty);
       break;
     case litmus::AluOp::Not:
       line("{}{} = (~{}){};", Ind, D, S(0), Mask);
