@@ -134,7 +134,58 @@ void clearRelation(Relation &R, unsigned N) {
   }
 }
 
+const char *const FixedNames[] = {
+    "id",   "po",   "loc",  "ext",     "int",  "rmw", "addr", "data", "ctrl",
+    "po-loc", "warp", "cta", "cluster", "gl",  "gpu", "sys",  "bsync"};
+
+const EventSet &EmptySet(unsigned N) {
+  thread_local EventSet Empty;
+  if (Empty.size() != N)
+    Empty = EventSet(N);
+  return Empty;
+}
+
 } // namespace
+
+namespace incant::model {
+/// Where the enumerator takes primitive number Prim from.
+struct PlanEntry {
+  enum Kind { Set, Fixed, Fence, Dynamic, Unknown } K = Unknown;
+  unsigned Prim = 0;
+  unsigned Id = 0;
+};
+} // namespace incant::model
+
+static std::vector<PlanEntry> makePlan() {
+  std::vector<PlanEntry> Plan;
+  auto Prims = cat::primitiveNames();
+  for (unsigned I = 0; I < Prims.size(); ++I) {
+    PlanEntry E;
+    E.Prim = I;
+    std::string_view Name = Prims[I].Name;
+    auto Find = [&](auto &Names, size_t Count, PlanEntry::Kind K) {
+      for (size_t J = 0; J < Count && E.K == PlanEntry::Unknown; ++J)
+        if (Name == std::string_view(Names[J])) {
+          E.K = K;
+          E.Id = unsigned(J);
+        }
+    };
+    if (Prims[I].IsSet) {
+      Find(SetNames, NumSets, PlanEntry::Set);
+    } else {
+      Find(FixedNames, std::size(FixedNames), PlanEntry::Fixed);
+      Find(Primitives::DynamicNames, Primitives::NumDynamic,
+           PlanEntry::Dynamic);
+      for (size_t J = 0; J < std::size(FenceRels); ++J)
+        if (E.K == PlanEntry::Unknown && Name == FenceRels[J].Name) {
+          E.K = PlanEntry::Fence;
+          E.Id = unsigned(J);
+        }
+    }
+    Plan.push_back(E);
+  }
+  return Plan;
+}
 
 void Primitives::setUpCombination(const litmus::Program &P,
                                   const std::vector<EventRef> &Events,
@@ -143,7 +194,6 @@ void Primitives::setUpCombination(const litmus::Program &P,
                                   const std::vector<int32_t> &Base) {
   N = unsigned(Events.size());
   NumLocs = unsigned(P.Locs.size());
-  X.emplace(N);
 
   // Sets.
   std::vector<EventSet> Sets(NumSets, EventSet(N));
@@ -277,51 +327,55 @@ void Primitives::setUpCombination(const litmus::Program &P,
   ExtRel = Ext;
   IntRel = Int;
 
-  // Hand everything over in the order of cat::primitiveNames().
-  struct Named {
-    std::string_view Name;
-    Relation *R;
-  };
-  Named Fixed[] = {
-      {"id", &Id},          {"po", &Po},       {"loc", &Loc},
-      {"ext", &Ext},        {"int", &Int},     {"rmw", &Rmw},
-      {"addr", &Addr},      {"data", &Data},   {"ctrl", &Ctrl},
-      {"po-loc", &PoLoc},   {"warp", &Scopes[LWarp]},
-      {"cta", &Scopes[LCta]}, {"cluster", &Scopes[LCluster]},
-      {"gl", &Scopes[LGpu]}, {"gpu", &Scopes[LGpu]},
-      {"sys", &Scopes[LSys]}, {"bsync", &Bsync},
-  };
+  // Hand everything over in the order of cat::primitiveNames(). Where to
+  // take each primitive from is worked out once (Plan); an Execution of the
+  // same size is refilled in place, so its layout and the model's binding
+  // stay, and no names are copied.
+  Relation *Fixed[] = {&Id,   &Po,   &Loc,   &Ext,           &Int,
+                       &Rmw,  &Addr, &Data,  &Ctrl,          &PoLoc,
+                       &Scopes[LWarp], &Scopes[LCta], &Scopes[LCluster],
+                       &Scopes[LGpu],  &Scopes[LGpu], &Scopes[LSys], &Bsync};
+  static const std::vector<PlanEntry> Plan = makePlan();
+  bool Refill = X && X->numEvents() == N;
+  if (!Refill)
+    X.emplace(N);
   for (unsigned D = 0; D < NumDynamic; ++D)
     DynamicSlot[D] = -1;
-  for (const cat::PrimitiveInfo &PI : cat::primitiveNames()) {
-    std::string Name(PI.Name);
+  size_t SetSlot = 0, RelSlot = 0;
+  for (const PlanEntry &E : Plan) {
+    const cat::PrimitiveInfo &PI = cat::primitiveNames()[E.Prim];
     if (PI.IsSet) {
-      unsigned S = 0;
-      while (S < NumSets && PI.Name != SetNames[S])
-        ++S;
-      X->setSet(Name, S < NumSets ? Sets[S] : EventSet(N));
+      const EventSet &S = E.K == PlanEntry::Set ? Sets[E.Id] : EmptySet(N);
+      if (Refill)
+        X->setAt(SetSlot) = S;
+      else
+        X->setSet(std::string(PI.Name), S);
+      ++SetSlot;
       continue;
     }
-    int32_t Slot = int32_t(X->relations().size());
-    bool Done = false;
-    for (unsigned D = 0; D < NumDynamic && !Done; ++D)
-      if (PI.Name == DynamicNames[D]) {
-        X->setRelation(Name, Relation(N));
-        DynamicSlot[D] = Slot;
-        Done = true;
-      }
-    for (const Named &F : Fixed)
-      if (!Done && PI.Name == F.Name) {
-        X->setRelation(Name, *F.R);
-        Done = true;
-      }
-    for (size_t K = 0; K < std::size(FenceRels) && !Done; ++K)
-      if (PI.Name == FenceRels[K].Name) {
-        X->setRelation(Name, FenceRelations[K]);
-        Done = true;
-      }
-    if (!Done) // a primitive this enumerator does not know: empty
-      X->setRelation(Name, Relation(N));
+    const Relation *R = nullptr;
+    switch (E.K) {
+    case PlanEntry::Fixed:
+      R = Fixed[E.Id];
+      break;
+    case PlanEntry::Fence:
+      R = &FenceRelations[E.Id];
+      break;
+    case PlanEntry::Dynamic:
+      DynamicSlot[E.Id] = int32_t(RelSlot);
+      break;
+    default:
+      break;
+    }
+    if (Refill) {
+      if (R)
+        X->relationAt(RelSlot) = *R;
+      else if (E.K != PlanEntry::Dynamic)
+        clearRelation(X->relationAt(RelSlot), N);
+    } else {
+      X->setRelation(std::string(PI.Name), R ? *R : Relation(N));
+    }
+    ++RelSlot;
   }
 }
 

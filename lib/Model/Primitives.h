@@ -33,14 +33,16 @@ public:
                     const std::vector<int32_t> &ThreadOf);
   const cat::Execution &execution() const { return *X; }
 
+  /// The relations refilled per candidate.
+  static constexpr unsigned NumDynamic = 9;
+  static constexpr const char *DynamicNames[NumDynamic] = {
+      "rf", "co", "fr", "rfe", "rfi", "coe", "coi", "fre", "fri"};
+
 private:
   std::optional<cat::Execution> X;
   unsigned N = 0;
   unsigned NumLocs = 0;
-  /// The relations refilled per candidate, and where they sit in X.
-  static constexpr unsigned NumDynamic = 9;
-  static constexpr const char *DynamicNames[NumDynamic] = {
-      "rf", "co", "fr", "rfe", "rfi", "coe", "coi", "fre", "fri"};
+  /// Where the dynamic relations sit in X.relations().
   int32_t DynamicSlot[NumDynamic] = {};
   cat::Relation Rf, Co, Fr;  ///< Scratch, per candidate.
   cat::Relation ExtRel, IntRel;
