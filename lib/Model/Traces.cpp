@@ -79,6 +79,9 @@ private:
   std::vector<Trace> &Out;
   bool &Incomplete;
   bool Stopped = false;
+  /// Reads performed over all runs of this thread, dropped ones included;
+  /// bounds the work of a round however the runs branch.
+  uint64_t Steps = 0;
 
   Value operandValue(const RunState &S, const Operand &O) const {
     switch (O.K) {
@@ -405,6 +408,12 @@ private:
           if (WL == *L && std::find(Vs.begin(), Vs.end(), WV) == Vs.end())
             Vs.push_back(WV);
         assert(!Vs.empty());
+        Steps += Vs.size();
+        if (Steps > Opts.MaxReadsPerThread) {
+          Incomplete = true;
+          Stopped = true;
+          return;
+        }
         // Branch over the values; the last one continues in S itself.
         for (size_t K = 0; K + 1 < Vs.size() && !Stopped; ++K) {
           RunState Copy = S;

@@ -516,3 +516,30 @@ TEST(CheckTest, EveryPrimitiveIsSetOnceAndFrIsDerivedFromRfCo) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CheckTest, ExplodingLoopsStopAtTheWorkBound) {
+  // A loop reading a location with many values and a huge unroll bound:
+  // the work is bounded and the result says it is incomplete.
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  {
+    ThreadBuilder T = addThread(P);
+    for (int V = 1; V <= 8; ++V)
+      T.st(A(X), I(V));
+  }
+  {
+    ThreadBuilder T = addThread(P);
+    int R0 = T.reg("r0");
+    T.ld(R0, A(X));
+    T.bra(0);
+  }
+  TraceOptions O;
+  O.Unroll = 1000;
+  O.MaxReadsPerThread = 10000;
+  TraceSet TS = computeTraces(P, O);
+  EXPECT_TRUE(TS.Incomplete);
+}
+
+} // namespace

@@ -66,6 +66,9 @@ struct TraceOptions {
   unsigned MaxRounds = 16;
   /// Most distinct traces per thread.
   unsigned MaxTracesPerThread = 1u << 16;
+  /// Most reads (value choices) tried per thread and round, counting runs
+  /// that are later dropped; bounds the work on any input.
+  uint64_t MaxReadsPerThread = uint64_t(1) << 22;
 };
 
 struct TraceSet {
