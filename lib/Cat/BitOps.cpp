@@ -68,6 +68,16 @@ void compose(uint64_t *D, const uint64_t *A, const uint64_t *B, unsigned N) {
 void inverse(uint64_t *D, const uint64_t *A, unsigned N) {
   unsigned Wd = wordsFor(N);
   zero(D, size_t(N) * Wd);
+  if (Wd == 1) {
+    for (unsigned R = 0; R != N; ++R) {
+      uint64_t Bits = A[R], M = uint64_t(1) << R;
+      while (Bits) {
+        D[std::countr_zero(Bits)] |= M;
+        Bits &= Bits - 1;
+      }
+    }
+    return;
+  }
   for (unsigned R = 0; R != N; ++R) {
     const uint64_t *AR = A + size_t(R) * Wd;
     for (unsigned W = 0; W != Wd; ++W) {
@@ -107,12 +117,23 @@ void closeTransitively(uint64_t *D, unsigned N) {
 
 void addIdentity(uint64_t *D, unsigned N) {
   unsigned Wd = wordsFor(N);
+  if (Wd == 1) {
+    for (unsigned R = 0; R != N; ++R)
+      D[R] |= uint64_t(1) << R;
+    return;
+  }
   for (unsigned R = 0; R != N; ++R)
     set(D + size_t(R) * Wd, R);
 }
 
 void product(uint64_t *D, const uint64_t *S, const uint64_t *T, unsigned N) {
   unsigned Wd = wordsFor(N);
+  if (Wd == 1) {
+    uint64_t Src = S[0], Tgt = T[0];
+    for (unsigned R = 0; R != N; ++R)
+      D[R] = ((Src >> R) & 1) ? Tgt : 0;
+    return;
+  }
   for (unsigned R = 0; R != N; ++R) {
     uint64_t *DR = D + size_t(R) * Wd;
     if (test(S, R))
@@ -124,6 +145,12 @@ void product(uint64_t *D, const uint64_t *S, const uint64_t *T, unsigned N) {
 
 void identityOn(uint64_t *D, const uint64_t *S, unsigned N) {
   unsigned Wd = wordsFor(N);
+  if (Wd == 1) {
+    uint64_t Src = S[0];
+    for (unsigned R = 0; R != N; ++R)
+      D[R] = Src & (uint64_t(1) << R);
+    return;
+  }
   zero(D, size_t(N) * Wd);
   for (unsigned R = 0; R != N; ++R)
     if (test(S, R))
@@ -133,6 +160,12 @@ void identityOn(uint64_t *D, const uint64_t *S, unsigned N) {
 void restrict(uint64_t *D, const uint64_t *A, const uint64_t *S,
               const uint64_t *T, unsigned N) {
   unsigned Wd = wordsFor(N);
+  if (Wd == 1) {
+    uint64_t Src = S[0], Tgt = T[0];
+    for (unsigned R = 0; R != N; ++R)
+      D[R] = ((Src >> R) & 1) ? A[R] & Tgt : 0;
+    return;
+  }
   for (unsigned R = 0; R != N; ++R) {
     uint64_t *DR = D + size_t(R) * Wd;
     const uint64_t *AR = A + size_t(R) * Wd;
@@ -145,6 +178,13 @@ void restrict(uint64_t *D, const uint64_t *A, const uint64_t *S,
 
 void domain(uint64_t *D, const uint64_t *A, unsigned N) {
   unsigned Wd = wordsFor(N);
+  if (Wd == 1) {
+    uint64_t Acc = 0;
+    for (unsigned R = 0; R != N; ++R)
+      Acc |= uint64_t(A[R] != 0) << R;
+    D[0] = Acc;
+    return;
+  }
   zero(D, Wd);
   for (unsigned R = 0; R != N; ++R)
     if (!isZero(A + size_t(R) * Wd, Wd))
@@ -153,6 +193,13 @@ void domain(uint64_t *D, const uint64_t *A, unsigned N) {
 
 void range(uint64_t *D, const uint64_t *A, unsigned N) {
   unsigned Wd = wordsFor(N);
+  if (Wd == 1) {
+    uint64_t Acc = 0;
+    for (unsigned R = 0; R != N; ++R)
+      Acc |= A[R];
+    D[0] = Acc;
+    return;
+  }
   zero(D, Wd);
   for (unsigned R = 0; R != N; ++R) {
     const uint64_t *AR = A + size_t(R) * Wd;
@@ -163,6 +210,12 @@ void range(uint64_t *D, const uint64_t *A, unsigned N) {
 
 bool isIrreflexive(const uint64_t *A, unsigned N) {
   unsigned Wd = wordsFor(N);
+  if (Wd == 1) {
+    uint64_t Diag = 0;
+    for (unsigned R = 0; R != N; ++R)
+      Diag |= A[R] & (uint64_t(1) << R);
+    return Diag == 0;
+  }
   for (unsigned R = 0; R != N; ++R)
     if (test(A + size_t(R) * Wd, R))
       return false;

@@ -103,6 +103,21 @@ private:
   int32_t newReg() { return int32_t(P.NumRegs++); }
   Value emit(Op Code, Kind Result, bool Rel, int32_t A = -1, int32_t B = -1,
              int32_t C = -1) {
+    // Reuse an earlier identical operation (common subexpressions are
+    // frequent once functions are inlined). Registers are never reused, so
+    // an entry is still valid if the instruction at its pc still defines
+    // it (dry runs of let rec truncate the code). Inside a let rec body
+    // this is sound too: the body's last iteration runs on the final
+    // values of the variables.
+    if ((Code == Op::Union || Code == Op::Inter) && A > B)
+      std::swap(A, B);
+    auto Key = std::make_tuple(uint8_t(Code), Rel, A, B, C);
+    if (auto It = Cse.find(Key); It != Cse.end()) {
+      int32_t R = It->second;
+      if (R < int32_t(DefPc.size()) && DefPc[R] >= 0 &&
+          size_t(DefPc[R]) < P.Code.size() && P.Code[DefPc[R]].Dst == R)
+        return Value{Result, R};
+    }
     Instr I;
     I.Code = Code;
     I.Rel = Rel;
@@ -110,8 +125,20 @@ private:
     I.A = A;
     I.B = B;
     I.C = C;
+    if (DefPc.size() < P.NumRegs)
+      DefPc.resize(P.NumRegs, -1);
+    DefPc[I.Dst] = int32_t(P.Code.size());
+    Cse[Key] = I.Dst;
     P.Code.push_back(I);
     return Value{Result, I.Dst};
+  }
+  /// The set S if \p Reg holds [S] computed by an IdOn, else -1.
+  int32_t identityOnSet(int32_t Reg) const {
+    if (Reg < 0 || size_t(Reg) >= DefPc.size() || DefPc[Reg] < 0 ||
+        size_t(DefPc[Reg]) >= P.Code.size())
+      return -1;
+    const Instr &I = P.Code[DefPc[Reg]];
+    return I.Dst == Reg && I.Code == Op::IdOn ? I.A : -1;
   }
   void error(SourceRange R, const std::string &Message) {
     if (Quiet)
@@ -133,6 +160,8 @@ private:
   std::vector<std::unique_ptr<Module>> Modules;
   std::vector<std::filesystem::path> IncludeStack;
   std::map<unsigned, int32_t> PrimRegs;
+  std::vector<int32_t> DefPc; ///< Register -> pc of the instruction defining it.
+  std::map<std::tuple<uint8_t, bool, int32_t, int32_t, int32_t>, int32_t> Cse;
 };
 
 bool Compiler::compileTop(std::shared_ptr<const SourceFile> File) {
@@ -489,6 +518,11 @@ Value Compiler::compile(const Expr &X, const Env &E) {
               "identity relation on a set S)");
         return {};
       }
+    // [S];r and r;[S] are restrictions of r, far cheaper than compositions.
+    if (int32_t S = identityOnSet(L.Reg); S >= 0)
+      return emit(Op::Restrict, Kind::Rel, true, R.Reg, S, prim("_").Reg);
+    if (int32_t S = identityOnSet(R.Reg); S >= 0)
+      return emit(Op::Restrict, Kind::Rel, true, L.Reg, prim("_").Reg, S);
     return emit(Op::Seq, Kind::Rel, true, L.Reg, R.Reg);
   }
   case ExprKind::Product: {
@@ -607,8 +641,8 @@ Value Compiler::compileCall(const Expr &X, const Env &E) {
       return {};
     // po ; [S] ; po
     Value Po = prim("po");
-    Value Id = emit(Op::IdOn, Kind::Rel, true, Args[0].Reg);
-    Value L = emit(Op::Seq, Kind::Rel, true, Po.Reg, Id.Reg);
+    Value L = emit(Op::Restrict, Kind::Rel, true, Po.Reg, prim("_").Reg,
+                   Args[0].Reg);
     return emit(Op::Seq, Kind::Rel, true, L.Reg, Po.Reg);
   }
   for (const Filter &Fl : Filters)
@@ -642,7 +676,7 @@ void removeDeadCode(Program &P) {
     const Instr &I = P.Code[Pc];
     if (I.Code == Op::FixLoop) {
       // Keep the whole block if any of its variables is needed.
-      const FixBlock &F = P.Fixes[I.A];
+      FixBlock &F = P.Fixes[I.A];
       size_t Start = Pc;
       while (Start > 0 && !(P.Code[Start].Code == Op::FixInit &&
                             P.Code[Start].A == I.A))
@@ -660,6 +694,9 @@ void removeDeadCode(Program &P) {
         }
         for (auto [Var, Res] : F.Vars)
           Live[Var] = Live[Res] = true;
+      } else {
+        F.Vars.clear();
+        F.Rel.clear();
       }
       Pc = Start;
       continue;
@@ -689,6 +726,34 @@ void removeDeadCode(Program &P) {
     if (Live[R.Reg])
       Prims.push_back(R);
   P.Prims = std::move(Prims);
+
+  // Renumber the registers that are still used, densely.
+  std::vector<int32_t> NewReg(P.NumRegs, -1);
+  int32_t Next = 0;
+  auto Map = [&](int32_t &R) {
+    if (R < 0)
+      return;
+    if (NewReg[R] < 0)
+      NewReg[R] = Next++;
+    R = NewReg[R];
+  };
+  for (PrimReg &R : P.Prims)
+    Map(R.Reg);
+  for (Instr &I : P.Code)
+    if (I.Code != Op::FixInit && I.Code != Op::FixLoop) {
+      Map(I.Dst);
+      Map(I.A);
+      Map(I.B);
+      Map(I.C);
+    }
+  for (FixBlock &F : P.Fixes)
+    for (auto &[Var, Res] : F.Vars) {
+      Map(Var);
+      Map(Res);
+    }
+  for (CheckInfo &C : P.Checks)
+    Map(C.Reg);
+  P.NumRegs = unsigned(Next);
 }
 
 std::optional<Program> compileModel(std::shared_ptr<const SourceFile> File,

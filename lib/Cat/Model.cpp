@@ -16,8 +16,10 @@
 #include "incant/Cat/Primitives.h"
 
 #include <array>
+#include <atomic>
 #include <cassert>
 #include <mutex>
+#include <ostream>
 #include <string_view>
 
 namespace incant::cat {
@@ -114,6 +116,23 @@ const std::vector<Derivation> &derivations() {
   return Table;
 }
 
+/// Where each primitive is in an Execution of one layout: an index into
+/// sets() or relations(), or -1.
+struct LayoutBinding {
+  uint64_t Key;
+  size_t NumSets, NumRels;
+  std::vector<int32_t> Slot;
+};
+
+/// The last binding this thread used, to skip the model's shared cache.
+struct LastBinding {
+  uint64_t ModelId = 0;
+  std::shared_ptr<const LayoutBinding> B;
+};
+thread_local LastBinding TLSBinding;
+
+std::atomic<uint64_t> NextModelId{1};
+
 /// Per-thread scratch space, reused across evaluations.
 struct Scratch {
   std::vector<uint64_t> Arena;
@@ -140,15 +159,15 @@ class ModelImpl {
 public:
   explicit ModelImpl(Program P) : P(std::move(P)) {}
 
-  /// Where each primitive is in an Execution of one layout: an index into
-  /// sets() or relations(), or -1.
-  struct Binding {
-    uint64_t Key;
-    size_t NumSets, NumRels;
-    std::vector<int32_t> Slot;
-  };
+  /// Unique for the life of the process (unlike the object's address).
+  const uint64_t Id = NextModelId++;
 
-  std::shared_ptr<const Binding> bind(const Execution &X) const;
+  using Binding = LayoutBinding;
+
+  /// The binding for \p X's layout (per-thread last one, else the cache).
+  /// Valid until this thread's next bind().
+  const Binding *bind(const Execution &X) const;
+  std::shared_ptr<const Binding> lookupShared(const Execution &X) const;
   Verdict evaluate(const Execution &X) const;
 
   Program P;
@@ -161,8 +180,20 @@ private:
   mutable std::vector<std::shared_ptr<const Binding>> Cache;
 };
 
+const ModelImpl::Binding *ModelImpl::bind(const Execution &X) const {
+  uint64_t Key = X.layoutKey();
+  LastBinding &Last = TLSBinding;
+  if (Last.ModelId == Id && Last.B->Key == Key &&
+      Last.B->NumSets == X.sets().size() &&
+      Last.B->NumRels == X.relations().size())
+    return Last.B.get();
+  Last.B = lookupShared(X);
+  Last.ModelId = Id;
+  return Last.B.get();
+}
+
 std::shared_ptr<const ModelImpl::Binding>
-ModelImpl::bind(const Execution &X) const {
+ModelImpl::lookupShared(const Execution &X) const {
   uint64_t Key = X.layoutKey();
   {
     std::lock_guard<std::mutex> Lock(Mu);
@@ -273,7 +304,7 @@ const uint64_t *ModelImpl::prim(unsigned Idx, const Execution &X,
 
 Verdict ModelImpl::evaluate(const Execution &X) const {
   Verdict V;
-  std::shared_ptr<const Binding> B = bind(X);
+  const Binding *B = bind(X);
   Scratch &S = TLS;
   unsigned N = X.numEvents();
   unsigned Wd = bits::wordsFor(N);
@@ -454,6 +485,44 @@ const std::string &Model::name() const { return Impl->P.Title; }
 
 Verdict Model::evaluate(const Execution &X) const {
   return Impl->evaluate(X);
+}
+
+void Model::print(std::ostream &OS) const {
+  static const char *const Names[] = {
+      "zero",   "union", "inter",    "diff",     "seq",     "product",
+      "~set",   "~rel",  "inverse",  "plus",     "star",    "opt",
+      "id-on",  "domain", "range",   "restrict", "fix-init", "fix-loop"};
+  const Program &P = Impl->P;
+  OS << "model '" << P.Title << "': " << P.NumRegs << " registers, "
+     << P.Code.size() << " operations, " << P.Checks.size() << " checks\n";
+  for (const PrimReg &R : P.Prims)
+    OS << "  r" << R.Reg << " = " << primitiveNames()[R.Prim].Name << "\n";
+  for (size_t Pc = 0; Pc != P.Code.size(); ++Pc) {
+    const Instr &I = P.Code[Pc];
+    OS << "  " << Pc << ": ";
+    if (I.Code == Op::FixInit || I.Code == Op::FixLoop) {
+      OS << Names[size_t(I.Code)] << " #" << I.A;
+      if (I.Code == Op::FixLoop) {
+        OS << " to " << I.B << " [";
+        for (auto [Var, Res] : P.Fixes[I.A].Vars)
+          OS << " r" << Var << "<-r" << Res;
+        OS << " ]";
+      }
+      OS << "\n";
+      continue;
+    }
+    OS << "r" << I.Dst << " = " << Names[size_t(I.Code)];
+    for (int32_t R : {I.A, I.B, I.C})
+      if (R >= 0)
+        OS << " r" << R;
+    OS << "\n";
+  }
+  for (const CheckInfo &C : P.Checks)
+    OS << "  check " << (C.Flag ? "flag " : "") << (C.Negated ? "~" : "")
+       << (C.Kind == ast::CheckKind::Acyclic       ? "acyclic"
+           : C.Kind == ast::CheckKind::Irreflexive ? "irreflexive"
+                                                   : "empty")
+       << " r" << C.Reg << " as " << C.Name << "\n";
 }
 
 } // namespace incant::cat

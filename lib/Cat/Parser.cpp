@@ -132,7 +132,12 @@ private:
 std::string Parser::describe(const Token &T) const {
   switch (T.Kind) {
   case Tok::Name:
-    return (isKeyword(T.Text) ? "keyword '" : "'") + T.Text + "'";
+  {
+    std::string S = isKeyword(T.Text) ? "keyword '" : "'";
+    S += T.Text;
+    S += '\'';
+    return S;
+  }
   case Tok::String:
     return "a string";
   case Tok::Eof:
@@ -140,7 +145,12 @@ std::string Parser::describe(const Token &T) const {
   case Tok::Error:
     return "an invalid token";
   default:
-    return "'" + std::string(File->slice(T.Range)) + "'";
+  {
+    std::string S = "'";
+    S += File->slice(T.Range);
+    S += '\'';
+    return S;
+  }
   }
 }
 

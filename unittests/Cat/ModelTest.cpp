@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <sstream>
 #include <utility>
 
 using namespace incant;
@@ -241,6 +242,24 @@ TEST(ModelTest, PrimitiveTable) {
     EXPECT_EQ(lookupPrimitive(P.Name), lookupPrimitive(P.Name));
   EXPECT_TRUE(primitiveNames()[*lookupPrimitive("R")].IsSet);
   EXPECT_FALSE(primitiveNames()[*lookupPrimitive("rf")].IsSet);
+}
+
+} // namespace
+
+namespace {
+
+TEST(ModelTest, PrintShowsTheCompiledForm) {
+  Model M = mustParse("\"P\"\nlet a = [W] ; po\nlet b = [W] ; po\n"
+                      "let dead = rf ; co\nacyclic a | b as x\n");
+  std::ostringstream OS;
+  M.print(OS);
+  std::string S = OS.str();
+  // [W];po is a restriction, computed once; the unused let is gone.
+  EXPECT_NE(S.find("restrict"), std::string::npos) << S;
+  EXPECT_EQ(S.find("seq"), std::string::npos) << S;
+  EXPECT_NE(S.find("check acyclic"), std::string::npos) << S;
+  EXPECT_NE(S.find("as x"), std::string::npos) << S;
+  EXPECT_EQ(S.find("= rf"), std::string::npos) << S;
 }
 
 } // namespace
