@@ -1,6 +1,7 @@
 //===- CLApi.cpp - dlopen the OpenCL ICD loader -----------------------------===//
 #include "CLApi.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
 
@@ -12,6 +13,11 @@ const CLApi *CLApi::get(std::string &Why) {
   static std::once_flag Once;
   static bool Ok = false;
   std::call_once(Once, [] {
+    // PoCL's CPU driver: pin its worker threads to cores. Unpinned, the two
+    // work-groups holding an instance's roles were mostly run one after the
+    // other on a 2-core machine and SB's weak outcome almost never showed
+    // (docs/run.md). A user's own setting wins.
+    setenv("POCL_AFFINITY", "1", /*overwrite=*/0);
     void *H = nullptr;
     for (const char *Name : {"libOpenCL.so.1", "libOpenCL.so"})
       if ((H = dlopen(Name, RTLD_NOW | RTLD_LOCAL)))
