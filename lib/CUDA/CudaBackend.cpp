@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 using namespace incant;
 using namespace incant::cuda;
 
@@ -108,7 +110,8 @@ public:
       return std::nullopt;
     case cuda::RunResult::Emitted:
       for (const char *F : {"test.cu", "test.ptx", "test.sass"})
-        Out.EmittedFiles.push_back(Req.EmitDir + "/" + F);
+        if (std::filesystem::exists(Req.EmitDir + "/" + F))
+          Out.EmittedFiles.push_back(Req.EmitDir + "/" + F);
       for (const auto &F : harnessFiles())
         Out.EmittedFiles.push_back(Req.EmitDir + "/" + F.Name);
       Out.OptCheck = R.Opt.line();

@@ -14,6 +14,9 @@
 #include "incant/Litmus/Parser.h"
 #include "incant/Model/Check.h"
 #include "incant/OpenCL/OpenCLBackend.h"
+#ifdef INCANT_HAVE_CUDA
+#include "incant/CUDA/CudaBackend.h"
+#endif
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -46,9 +49,26 @@ struct Chosen {
 std::optional<Chosen> choose(const RunCommand &Cmd, DiagnosticEngine &Diags,
                              int &Rc) {
   Rc = 3;
+#ifdef INCANT_HAVE_CUDA
+  if (Cmd.Backend == "cuda" || (Cmd.Backend == "auto" && haveCudaDriver())) {
+    Chosen C;
+    C.B = cuda::createCudaBackend();
+    std::string Why;
+    if (C.B->available(Why) && !C.B->devices().empty()) {
+      C.Device = Cmd.Device.value_or(0);
+      if (Cmd.Backend == "auto")
+        C.Note = "chose the first CUDA device";
+      return C;
+    }
+    if (Cmd.Backend == "cuda") {
+      Diags.error(cuda::noDriverMessage());
+      return std::nullopt;
+    }
+  }
+#endif
   if (Cmd.Backend == "cuda") {
-    Diags.error("no CUDA backend yet: use --backend opencl (an NVIDIA GPU is "
-                "reachable through its OpenCL driver)");
+    Diags.error("no CUDA backend in this build: use --backend opencl (an "
+                "NVIDIA GPU is reachable through its OpenCL driver)");
     return std::nullopt;
   }
   if (Cmd.Backend != "auto" && Cmd.Backend != "opencl") {
@@ -179,6 +199,8 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   OS << "Device " << R.Device.Backend << ':' << R.Device.Index << ' '
      << R.Device.Name << " (" << R.Device.Platform << ", " << R.Device.Version
      << ")" << (Note.empty() ? "" : "; " + Note) << '\n';
+  if (!R.OptCheck.empty())
+    OS << R.OptCheck << '\n';
   OS << fmt::format("Parameters iterations={} instances/launch={} "
                     "groups={}x{} warp={} stride={} seed={} loop-bound={}\n",
                     R.Launches, R.InstancesPerLaunch, R.Groups, R.GroupSize,
@@ -243,6 +265,8 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
     M["forbidden_observed"] = F;
     J["model"] = M;
   }
+  if (!R.OptCheck.empty())
+    J["optcheck"] = R.OptCheck;
   J["device"] = {{"backend", R.Device.Backend}, {"index", R.Device.Index},
                  {"name", R.Device.Name},       {"platform", R.Device.Platform},
                  {"version", R.Device.Version}, {"driver", R.Device.Driver},
@@ -320,7 +344,12 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   } else {
     // Emitting needs no device; use one when there is one.
     Ch.emplace();
-    Ch->B = opencl::createOpenCLBackend();
+#ifdef INCANT_HAVE_CUDA
+    if (C.Backend == "cuda")
+      Ch->B = cuda::createCudaBackend();
+    else
+#endif
+      Ch->B = opencl::createOpenCLBackend();
     Ch->Device = C.Device.value_or(0);
   }
 
@@ -359,6 +388,8 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (!C.EmitDir.empty()) {
       for (const std::string &F : R->EmittedFiles)
         Out << "wrote " << F << '\n';
+      if (!R->OptCheck.empty())
+        Out << R->OptCheck << '\n';
       continue;
     }
     T.R = std::move(*R);
