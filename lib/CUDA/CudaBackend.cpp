@@ -138,6 +138,7 @@ public:
     Out.Device.Index = Req.Device;
     Out.Device.Name = R.Device;
     Out.Device.Vendor = "NVIDIA";
+    Out.Device.Platform = "CUDA driver API";
     Out.Device.Version = R.Arch;
     Out.Device.Driver = R.Driver;
     Out.Device.IsGPU = true;
