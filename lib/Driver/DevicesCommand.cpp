@@ -7,6 +7,9 @@
 #include "incant/Driver/RunCommand.h"
 #include "incant/Harness/Backend.h"
 #include "incant/OpenCL/OpenCLBackend.h"
+#ifdef INCANT_HAVE_CUDA
+#include "incant/CUDA/CudaBackend.h"
+#endif
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -31,9 +34,37 @@ int runDevices(const DevicesCommand &Cmd, std::ostream &Out,
   nlohmann::json J = nlohmann::json::array();
   bool Any = false;
   bool Cuda = haveCudaDriver();
+#ifdef INCANT_HAVE_CUDA
+  {
+    std::unique_ptr<harness::Backend> CB = cuda::createCudaBackend();
+    std::string Why;
+    std::vector<DeviceInfo> Ds;
+    if (CB->available(Why))
+      Ds = CB->devices();
+    if (!Cmd.Json && Ds.empty())
+      Out << "cuda: " << (Why.empty() ? "no CUDA device" : Why) << '\n';
+    for (const DeviceInfo &D : Ds) {
+      Any = true;
+      if (Cmd.Json) {
+        J.push_back({{"backend", D.Backend}, {"index", D.Index},
+                     {"name", D.Name}, {"driver", D.Driver},
+                     {"version", D.Version}, {"type", "gpu"},
+                     {"compute_units", D.ComputeUnits},
+                     {"notes", D.Notes}});
+        continue;
+      }
+      Out << fmt::format("cuda:{} {} ({}; driver {}); {} SMs\n", D.Index,
+                         D.Name, D.Version, D.Driver, D.ComputeUnits);
+      for (const std::string &N : D.Notes)
+        Out << "  " << N << '\n';
+    }
+  }
+  (void)Cuda;
+#else
   if (!Cmd.Json)
     Out << "cuda: " << (Cuda ? "NVIDIA driver found, but" : "no NVIDIA driver;")
-        << " no CUDA backend yet\n";
+        << " no CUDA backend in this build\n";
+#endif
   std::unique_ptr<harness::Backend> B = opencl::createOpenCLBackend();
   std::string Why;
   if (!B->available(Why)) {

@@ -95,7 +95,8 @@ std::optional<Chosen> choose(const RunCommand &Cmd, DiagnosticEngine &Diags,
     return C;
   }
   if (Cmd.Backend == "auto" && haveCudaDriver())
-    C.Note = "an NVIDIA driver is installed but there is no CUDA backend yet; ";
+    C.Note = "an NVIDIA driver is installed but no CUDA device could be "
+             "used; ";
   const DeviceInfo *Pick = nullptr;
   for (const DeviceInfo &D : Ds)
     if (D.IsGPU && !Pick)

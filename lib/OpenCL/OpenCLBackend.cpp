@@ -476,6 +476,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
     if (RP.Inc.Randomise && It > 0) {
       harness::LayoutParams LPr = LP;
       LPr.Seed = Rng();
+      LPr.Shuffle = true;
       std::optional<harness::Layout> L2 = harness::computeLayout(P, LPr, LayoutErr);
       if (L2 && (!Upload(*L2) || !Collect(0)))
         return std::nullopt;
@@ -531,6 +532,11 @@ harness::LayoutParams chooseLayout(const litmus::Program &P,
   LP.WarpSize = std::max<uint32_t>(WarpSize, 1);
   LP.Stride = RP.Stride;
   LP.Seed = RP.Seed;
+  // On a CPU the work-items of a work-group run as a loop in local-id
+  // order, so partners meet only if every work-group holds its instances in
+  // the same order: no slot permutation (thread randomisation still
+  // reshuffles per launch when asked).
+  LP.Shuffle = !Dev.IsCPU;
   uint32_t Max = std::max<uint32_t>(MaxGroupSize / LP.WarpSize, 1) * LP.WarpSize;
   uint32_t Want = RP.GroupSize ? RP.GroupSize : Dev.IsCPU ? 1024 : 256;
   // Round to a multiple of the warp size, within the device's limit.
