@@ -163,7 +163,8 @@ static std::vector<PlanEntry> makePlan() {
     PlanEntry E;
     E.Prim = I;
     std::string_view Name = Prims[I].Name;
-    auto Find = [&](auto &Names, size_t Count, PlanEntry::Kind K) {
+    auto Find = [&](const char *const *Names, size_t Count,
+                    PlanEntry::Kind K) {
       for (size_t J = 0; J < Count && E.K == PlanEntry::Unknown; ++J)
         if (Name == std::string_view(Names[J])) {
           E.K = K;
