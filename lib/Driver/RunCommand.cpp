@@ -97,12 +97,14 @@ std::optional<Chosen> choose(const RunCommand &Cmd, DiagnosticEngine &Diags,
   if (Cmd.Backend == "auto" && haveCudaDriver())
     C.Note = "an NVIDIA driver is installed but no CUDA device could be "
              "used; ";
+  // An OpenCL GPU that can run litmus tests, else such a CPU device (an
+  // NVIDIA OpenCL GPU, for one, lacks device-scope atomics).
   const DeviceInfo *Pick = nullptr;
   for (const DeviceInfo &D : Ds)
-    if (D.IsGPU && !Pick)
+    if (D.Usable && D.IsGPU && !Pick)
       Pick = &D;
   for (const DeviceInfo &D : Ds)
-    if (D.IsCPU && !Pick)
+    if (D.Usable && D.IsCPU && !Pick)
       Pick = &D;
   if (!Pick)
     Pick = &Ds[0];

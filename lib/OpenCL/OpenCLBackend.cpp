@@ -21,7 +21,6 @@ struct Device {
   cl_device_id Id = nullptr;
   DeviceInfo Info;
   DeviceCaps Caps;
-  bool Usable = true; ///< OpenCL 2.0 or later.
 };
 
 std::string deviceString(const CLApi &Api, cl_device_id D, cl_device_info P) {
@@ -104,9 +103,9 @@ std::vector<Device> listDevices(const CLApi &Api) {
       } else if (Major == 2) {
         C.CVersion = 200;
       } else {
-        Dev.Usable = false;
+        Dev.Info.Usable = false;
       }
-      if (!Dev.Usable) {
+      if (!Dev.Info.Usable) {
         I.Notes.push_back("OpenCL 1.x: no C11-style atomics; not usable");
       } else {
         std::string Orders = "relaxed";
@@ -125,7 +124,7 @@ std::vector<Device> listDevices(const CLApi &Api) {
                                       "scopes{}",
                                       C.CVersion / 100, Orders, Scopes));
         if (!C.ScopeDevice)
-          Dev.Usable = false;
+          Dev.Info.Usable = false;
       }
       Out.push_back(std::move(Dev));
     }
@@ -249,7 +248,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
                               Req.Device, loaded().size()));
       return std::nullopt;
     }
-    if (!Dev->Usable) {
+    if (!Dev->Info.Usable) {
       Diags.error(fmt::format("OpenCL device {} ({}) cannot run litmus tests: "
                               "{}",
                               Req.Device, Dev->Info.Name,

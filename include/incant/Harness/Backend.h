@@ -32,6 +32,9 @@ struct DeviceInfo {
   bool IsGPU = false;
   bool IsCPU = false;
   bool IsNvidia = false;
+  /// The backend can run litmus tests here (e.g. an OpenCL device needs
+  /// device-scope atomics); Notes says why not.
+  bool Usable = true;
   uint32_t ComputeUnits = 0;
   uint32_t MaxGroupSize = 0;
   /// What the backend can and cannot express on this device, in words
