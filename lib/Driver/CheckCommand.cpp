@@ -8,8 +8,7 @@
 #include "incant/Driver/CheckCommand.h"
 #include "incant/Driver/Format.h"
 #include "incant/Driver/ModelFinder.h"
-#include "incant/Litmus/Lower.h"
-#include "incant/Litmus/Parser.h"
+#include "incant/Litmus/Load.h"
 #include "incant/Litmus/Printer.h"
 #include "incant/Model/Check.h"
 
@@ -26,7 +25,7 @@ namespace incant::driver {
 
 namespace {
 
-/// A test read and lowered, with what herd prints about it besides verdicts.
+/// A test read and lowered, with the digest herd prints.
 struct LoadedTest {
   litmus::Program Prog;
   std::string Hash;
@@ -34,26 +33,17 @@ struct LoadedTest {
 
 std::optional<LoadedTest> loadTest(const std::string &Path,
                                    DiagnosticEngine &Diags) {
-  std::string Error;
-  std::shared_ptr<SourceFile> File = SourceFile::read(Path, Error);
-  if (!File) {
-    Diags.error("cannot read '" + Path + "': " + Error);
-    return std::nullopt;
-  }
-  std::optional<litmus::Test> T = litmus::parseTest(File, Diags);
-  if (!T)
-    return std::nullopt;
-  std::optional<litmus::Program> P = litmus::lower(*T, Diags);
-  if (!P)
+  std::optional<litmus::LoadedTest> L = litmus::loadTest(Path, Diags);
+  if (!L)
     return std::nullopt;
   // herd prints a digest of the test; ours is FNV-1a over the canonical form,
   // so two files that differ only in layout get the same hash.
   uint64_t H = 14695981039346656037ull;
-  for (unsigned char C : litmus::printTest(*T)) {
+  for (unsigned char C : litmus::printTest(L->AST)) {
     H ^= C;
     H *= 1099511628211ull;
   }
-  return LoadedTest{std::move(*P), fmt::format("{:016x}", H)};
+  return LoadedTest{std::move(L->Prog), fmt::format("{:016x}", H)};
 }
 
 const char *observation(const model::CheckResult &R) {

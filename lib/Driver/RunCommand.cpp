@@ -10,8 +10,7 @@
 #include "incant/Driver/ModelFinder.h"
 #include "incant/Harness/Backend.h"
 #include "incant/Harness/Stats.h"
-#include "incant/Litmus/Lower.h"
-#include "incant/Litmus/Parser.h"
+#include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
 #include "incant/OpenCL/OpenCLBackend.h"
 #ifdef INCANT_HAVE_CUDA
@@ -300,23 +299,6 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
   return J;
 }
 
-std::optional<std::pair<litmus::Program, std::shared_ptr<const SourceFile>>>
-loadProgram(const std::string &Path, DiagnosticEngine &Diags) {
-  std::string Error;
-  std::shared_ptr<SourceFile> File = SourceFile::read(Path, Error);
-  if (!File) {
-    Diags.error("cannot read '" + Path + "': " + Error);
-    return std::nullopt;
-  }
-  std::optional<litmus::Test> T = litmus::parseTest(File, Diags);
-  if (!T)
-    return std::nullopt;
-  std::optional<litmus::Program> P = litmus::lower(*T, Diags);
-  if (!P)
-    return std::nullopt;
-  return std::make_pair(std::move(*P), std::shared_ptr<const SourceFile>(File));
-}
-
 } // namespace
 
 int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
@@ -364,16 +346,16 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
 
   bool InputError = false, ForbiddenSeen = false, DeviceError = false;
   for (const std::string &Path : C.Files) {
-    auto Loaded = loadProgram(Path, Diags);
+    std::optional<litmus::LoadedTest> Loaded = litmus::loadTest(Path, Diags);
     if (!Loaded) {
       InputError = true;
       continue;
     }
     TestRun T;
-    T.Prog = std::move(Loaded->first);
+    T.Prog = std::move(Loaded->Prog);
     harness::RunRequest Req;
     Req.Prog = &T.Prog;
-    Req.File = Loaded->second;
+    Req.File = Loaded->File;
     Req.Params = C.Params;
     Req.Device = Ch->Device;
     Req.EmitDir = C.EmitDir;

@@ -1,0 +1,29 @@
+//===- Load.h - Read, parse and lower a litmus file in one step -*- C++ -*-===//
+#ifndef INCANT_LITMUS_LOAD_H
+#define INCANT_LITMUS_LOAD_H
+
+#include "incant/Litmus/AST.h"
+#include "incant/Litmus/Program.h"
+#include "incant/Support/Diagnostic.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace incant::litmus {
+
+/// A litmus file with its parsed and lowered forms.
+struct LoadedTest {
+  std::shared_ptr<const SourceFile> File;
+  Test AST;
+  Program Prog;
+};
+
+/// Reads \p Path, parses and lowers it; reports every problem (an unreadable
+/// file included) to \p Diags and returns nullopt on any.
+std::optional<LoadedTest> loadTest(const std::string &Path,
+                                   DiagnosticEngine &Diags);
+
+} // namespace incant::litmus
+
+#endif // INCANT_LITMUS_LOAD_H
