@@ -1,25 +1,14 @@
 //===- LitmusLexer.cpp - Tokens of the litmus format ----------------------===//
 #include "LitmusLexer.h"
+#include "incant/PTX/Lexer.h"
 
 namespace incant::litmus {
 
-static bool isIdentStart(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' ||
-         C == '$' || C == '%';
-}
-static bool isIdentChar(char C) {
-  return isIdentStart(C) || (C >= '0' && C <= '9');
-}
-static bool isDigit(char C) { return C >= '0' && C <= '9'; }
-static int hexDigit(char C) {
-  if (C >= '0' && C <= '9')
-    return C - '0';
-  if (C >= 'a' && C <= 'f')
-    return C - 'a' + 10;
-  if (C >= 'A' && C <= 'F')
-    return C - 'A' + 10;
-  return -1;
-}
+using ptx::hexDigit;
+using ptx::isDigit;
+using ptx::isIdentChar;
+using ptx::isIdentStart;
+
 
 uint32_t skipSpaceAndComments(const std::string &S, uint32_t Pos,
                               bool StopAtNewline) {

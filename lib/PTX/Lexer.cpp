@@ -5,23 +5,6 @@
 
 namespace incant::ptx {
 
-static bool isIdentStart(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' ||
-         C == '$' || C == '%';
-}
-static bool isIdentChar(char C) {
-  return isIdentStart(C) || (C >= '0' && C <= '9');
-}
-static bool isDigit(char C) { return C >= '0' && C <= '9'; }
-static int hexDigit(char C) {
-  if (C >= '0' && C <= '9')
-    return C - '0';
-  if (C >= 'a' && C <= 'f')
-    return C - 'a' + 10;
-  if (C >= 'A' && C <= 'F')
-    return C - 'A' + 10;
-  return -1;
-}
 
 Lexer::Lexer(const SourceFile &F, uint32_t Begin, uint32_t End)
     : File(&F), Pos(Begin), End(End), LastEnd(Begin) {

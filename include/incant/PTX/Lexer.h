@@ -16,6 +16,27 @@
 
 namespace incant::ptx {
 
+/// Character classes of PTX identifiers and numbers, shared with the litmus
+/// lexer (which reads PTX-like names and numbers outside program cells).
+inline bool isIdentStart(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' ||
+         C == '$' || C == '%';
+}
+inline bool isIdentChar(char C) {
+  return isIdentStart(C) || (C >= '0' && C <= '9');
+}
+inline bool isDigit(char C) { return C >= '0' && C <= '9'; }
+/// The value of a hex digit, or -1.
+inline int hexDigit(char C) {
+  if (C >= '0' && C <= '9')
+    return C - '0';
+  if (C >= 'a' && C <= 'f')
+    return C - 'a' + 10;
+  if (C >= 'A' && C <= 'F')
+    return C - 'A' + 10;
+  return -1;
+}
+
 enum class TokKind : uint8_t {
   Eof,
   Ident,     ///< r0, %r1, x, L0, ld (letters, digits, _, $, % first)
