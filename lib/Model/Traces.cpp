@@ -488,6 +488,24 @@ TraceSet model::computeTraces(const litmus::Program &P,
   std::vector<std::vector<std::vector<Value>>> Written(
       NumThreads, std::vector<std::vector<Value>>(NumLocs));
   std::vector<std::vector<Value>> Visible(NumLocs);
+  // A bound on the write events of one execution: each thread's store and
+  // atom ops, times Unroll + 1 for a thread with a backward branch. A value
+  // in an execution that is not out of thin air comes from a chain of
+  // reads-from through distinct writes, at most that long, and round R finds
+  // every chain of length R; so once Round reaches the bound the values are
+  // complete even if the guesses still grow (two atom.add of one location
+  // guess 0, 1, 2, then 3, ..., which no single execution holds).
+  size_t WritesPerExecution = 0;
+  for (const litmus::ThreadProgram &T : P.Threads) {
+    size_t Writes = 0;
+    bool Loops = false;
+    for (size_t I = 0; I < T.Ops.size(); ++I) {
+      const litmus::Op &O = T.Ops[I];
+      Writes += O.K == litmus::Op::Kind::Store || O.K == litmus::Op::Kind::Rmw;
+      Loops |= O.K == litmus::Op::Kind::Branch && O.Target <= int32_t(I);
+    }
+    WritesPerExecution += Loops ? Writes * (Opts.Unroll + 1) : Writes;
+  }
   for (unsigned Round = 0;; ++Round) {
     // Total values per location, for the cap.
     std::vector<std::vector<Value>> All(NumLocs);
@@ -527,7 +545,7 @@ TraceSet model::computeTraces(const litmus::Program &P,
     }
     bool Changed = NewWritten != Written;
     Written = std::move(NewWritten);
-    if (!Changed) {
+    if (!Changed || Round >= WritesPerExecution) {
       TS.Values = std::move(All);
       for (std::vector<Value> &Vs : TS.Values)
         std::sort(Vs.begin(), Vs.end());
