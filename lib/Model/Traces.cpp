@@ -489,7 +489,8 @@ TraceSet model::computeTraces(const litmus::Program &P,
       NumThreads, std::vector<std::vector<Value>>(NumLocs));
   std::vector<std::vector<Value>> Visible(NumLocs);
   // A bound on the write events of one execution: each thread's store and
-  // atom ops, times Unroll + 1 for a thread with a backward branch. A value
+  // atom ops, times (Unroll + 1) per backward branch of the thread (nested
+  // loops multiply; the bound may be loose, never too small). A value
   // in an execution that is not out of thin air comes from a chain of
   // reads-from through distinct writes, at most that long, and round R finds
   // every chain of length R; so once Round reaches the bound the values are
@@ -498,13 +499,15 @@ TraceSet model::computeTraces(const litmus::Program &P,
   size_t WritesPerExecution = 0;
   for (const litmus::ThreadProgram &T : P.Threads) {
     size_t Writes = 0;
-    bool Loops = false;
     for (size_t I = 0; I < T.Ops.size(); ++I) {
       const litmus::Op &O = T.Ops[I];
       Writes += O.K == litmus::Op::Kind::Store || O.K == litmus::Op::Kind::Rmw;
-      Loops |= O.K == litmus::Op::Kind::Branch && O.Target <= int32_t(I);
     }
-    WritesPerExecution += Loops ? Writes * (Opts.Unroll + 1) : Writes;
+    for (size_t I = 0; I < T.Ops.size() && Writes < Opts.MaxRounds; ++I)
+      if (T.Ops[I].K == litmus::Op::Kind::Branch &&
+          T.Ops[I].Target <= int32_t(I))
+        Writes *= Opts.Unroll + 1;
+    WritesPerExecution += Writes;
   }
   for (unsigned Round = 0;; ++Round) {
     // Total values per location, for the cap.
