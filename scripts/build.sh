@@ -11,6 +11,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   llvm-14-tools            # lit and FileCheck for the tool-output tests
+  clang-14                 # compiles lib/OpenCL/runtime/harness.cl on its own
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
 )
 missing=()
