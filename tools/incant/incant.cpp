@@ -12,12 +12,14 @@
 //   3  the command needs a device or driver that this machine does not have
 //
 //===----------------------------------------------------------------------===//
+#include "Subcommand.h"
 #include "incant/Driver/CheckCommand.h"
 #ifdef INCANT_HAVE_RUN
 #include "incant/Driver/RunCommand.h"
 #endif
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 using namespace incant;
@@ -130,6 +132,11 @@ int main(int Argc, char **Argv) {
   driver::DevicesCommand Devices;
   addDevices(App, Devices, Rc);
 #endif
+  auto &More = tool::Subcommand::registry();
+  std::stable_sort(More.begin(), More.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  for (const auto &[Order, Add] : More)
+    Add(App, Rc);
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
