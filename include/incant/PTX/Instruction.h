@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace incant::ptx {
@@ -32,7 +33,45 @@ enum class Opcode : uint8_t {
   /// Dat3M's compare-and-branch pseudo-instructions `beq a, b, L` (also
   /// bne, blt, ble, bgt, bge); Cmp holds the comparison.
   CmpBra,
+
+  // Only parseModule produces the opcodes below (litmus cells keep the small
+  // set above). Instruction::Name says which instruction a family member is.
+  Ret,            ///< ret
+  Exit,           ///< exit
+  Trap,           ///< trap, brkpt
+  Call,           ///< call: Ops are [(rets)], callee, [(args)], [prototype]
+  Brx,            ///< brx.idx
+  BarWarp,        ///< bar.warp.sync
+  BarrierCluster, ///< barrier.cluster.arrive / .wait
+  Shfl,           ///< shfl.sync
+  Vote,           ///< vote.sync
+  Match,          ///< match.any/all.sync
+  Redux,          ///< redux.sync
+  Activemask,     ///< activemask
+  CpAsync,        ///< cp.async.*, cp.reduce.async.*, cp.async.bulk.*
+  Mbarrier,       ///< mbarrier.*
+  Tensor,         ///< mma, wmma, wgmma, ldmatrix, stmatrix, movmatrix, tcgen05
+  Cvta,           ///< cvta (generic <-> state space conversion)
+  Ldu,            ///< ldu
+  Prefetch,       ///< prefetch, prefetchu, applypriority, discard
+  /// Any other instruction of the PTX ISA (arithmetic, selp, mad, ...). The
+  /// first operand is its destination.
+  Other,
+  /// An opcode the parser does not know (newer PTX): kept with its modifiers
+  /// and operands so that it prints back; the parser warned about it.
+  Unknown,
 };
+
+/// Every PTX state space; Instruction::ASpace and declarations use it.
+/// (StateSpace above is the litmus subset and stays Generic for the rest.)
+enum class AddrSpace : uint8_t {
+  Generic, Reg, SReg, Const, Global, Local, Param,
+  Shared,        ///< .shared and .shared::cta
+  SharedCluster, ///< .shared::cluster
+  Tex,
+};
+/// ".global", ".shared::cluster", ... ("" for Generic).
+const char *addrSpaceName(AddrSpace S);
 
 enum class Sem : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqRel, SC };
 /// membar.gl decodes to GPU.
@@ -43,8 +82,11 @@ enum class AtomOp : uint8_t { None, Cas, Exch, Add, Inc, Dec, And, Or, Xor, Min,
 enum class CmpOp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs };
 
 /// A PTX fundamental type: .s32, .u64, .b32, .pred, ...
+/// parseType reads only S, U, B and Pred (what litmus tests declare);
+/// parseAnyType also reads F (.f16, .f32, .f64) and .b128. Other types
+/// (.bf16, .f16x2, .e4m3, ...) stay in Instruction::Mods only.
 struct Type {
-  enum Kind : uint8_t { S, U, B, Pred } K = S;
+  enum Kind : uint8_t { S, U, B, Pred, F } K = S;
   uint8_t Bits = 32; ///< 1 for Pred.
   bool isSigned() const { return K == S; }
   friend bool operator==(const Type &, const Type &) = default;
@@ -52,6 +94,8 @@ struct Type {
 
 /// Parses ".s32" etc. (with the dot); nullopt if not a type name.
 std::optional<Type> parseType(std::string_view Text);
+/// Like parseType, and also .f16, .f32, .f64 and .b128.
+std::optional<Type> parseAnyType(std::string_view Text);
 /// ".s32", ".pred", ...
 std::string typeName(Type T);
 
@@ -68,11 +112,24 @@ struct Operand {
     Symbol,  ///< A bare name where an address goes: `ld.weak r0, x`.
     Address, ///< `[base]`, `[base+off]`, `[base-off]` or `[off]` (Name empty).
     Label,   ///< A branch target.
+    // Only parseModule produces the kinds below.
+    FloatImm, ///< 0f3F800000 (FloatForm 'f'), 0d... ('d'): Value holds the
+              ///< bits; a decimal literal (FloatForm 0) keeps its text in Name.
+    Vector,   ///< `{%r1, %r2, _}`: Elems (also a braced initializer list).
+    List,     ///< `(%r1, param0)`: call return values and arguments: Elems.
+    Pair,     ///< `%p1|%p2` (setp, shfl, elect): Elems has the two.
+    Generic,  ///< `generic(sym)` or `generic(sym)+8` in an initializer.
   } K = Reg;
   std::string Name;  ///< Reg/Symbol/Label name; Address base (may be empty).
-  int64_t Value = 0; ///< Imm value; Address byte offset.
+  int64_t Value = 0; ///< Imm value; Address byte offset. For a Reg or Symbol
+                     ///< in a module, a constant offset (`sym+8`).
   bool Hex = false;  ///< Imm written in hex (kept for printing).
   SourceRange Range;
+  /// Vector, List and Pair elements; for an Address, a tensor or texture
+  /// coordinate vector (`[tex, {%f1, %f2}]`) as its one element.
+  std::vector<Operand> Elems;
+  bool Negated = false; ///< `!%p1` (a negated predicate source).
+  char FloatForm = 0;   ///< 'f', 'd' or 0; see FloatImm.
 };
 
 struct Guard {
@@ -98,7 +155,22 @@ struct Instruction {
   CmpOp Cmp = CmpOp::None;
   std::vector<Type> Types; ///< cvt has two (destination first).
 
+  // Filled by parseModule only (parseStatement leaves the defaults).
+  /// The full state space (.param, .local, .const, .shared::cluster, ...).
+  AddrSpace ASpace = AddrSpace::Generic;
+  /// For Opcode::Unknown whose operands did not parse: the operand text as
+  /// written, printed back after the modifiers; Ops is then empty.
+  std::string Verbatim;
+
   SourceRange Range;
+
+  /// Whether the modifier \p Text (with its dot) is present.
+  bool hasMod(std::string_view Text) const {
+    for (const Modifier &M : Mods)
+      if (M.Text == Text)
+        return true;
+    return false;
+  }
 };
 
 struct Label {
