@@ -31,6 +31,9 @@ RunOptions incant::cuda::toRunOptions(const harness::RunParams &P) {
   for (size_t K = 0; K < I.StressSeq.size() && K < 16; ++K)
     Pat |= (I.StressSeq[K].IsStore ? 2u : 1u) << (2 * K);
   O.StressPattern = Pat ? Pat : 0x9u;
+  O.StressInTest = I.StressInTest;
+  O.StressOffset = I.StressOffset;
+  O.LocDistance = P.LocDistance;
   O.Bank = I.BankConflicts;
   O.Randomise = I.Randomise;
   O.Barrier = I.SpinBarrier;

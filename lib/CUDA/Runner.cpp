@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -272,21 +273,38 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     return Res;
   }
 
-  std::string Ptx, Cubin, Log;
-  if (!compile(Libs, G, Res.Arch, Ptx, Cubin, Log)) {
-    Res.Status = RunResult::Failed;
-    Res.Message = "NVRTC failed to compile the harness:\n" + Log;
-    return Res;
+  // Stress and layout parameters are kernel arguments, so one compiled
+  // module serves every run of the same source (`incant tune` runs
+  // hundreds): compile and optcheck once per source and architecture.
+  struct Compiled {
+    std::string Cubin;
+    OptCheckResult Opt;
+  };
+  static std::map<std::string, Compiled> CompileCache;
+  std::string CacheKey = Res.Arch + '\n' + (Opts.OptCheck ? "1\n" : "0\n") +
+                         G.Source;
+  auto Hit = CompileCache.find(CacheKey);
+  if (Hit == CompileCache.end()) {
+    std::string Ptx, Log;
+    Compiled C;
+    if (!compile(Libs, G, Res.Arch, Ptx, C.Cubin, Log)) {
+      Res.Status = RunResult::Failed;
+      Res.Message = "NVRTC failed to compile the harness:\n" + Log;
+      return Res;
+    }
+    if (Opts.OptCheck) {
+      std::string Sass;
+      if (disassemble(C.Cubin, Sass, Why))
+        C.Opt = checkSass(Sass, G.ExpectedMemOps);
+      else
+        C.Opt.Detail = Why;
+    } else {
+      C.Opt.Detail = "turned off";
+    }
+    Hit = CompileCache.emplace(std::move(CacheKey), std::move(C)).first;
   }
-  if (Opts.OptCheck) {
-    std::string Sass;
-    if (disassemble(Cubin, Sass, Why))
-      Res.Opt = checkSass(Sass, G.ExpectedMemOps);
-    else
-      Res.Opt.Detail = Why;
-  } else {
-    Res.Opt.Detail = "turned off";
-  }
+  const std::string &Cubin = Hit->second.Cubin;
+  Res.Opt = Hit->second.Opt;
   CUfunction TestFn = nullptr, HistFn = nullptr;
   if (!S.check(D.cuModuleLoadData(&S.Module, Cubin.data()), "cuModuleLoadData",
                Res) ||
@@ -361,16 +379,49 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   Pr.stressSpread = std::max<uint32_t>(Opts.StressSpread, 1);
   Pr.preStressIters = Opts.PreStressIters;
   Pr.barrierPolls = Opts.BarrierPolls;
+  // Per-instance regions (tune patch): locations LocDistance apart, stress
+  // at an offset inside the region, never on a location of the test.
+  const uint32_t NumG = std::max<uint32_t>(G.NumGlobal, 1);
+  if (Opts.LocDistance || (Opts.Stress && Opts.StressInTest)) {
+    uint64_t Dist = Opts.LocDistance ? Opts.LocDistance : Pr.stride;
+    uint64_t Need = std::max<uint64_t>((NumG - 1) * Dist + 1, Pr.stride);
+    if (Opts.Stress && Opts.StressInTest) {
+      for (uint64_t L = 0; L < Pr.stressLines; ++L)
+        for (uint64_t Gl = 0; Gl < NumG; ++Gl)
+          if (Opts.StressOffset + L * Pr.stressSpread == Gl * Dist) {
+            Res.Status = RunResult::Failed;
+            Res.Message = fmt::format(
+                "stress offset {} + {} * {} hits location {} of the test; "
+                "choose another offset",
+                Opts.StressOffset, L, Pr.stressSpread, Gl);
+            return Res;
+          }
+      Need = std::max<uint64_t>(
+          Need, Opts.StressOffset +
+                    uint64_t(Pr.stressLines - 1) * Pr.stressSpread + 1);
+    }
+    if (Need > (1u << 24) || Need * N > (uint64_t(1) << 32)) {
+      Res.Status = RunResult::Failed;
+      Res.Message = "location distance or stress offset too large for the "
+                    "GPU's memory";
+      return Res;
+    }
+    Pr.locDist = static_cast<uint32_t>(Dist);
+    Pr.instWords = static_cast<uint32_t>((Need + 31) / 32 * 32);
+    Pr.stressOffset = Opts.StressOffset;
+  }
   Pr.flags = (Opts.Stress ? INCANT_F_STRESS : 0) |
              (Opts.Bank ? INCANT_F_BANK : 0) |
              (Opts.Barrier ? INCANT_F_BARRIER : 0) |
              (Opts.PreStress ? INCANT_F_PRESTRESS : 0) |
-             (Opts.SingleInstance ? INCANT_F_SINGLE : 0);
+             (Opts.SingleInstance ? INCANT_F_SINGLE : 0) |
+             (Opts.Stress && Opts.StressInTest ? INCANT_F_STRESS_TEST : 0);
 
   uint32_t MaxTotal = TestBlocks + std::max(StressBlocks, MaxBlocks);
   CUdeviceptr Mem, Out, HKey, HCnt, HTup, Scratch, Shadow, Sync;
-  size_t MemWords = static_cast<size_t>(N) * std::max<uint32_t>(G.NumGlobal, 1) *
-                    Pr.stride;
+  size_t MemWords = Pr.locDist
+                        ? static_cast<size_t>(N) * Pr.instWords
+                        : static_cast<size_t>(N) * NumG * Pr.stride;
   size_t ShadowWords =
       Opts.Bank ? static_cast<size_t>(MaxTotal) * W *
                       (std::max<uint32_t>(G.NumGlobal, 1) + G.NumShared) * 1024

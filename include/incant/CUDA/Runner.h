@@ -36,6 +36,12 @@ struct RunOptions {
   uint32_t StressLines = 64;     ///< Scratchpad locations stressed.
   uint32_t StressSpread = 1024;  ///< Words between them (patch-aligned).
   uint32_t StressPattern = 0x9;  ///< 2 bits per access, 1 ld, 2 st: st;ld.
+  /// Stress the test's memory StressOffset words past an instance's first
+  /// location instead of the scratchpad (RunParams docs).
+  bool StressInTest = false;
+  uint32_t StressOffset = 0;
+  /// Words between an instance's locations; 0: the permuted spread.
+  uint32_t LocDistance = 0;
 
   bool Bank = false;             ///< General bank conflicts.
   uint32_t BankLanes = 16;       ///< Testing lanes per warp when on.

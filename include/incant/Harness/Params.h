@@ -36,6 +36,15 @@ struct Incantations {
   uint32_t StressLocs = 2;
   uint32_t StressPatch = 64;
   uint32_t StressIterations = 64;
+  /// Stress the test's own memory instead of a scratchpad: each stressing
+  /// thread picks an instance and runs the sequence at StressOffset words
+  /// past that instance's first location (then StressPatch apart for each
+  /// further location). Runtime parameters of the CUDA harness, so one
+  /// compiled kernel serves every offset (`incant tune patch`); the OpenCL
+  /// harness ignores them. Offsets that would hit a test location are
+  /// refused.
+  bool StressInTest = false;
+  uint32_t StressOffset = 0;
 
   /// 2. Bank conflicts: idle warp-mates of testing threads access offset
   /// addresses: parallel, broadcast or conflicting, chosen per launch.
@@ -71,6 +80,11 @@ struct RunParams {
   uint32_t GroupSize = 0;
   /// Distance between two locations in 4-byte words.
   uint32_t Stride = 16;
+  /// When non-zero, each instance gets a region of its own and location g
+  /// of the instance sits g * LocDistance words past its first one: the
+  /// distance d of the PLDI'16 micro-benchmarks. 0 keeps the permuted
+  /// spread. A runtime parameter of the CUDA harness; ignored by OpenCL.
+  uint32_t LocDistance = 0;
   /// Seed of the permutations and of randomisation.
   uint64_t Seed = 1;
   /// Bound on backward branches taken per thread, so spinning tests end.

@@ -25,9 +25,14 @@ typedef unsigned long long incant_u64;
 
 /* Index of the global word that holds location g of instance i: instances
  * are spread by a permutation (i * locPerm mod N, locPerm coprime with N)
- * and a stride; locations of one instance are G slots apart. */
+ * and a stride; locations of one instance are G slots apart. With locDist
+ * set, each instance owns a region of instWords words and its locations
+ * sit locDist words apart in it (the distance d of `incant tune patch`). */
 __device__ __forceinline__ incant_u64 incant_gword(const IncantParams &P,
                                                    unsigned i, unsigned g) {
+  if (P.locDist)
+    return ((incant_u64)i * P.locPerm % P.instances) * P.instWords +
+           (incant_u64)g * P.locDist;
   incant_u64 slot = ((incant_u64)i * P.locPerm + (incant_u64)g * 7919u) %
                     P.instances;
   return (slot * INCANT_NUM_GLOBAL + g) * P.stride;
@@ -100,6 +105,10 @@ __device__ __noinline__ void incant_stress(const IncantParams &P,
   volatile unsigned *s = (volatile unsigned *)P.scratch;
   unsigned lines = P.stressLines ? P.stressLines : 1;
   volatile unsigned *p = s + (incant_u64)(who % lines) * P.stressSpread;
+  if (P.flags & INCANT_F_STRESS_TEST) /* the test's memory, at an offset */
+    p = (volatile unsigned *)P.mem +
+        incant_gword(P, (who / lines) % P.instances, 0) + P.stressOffset +
+        (incant_u64)(who % lines) * P.stressSpread;
   unsigned acc = 0;
   for (unsigned i = 0; i < iters; ++i) {
     for (unsigned pat = P.stressPattern; pat; pat >>= 2) {

@@ -16,6 +16,7 @@
 #define INCANT_F_PRESTRESS   0x8u  /* testing threads stress just before    */
 #define INCANT_F_SINGLE     0x10u  /* one instance per launch (thesis mode) */
 #define INCANT_F_NOCOUNT    0x20u  /* histogram kernel: only reset memory   */
+#define INCANT_F_STRESS_TEST 0x40u /* stress the test's memory at an offset */
 
 /* Bank-conflict pattern of the shadow lanes for one launch. */
 #define INCANT_BANK_PARALLEL  0u
@@ -58,7 +59,9 @@ struct IncantParams {
   unsigned int barrierPolls;
   unsigned int bankMode;
   unsigned int sharedStride;  /* words between shared-memory slots          */
-  unsigned int pad;
+  unsigned int locDist;       /* !0: words between an instance's locations  */
+  unsigned int instWords;     /* words per instance region when locDist     */
+  unsigned int stressOffset;  /* words past an instance's first location    */
 };
 
 #endif /* INCANT_PARAMS_H */
