@@ -1,0 +1,137 @@
+//===- ProfileTest.cpp - Chip profiles: round trip, apply, errors ----------===//
+#include "incant/Harness/Profile.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace incant;
+using namespace incant::harness;
+
+namespace {
+
+Profile sample() {
+  Profile P;
+  P.Chip = "NVIDIA H100 80GB HBM3";
+  P.Backend = "cuda";
+  P.Driver = "580.65";
+  P.Date = "2026-11-21T04:00:00Z";
+  P.Tool = "incant 0.1.0";
+  P.Seed = 42;
+  P.BudgetSeconds = 300;
+  P.Tests = {"MP", "LB", "SB"};
+  RunParams R;
+  std::string E;
+  EXPECT_TRUE(parseStressSeq("ld0 st0 st0 ld0", R.Inc.StressSeq, E));
+  R.Inc.StressPatch = 32;
+  R.Inc.MemStress = true;
+  for (const char *N : {"stress-seq", "stress-patch", "mem-stress"})
+    P.Params[N] = *paramValue(R, N);
+  ProfileFinding F;
+  F.Mode = "patch";
+  F.Seconds = 61.5;
+  F.Measurements = 768;
+  F.Summary["critical_patch"] = "32";
+  F.DataJson = R"({"distances":[1,32],"weak":[[0,4]]})";
+  P.Findings.push_back(F);
+  return P;
+}
+
+std::optional<Profile> parse(const std::string &Text, std::string &Out) {
+  std::ostringstream OS;
+  DiagnosticEngine D(&OS);
+  auto F = std::make_shared<SourceFile>("p.json", Text);
+  auto P = profileFromJson(F, D);
+  Out = OS.str();
+  return P;
+}
+
+TEST(Profile, RoundTrip) {
+  Profile P = sample();
+  std::string Text = profileToJson(P), Err;
+  auto Q = parse(Text, Err);
+  ASSERT_TRUE(Q) << Err;
+  EXPECT_EQ(*Q, P);
+  EXPECT_EQ(profileToJson(*Q), Text); // print -> parse -> print is stable
+  EXPECT_NE(Text.find("\"stress-seq\": \"ld0 st0 st0 ld0\""),
+            std::string::npos);
+}
+
+TEST(Profile, EveryParameterRoundTrips) {
+  RunParams R;
+  R.Stride = 5;
+  R.LocDistance = 64;
+  R.Inc.StressInTest = true;
+  R.Inc.StressOffset = 99;
+  R.Inc.BarrierPolls = 7;
+  Profile P;
+  for (const std::string &N : profileParamNames())
+    P.Params[N] = *paramValue(R, N);
+  std::string Err;
+  auto Q = parse(profileToJson(P), Err);
+  ASSERT_TRUE(Q) << Err;
+  RunParams Out;
+  applyProfile(*Q, Out);
+  for (const std::string &N : profileParamNames())
+    EXPECT_EQ(*paramValue(Out, N), *paramValue(R, N)) << N;
+}
+
+TEST(Profile, ApplyKeepsExplicitOptions) {
+  Profile P = sample();
+  RunParams R;
+  R.Inc.StressPatch = 1000; // given on the command line
+  applyProfile(P, R, {"stress-patch"});
+  EXPECT_EQ(R.Inc.StressPatch, 1000u);
+  EXPECT_TRUE(R.Inc.MemStress);
+  EXPECT_EQ(formatStressSeq(R.Inc.StressSeq), "ld0 st0 st0 ld0");
+}
+
+TEST(Profile, SetParamChecksNamesAndKinds) {
+  RunParams R;
+  ProfileValue B;
+  B.K = ProfileValue::Bool;
+  EXPECT_FALSE(setParam(R, "stride", B));
+  EXPECT_FALSE(setParam(R, "no-such", B));
+  EXPECT_TRUE(setParam(R, "randomise", B));
+  EXPECT_FALSE(paramValue(R, "no-such"));
+}
+
+TEST(Profile, MalformedJsonPointsAtTheByte) {
+  std::string Err;
+  EXPECT_FALSE(parse("{\n  \"incant_profile\": 1,\n  \"chip\": ]\n}\n", Err));
+  EXPECT_NE(Err.find("p.json:3:11: error: malformed JSON in chip profile"),
+            std::string::npos)
+      << Err;
+}
+
+TEST(Profile, SemanticErrorsPointAtTheKey) {
+  std::string Err;
+  EXPECT_FALSE(parse("{\"incant_profile\": 1,\n \"params\": {\"stride\": -4}}",
+                     Err));
+  EXPECT_NE(Err.find("p.json:2:13: error: parameter 'stride' must be an "
+                     "unsigned 32-bit integer"),
+            std::string::npos)
+      << Err;
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"params\": {\"bogus\": 1}}", Err));
+  EXPECT_NE(Err.find("unknown profile parameter 'bogus'"), std::string::npos);
+  EXPECT_FALSE(
+      parse("{\"incant_profile\": 1, \"params\": {\"stress-seq\": \"xx\"}}",
+            Err));
+  EXPECT_NE(Err.find("must be an access sequence"), std::string::npos);
+  EXPECT_FALSE(parse("{\"incant_profile\": 2}", Err));
+  EXPECT_NE(Err.find("unsupported profile version"), std::string::npos);
+  EXPECT_FALSE(parse("[1, 2]", Err));
+  EXPECT_NE(Err.find("not a chip profile"), std::string::npos);
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"chip\": 3}", Err));
+  EXPECT_NE(Err.find("\"chip\" must be a string"), std::string::npos);
+}
+
+TEST(Profile, MissingFileIsADiagnostic) {
+  std::ostringstream OS;
+  DiagnosticEngine D(&OS);
+  EXPECT_FALSE(readProfile("/nonexistent/p.json", D));
+  EXPECT_NE(OS.str().find("cannot read profile /nonexistent/p.json"),
+            std::string::npos);
+}
+
+} // namespace
