@@ -1,0 +1,80 @@
+//===- Summary.h - What a PTX kernel does with memory and sync --*- C++ -*-===//
+//
+// The per-function summary that `incant ptx` prints: global, shared and
+// generic loads and stores, asynchronous copies, atomics (operation,
+// semantics, scope), fences, barriers and loops, each with its source
+// location and PTX line.
+//
+// Atomics and reductions show their effective semantics and scope: the PTX
+// ISA reads an `atom`/`red` without `.sem` as `.relaxed` and without a scope
+// as `.gpu`; `membar.cta/gl/sys` is a fence.sc at cta/gpu/sys scope.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_IR_SUMMARY_H
+#define INCANT_IR_SUMMARY_H
+
+#include "incant/IR/FunctionIR.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace incant::ir {
+
+enum class EventKind { Load, Store, AsyncCopy, Atomic, Fence, Barrier };
+/// "load", "store", "async copy", "atomic", "fence", "barrier".
+const char *eventKindName(EventKind K);
+
+/// One instruction the summary reports.
+struct SummaryEvent {
+  EventKind Kind = EventKind::Load;
+  /// State space without the dot: "global", "shared", "generic", ...
+  std::string Space;
+  /// Atomics: "add", "cas", ...; fences: "fence", "membar", "proxy";
+  /// barriers: the instruction's name with its first modifier ("bar.sync").
+  std::string Op;
+  std::string Sem;   ///< Effective semantics ("relaxed", "sc", ...) or "".
+  std::string Scope; ///< Effective scope ("cta", "gpu", ...) or "".
+  std::string Text;  ///< The instruction as printed.
+  uint32_t PtxLine = 0;
+  unsigned LoopDepth = 0;
+  DebugLoc Loc;
+};
+
+struct LoopSummary {
+  unsigned Depth = 1;
+  unsigned Blocks = 0;
+  uint32_t PtxLine = 0; ///< Of the header's first instruction or label.
+  DebugLoc Loc;         ///< Of the header's first instruction with a line.
+};
+
+struct FunctionSummary {
+  std::string Name;
+  std::string Demangled; ///< Empty if the name is not a C++ mangled name.
+  bool IsEntry = false;
+  uint32_t PtxLine = 0;
+  unsigned Blocks = 0, Instructions = 0;
+  std::vector<SummaryEvent> Events;
+  std::vector<LoopSummary> Loops;
+};
+
+struct ModuleSummary {
+  std::string File; ///< The PTX file's name as given.
+  std::vector<FunctionSummary> Functions;
+};
+
+ModuleSummary summarize(const ModuleIR &IR);
+
+/// The summary as text; \p Verbose adds one line per event with its PTX
+/// line, instruction and whole inlining chain.
+void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS);
+nlohmann::json summaryToJson(const ModuleSummary &S);
+
+/// The demangled C++ name, or "" if \p Name is not a mangled name.
+std::string demangle(const std::string &Name);
+
+} // namespace incant::ir
+
+#endif // INCANT_IR_SUMMARY_H
