@@ -1,10 +1,13 @@
 //===- Instruction.cpp - Parse and print one PTX instruction --------------===//
 #include "incant/PTX/Instruction.h"
+#include "InstParser.h"
 #include "incant/PTX/Lexer.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <iterator>
 #include <string_view>
 
 namespace incant::ptx {
@@ -35,11 +38,44 @@ std::optional<Type> parseType(std::string_view T) {
   return R;
 }
 
+std::optional<Type> parseAnyType(std::string_view T) {
+  if (std::optional<Type> R = parseType(T))
+    return R;
+  if (T == ".f32")
+    return Type{Type::F, 32};
+  if (T == ".f64")
+    return Type{Type::F, 64};
+  if (T == ".f16")
+    return Type{Type::F, 16};
+  if (T == ".b128")
+    return Type{Type::B, 128};
+  return std::nullopt;
+}
+
 std::string typeName(Type T) {
   if (T.K == Type::Pred)
     return ".pred";
-  char C = T.K == Type::S ? 's' : T.K == Type::U ? 'u' : 'b';
+  char C = T.K == Type::S   ? 's'
+           : T.K == Type::U ? 'u'
+           : T.K == Type::F ? 'f'
+                            : 'b';
   return fmt::format(".{}{}", C, T.Bits);
+}
+
+const char *addrSpaceName(AddrSpace S) {
+  switch (S) {
+  case AddrSpace::Generic: return "";
+  case AddrSpace::Reg: return ".reg";
+  case AddrSpace::SReg: return ".sreg";
+  case AddrSpace::Const: return ".const";
+  case AddrSpace::Global: return ".global";
+  case AddrSpace::Local: return ".local";
+  case AddrSpace::Param: return ".param";
+  case AddrSpace::Shared: return ".shared";
+  case AddrSpace::SharedCluster: return ".shared::cluster";
+  case AddrSpace::Tex: return ".tex";
+  }
+  return "";
 }
 
 namespace {
@@ -165,34 +201,205 @@ bool semAllowed(Opcode O, Sem S) {
   }
 }
 
-class InstParser {
-public:
-  InstParser(std::shared_ptr<const SourceFile> F, uint32_t B, uint32_t E,
-             DiagnosticEngine &D)
-      : File(std::move(F)), Lex(*File, B, E), Diags(D) {}
-
-  std::optional<Statement> parse();
-
-private:
-  bool error(SourceRange R, std::string Msg) {
-    Diags.error(File, R, std::move(Msg));
-    return false;
-  }
-  bool parseInstruction(Instruction &I);
-  bool decodeModifiers(Instruction &I);
-  bool parseRawOperand(Operand &O, bool &IsBracket, bool &IsInt);
-  bool parseOperands(Instruction &I);
-  bool parseInt(int64_t &V, bool &Hex, bool Negative, const Token &T);
-  SourceRange span(SourceLoc B) const {
-    return {B, File->locAt(Lex.lastEnd())};
-  }
-
-  std::shared_ptr<const SourceFile> File;
-  Lexer Lex;
-  DiagnosticEngine &Diags;
+/// Opcodes of the whole PTX ISA, sorted by name, with their family.
+struct ModuleOpcodeInfo {
+  std::string_view Name;
+  Opcode Op;
 };
 
-std::optional<Statement> InstParser::parse() {
+constexpr ModuleOpcodeInfo ModuleOpcodes[] = {
+    {"abs", Opcode::Other},
+    {"activemask", Opcode::Activemask},
+    {"add", Opcode::Add},
+    {"addc", Opcode::Other},
+    {"alloca", Opcode::Other},
+    {"and", Opcode::And},
+    {"applypriority", Opcode::Prefetch},
+    {"atom", Opcode::Atom},
+    {"bar", Opcode::Bar},
+    {"barrier", Opcode::Bar},
+    {"bfe", Opcode::Other},
+    {"bfi", Opcode::Other},
+    {"bfind", Opcode::Other},
+    {"bmsk", Opcode::Other},
+    {"bra", Opcode::Bra},
+    {"brev", Opcode::Other},
+    {"brkpt", Opcode::Trap},
+    {"brx", Opcode::Brx},
+    {"call", Opcode::Call},
+    {"clusterlaunchcontrol", Opcode::Other},
+    {"clz", Opcode::Other},
+    {"cnot", Opcode::Other},
+    {"copysign", Opcode::Other},
+    {"cos", Opcode::Other},
+    {"cp", Opcode::CpAsync},
+    {"createpolicy", Opcode::Other},
+    {"cvt", Opcode::Cvt},
+    {"cvta", Opcode::Cvta},
+    {"discard", Opcode::Prefetch},
+    {"div", Opcode::Other},
+    {"dp2a", Opcode::Other},
+    {"dp4a", Opcode::Other},
+    {"elect", Opcode::Other},
+    {"ex2", Opcode::Other},
+    {"exit", Opcode::Exit},
+    {"fence", Opcode::Fence},
+    {"fma", Opcode::Other},
+    {"fns", Opcode::Other},
+    {"getctarank", Opcode::Other},
+    {"griddepcontrol", Opcode::Other},
+    {"isspacep", Opcode::Other},
+    {"istypep", Opcode::Other},
+    {"ld", Opcode::Ld},
+    {"ldmatrix", Opcode::Tensor},
+    {"ldu", Opcode::Ldu},
+    {"lg2", Opcode::Other},
+    {"lop3", Opcode::Other},
+    {"mad", Opcode::Other},
+    {"mad24", Opcode::Other},
+    {"madc", Opcode::Other},
+    {"mapa", Opcode::Other},
+    {"match", Opcode::Match},
+    {"max", Opcode::Other},
+    {"mbarrier", Opcode::Mbarrier},
+    {"membar", Opcode::Membar},
+    {"min", Opcode::Other},
+    {"mma", Opcode::Tensor},
+    {"mov", Opcode::Mov},
+    {"movmatrix", Opcode::Tensor},
+    {"mul", Opcode::Mul},
+    {"mul24", Opcode::Other},
+    {"multimem", Opcode::Other},
+    {"nanosleep", Opcode::Other},
+    {"neg", Opcode::Other},
+    {"not", Opcode::Not},
+    {"or", Opcode::Or},
+    {"pmevent", Opcode::Other},
+    {"popc", Opcode::Other},
+    {"prefetch", Opcode::Prefetch},
+    {"prefetchu", Opcode::Prefetch},
+    {"prmt", Opcode::Other},
+    {"rcp", Opcode::Other},
+    {"red", Opcode::Red},
+    {"redux", Opcode::Redux},
+    {"rem", Opcode::Other},
+    {"ret", Opcode::Ret},
+    {"rsqrt", Opcode::Other},
+    {"sad", Opcode::Other},
+    {"selp", Opcode::Other},
+    {"set", Opcode::Other},
+    {"setmaxnreg", Opcode::Other},
+    {"setp", Opcode::Setp},
+    {"shf", Opcode::Other},
+    {"shfl", Opcode::Shfl},
+    {"shl", Opcode::Other},
+    {"shr", Opcode::Other},
+    {"sin", Opcode::Other},
+    {"slct", Opcode::Other},
+    {"sqrt", Opcode::Other},
+    {"st", Opcode::St},
+    {"stackrestore", Opcode::Other},
+    {"stacksave", Opcode::Other},
+    {"stmatrix", Opcode::Tensor},
+    {"sub", Opcode::Sub},
+    {"subc", Opcode::Other},
+    {"suld", Opcode::Other},
+    {"suq", Opcode::Other},
+    {"sured", Opcode::Other},
+    {"sust", Opcode::Other},
+    {"szext", Opcode::Other},
+    {"tanh", Opcode::Other},
+    {"tcgen05", Opcode::Tensor},
+    {"tensormap", Opcode::Other},
+    {"testp", Opcode::Other},
+    {"tex", Opcode::Other},
+    {"tld4", Opcode::Other},
+    {"trap", Opcode::Trap},
+    {"txq", Opcode::Other},
+    {"vabsdiff", Opcode::Other},
+    {"vabsdiff2", Opcode::Other},
+    {"vabsdiff4", Opcode::Other},
+    {"vadd", Opcode::Other},
+    {"vadd2", Opcode::Other},
+    {"vadd4", Opcode::Other},
+    {"vavrg2", Opcode::Other},
+    {"vavrg4", Opcode::Other},
+    {"vmad", Opcode::Other},
+    {"vmax", Opcode::Other},
+    {"vmax2", Opcode::Other},
+    {"vmax4", Opcode::Other},
+    {"vmin", Opcode::Other},
+    {"vmin2", Opcode::Other},
+    {"vmin4", Opcode::Other},
+    {"vote", Opcode::Vote},
+    {"vset", Opcode::Other},
+    {"vset2", Opcode::Other},
+    {"vset4", Opcode::Other},
+    {"vshl", Opcode::Other},
+    {"vshr", Opcode::Other},
+    {"vsub", Opcode::Other},
+    {"vsub2", Opcode::Other},
+    {"vsub4", Opcode::Other},
+    {"wgmma", Opcode::Tensor},
+    {"wmma", Opcode::Tensor},
+    {"xor", Opcode::Xor},
+};
+
+std::optional<Opcode> lookupModuleOpcode(std::string_view N) {
+  const ModuleOpcodeInfo *B = std::begin(ModuleOpcodes),
+                         *E = std::end(ModuleOpcodes);
+  const ModuleOpcodeInfo *It = std::lower_bound(
+      B, E, N,
+      [](const ModuleOpcodeInfo &I, std::string_view K) { return I.Name < K; });
+  if (It != E && It->Name == N)
+    return It->Op;
+  return std::nullopt;
+}
+
+/// The state space a modifier names, if any.
+std::optional<AddrSpace> spaceOf(std::string_view M) {
+  if (M.size() < 4 || M[0] != '.')
+    return std::nullopt;
+  switch (M[1]) {
+  case 'g':
+    if (M == ".global")
+      return AddrSpace::Global;
+    break;
+  case 's':
+    if (M == ".shared" || M == ".shared::cta")
+      return AddrSpace::Shared;
+    if (M == ".shared::cluster")
+      return AddrSpace::SharedCluster;
+    break;
+  case 'l':
+    if (M == ".local")
+      return AddrSpace::Local;
+    break;
+  case 'p':
+    if (M == ".param" || M == ".param::entry" || M == ".param::func")
+      return AddrSpace::Param;
+    break;
+  case 'c':
+    if (M == ".const")
+      return AddrSpace::Const;
+    break;
+  default:
+    break;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool InstParser::error(SourceRange R, std::string Msg) {
+  Diags->error(File, R, std::move(Msg));
+  return false;
+}
+
+/// Parses a litmus cell: labels, then optionally one instruction.
+static std::optional<Statement>
+parseStatementImpl(const std::shared_ptr<const SourceFile> &File, Lexer &Lex,
+                   InstParser &P) {
   Statement S;
   SourceLoc Begin = Lex.peek().Range.Begin;
   // Labels: `Name :`.
@@ -207,7 +414,7 @@ std::optional<Statement> InstParser::parse() {
   }
   if (!Lex.peek().is(TokKind::Eof) && !Lex.peek().is(TokKind::Semi)) {
     Instruction I;
-    if (!parseInstruction(I))
+    if (!P.parseInstruction(I))
       return std::nullopt;
     S.Inst = std::move(I);
   }
@@ -215,9 +422,9 @@ std::optional<Statement> InstParser::parse() {
     Lex.next();
   if (!Lex.peek().is(TokKind::Eof)) {
     const Token &T = Lex.peek();
-    error(T.Range, fmt::format("unexpected '{}' after the instruction; "
-                               "expected end of statement",
-                               T.Text));
+    P.error(T.Range, fmt::format("unexpected '{}' after the instruction; "
+                                 "expected end of statement",
+                                 T.Text));
     return std::nullopt;
   }
   S.Range = {Begin, File->locAt(Lex.lastEnd())};
@@ -252,24 +459,357 @@ bool InstParser::parseInstruction(Instruction &I) {
                                             T.Text));
   }
   Token N = Lex.next();
-  std::optional<Opcode> Op = lookupOpcode(N.Text);
-  if (!Op)
-    return error(N.Range, fmt::format("unknown instruction '{}'", N.Text));
-  I.Op = *Op;
-  if (I.Op == Opcode::CmpBra)
-    I.Cmp = cmpOfBranch(N.Text);
+  if (PMode == Mode::Module) {
+    std::optional<Opcode> Op = lookupModuleOpcode(N.Text);
+    I.Op = Op ? *Op : Opcode::Unknown;
+  } else {
+    std::optional<Opcode> Op = lookupOpcode(N.Text);
+    if (!Op)
+      return error(N.Range, fmt::format("unknown instruction '{}'", N.Text));
+    I.Op = *Op;
+    if (I.Op == Opcode::CmpBra)
+      I.Cmp = cmpOfBranch(N.Text);
+  }
   I.Name = std::string(N.Text);
   I.NameRange = N.Range;
   while (Lex.peek().is(TokKind::Directive)) {
-    Token M = Lex.next();
-    I.Mods.push_back({std::string(M.Text), M.Range});
+    Token Mod = Lex.next();
+    I.Mods.push_back({std::string(Mod.Text), Mod.Range});
   }
-  if (!parseOperands(I))
+  if (PMode == Mode::Litmus) {
+    if (!parseOperands(I))
+      return false;
+    I.Range = span(Begin);
+    return decodeModifiers(I);
+  }
+
+  if (I.Op == Opcode::Unknown) {
+    Diags->warning(File, N.Range,
+                   fmt::format("unknown instruction '{}'; kept as written",
+                               N.Text));
+    // Try the operand grammar quietly; keep the text if it does not fit.
+    Lexer Saved = Lex;
+    DiagnosticEngine Quiet;
+    DiagnosticEngine *Loud = Diags;
+    Diags = &Quiet;
+    bool Ok = parseModuleOperands(I) &&
+              (Lex.peek().is(TokKind::Semi) || Lex.peek().is(TokKind::Eof));
+    Diags = Loud;
+    if (!Ok) {
+      Lex = Saved;
+      I.Ops.clear();
+      I.Verbatim = std::string(Lex.skipTo(';'));
+    }
+  } else if (!parseModuleOperands(I)) {
     return false;
+  }
   I.Range = span(Begin);
-  return decodeModifiers(I);
+  decodeModuleModifiers(I);
+  return true;
 }
 
+void InstParser::decodeModuleModifiers(Instruction &I) {
+  // A family member is told apart by its first modifier.
+  if (I.Op == Opcode::Bar && I.hasMod(".warp"))
+    I.Op = Opcode::BarWarp;
+  else if (I.Op == Opcode::Bar && I.Name == "barrier" &&
+           !I.Mods.empty() && I.Mods[0].Text == ".cluster")
+    I.Op = Opcode::BarrierCluster;
+  bool SpaceSeen = false;
+  for (const Modifier &Mod : I.Mods) {
+    std::string_view T = Mod.Text;
+    if (T.size() < 2)
+      continue;
+    if (std::optional<AddrSpace> AS = spaceOf(T)) {
+      if (!SpaceSeen) {
+        SpaceSeen = true;
+        I.ASpace = *AS;
+        if (I.Op == Opcode::Ld || I.Op == Opcode::St || I.Op == Opcode::Atom ||
+            I.Op == Opcode::Red) {
+          if (*AS == AddrSpace::Global)
+            I.Space = StateSpace::Global;
+          else if (*AS == AddrSpace::Shared)
+            I.Space = StateSpace::Shared;
+        }
+      }
+      continue;
+    }
+    if (I.Op == Opcode::Membar) {
+      if (T == ".gl")
+        I.Sc = Scope::GPU;
+      else if (T == ".cta")
+        I.Sc = Scope::CTA;
+      else if (T == ".sys")
+        I.Sc = Scope::Sys;
+      continue;
+    }
+    if (Sem S = semOf(T); S != Sem::None) {
+      if (I.S == Sem::None)
+        I.S = S;
+      continue;
+    }
+    if (Scope Sc = scopeOf(T); Sc != Scope::None) {
+      if (I.Sc == Scope::None)
+        I.Sc = Sc;
+      continue;
+    }
+    if (std::optional<Type> Ty = parseAnyType(T)) {
+      I.Types.push_back(*Ty);
+      continue;
+    }
+    if (I.Op == Opcode::Ld || I.Op == Opcode::St) {
+      CacheOp C = cacheOf(T);
+      if (C != CacheOp::None && I.Cache == CacheOp::None)
+        I.Cache = C;
+    } else if (I.Op == Opcode::Atom || I.Op == Opcode::Red) {
+      AtomOp A = atomOf(T);
+      if (A != AtomOp::None && I.Atom == AtomOp::None)
+        I.Atom = A;
+    } else if (I.Op == Opcode::Setp || I.Name == "set") {
+      CmpOp C = cmpOf(T);
+      if (C != CmpOp::None && I.Cmp == CmpOp::None)
+        I.Cmp = C;
+    }
+  }
+  switch (I.Op) {
+  case Opcode::Ld:
+  case Opcode::St:
+    if (I.S == Sem::None)
+      I.S = Sem::Weak;
+    break;
+  case Opcode::Atom:
+  case Opcode::Red:
+    if (I.S == Sem::None)
+      I.S = Sem::Relaxed;
+    if (I.Sc == Scope::None)
+      I.Sc = Scope::GPU;
+    break;
+  case Opcode::Membar:
+    I.S = Sem::SC;
+    break;
+  case Opcode::Fence:
+    // fence{.sem}.scope: .acq_rel when no semantics is written. The proxy
+    // fences (fence.proxy.async) have neither.
+    if (I.S == Sem::None && I.Sc != Scope::None)
+      I.S = Sem::AcqRel;
+    break;
+  default:
+    break;
+  }
+}
+
+bool InstParser::parseModuleOperands(Instruction &I) {
+  if (Lex.peek().is(TokKind::Semi) || Lex.peek().is(TokKind::Eof))
+    return true;
+  while (true) {
+    Operand O;
+    if (!parseModuleOperand(O))
+      return false;
+    I.Ops.push_back(std::move(O));
+    if (!Lex.peek().is(TokKind::Comma))
+      break;
+    Lex.next();
+  }
+  // Branch targets are labels; everything else keeps its syntactic kind.
+  if (I.Op == Opcode::Bra) {
+    for (Operand &O : I.Ops)
+      if (O.K == Operand::Reg && O.Value == 0 && !O.Negated)
+        O.K = Operand::Label;
+  } else if (I.Op == Opcode::Brx && I.Ops.size() >= 2 &&
+             I.Ops[1].K == Operand::Reg) {
+    I.Ops[1].K = Operand::Label;
+  }
+  return true;
+}
+
+bool InstParser::parseAddressBody(Operand &O, SourceLoc Begin) {
+  O.K = Operand::Address;
+  const Token &T = Lex.peek();
+  if (T.is(TokKind::Ident)) {
+    O.Name = std::string(Lex.next().Text);
+  } else if (T.is(TokKind::Int) || T.is(TokKind::Minus)) {
+    Token First = Lex.next();
+    bool Neg = First.is(TokKind::Minus);
+    if (Neg && !Lex.peek().is(TokKind::Int))
+      return error(Lex.peek().Range, "expected an integer after '-'");
+    Token IT = Neg ? Lex.next() : First;
+    if (!parseInt(O.Value, O.Hex, Neg, IT))
+      return false;
+  } else {
+    return error(T.Range,
+                 "expected a register, symbol or integer in the address");
+  }
+  // Offsets: `+4`, `+-4`, `-4` (the last only after an integer or when
+  // reading, never printed for a base, since ptxas rejects `[%r1-4]`).
+  while (Lex.peek().is(TokKind::Plus) || Lex.peek().is(TokKind::Minus)) {
+    bool Neg = Lex.next().is(TokKind::Minus);
+    if (!Neg && Lex.peek().is(TokKind::Minus)) {
+      Lex.next();
+      Neg = true;
+    }
+    if (!Lex.peek().is(TokKind::Int))
+      return error(Lex.peek().Range,
+                   "expected an integer offset in the address");
+    Token IT = Lex.next();
+    int64_t Off;
+    bool Hex;
+    if (!parseInt(Off, Hex, Neg, IT))
+      return false;
+    O.Value = static_cast<int64_t>(static_cast<uint64_t>(O.Value) +
+                                   static_cast<uint64_t>(Off));
+    O.Hex = Hex;
+  }
+  if (Lex.peek().is(TokKind::Comma)) {
+    // `[tex, {%f1, %f2}]`, `[%rd1, {%r1, %r2}]`: coordinates.
+    Lex.next();
+    Operand E;
+    if (!parseModuleOperand(E))
+      return false;
+    O.Elems.push_back(std::move(E));
+  }
+  if (!Lex.peek().is(TokKind::RBracket))
+    return error(Lex.peek().Range, "expected ']' to end the address");
+  Lex.next();
+  O.Range = span(Begin);
+  return true;
+}
+
+bool InstParser::parseModuleOperand(Operand &O) {
+  const Token &T = Lex.peek();
+  SourceLoc Begin = T.Range.Begin;
+  switch (T.K) {
+  case TokKind::Bang: {
+    Lex.next();
+    if (!Lex.peek().is(TokKind::Ident))
+      return error(Lex.peek().Range, "expected a predicate after '!'");
+    Token N = Lex.next();
+    O.K = Operand::Reg;
+    O.Name = std::string(N.Text);
+    O.Negated = true;
+    O.Range = span(Begin);
+    return true;
+  }
+  case TokKind::LBrace:
+  case TokKind::LParen: {
+    bool Brace = T.is(TokKind::LBrace);
+    TokKind Close = Brace ? TokKind::RBrace : TokKind::RParen;
+    Lex.next();
+    O.K = Brace ? Operand::Vector : Operand::List;
+    if (!Lex.peek().is(Close)) {
+      while (true) {
+        Operand E;
+        if (!parseModuleOperand(E))
+          return false;
+        O.Elems.push_back(std::move(E));
+        if (!Lex.peek().is(TokKind::Comma))
+          break;
+        Lex.next();
+      }
+    }
+    if (!Lex.peek().is(Close))
+      return error(Lex.peek().Range,
+                   fmt::format("expected ',' or '{}'", Brace ? '}' : ')'));
+    Lex.next();
+    O.Range = span(Begin);
+    return true;
+  }
+  case TokKind::LBracket:
+    Lex.next();
+    return parseAddressBody(O, Begin);
+  case TokKind::Int:
+  case TokKind::Minus: {
+    Token First = Lex.next();
+    bool Neg = First.is(TokKind::Minus);
+    if (Neg && Lex.peek().is(TokKind::Float)) {
+      // -0f3F800000 is not PTX; a negative decimal float is.
+      Token FT = Lex.next();
+      if (FT.FloatForm)
+        return error(FT.Range, "a hexadecimal float cannot be negated");
+      O.K = Operand::FloatImm;
+      O.Name = "-" + std::string(FT.Text);
+      O.Range = span(Begin);
+      return true;
+    }
+    if (Neg && !Lex.peek().is(TokKind::Int))
+      return error(Lex.peek().Range, "expected an integer after '-'");
+    Token IT = Neg ? Lex.next() : First;
+    O.K = Operand::Imm;
+    if (!parseInt(O.Value, O.Hex, Neg, IT))
+      return false;
+    O.Range = span(Begin);
+    return true;
+  }
+  case TokKind::Float: {
+    Token FT = Lex.next();
+    if (FT.IntOverflow)
+      return error(FT.Range,
+                   fmt::format("'{}' needs {} hexadecimal digits", FT.Text,
+                               FT.FloatForm == 'f' ? 8 : 16));
+    O.K = Operand::FloatImm;
+    O.FloatForm = FT.FloatForm;
+    if (FT.FloatForm)
+      O.Value = static_cast<int64_t>(FT.IntVal);
+    else
+      O.Name = std::string(FT.Text);
+    O.Range = FT.Range;
+    return true;
+  }
+  case TokKind::Ident: {
+    Token N = Lex.next();
+    O.K = Operand::Reg;
+    if (N.Text == "generic" && Lex.peek().is(TokKind::LParen)) {
+      Lex.next();
+      if (!Lex.peek().is(TokKind::Ident))
+        return error(Lex.peek().Range, "expected a symbol in 'generic(...)'");
+      O.K = Operand::Generic;
+      O.Name = std::string(Lex.next().Text);
+      if (!Lex.peek().is(TokKind::RParen))
+        return error(Lex.peek().Range, "expected ')'");
+      Lex.next();
+    } else {
+      O.Name = std::string(N.Text);
+      // A special register's component: %tid.x, %ctaid.y.
+      while (Lex.peek().is(TokKind::Directive) &&
+             Lex.peek().Range.Begin.Offset == Lex.lastEnd())
+        O.Name += Lex.next().Text;
+    }
+    // `sym+8`, `sym+-8`.
+    if (Lex.peek().is(TokKind::Plus) || Lex.peek().is(TokKind::Minus)) {
+      bool Neg = Lex.next().is(TokKind::Minus);
+      if (!Neg && Lex.peek().is(TokKind::Minus)) {
+        Lex.next();
+        Neg = true;
+      }
+      if (!Lex.peek().is(TokKind::Int))
+        return error(Lex.peek().Range, "expected an integer offset");
+      Token IT = Lex.next();
+      if (!parseInt(O.Value, O.Hex, Neg, IT))
+        return false;
+    }
+    O.Range = span(Begin);
+    if (Lex.peek().is(TokKind::Pipe) && O.K == Operand::Reg) {
+      Lex.next();
+      Operand Second;
+      if (!Lex.peek().is(TokKind::Ident))
+        return error(Lex.peek().Range, "expected a register after '|'");
+      if (!parseModuleOperand(Second))
+        return false;
+      Operand First = std::move(O);
+      O = Operand();
+      O.K = Operand::Pair;
+      O.Elems.push_back(std::move(First));
+      O.Elems.push_back(std::move(Second));
+      O.Range = span(Begin);
+    }
+    return true;
+  }
+  case TokKind::Eof:
+    return error(T.Range, "expected an operand");
+  default:
+    return error(T.Range,
+                 fmt::format("expected an operand, found '{}'", T.Text));
+  }
+}
 bool InstParser::decodeModifiers(Instruction &I) {
   const Modifier *SemMod = nullptr, *ScopeMod = nullptr, *SpaceMod = nullptr,
                  *CacheMod = nullptr, *AtomMod = nullptr, *CmpMod = nullptr;
@@ -522,10 +1062,11 @@ bool InstParser::parseOperands(Instruction &I) {
   case Opcode::Setp: Shape = "dvv"; break;
   case Opcode::Bra: Shape = "l"; break;
   case Opcode::CmpBra: Shape = "vvl"; break;
+  default: break; // Module-only opcodes never reach the litmus parser.
   }
   bool IsCas = false;
-  for (const Modifier &M : I.Mods)
-    IsCas |= M.Text == ".cas";
+  for (const Modifier &Mod : I.Mods)
+    IsCas |= Mod.Text == ".cas";
   std::string Expect(Shape);
   if (I.Op == Opcode::Atom && IsCas)
     Expect = "davv";
@@ -600,53 +1141,128 @@ bool InstParser::parseOperands(Instruction &I) {
   return true;
 }
 
-} // namespace
-
 std::optional<Statement> parseStatement(std::shared_ptr<const SourceFile> File,
                                         uint32_t Begin, uint32_t End,
                                         DiagnosticEngine &Diags) {
-  InstParser P(std::move(File), Begin, End, Diags);
-  return P.parse();
+  Lexer Lex(*File, Begin, End);
+  InstParser P(File, Lex, Diags, InstParser::Mode::Litmus);
+  return parseStatementImpl(File, Lex, P);
 }
 
-static std::string printInt(int64_t V, bool Hex) {
-  // One format call per case: GCC 12 at -O3 warns (-Wrestrict, a false
-  // positive) on "-" + std::string.
+static void appendInt(std::string &Out, int64_t V, bool Hex) {
   uint64_t M = V < 0 ? uint64_t(0) - static_cast<uint64_t>(V)
                      : static_cast<uint64_t>(V);
-  const char *Sign = V < 0 ? "-" : "";
-  return Hex ? fmt::format("{}0x{:x}", Sign, M) : fmt::format("{}{}", Sign, M);
+  if (V < 0)
+    Out += '-';
+  if (Hex)
+    fmt::format_to(std::back_inserter(Out), "0x{:x}", M);
+  else
+    fmt::format_to(std::back_inserter(Out), "{}", M);
 }
 
-std::string printOperand(const Operand &O) {
+/// An offset after a name: `+8`, and `+-8` in module syntax (ptxas reads
+/// `[%rd1+-8]` but not `[%rd1-8]`); litmus cells print `-8`.
+static void appendOffset(std::string &Out, int64_t V, bool Hex, bool Module) {
+  if (V >= 0 || Module)
+    Out += '+';
+  appendInt(Out, V, Hex);
+}
+
+void appendOperand(std::string &Out, const Operand &O, bool Module) {
   switch (O.K) {
   case Operand::Reg:
   case Operand::Symbol:
   case Operand::Label:
-    return O.Name;
+    if (O.Negated)
+      Out += '!';
+    Out += O.Name;
+    if (O.Value != 0)
+      appendOffset(Out, O.Value, O.Hex, Module);
+    return;
   case Operand::Imm:
-    return printInt(O.Value, O.Hex);
+    appendInt(Out, O.Value, O.Hex);
+    return;
   case Operand::Address:
-    if (O.Name.empty())
-      return fmt::format("[{}]", printInt(O.Value, O.Hex));
-    if (O.Value == 0)
-      return fmt::format("[{}]", O.Name);
-    // printInt writes the sign of a negative offset.
-    return fmt::format("[{}{}{}]", O.Name, O.Value < 0 ? "" : "+",
-                       printInt(O.Value, O.Hex));
+    Out += '[';
+    if (O.Name.empty()) {
+      appendInt(Out, O.Value, O.Hex);
+    } else {
+      Out += O.Name;
+      if (O.Value != 0)
+        appendOffset(Out, O.Value, O.Hex, Module);
+    }
+    for (const Operand &E : O.Elems) {
+      Out += ", ";
+      appendOperand(Out, E, Module);
+    }
+    Out += ']';
+    return;
+  case Operand::FloatImm:
+    if (O.FloatForm == 'f')
+      fmt::format_to(std::back_inserter(Out), "0f{:08X}",
+                     static_cast<uint32_t>(O.Value));
+    else if (O.FloatForm == 'd')
+      fmt::format_to(std::back_inserter(Out), "0d{:016X}",
+                     static_cast<uint64_t>(O.Value));
+    else
+      Out += O.Name;
+    return;
+  case Operand::Vector:
+  case Operand::List: {
+    Out += O.K == Operand::Vector ? '{' : '(';
+    for (size_t K = 0; K != O.Elems.size(); ++K) {
+      if (K)
+        Out += ", ";
+      appendOperand(Out, O.Elems[K], Module);
+    }
+    Out += O.K == Operand::Vector ? '}' : ')';
+    return;
   }
-  return "";
+  case Operand::Pair:
+    for (size_t K = 0; K != O.Elems.size(); ++K) {
+      if (K)
+        Out += '|';
+      appendOperand(Out, O.Elems[K], Module);
+    }
+    return;
+  case Operand::Generic:
+    Out += "generic(";
+    Out += O.Name;
+    Out += ')';
+    if (O.Value != 0)
+      appendOffset(Out, O.Value, O.Hex, Module);
+    return;
+  }
+}
+
+std::string printOperand(const Operand &O) {
+  std::string S;
+  appendOperand(S, O, /*Module=*/false);
+  return S;
+}
+
+void appendInstruction(std::string &Out, const Instruction &I, bool Module) {
+  if (I.G) {
+    Out += I.G->Negated ? "@!" : "@";
+    Out += I.G->Reg;
+    Out += ' ';
+  }
+  Out += I.Name;
+  for (const Modifier &M : I.Mods)
+    Out += M.Text;
+  for (size_t K = 0; K != I.Ops.size(); ++K) {
+    Out += K ? ", " : " ";
+    appendOperand(Out, I.Ops[K], Module);
+  }
+  if (!I.Verbatim.empty()) {
+    Out += ' ';
+    Out += I.Verbatim;
+  }
 }
 
 std::string printInstruction(const Instruction &I) {
   std::string S;
-  if (I.G)
-    S += (I.G->Negated ? "@!" : "@") + I.G->Reg + " ";
-  S += I.Name;
-  for (const Modifier &M : I.Mods)
-    S += M.Text;
-  for (size_t K = 0; K != I.Ops.size(); ++K)
-    S += (K ? ", " : " ") + printOperand(I.Ops[K]);
+  appendInstruction(S, I, /*Module=*/false);
   return S;
 }
 

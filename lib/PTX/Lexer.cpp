@@ -2,43 +2,105 @@
 #include "incant/PTX/Lexer.h"
 
 #include <cassert>
+#include <charconv>
+#include <cstring>
 
 namespace incant::ptx {
 
-
 Lexer::Lexer(const SourceFile &F, uint32_t Begin, uint32_t End)
-    : File(&F), Pos(Begin), End(End), LastEnd(Begin) {
+    : File(&F), Text(F.text().data()), Pos(Begin), End(End), LastEnd(Begin) {
   assert(Begin <= End && End <= F.text().size());
+  SourceLoc L = F.locAt(Begin);
+  Line = L.Line;
+  LineStart = Begin - (L.Col - 1);
+  LastEndLoc = L;
   Cur = lex();
 }
 
 Token Lexer::next() {
   Token T = Cur;
-  if (!T.is(TokKind::Eof))
+  if (!T.is(TokKind::Eof)) {
     LastEnd = T.Range.End.Offset;
+    LastEndLoc = T.Range.End;
+  }
   Cur = lex();
   return T;
 }
 
-SourceRange Lexer::rangeOf(uint32_t B, uint32_t E) const {
-  return {File->locAt(B), File->locAt(E)};
+std::string_view Lexer::skipTo(char Stop) {
+  // Cur was lexed already: start from its first byte.
+  uint32_t B = Cur.Range.Begin.Offset;
+  if (Cur.is(TokKind::Eof))
+    return {};
+  Pos = B;
+  Line = Cur.Range.Begin.Line;
+  LineStart = B - (Cur.Range.Begin.Col - 1);
+  int Depth = 0;
+  while (Pos < End) {
+    char C = Text[Pos];
+    if (Depth == 0 && C == Stop)
+      break;
+    if (C == '/' && Pos + 1 < End && Text[Pos + 1] == '/') {
+      while (Pos < End && Text[Pos] != '\n')
+        ++Pos;
+      continue;
+    }
+    if (C == '/' && Pos + 1 < End && Text[Pos + 1] == '*') {
+      Pos += 2;
+      while (Pos < End && !(Text[Pos] == '*' && Pos + 1 < End &&
+                            Text[Pos + 1] == '/'))
+        bump();
+      Pos = Pos < End ? Pos + 2 : End;
+      continue;
+    }
+    if (C == '"') {
+      ++Pos;
+      while (Pos < End && Text[Pos] != '"' && Text[Pos] != '\n') {
+        if (Text[Pos] == '\\' && Pos + 1 < End)
+          ++Pos;
+        ++Pos;
+      }
+      if (Pos < End && Text[Pos] == '"')
+        ++Pos;
+      continue;
+    }
+    if (C == '{' || C == '[' || C == '(')
+      ++Depth;
+    else if ((C == '}' || C == ']' || C == ')') && Depth > 0)
+      --Depth;
+    bump();
+  }
+  uint32_t E = Pos;
+  // Trailing white space is not part of the text.
+  uint32_t TE = E;
+  while (TE > B && (Text[TE - 1] == ' ' || Text[TE - 1] == '\t' ||
+                    Text[TE - 1] == '\n' || Text[TE - 1] == '\r'))
+    --TE;
+  LastEnd = TE;
+  LastEndLoc = File->locAt(TE);
+  Cur = lex();
+  return std::string_view(Text + B, TE - B);
+}
+
+static bool isSpace(char C) {
+  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+         C == '\v';
 }
 
 Token Lexer::lex() {
-  const std::string &S = File->text();
   // Skip white space and comments.
   while (Pos < End) {
-    char C = S[Pos];
-    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
-        C == '\v') {
-      ++Pos;
-    } else if (C == '/' && Pos + 1 < End && S[Pos + 1] == '/') {
-      while (Pos < End && S[Pos] != '\n')
+    char C = Text[Pos];
+    if (isSpace(C)) {
+      bump();
+    } else if (C == '/' && Pos + 1 < End && Text[Pos + 1] == '/') {
+      while (Pos < End && Text[Pos] != '\n')
         ++Pos;
-    } else if (C == '/' && Pos + 1 < End && S[Pos + 1] == '*') {
+    } else if (C == '/' && Pos + 1 < End && Text[Pos + 1] == '*') {
       Pos += 2;
-      while (Pos < End && !(S[Pos] == '*' && Pos + 1 < End && S[Pos + 1] == '/'))
-        ++Pos;
+      while (Pos < End && !(Text[Pos] == '*' && Pos + 1 < End &&
+                            Text[Pos + 1] == '/'))
+        bump();
       Pos = Pos < End ? Pos + 2 : End;
     } else {
       break;
@@ -46,49 +108,126 @@ Token Lexer::lex() {
   }
   Token T;
   uint32_t B = Pos;
+  SourceLoc BL = locOf(B);
   if (Pos >= End) {
     T.K = TokKind::Eof;
-    T.Range = rangeOf(End, End);
+    T.Range = {BL, BL};
     return T;
   }
-  char C = S[Pos];
+  char C = Text[Pos];
   if (isIdentStart(C)) {
-    while (Pos < End && isIdentChar(S[Pos]))
+    while (Pos < End && isIdentChar(Text[Pos]))
       ++Pos;
     T.K = TokKind::Ident;
-  } else if (C == '.' && Pos + 1 < End && isIdentStart(S[Pos + 1])) {
+  } else if (C == '.' && Pos + 1 < End && isIdentChar(Text[Pos + 1])) {
+    // A directive or modifier; `::` joins parts (.shared::cta,
+    // .L2::cache_hint) and a part may start with a digit (.2d, .L2::128B).
     ++Pos;
-    while (Pos < End && isIdentChar(S[Pos]))
-      ++Pos;
+    while (true) {
+      while (Pos < End && isIdentChar(Text[Pos]))
+        ++Pos;
+      if (Pos + 2 < End && Text[Pos] == ':' && Text[Pos + 1] == ':' &&
+          isIdentChar(Text[Pos + 2])) {
+        Pos += 2;
+        continue;
+      }
+      break;
+    }
     T.K = TokKind::Directive;
   } else if (isDigit(C)) {
     T.K = TokKind::Int;
     uint64_t V = 0;
     bool Overflow = false;
-    if (C == '0' && Pos + 1 < End && (S[Pos + 1] == 'x' || S[Pos + 1] == 'X') &&
-        Pos + 2 < End && hexDigit(S[Pos + 2]) >= 0) {
+    char N = Pos + 1 < End ? Text[Pos + 1] : 0;
+    if (C == '0' && (N == 'x' || N == 'X') && Pos + 2 < End &&
+        hexDigit(Text[Pos + 2]) >= 0) {
       T.IsHex = true;
       Pos += 2;
-      while (Pos < End && hexDigit(S[Pos]) >= 0) {
+      while (Pos < End && hexDigit(Text[Pos]) >= 0) {
         if (V >> 60)
           Overflow = true;
-        V = V * 16 + hexDigit(S[Pos]);
+        V = V * 16 + hexDigit(Text[Pos]);
+        ++Pos;
+      }
+    } else if (C == '0' && (N == 'f' || N == 'F' || N == 'd' || N == 'D') &&
+               Pos + 2 < End && hexDigit(Text[Pos + 2]) >= 0) {
+      // 0f3F800000 (single) or 0d3FF0000000000000 (double): the bits.
+      T.K = TokKind::Float;
+      T.FloatForm = (N == 'f' || N == 'F') ? 'f' : 'd';
+      Pos += 2;
+      unsigned Digits = 0;
+      while (Pos < End && hexDigit(Text[Pos]) >= 0) {
+        V = V * 16 + hexDigit(Text[Pos]);
+        ++Pos;
+        ++Digits;
+      }
+      Overflow = Digits != (T.FloatForm == 'f' ? 8u : 16u);
+    } else if (C == '0' && (N == 'b' || N == 'B') && Pos + 2 < End &&
+               (Text[Pos + 2] == '0' || Text[Pos + 2] == '1')) {
+      Pos += 2;
+      while (Pos < End && (Text[Pos] == '0' || Text[Pos] == '1')) {
+        if (V >> 63)
+          Overflow = true;
+        V = V * 2 + (Text[Pos] - '0');
         ++Pos;
       }
     } else {
-      while (Pos < End && isDigit(S[Pos])) {
-        uint64_t D = S[Pos] - '0';
-        if (V > (UINT64_MAX - D) / 10)
-          Overflow = true;
-        V = V * 10 + D;
+      uint32_t DB = Pos;
+      while (Pos < End && isDigit(Text[Pos]))
         ++Pos;
+      if (Pos + 1 < End &&
+          ((Text[Pos] == '.' && isDigit(Text[Pos + 1])) ||
+           ((Text[Pos] == 'e' || Text[Pos] == 'E') &&
+            (isDigit(Text[Pos + 1]) ||
+             ((Text[Pos + 1] == '-' || Text[Pos + 1] == '+') &&
+              Pos + 2 < End && isDigit(Text[Pos + 2])))))) {
+        // A decimal floating-point literal: 1.5, 2e10, 1.0e-3.
+        T.K = TokKind::Float;
+        if (Text[Pos] == '.') {
+          ++Pos;
+          while (Pos < End && isDigit(Text[Pos]))
+            ++Pos;
+        }
+        if (Pos + 1 < End && (Text[Pos] == 'e' || Text[Pos] == 'E')) {
+          uint32_t EP = Pos + 1;
+          if (EP < End && (Text[EP] == '-' || Text[EP] == '+'))
+            ++EP;
+          if (EP < End && isDigit(Text[EP])) {
+            Pos = EP;
+            while (Pos < End && isDigit(Text[Pos]))
+              ++Pos;
+          }
+        }
+      } else {
+        // Decimal, or octal with a leading 0 (PTX follows C here).
+        unsigned Base = (Text[DB] == '0' && Pos - DB > 1) ? 8 : 10;
+        for (uint32_t K = DB; K != Pos; ++K) {
+          uint64_t D = Text[K] - '0';
+          if (D >= Base || V > (UINT64_MAX - D) / Base)
+            Overflow = true;
+          V = V * Base + D;
+        }
       }
     }
     // PTX allows a 'U' suffix on integer literals.
-    if (Pos < End && (S[Pos] == 'U' || S[Pos] == 'u'))
+    if (T.K == TokKind::Int && Pos < End &&
+        (Text[Pos] == 'U' || Text[Pos] == 'u'))
       ++Pos;
     T.IntVal = V;
     T.IntOverflow = Overflow;
+  } else if (C == '"') {
+    ++Pos;
+    while (Pos < End && Text[Pos] != '"' && Text[Pos] != '\n') {
+      if (Text[Pos] == '\\' && Pos + 1 < End && Text[Pos + 1] != '\n')
+        ++Pos;
+      ++Pos;
+    }
+    if (Pos < End && Text[Pos] == '"') {
+      ++Pos;
+      T.K = TokKind::String;
+    } else {
+      T.K = TokKind::Unknown; // An unterminated string.
+    }
   } else {
     ++Pos;
     switch (C) {
@@ -107,17 +246,40 @@ Token Lexer::lex() {
     case '!': T.K = TokKind::Bang; break;
     case '|': T.K = TokKind::Pipe; break;
     case '=': T.K = TokKind::Equal; break;
+    case '<': T.K = TokKind::Less; break;
+    case '>': T.K = TokKind::Greater; break;
     default:
       T.K = TokKind::Unknown;
       // Keep a multi-byte UTF-8 character together.
-      while (Pos < End && (static_cast<unsigned char>(S[Pos]) & 0xC0) == 0x80)
+      while (Pos < End && (static_cast<unsigned char>(Text[Pos]) & 0xC0) == 0x80)
         ++Pos;
       break;
     }
   }
-  T.Text = std::string_view(S).substr(B, Pos - B);
-  T.Range = rangeOf(B, Pos);
+  T.Text = std::string_view(Text + B, Pos - B);
+  T.Range = {BL, locOf(Pos)};
   return T;
+}
+
+std::string unescapeString(std::string_view Q) {
+  std::string S;
+  if (Q.size() >= 2 && Q.front() == '"' && Q.back() == '"')
+    Q = Q.substr(1, Q.size() - 2);
+  S.reserve(Q.size());
+  for (size_t K = 0; K < Q.size(); ++K) {
+    char C = Q[K];
+    if (C == '\\' && K + 1 < Q.size()) {
+      char N = Q[++K];
+      switch (N) {
+      case 'n': S += '\n'; break;
+      case 't': S += '\t'; break;
+      default: S += N; break;
+      }
+    } else {
+      S += C;
+    }
+  }
+  return S;
 }
 
 const char *tokKindName(TokKind K) {
@@ -142,6 +304,10 @@ const char *tokKindName(TokKind K) {
   case TokKind::Pipe: return "'|'";
   case TokKind::Equal: return "'='";
   case TokKind::Unknown: return "character";
+  case TokKind::Float: return "floating-point number";
+  case TokKind::String: return "string";
+  case TokKind::Less: return "'<'";
+  case TokKind::Greater: return "'>'";
   }
   return "token";
 }

@@ -58,15 +58,21 @@ enum class TokKind : uint8_t {
   Pipe,
   Equal,
   Unknown, ///< Any other character.
+  // Additions for whole modules (litmus cells never contain these).
+  Float,   ///< 0f3F800000, 0d3FF0000000000000 (IntVal has the bits), 1.5
+  String,  ///< "text" (Text includes the quotes; see unescapeString)
+  Less,    ///< '<' of a register range %r<12>
+  Greater, ///< '>'
 };
 
 struct Token {
   TokKind K = TokKind::Eof;
   std::string_view Text;
   SourceRange Range;
-  uint64_t IntVal = 0;   ///< For Int.
+  uint64_t IntVal = 0;   ///< For Int; for Float, the bits of a 0f/0d literal.
   bool IntOverflow = false;
   bool IsHex = false;
+  char FloatForm = 0;    ///< For Float: 'f', 'd', or 0 for a decimal literal.
   bool is(TokKind Kind) const { return K == Kind; }
 };
 
@@ -81,17 +87,42 @@ public:
   Token next();
   /// The offset just past the last consumed token.
   uint32_t lastEnd() const { return LastEnd; }
+  /// The location just past the last consumed token.
+  SourceLoc lastEndLoc() const { return LastEndLoc; }
+  /// Skips raw text up to (not including) the first \p Stop character at
+  /// brace/bracket/paren depth 0 outside comments and strings (or to the end)
+  /// and returns the skipped bytes; the next token follows them.
+  std::string_view skipTo(char Stop);
 
 private:
   Token lex();
-  SourceRange rangeOf(uint32_t B, uint32_t E) const;
+  SourceLoc locOf(uint32_t Offset) const {
+    return SourceLoc{Line, Offset - LineStart + 1, Offset};
+  }
+  /// Advances Pos by one byte, counting lines.
+  void bump() {
+    if (Text[Pos] == '\n') {
+      ++Line;
+      LineStart = Pos + 1;
+    }
+    ++Pos;
+  }
 
   const SourceFile *File;
+  const char *Text;
   uint32_t Pos;
   uint32_t End;
   uint32_t LastEnd;
+  SourceLoc LastEndLoc;
+  // Line number and start offset of the line Pos is on (lines are counted
+  // as the lexer moves, not looked up per token).
+  uint32_t Line;
+  uint32_t LineStart;
   Token Cur;
 };
+
+/// The text of a String token without quotes, escapes (\" \\ \n \t) undone.
+std::string unescapeString(std::string_view Quoted);
 
 /// Describes a token kind for "expected X, found Y" messages.
 const char *tokKindName(TokKind K);
