@@ -157,19 +157,28 @@ const char *rmwName(litmus::RmwOp R) {
 }
 
 const char *rmwType(const Op &O) {
+  bool W = O.Bits == 64;
   switch (O.Rmw) {
   case litmus::RmwOp::Cas:
   case litmus::RmwOp::Exch:
   case litmus::RmwOp::And:
   case litmus::RmwOp::Or:
   case litmus::RmwOp::Xor:
-    return "b32";
+    return W ? "b64" : "b32";
   case litmus::RmwOp::Inc:
   case litmus::RmwOp::Dec:
     return "u32";
+  case litmus::RmwOp::Add:
+    // Two's complement: add.u64 is add.s64 (PTX has no atom.add.s64).
+    return W ? "u64" : (O.Signed ? "s32" : "u32");
   default:
-    return O.Signed ? "s32" : "u32";
+    return W ? (O.Signed ? "s64" : "u64") : (O.Signed ? "s32" : "u32");
   }
+}
+
+bool isMemOp(const Op &O) {
+  return O.K == Op::Kind::Load || O.K == Op::Kind::Store ||
+         O.K == Op::Kind::Rmw;
 }
 
 /// The ordering qualifiers of a load or store: "", ".volatile",
@@ -210,6 +219,15 @@ private:
   GeneratedTest G;
   std::string Out;
   bool Failed = false;
+  /// Names in the code being emitted: registers are RP<index>, the
+  /// instance's location addresses AA[<index>] (per role in barrier tests).
+  std::string RP = "r", AA = "a";
+  bool HasBarrier = false;
+  /// Locations that hold 64-bit values (see markWide()).
+  std::vector<bool> WideLoc;
+  /// Per observed item: the out slot of its high word, or -1 (32-bit).
+  std::vector<int32_t> HiSlot;
+  bool AnyWide = false;
 
   template <typename... Args>
   void line(fmt::format_string<Args...> F, Args &&...A) {
@@ -223,13 +241,13 @@ private:
 
   std::string value(const litmus::Value &V) const {
     if (V.isAddress())
-      return fmt::format("(a[{}] + {}ull)", V.Loc, V.Int);
+      return fmt::format("({}[{}] + {}ull)", AA, V.Loc, V.Int);
     return fmt::format("{}ull", static_cast<uint64_t>(V.Int));
   }
   std::string operand(const Operand &O) const {
     switch (O.K) {
     case Operand::Kind::Reg:
-      return fmt::format("r{}", O.Reg);
+      return fmt::format("{}{}", RP, O.Reg);
     case Operand::Kind::Imm:
     case Operand::Kind::Addr:
       return value(O.Imm);
@@ -269,32 +287,32 @@ private:
 
   void emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
               std::vector<std::string> &Expected);
+  void emitOutputs(size_t R, const char *Ind, const char *Out);
   void emitRole(size_t R);
+  void emitAddrs(const char *Ind, const std::string &Arr,
+                 const std::string &Inst, const std::string &IW,
+                 const std::string &IL);
+  void emitTestLoop();
+  void emitBarrierTest();
   void emitGlue();
   bool checkSupported();
+  bool checkBarriers();
+  void markWide();
 };
 
 bool Emitter::checkSupported() {
-  for (const auto &L : P.Locs)
-    if (L.Init.isAddress()) {
-      Diags.error(File, {},
-                  fmt::format("location {} is initialised to an address; the "
-                              "CUDA backend stores 32-bit values only",
-                              L.Name));
-      Failed = true;
-    }
   for (const auto &T : P.Threads)
     for (const Op &O : T.Ops) {
       if (O.K == Op::Kind::Barrier)
-        error(O, "bar.sync is not supported by the CUDA backend: in parallel "
-                 "testing one thread plays several instances' roles");
-      if ((O.K == Op::Kind::Load || O.K == Op::Kind::Store || O.K == Op::Kind::Rmw) &&
-          O.Bits != 32)
+        HasBarrier = true;
+      if (isMemOp(O) && O.Bits != 32 && O.Bits != 64)
         error(O, fmt::format("{}-bit memory accesses are not supported by the "
-                             "CUDA backend (locations are 32-bit words)",
+                             "CUDA backend (32 and 64 bits are)",
                              O.Bits));
-      if ((O.K == Op::Kind::Load || O.K == Op::Kind::Store || O.K == Op::Kind::Rmw) &&
-          O.Addr.K == Operand::Kind::Addr && O.Addr.Imm.Loc >= 0 &&
+      if (O.K == Op::Kind::Rmw && O.Bits == 64 &&
+          (O.Rmw == litmus::RmwOp::Inc || O.Rmw == litmus::RmwOp::Dec))
+        error(O, "PTX has no 64-bit atom.inc or atom.dec");
+      if (isMemOp(O) && O.Addr.K == Operand::Kind::Addr && O.Addr.Imm.Loc >= 0 &&
           static_cast<size_t>(O.Addr.Imm.Loc) < P.Locs.size()) {
         bool Shared = P.Locs[O.Addr.Imm.Loc].R == litmus::Region::Shared;
         if ((Shared && O.Sp == litmus::Space::Global) ||
@@ -303,6 +321,103 @@ bool Emitter::checkSupported() {
                    "location's region in the memory map");
       }
     }
+  markWide();
+  for (size_t J = 0; J < P.Locs.size(); ++J)
+    if (WideLoc[J] && P.Locs[J].R == litmus::Region::Shared) {
+      Diags.error(File, {},
+                  fmt::format("location {} holds 64-bit values in shared "
+                              "memory; the CUDA backend keeps 64-bit "
+                              "locations in global memory only",
+                              P.Locs[J].Name));
+      Failed = true;
+    }
+  for (const auto &L : P.Locs)
+    if (L.Init.isAddress() && L.Init.Loc >= 0 &&
+        static_cast<size_t>(L.Init.Loc) < P.Locs.size() &&
+        P.Locs[L.Init.Loc].R == litmus::Region::Shared) {
+      Diags.error(File, {},
+                  fmt::format("location {} is initialised to the address of "
+                              "shared location {}; the CUDA backend does not "
+                              "support that",
+                              L.Name, P.Locs[L.Init.Loc].Name));
+      Failed = true;
+    }
+  if (HasBarrier)
+    checkBarriers();
+  return !Failed;
+}
+
+/// A location is 64-bit when it is initialised to an address or a 64-bit
+/// access names it, directly or through a register initialised to its
+/// address. Then every global location gets an 8-byte slot.
+void Emitter::markWide() {
+  WideLoc.assign(P.Locs.size(), false);
+  for (size_t J = 0; J < P.Locs.size(); ++J)
+    if (P.Locs[J].Init.isAddress())
+      WideLoc[J] = true;
+  for (const auto &T : P.Threads)
+    for (const Op &O : T.Ops) {
+      if (!isMemOp(O) || O.Bits != 64)
+        continue;
+      int32_t L = -1;
+      if (O.Addr.K == Operand::Kind::Addr)
+        L = O.Addr.Imm.Loc;
+      else if (O.Addr.K == Operand::Kind::Reg && O.Addr.Reg >= 0 &&
+               static_cast<size_t>(O.Addr.Reg) < T.Regs.size())
+        L = T.Regs[O.Addr.Reg].Init.Loc;
+      if (L >= 0 && static_cast<size_t>(L) < P.Locs.size())
+        WideLoc[L] = true;
+      else
+        WideLoc.assign(P.Locs.size(), true); // address not known: all
+    }
+  for (bool W : WideLoc)
+    AnyWide |= W;
+}
+
+/// bar.sync in parallel testing: every thread plays every role, so every
+/// thread must meet the same barriers in the same order whichever role it
+/// plays. Hence each thread of the test must have the same sequence of
+/// barrier ids, none under a guard, and no branches (which could skip or
+/// repeat one).
+bool Emitter::checkBarriers() {
+  std::vector<int32_t> First;
+  bool HaveFirst = false;
+  for (const auto &T : P.Threads) {
+    std::vector<int32_t> Ids;
+    for (const Op &O : T.Ops) {
+      if (O.K == Op::Kind::Branch)
+        error(O, "the CUDA backend runs bar.sync only in tests without "
+                 "branches (every thread must reach every barrier)");
+      if (O.K != Op::Kind::Barrier)
+        continue;
+      if (O.GuardReg >= 0)
+        error(O, "the CUDA backend cannot run a guarded bar.sync");
+      Ids.push_back(O.BarrierId);
+    }
+    if (!HaveFirst) {
+      First = Ids;
+      HaveFirst = true;
+    } else if (Ids != First) {
+      // At this thread's first barrier, or the test's first one.
+      const Op *At = nullptr;
+      for (const Op &O : T.Ops)
+        if (O.K == Op::Kind::Barrier && !At)
+          At = &O;
+      for (const auto &T2 : P.Threads)
+        for (const Op &O : T2.Ops)
+          if (O.K == Op::Kind::Barrier && !At)
+            At = &O;
+      std::string Msg = "every thread of a test with bar.sync must execute "
+                        "the same barriers in the same order on the CUDA "
+                        "backend (each GPU thread plays every role)";
+      if (At)
+        error(*At, Msg);
+      else {
+        Diags.error(File, {}, Msg);
+        Failed = true;
+      }
+    }
+  }
   return !Failed;
 }
 
@@ -312,18 +427,23 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
   std::string Ind = "  ";
   bool Guarded = O.GuardReg >= 0 && O.K != Op::Kind::Branch;
   if (Guarded) {
-    line("  if ({}r{} {} 0) {{", "", O.GuardReg, O.GuardNegated ? "==" : "!=");
+    line("  if ({}{} {} 0) {{", RP, O.GuardReg, O.GuardNegated ? "==" : "!=");
     Ind = "    ";
   }
-  std::string D = O.Dst >= 0 ? fmt::format("r{}", O.Dst) : std::string();
+  std::string D = O.Dst >= 0 ? fmt::format("{}{}", RP, O.Dst) : std::string();
+  // 64-bit accesses: a u64 value in an "l" register.
+  const bool W = O.Bits == 64;
+  const char *VT = W ? "incant_u64" : "unsigned";
+  const char *VC = W ? "l" : "r";
   switch (O.K) {
   case Op::Kind::Load: {
     auto [A, C] = address(O);
     std::string Q = semQual(O);
     std::string Cache = O.S == litmus::Sem::Weak ? cacheName(O.Cache) : "";
-    line("{}{{ unsigned v; asm volatile(\"ld{}{}{}.u32 %0, [%1];\" : \"=r\"(v) : "
+    line("{}{{ {} v; asm volatile(\"ld{}{}{}.{} %0, [%1];\" : \"={}\"(v) : "
          "\"{}\"({}) : \"memory\"); {} = v; }}",
-         Ind, Q, space(O), Cache, C, A, D.empty() ? "(void)v" : D);
+         Ind, VT, Q, space(O), Cache, W ? "u64" : "u32", VC, C, A,
+         D.empty() ? "(void)v" : D);
     Expected.push_back("LD");
     if (O.S == litmus::Sem::Acquire)
       Expected.push_back("FENCE?");
@@ -336,9 +456,9 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
     std::string V = O.Src.empty() ? "0ull" : operand(O.Src[0]);
     if (O.S == litmus::Sem::Release)
       Expected.push_back("FENCE?");
-    line("{}asm volatile(\"st{}{}{}.u32 [%0], %1;\" :: \"{}\"({}), "
-         "\"r\"((unsigned)({})) : \"memory\");",
-         Ind, Q, space(O), Cache, C, A, V);
+    line("{}asm volatile(\"st{}{}{}.{} [%0], %1;\" :: \"{}\"({}), "
+         "\"{}\"(({})({})) : \"memory\");",
+         Ind, Q, space(O), Cache, W ? "u64" : "u32", C, A, VC, VT, V);
     Expected.push_back("ST");
     break;
   }
@@ -355,20 +475,21 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
     std::string S1 = O.Src.size() > 1 ? operand(O.Src[1]) : "0ull";
     if (O.Dst < 0 && !Cas && O.Rmw != litmus::RmwOp::Exch) {
       line("{}asm volatile(\"red{}{}.{}.{} [%0], %1;\" :: \"{}\"({}), "
-           "\"r\"((unsigned)({})) : \"memory\");",
-           Ind, Q, space(O), rmwName(O.Rmw), Ty, C, A, S0);
+           "\"{}\"(({})({})) : \"memory\");",
+           Ind, Q, space(O), rmwName(O.Rmw), Ty, C, A, VC, VT, S0);
       Expected.push_back("RED");
     } else if (Cas) {
-      line("{}{{ unsigned v; asm volatile(\"atom{}{}.cas.b32 %0, [%1], %2, %3;\" "
-           ": \"=r\"(v) : \"{}\"({}), \"r\"((unsigned)({})), "
-           "\"r\"((unsigned)({})) : \"memory\"); {} = v; }}",
-           Ind, Q, space(O), C, A, S0, S1, D.empty() ? "(void)v" : D);
+      line("{}{{ {} v; asm volatile(\"atom{}{}.cas.{} %0, [%1], %2, %3;\" "
+           ": \"={}\"(v) : \"{}\"({}), \"{}\"(({})({})), "
+           "\"{}\"(({})({})) : \"memory\"); {} = v; }}",
+           Ind, VT, Q, space(O), Ty, VC, C, A, VC, VT, S0, VC, VT, S1,
+           D.empty() ? "(void)v" : D);
       Expected.push_back("ATOM");
     } else {
-      line("{}{{ unsigned v; asm volatile(\"atom{}{}.{}.{} %0, [%1], %2;\" : "
-           "\"=r\"(v) : \"{}\"({}), \"r\"((unsigned)({})) : \"memory\"); {} = "
+      line("{}{{ {} v; asm volatile(\"atom{}{}.{}.{} %0, [%1], %2;\" : "
+           "\"={}\"(v) : \"{}\"({}), \"{}\"(({})({})) : \"memory\"); {} = "
            "v; }}",
-           Ind, Q, space(O), rmwName(O.Rmw), Ty, C, A, S0,
+           Ind, VT, Q, space(O), rmwName(O.Rmw), Ty, VC, C, A, VC, VT, S0,
            D.empty() ? "(void)v" : D);
       Expected.push_back("ATOM");
     }
@@ -403,7 +524,7 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
     break;
   }
   case Op::Kind::Barrier:
-    break; // rejected in checkSupported()
+    break; // between the parts of a role: emitBarrierTest()
   case Op::Kind::Alu: {
     auto S = [&](size_t K) {
       return K < O.Src.size() ? operand(O.Src[K]) : std::string("0ull");
@@ -472,7 +593,8 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
   case Op::Kind::Branch: {
     std::string Cond = "true";
     if (O.GuardReg >= 0)
-      Cond = fmt::format("r{} {} 0", O.GuardReg, O.GuardNegated ? "==" : "!=");
+      Cond = fmt::format("{}{} {} 0", RP, O.GuardReg,
+                         O.GuardNegated ? "==" : "!=");
     if (O.Target >= 0 && static_cast<size_t>(O.Target) <= I)
       line("  if ({}) {{ if (++steps > {}u) goto L{}_end; goto L{}_{}; }}",
            Cond, Opts.LoopBudget, R, R, O.Target);
@@ -484,6 +606,21 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
   }
   if (Guarded)
     line("  }}");
+}
+
+/// Writes role R's observed registers to its instance's out slots \p Out
+/// (64-bit ones as two words, addresses as the location they point to).
+void Emitter::emitOutputs(size_t R, const char *Ind, const char *Out) {
+  for (size_t K = 0; K < P.Observe.size(); ++K) {
+    const auto &Ob = P.Observe[K];
+    if (Ob.Thread != static_cast<int32_t>(R))
+      continue;
+    if (HiSlot[K] >= 0)
+      line("{}incant_put64({}, {}u, {}u, {}{}, {});", Ind, Out, K, HiSlot[K],
+           RP, Ob.Index, AA);
+    else
+      line("{}{}[{}] = (unsigned){}{};", Ind, Out, K, RP, Ob.Index);
+  }
 }
 
 void Emitter::emitRole(size_t R) {
@@ -513,11 +650,7 @@ void Emitter::emitRole(size_t R) {
   line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
        markerEnd(static_cast<uint32_t>(R)));
   line("  if (o) {{");
-  for (size_t K = 0; K < P.Observe.size(); ++K) {
-    const auto &Ob = P.Observe[K];
-    if (Ob.Thread == static_cast<int32_t>(R))
-      line("    o[{}] = (unsigned)r{};", K, Ob.Index);
-  }
+  emitOutputs(R, "    ", "o");
   line("  }}");
   // Registers that are never read again still count as used.
   for (size_t K = 0; K < T.Regs.size(); ++K)
@@ -525,25 +658,123 @@ void Emitter::emitRole(size_t R) {
   line("}}");
   line("");
   G.ExpectedMemOps.push_back(std::move(Expected));
+  G.RegionNames.push_back(fmt::format("thread {}", R));
 }
 
-void Emitter::emitGlue() {
-  const RoleLayout &L = G.Layout;
+/// The addresses of every location for instance \p Inst, in this thread,
+/// into the array \p Arr (shadow lanes: their own region). \p IW and
+/// \p IL name the instance's warp and lane in its block (shared memory).
+void Emitter::emitAddrs(const char *Ind, const std::string &Arr,
+                        const std::string &Inst, const std::string &IW,
+                        const std::string &IL) {
   size_t NL = P.Locs.size();
-  // Addresses of every location for one instance, in this thread.
-  auto Addrs = [&](const char *Ind) {
-    line("{}incant_u64 a[{}];", Ind, std::max<size_t>(NL, 1));
-    for (size_t J = 0; J < NL; ++J) {
-      if (G.GlobalIndex[J] >= 0)
-        line("{}a[{}] = shadow ? incant_shadow_addr(P, vb, w, ln, {}) : "
-             "incant_gaddr(P, inst, {});",
-             Ind, J, J, G.GlobalIndex[J]);
-      else
-        line("{}a[{}] = shadow ? incant_shadow_addr(P, vb, w, ln, {}) : "
-             "(incant_u64)(smem + incant_sword(P, {}, iw, il));",
-             Ind, J, J, G.SharedIndex[J]);
+  line("{}incant_u64 {}[{}];", Ind, Arr, std::max<size_t>(NL, 1));
+  for (size_t J = 0; J < NL; ++J) {
+    // Shadow lanes of 64-bit tests use 8-byte aligned words.
+    std::string Sh = fmt::format("incant_shadow_addr(P, vb, w, ln, {})", J);
+    if (AnyWide)
+      Sh = "(" + Sh + " & ~7ull)";
+    if (G.GlobalIndex[J] >= 0)
+      line("{}{}[{}] = shadow ? {} : incant_gaddr(P, {}, {});", Ind, Arr, J,
+           Sh, Inst, G.GlobalIndex[J]);
+    else
+      line("{}{}[{}] = shadow ? {} : "
+           "(incant_u64)(smem + incant_sword(P, {}, {}, {}));",
+           Ind, Arr, J, Sh, G.SharedIndex[J], IW, IL);
+  }
+}
+
+/// Tests with bar.sync: each thread runs all its roles in one pass, cut at
+/// the barriers: part 0 of every role, the barrier, part 1 of every role,
+/// and so on. Every thread of the block meets every barrier exactly once
+/// (idle lanes and, with --instances 1, threads without an instance too),
+/// and for each instance all its roles' part k come before barrier k and
+/// all their part k+1 after it, which is what bar.sync promises the test.
+/// The barrier is emitted as barrier.sync, which bar.sync abbreviates with
+/// .aligned; .aligned is dropped because the lanes of a warp may reach it
+/// from different roles (diverged).
+void Emitter::emitBarrierTest() {
+  const RoleLayout &L = G.Layout;
+  size_t NR = P.Threads.size();
+  std::vector<int32_t> Ids;
+  for (const Op &O : P.Threads[0].Ops)
+    if (O.K == Op::Kind::Barrier)
+      Ids.push_back(O.BarrierId);
+  line("__device__ __forceinline__ void incant_test(const IncantParams &P, "
+       "unsigned vb, unsigned w, unsigned ln, unsigned *smem, bool shadow) {{");
+  line("  unsigned *out = (unsigned *)P.out;");
+  line("  (void)out; (void)smem;");
+  line("  const bool idle = shadow && !(P.flags & INCANT_F_BANK);");
+  for (size_t R = 0; R < NR; ++R) {
+    const RoleOffsets &O = L.Roles[R];
+    const auto &T = P.Threads[R];
+    RP = fmt::format("r{}_", R);
+    AA = fmt::format("a{}", R);
+    line("  // Role {}: thread P{} of the test.", R, T.Id);
+    line("  unsigned inst{0}, iw{0}, il{0};", R);
+    line("  const bool run{} = !idle && (incant_instance(P, vb, w, ln, {}u, "
+         "{}u, {}u, {}u, &inst{}, &iw{}, &il{}) || shadow);",
+         R, O.ClusterGroup, O.CtaInCluster, O.WarpGroup, O.LaneGroup, R, R,
+         R);
+    emitAddrs("  ", AA, fmt::format("inst{}", R), fmt::format("iw{}", R),
+              fmt::format("il{}", R));
+    for (size_t K = 0; K < T.Regs.size(); ++K)
+      line("  incant_u64 {}{} = {};", RP, K, value(T.Regs[K].Init));
+  }
+  std::vector<size_t> Pos(NR, 0);
+  uint32_t Region = 0;
+  for (size_t Part = 0; Part <= Ids.size(); ++Part) {
+    for (size_t R = 0; R < NR; ++R) {
+      const auto &T = P.Threads[R];
+      RP = fmt::format("r{}_", R);
+      AA = fmt::format("a{}", R);
+      line("  if (run{}) {{", R);
+      line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
+           markerBegin(Region));
+      std::vector<std::string> Expected;
+      size_t &I = Pos[R];
+      for (; I < T.Ops.size() && T.Ops[I].K != Op::Kind::Barrier; ++I)
+        emitOp(R, T, I, Expected);
+      ++I; // the barrier that ends this part
+      line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
+           markerEnd(Region++));
+      line("  }}");
+      G.ExpectedMemOps.push_back(std::move(Expected));
+      G.RegionNames.push_back(
+          Ids.empty() ? fmt::format("thread {}", R)
+                      : fmt::format("thread {} part {}", R, Part));
     }
-  };
+    if (Part == Ids.size())
+      break;
+    line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
+         markerBegin(Region));
+    line("  asm volatile(\"barrier.sync {};\" ::: \"memory\");", Ids[Part]);
+    line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
+         markerEnd(Region++));
+    G.ExpectedMemOps.push_back({"BAR"});
+    G.RegionNames.push_back(fmt::format("barrier {}", Part));
+  }
+  for (size_t R = 0; R < NR; ++R) {
+    RP = fmt::format("r{}_", R);
+    AA = fmt::format("a{}", R);
+    line("  if (run{} && !shadow) {{", R);
+    line("    unsigned *o = out + (incant_u64)inst{} * {}u; (void)o;", R,
+         std::max<uint32_t>(G.NumOut, 1));
+    emitOutputs(R, "    ", "o");
+    line("  }}");
+    for (size_t K = 0; K < P.Threads[R].Regs.size(); ++K)
+      line("  (void){}{};", RP, K);
+  }
+  RP = "r";
+  AA = "a";
+  line("}}");
+  line("");
+}
+
+/// Tests without barriers: each thread plays every role, each for another
+/// instance, in an order rotated by its position.
+void Emitter::emitTestLoop() {
+  const RoleLayout &L = G.Layout;
   line("__device__ __forceinline__ void incant_test(const IncantParams &P, "
        "unsigned vb, unsigned w, unsigned ln, unsigned *smem, bool shadow) {{");
   line("  unsigned *out = (unsigned *)P.out;");
@@ -575,7 +806,7 @@ void Emitter::emitGlue() {
          "&inst, &iw, &il);",
          O.ClusterGroup, O.CtaInCluster, O.WarpGroup, O.LaneGroup);
     line("    if (mine || shadow) {{");
-    Addrs("      ");
+    emitAddrs("      ", "a", "inst", "iw", "il");
     line("      incant_role_{}(a, shadow ? (unsigned *)0 : out + (incant_u64)"
          "inst * {}u);",
          R, std::max<uint32_t>(G.NumOut, 1));
@@ -585,6 +816,15 @@ void Emitter::emitGlue() {
   line("  }}");
   line("}}");
   line("");
+}
+
+void Emitter::emitGlue() {
+  const RoleLayout &L = G.Layout;
+  size_t NL = P.Locs.size();
+  if (HasBarrier)
+    emitBarrierTest();
+  else
+    emitTestLoop();
 
   // Shared memory: initial values, and observed finals copied to out by
   // the first role that uses the location.
@@ -637,14 +877,33 @@ void Emitter::emitGlue() {
   line("  const unsigned *out = (const unsigned *)P.out;");
   line("  const unsigned *mem = (const unsigned *)P.mem;");
   line("  (void)out; (void)mem; (void)t; (void)i;");
+  if (AnyWide) {
+    // Global addresses of instance i, to report address values as the
+    // location they point to (shared ones cannot be known here: 0).
+    line("  incant_u64 a[{}];", std::max<size_t>(NL, 1));
+    for (size_t J = 0; J < NL; ++J)
+      line("  a[{}] = {};", J,
+           G.GlobalIndex[J] >= 0
+               ? fmt::format("incant_gaddr(P, i, {}u)", G.GlobalIndex[J])
+               : std::string("0ull"));
+  }
   for (size_t K = 0; K < P.Observe.size(); ++K) {
     const auto &Ob = P.Observe[K];
-    if (Ob.Thread >= 0 || G.SharedIndex[Ob.Index] >= 0)
+    if (Ob.Thread >= 0 || G.SharedIndex[Ob.Index] >= 0) {
       line("  t[{}] = out[(incant_u64)i * {}u + {}u];", K,
            std::max<uint32_t>(G.NumOut, 1), K);
-    else
+      if (HiSlot[K] >= 0)
+        line("  t[{0}] = out[(incant_u64)i * {1}u + {0}u];", HiSlot[K],
+             std::max<uint32_t>(G.NumOut, 1));
+    } else if (HiSlot[K] >= 0) {
+      line("  {{ incant_u64 w = incant_gword(P, i, {}u);", G.GlobalIndex[Ob.Index]);
+      line("    incant_put64(t, {}u, {}u, (incant_u64)mem[w] | "
+           "((incant_u64)mem[w + 1] << 32), a); }}",
+           K, HiSlot[K]);
+    } else {
       line("  t[{}] = mem[incant_gword(P, i, {}u)];", K,
            G.GlobalIndex[Ob.Index]);
+    }
   }
   line("}}");
   line("");
@@ -653,10 +912,25 @@ void Emitter::emitGlue() {
   line("  unsigned *out = (unsigned *)P.out;");
   line("  unsigned *mem = (unsigned *)P.mem;");
   line("  (void)out; (void)mem; (void)i;");
-  for (size_t J = 0; J < NL; ++J)
-    if (G.GlobalIndex[J] >= 0)
+  for (size_t J = 0; J < NL; ++J) {
+    if (G.GlobalIndex[J] < 0)
+      continue;
+    const litmus::Value &V = P.Locs[J].Init;
+    if (!WideLoc[J]) {
       line("  mem[incant_gword(P, i, {}u)] = {}u;", G.GlobalIndex[J],
-           wordOf(P.Locs[J].Init.Int));
+           wordOf(V.Int));
+      continue;
+    }
+    // A 64-bit location: its slot is 8-byte aligned (even global index).
+    std::string Val = V.isAddress()
+                          ? fmt::format("incant_gaddr(P, i, {}u) + {}ull",
+                                        G.GlobalIndex[V.Loc],
+                                        static_cast<uint64_t>(V.Int))
+                          : fmt::format("{}ull", static_cast<uint64_t>(V.Int));
+    line("  {{ incant_u64 w = incant_gword(P, i, {}u), v = {};",
+         G.GlobalIndex[J], Val);
+    line("    mem[w] = (unsigned)v; mem[w + 1] = (unsigned)(v >> 32); }}");
+  }
   for (size_t K = 0; K < G.NumOut; ++K)
     line("  out[(incant_u64)i * {}u + {}u] = 0u;", G.NumOut, K);
   line("}}");
@@ -675,7 +949,26 @@ std::optional<GeneratedTest> Emitter::run() {
       G.SharedIndex.push_back(-1);
     }
   }
+  // With any 64-bit location, every global location gets an even index
+  // (an 8-byte slot; the odd index after it is its high word).
+  if (AnyWide) {
+    for (int32_t &I : G.GlobalIndex)
+      if (I >= 0)
+        I *= 2;
+    G.NumGlobal *= 2;
+  }
+  // Observed 64-bit registers and locations carry their high word in an
+  // out slot after the low words of all observed items.
   G.NumOut = static_cast<uint32_t>(P.Observe.size());
+  bool WideOut = false;
+  for (const auto &Ob : P.Observe) {
+    bool Wd = Ob.Thread >= 0
+                  ? P.Threads[Ob.Thread].Regs[Ob.Index].Bits == 64
+                  : WideLoc[Ob.Index];
+    HiSlot.push_back(Wd ? static_cast<int32_t>(G.NumOut++) : -1);
+    WideOut |= Wd;
+  }
+  G.HiSlot = HiSlot;
 
   line("// Generated by incant from a litmus test's lowered form. Do not edit.");
   line("// Harness: incant_harness.cuh (lib/CUDA/runtime in incant's sources).");
@@ -686,9 +979,26 @@ std::optional<GeneratedTest> Emitter::run() {
   line("#define INCANT_CLUSTER {}", G.Layout.ClusterSize);
   line("#include \"incant_params.h\"");
   line("typedef unsigned long long incant_u64;");
+  line("#define INCANT_HAS_BARRIER {}", HasBarrier ? 1 : 0);
   line("");
-  for (size_t R = 0; R < P.Threads.size(); ++R)
-    emitRole(R);
+  if (WideOut) {
+    line("// A 64-bit value into out slots k (low word) and h (high word); an "
+         "address");
+    line("// of a location j as (offset, {:#x} | j).", AddressTag);
+    line("__device__ __forceinline__ void incant_put64(unsigned *o, unsigned "
+         "k, unsigned h, incant_u64 v, const incant_u64 *a) {{");
+    line("  unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);");
+    line("  for (unsigned j = 0; j < {}u; ++j)", P.Locs.size());
+    line("    if (a[j] != 0ull && v - a[j] < 8ull) {{ lo = (unsigned)(v - "
+         "a[j]); hi = {:#x}u | j; break; }}",
+         AddressTag);
+    line("  o[k] = lo; o[h] = hi;");
+    line("}}");
+    line("");
+  }
+  if (!HasBarrier)
+    for (size_t R = 0; R < P.Threads.size(); ++R)
+      emitRole(R);
   // The glue uses harness helpers declared in incant_harness.cuh; forward
   // declare them here so the harness can come last.
   line("__device__ __forceinline__ incant_u64 incant_gword(const IncantParams "
@@ -721,4 +1031,25 @@ incant::cuda::generateCuda(const litmus::Program &P,
                            DiagnosticEngine &Diags) {
   Emitter E(P, Opts, std::move(File), Diags);
   return E.run();
+}
+
+std::vector<litmus::Value>
+incant::cuda::decodeOutcome(const GeneratedTest &G,
+                            const std::vector<uint32_t> &Words) {
+  std::vector<litmus::Value> Out;
+  for (size_t K = 0; K < G.HiSlot.size(); ++K) {
+    uint32_t Lo = K < Words.size() ? Words[K] : 0;
+    int32_t H = G.HiSlot[K];
+    if (H < 0 || static_cast<size_t>(H) >= Words.size()) {
+      Out.push_back({-1, static_cast<int32_t>(Lo)});
+      continue;
+    }
+    uint32_t Hi = Words[H];
+    if ((Hi & 0xFFF00000u) == AddressTag)
+      Out.push_back({static_cast<int32_t>(Hi & 0xFFFFFu), Lo});
+    else
+      Out.push_back(
+          {-1, static_cast<int64_t>((static_cast<uint64_t>(Hi) << 32) | Lo)});
+  }
+  return Out;
 }

@@ -124,8 +124,8 @@ public:
     }
     for (const auto &E : R.Histogram) {
       harness::Outcome Oc;
-      for (uint32_t V : E.Values)
-        Oc.push_back(litmus::Value{-1, static_cast<int32_t>(V)});
+      for (const litmus::Value &V : E.State)
+        Oc.push_back(V);
       Out.Hist.add(Oc, E.Count);
     }
     Out.Launches = O.Iterations;

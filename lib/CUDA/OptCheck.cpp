@@ -19,7 +19,8 @@ using namespace incant::cuda;
 std::string OptCheckResult::line() const {
   switch (K) {
   case Ok:
-    return "optcheck: ok";
+    return Detail.empty() ? std::string("optcheck: ok")
+                          : fmt::format("optcheck: ok ({})", Detail);
   case Failed:
     return fmt::format("optcheck: FAILED ({})", Detail);
   case Skipped:
@@ -39,6 +40,10 @@ std::string incant::cuda::sassClass(const std::string &Opcode) {
     return "RMW";
   if (Base == "MEMBAR" || Base == "FENCE")
     return "FENCE";
+  // BAR.SYNC, BAR.SYNC.DEFER_BLOCKING, BAR.RED...; not BAR.ARV (arrive only)
+  // and not the warp-level WARPSYNC.
+  if (Base == "BAR" && Opcode.rfind("BAR.ARV", 0) != 0)
+    return "BAR";
   return "";
 }
 
@@ -71,7 +76,11 @@ bool matches(const std::vector<std::string> &Expected,
 
 OptCheckResult
 incant::cuda::checkSass(const std::string &Sass,
-                        const std::vector<std::vector<std::string>> &Expected) {
+                        const std::vector<std::vector<std::string>> &Expected,
+                        const std::vector<std::string> &Names) {
+  auto Name = [&](size_t R) {
+    return R < Names.size() ? Names[R] : fmt::format("thread {}", R);
+  };
   // "/*0090*/   @!P0 LDG.E.STRONG.GPU R2, desc[UR4][R2.64] ;"
   static const std::regex Insn(
       R"(/\*[0-9a-fA-F]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);)");
@@ -128,7 +137,7 @@ incant::cuda::checkSass(const std::string &Sass,
     Seen[R.Role] = true;
     if (!matches(Expected[R.Role], R.Ops)) {
       Res.K = OptCheckResult::Failed;
-      Res.Detail = fmt::format("thread {}: expected {}, SASS has {}", R.Role,
+      Res.Detail = fmt::format("{}: expected {}, SASS has {}", Name(R.Role),
                                fmt::join(Expected[R.Role], " "),
                                fmt::join(R.Ops, " "));
       return Res;
@@ -137,7 +146,7 @@ incant::cuda::checkSass(const std::string &Sass,
   for (size_t R = 0; R < Expected.size(); ++R)
     if (!Seen[R]) {
       Res.K = OptCheckResult::Failed;
-      Res.Detail = fmt::format("thread {}: its code is missing from the SASS", R);
+      Res.Detail = fmt::format("{}: its code is missing from the SASS", Name(R));
       return Res;
     }
   Res.K = OptCheckResult::Ok;

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,7 +23,15 @@ using namespace incant::cuda;
 static_assert(sizeof(IncantParams) % 8 == 0, "IncantParams layout");
 
 bool incant::cuda::evaluateCondition(const litmus::Program &P,
-                                     const std::vector<uint32_t> &Values) {
+                                     const std::vector<uint32_t> &Words) {
+  std::vector<litmus::Value> Values;
+  for (uint32_t W : Words)
+    Values.push_back({-1, static_cast<int32_t>(W)});
+  return evaluateCondition(P, Values);
+}
+
+bool incant::cuda::evaluateCondition(const litmus::Program &P,
+                                     const std::vector<litmus::Value> &Values) {
   auto ObsIndex = [&](int32_t Thread, int32_t Index) -> int {
     for (size_t K = 0; K < P.Observe.size(); ++K)
       if (P.Observe[K].Thread == Thread && P.Observe[K].Index == Index)
@@ -40,7 +50,17 @@ bool incant::cuda::evaluateCondition(const litmus::Program &P,
                                           : ObsIndex(-1, C.Loc);
       if (K < 0 || static_cast<size_t>(K) >= Values.size())
         return false;
-      return Values[K] == wordOf(C.V.Int);
+      const litmus::Value &V = Values[K];
+      if (V.isAddress() || C.V.isAddress())
+        return V == C.V;
+      // 32-bit items come as signed 32-bit values and compare on their low
+      // word with a 32-bit constant (so 1:r0=-1 and 1:r0=0xffffffff agree);
+      // 64-bit values compare whole.
+      bool Small = V.Int == static_cast<int32_t>(V.Int);
+      bool Const32 = C.V.Int >= INT32_MIN && C.V.Int <= int64_t{UINT32_MAX};
+      if (Small && Const32)
+        return wordOf(V.Int) == wordOf(C.V.Int);
+      return V.Int == C.V.Int;
     }
     case litmus::Cond::Not:
       return !C.Kids.empty() && !Self(Self, C.Kids[0]);
@@ -122,8 +142,11 @@ public:
   std::vector<CUdeviceptr> Allocs;
 };
 
+/// Compiles \p G with NVRTC for \p Arch. \p PtxasOpt, when not empty, is
+/// passed to ptxas (e.g. "-O0"); the PTX does not depend on it.
 bool compile(CudaLibraries &L, const GeneratedTest &G, const std::string &Arch,
-             std::string &Ptx, std::string &Cubin, std::string &Log) {
+             const std::string &PtxasOpt, std::string &Ptx, std::string &Cubin,
+             std::string &Log) {
   std::vector<const char *> HNames, HTexts;
   for (const auto &F : harnessFiles()) {
     HNames.push_back(F.Name);
@@ -137,8 +160,10 @@ bool compile(CudaLibraries &L, const GeneratedTest &G, const std::string &Arch,
     return false;
   }
   std::string ArchOpt = "--gpu-architecture=" + Arch;
-  const char *Opts[] = {ArchOpt.c_str(), "-std=c++17"};
-  nvrtcResult R = L.Rtc.nvrtcCompileProgram(Prog, 2, Opts);
+  std::string PtxasOpts = "--ptxas-options=" + PtxasOpt;
+  const char *Opts[] = {ArchOpt.c_str(), "-std=c++17", PtxasOpts.c_str()};
+  nvrtcResult R =
+      L.Rtc.nvrtcCompileProgram(Prog, PtxasOpt.empty() ? 2 : 3, Opts);
   size_t N = 0;
   L.Rtc.nvrtcGetProgramLogSize(Prog, &N);
   Log.assign(N, '\0');
@@ -159,6 +184,50 @@ bool compile(CudaLibraries &L, const GeneratedTest &G, const std::string &Arch,
     L.Rtc.nvrtcGetCUBIN(Prog, Cubin.data());
   }
   L.Rtc.nvrtcDestroyProgram(&Prog);
+  return true;
+}
+
+/// Compiles and, when \p Check, runs optcheck on the SASS. When ptxas's
+/// default optimisation merged or moved a test's access (optcheck FAILED),
+/// compiles again with lower ptxas levels (the PTX, hence the test's
+/// instructions, stays the same) and keeps the first level whose SASS
+/// passes, saying so in the result; if none passes, the default level's
+/// failure is the result.
+bool compileChecked(CudaLibraries &L, const GeneratedTest &G,
+                    const std::string &Arch, bool Check, std::string &Ptx,
+                    std::string &Cubin, std::string &Sass,
+                    OptCheckResult &Opt, std::string &Log) {
+  if (!compile(L, G, Arch, "", Ptx, Cubin, Log))
+    return false;
+  if (!Check) {
+    Opt = {};
+    Opt.Detail = "turned off";
+    return true;
+  }
+  std::string Why;
+  Sass.clear();
+  if (!disassemble(Cubin, Sass, Why)) {
+    Opt = {};
+    Opt.Detail = Why;
+    return true;
+  }
+  Opt = checkSass(Sass, G.ExpectedMemOps, G.RegionNames);
+  if (Opt.K != OptCheckResult::Failed)
+    return true;
+  for (const char *Level : {"-O1", "-O0"}) {
+    std::string P2, C2, L2, S2;
+    if (!compile(L, G, Arch, Level, P2, C2, L2) || !disassemble(C2, S2, Why))
+      continue;
+    OptCheckResult R = checkSass(S2, G.ExpectedMemOps, G.RegionNames);
+    if (R.K != OptCheckResult::Ok)
+      continue;
+    R.Detail = fmt::format("ptxas {}; at its default level {}", Level,
+                           Opt.Detail);
+    Opt = std::move(R);
+    Cubin = std::move(C2);
+    Sass = std::move(S2);
+    return true;
+  }
   return true;
 }
 
@@ -212,19 +281,16 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     if (Libs.loadNvrtc(Why)) {
       std::string Ptx, Cubin, Log;
       Res.Nvrtc = nvrtcVersion(Libs);
-      if (!compile(Libs, G, Res.Arch, Ptx, Cubin, Log)) {
+      std::string Sass;
+      if (!compileChecked(Libs, G, Res.Arch, true, Ptx, Cubin, Sass, Res.Opt,
+                          Log)) {
         Res.Status = RunResult::Failed;
         Res.Message = "NVRTC failed to compile the harness:\n" + Log;
         return Res;
       }
       writeFile(D / "test.ptx", Ptx);
-      std::string Sass;
-      if (disassemble(Cubin, Sass, Why)) {
+      if (!Sass.empty())
         writeFile(D / "test.sass", Sass);
-        Res.Opt = checkSass(Sass, G.ExpectedMemOps);
-      } else {
-        Res.Opt.Detail = Why;
-      }
     } else {
       Res.Message = Why + ": PTX not written";
     }
@@ -285,21 +351,13 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
                          G.Source;
   auto Hit = CompileCache.find(CacheKey);
   if (Hit == CompileCache.end()) {
-    std::string Ptx, Log;
+    std::string Ptx, Sass, Log;
     Compiled C;
-    if (!compile(Libs, G, Res.Arch, Ptx, C.Cubin, Log)) {
+    if (!compileChecked(Libs, G, Res.Arch, Opts.OptCheck, Ptx, C.Cubin, Sass,
+                        C.Opt, Log)) {
       Res.Status = RunResult::Failed;
       Res.Message = "NVRTC failed to compile the harness:\n" + Log;
       return Res;
-    }
-    if (Opts.OptCheck) {
-      std::string Sass;
-      if (disassemble(C.Cubin, Sass, Why))
-        C.Opt = checkSass(Sass, G.ExpectedMemOps);
-      else
-        C.Opt.Detail = Why;
-    } else {
-      C.Opt.Detail = "turned off";
     }
     Hit = CompileCache.emplace(std::move(CacheKey), std::move(C)).first;
   }
@@ -534,8 +592,9 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     HistogramEntry E;
     E.Values.assign(Tup.begin() + static_cast<size_t>(I) * NumOut,
                     Tup.begin() + static_cast<size_t>(I) * NumOut + G.NumOut);
+    E.State = decodeOutcome(G, E.Values);
     E.Count = Cnt[I];
-    E.Satisfies = evaluateCondition(P, E.Values);
+    E.Satisfies = evaluateCondition(P, E.State);
     Res.Instances += E.Count;
     if (E.Satisfies)
       Res.Satisfying += E.Count;
@@ -569,9 +628,16 @@ std::string incant::cuda::formatResult(const litmus::Program &P,
   S += fmt::format("Histogram ({} states)\n", R.Histogram.size());
   for (const auto &E : R.Histogram) {
     std::string St;
-    for (size_t K = 0; K < E.Values.size(); ++K)
-      St += fmt::format(" {}={};", ObsName(P.Observe[K]),
-                        static_cast<int32_t>(E.Values[K]));
+    for (size_t K = 0; K < E.State.size() && K < P.Observe.size(); ++K) {
+      const litmus::Value &V = E.State[K];
+      if (V.isAddress() && static_cast<size_t>(V.Loc) < P.Locs.size())
+        St += V.Int ? fmt::format(" {}={}+{};", ObsName(P.Observe[K]),
+                                  P.Locs[V.Loc].Name, V.Int)
+                    : fmt::format(" {}={};", ObsName(P.Observe[K]),
+                                  P.Locs[V.Loc].Name);
+      else
+        St += fmt::format(" {}={};", ObsName(P.Observe[K]), V.Int);
+    }
     S += fmt::format("{:<12}{}>{}\n", E.Count, E.Satisfies ? "*" : ":", St);
   }
   if (R.Overflow)

@@ -180,22 +180,142 @@ TEST(CudaCodegen, NoInputTextInCode) {
   EXPECT_FALSE(has(G.Source, "system"));
 }
 
+namespace {
+
+litmus::Op barrier(int32_t Id = 0) {
+  litmus::Op Bar{};
+  Bar.K = litmus::Op::Kind::Barrier;
+  Bar.BarrierId = Id;
+  return Bar;
+}
+
+/// MP with bar.sync between each thread's two accesses, roles in two warps
+/// of one CTA.
+litmus::Program mpBar() {
+  litmus::Program P = mp(Place::Warp);
+  for (auto &T : P.Threads)
+    T.Ops.insert(T.Ops.begin() + 1, barrier());
+  return P;
+}
+
+} // namespace
+
+TEST(CudaCodegen, BarrierTestRunsRolesInPartsBetweenBarriers) {
+  auto G = gen(mpBar());
+  EXPECT_TRUE(has(G.Source, "#define INCANT_HAS_BARRIER 1"));
+  // Parts: role 0 part 0, role 1 part 0, the barrier, role 0 part 1, role 1
+  // part 1, each a marked region.
+  ASSERT_EQ(G.ExpectedMemOps.size(), 5u);
+  EXPECT_EQ(G.ExpectedMemOps[0], (std::vector<std::string>{"ST"}));
+  EXPECT_EQ(G.ExpectedMemOps[1], (std::vector<std::string>{"LD"}));
+  EXPECT_EQ(G.ExpectedMemOps[2], (std::vector<std::string>{"BAR"}));
+  EXPECT_EQ(G.ExpectedMemOps[3], (std::vector<std::string>{"ST"}));
+  EXPECT_EQ(G.RegionNames[2], "barrier 0");
+  EXPECT_EQ(G.RegionNames[4], "thread 1 part 1");
+  // One barrier, unconditional, between the parts; no rotation loop.
+  size_t B = G.Source.find("asm volatile(\"barrier.sync 0;\"");
+  ASSERT_NE(B, std::string::npos);
+  EXPECT_EQ(G.Source.find("barrier.sync", B + 20), std::string::npos);
+  EXPECT_LT(G.Source.find("pmevent.mask 0x103;"), B);
+  EXPECT_GT(G.Source.find("pmevent.mask 0x106;"), B);
+  EXPECT_FALSE(has(G.Source, "for (unsigned step"));
+  // Idle lanes and threads without an instance skip the parts, not the
+  // barrier.
+  EXPECT_TRUE(has(G.Source, "const bool idle = shadow && !(P.flags & "
+                            "INCANT_F_BANK);"));
+  EXPECT_TRUE(has(G.Source, "if (run0) {"));
+  EXPECT_TRUE(has(G.Source, "o[0] = (unsigned)r1_0;"));
+}
+
+TEST(CudaCodegen, BarrierSequencesMustAgree) {
+  litmus::Program P = mpBar();
+  P.Threads[1].Ops[1].BarrierId = 1;
+  std::ostringstream OS;
+  DiagnosticEngine Diags(&OS);
+  EXPECT_FALSE(cuda::generateCuda(P, {}, nullptr, Diags).has_value());
+  EXPECT_TRUE(has(OS.str(), "same barriers in the same order"));
+  litmus::Program Q = mpBar();
+  Q.Threads[0].Ops[1].GuardReg = 0;
+  std::ostringstream OS2;
+  DiagnosticEngine D2(&OS2);
+  EXPECT_FALSE(cuda::generateCuda(Q, {}, nullptr, D2).has_value());
+  EXPECT_TRUE(has(OS2.str(), "guarded bar.sync"));
+}
+
+TEST(CudaCodegen, SixtyFourBitAccesses) {
+  litmus::Program P = mp();
+  for (auto &T : P.Threads)
+    for (auto &O : T.Ops)
+      O.Bits = 64;
+  P.Threads[1].Regs[0].Bits = 64;
+  litmus::Op Cas = mem(litmus::Op::Kind::Rmw, 1, 0, 0);
+  Cas.Rmw = litmus::RmwOp::Cas;
+  Cas.Bits = 64;
+  Cas.Dst = 0;
+  Cas.Src = {litmus::Operand::imm(0), litmus::Operand::imm(2)};
+  P.Threads[0].Ops.push_back(Cas);
+  auto G = gen(P);
+  EXPECT_TRUE(has(G.Source, "st.relaxed.gpu.global.u64 [%0], %1;\" :: "
+                            "\"l\"("));
+  EXPECT_TRUE(has(G.Source, "\"l\"((incant_u64)(1ull))"));
+  EXPECT_TRUE(has(G.Source, "ld.relaxed.gpu.global.u64 %0, [%1];\" : "
+                            "\"=l\"(v)"));
+  EXPECT_TRUE(has(G.Source, "atom.relaxed.gpu.global.cas.b64"));
+  // 8-byte slots: even global indices, the odd one is the high word.
+  EXPECT_EQ(G.NumGlobal, 4u);
+  EXPECT_EQ(G.GlobalIndex, (std::vector<int32_t>{0, 2}));
+  EXPECT_TRUE(has(G.Source, "mem[w] = (unsigned)v; mem[w + 1] = "
+                            "(unsigned)(v >> 32);"));
+  // Observed r0 of thread 1 is 64-bit: a high-word slot after the two.
+  EXPECT_EQ(G.HiSlot, (std::vector<int32_t>{2, -1}));
+  EXPECT_EQ(G.NumOut, 3u);
+  EXPECT_TRUE(has(G.Source, "incant_put64(o, 0u, 2u, r0, a);"));
+  // 64-bit inc has no PTX form.
+  litmus::Program Q = mp();
+  litmus::Op Inc = Cas;
+  Inc.Rmw = litmus::RmwOp::Inc;
+  Q.Threads[0].Ops.push_back(Inc);
+  DiagnosticEngine Diags(nullptr);
+  EXPECT_FALSE(cuda::generateCuda(Q, {}, nullptr, Diags).has_value());
+}
+
+TEST(CudaCodegen, LocationHoldingAnAddress) {
+  litmus::Program P = mp();
+  litmus::Location Ptr;
+  Ptr.Name = "p";
+  Ptr.Init = litmus::Value{1, 0}; // p = &y
+  P.Locs.push_back(Ptr);
+  auto G = gen(P);
+  EXPECT_EQ(G.GlobalIndex, (std::vector<int32_t>{0, 2, 4}));
+  EXPECT_TRUE(has(G.Source, "v = incant_gaddr(P, i, 2u) + 0ull;"));
+  // Decoding: an address comes back as its location, a 64-bit value whole,
+  // a 32-bit one signed.
+  cuda::GeneratedTest D;
+  D.HiSlot = {2, -1};
+  auto V = cuda::decodeOutcome(D, {4, 0xffffffffu, cuda::AddressTag | 1});
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0], (litmus::Value{1, 4}));
+  EXPECT_EQ(V[1], (litmus::Value{-1, -1}));
+  V = cuda::decodeOutcome(D, {5, 7, 1});
+  EXPECT_EQ(V[0], (litmus::Value{-1, (int64_t{1} << 32) | 5}));
+}
+
 TEST(CudaCodegen, UnsupportedOpsAreDiagnosed) {
   auto File = std::make_shared<SourceFile>("t.litmus", "bar.sync 0;\n");
   litmus::Program P = mp();
-  litmus::Op Bar{};
-  Bar.K = litmus::Op::Kind::Barrier;
+  litmus::Op Bar = barrier();
   Bar.Range.Begin = {1, 1, 0};
   Bar.Range.End = {1, 9, 8};
-  P.Threads[0].Ops.push_back(Bar);
-  P.Threads[1].Ops[0].Bits = 64;
+  P.Threads[0].Ops.push_back(Bar); // thread 1 has no barrier
+  P.Threads[1].Ops[0].Bits = 16;
   P.Threads[1].Ops[0].Range.Begin = {1, 1, 0};
   std::ostringstream OS;
   DiagnosticEngine Diags(&OS);
   EXPECT_FALSE(cuda::generateCuda(P, {}, File, Diags).has_value());
   EXPECT_EQ(Diags.numErrors(), 2u);
-  EXPECT_TRUE(has(OS.str(), "t.litmus:1:1: error: bar.sync is not supported"));
-  EXPECT_TRUE(has(OS.str(), "64-bit memory accesses are not supported"));
+  EXPECT_TRUE(has(OS.str(), "t.litmus:1:1: error: every thread of a test with "
+                            "bar.sync must execute the same barriers"));
+  EXPECT_TRUE(has(OS.str(), "16-bit memory accesses are not supported"));
 }
 
 TEST(CudaCodegen, HarnessIsEmbedded) {

@@ -54,6 +54,27 @@ TEST(OptCheck, Classes) {
   EXPECT_EQ(cuda::sassClass("STL"), "");
   EXPECT_EQ(cuda::sassClass("CCTL.IVALL"), "");
   EXPECT_EQ(cuda::sassClass("ERRBAR"), "");
+  EXPECT_EQ(cuda::sassClass("BAR.SYNC.DEFER_BLOCKING"), "BAR");
+  EXPECT_EQ(cuda::sassClass("BAR.ARV"), "");
+  EXPECT_EQ(cuda::sassClass("WARPSYNC"), "");
+}
+
+TEST(OptCheck, RegionNamesAndOkDetail) {
+  std::string Sass = input("mp-h100.sass");
+  std::string S1 = Sass;
+  size_t M = S1.find("PMTRIG 0x102");
+  ASSERT_NE(M, std::string::npos);
+  size_t L = S1.find("LDG.E.STRONG.GPU", M);
+  S1.replace(L, 3, "STG");
+  auto R = cuda::checkSass(S1, expected(handbuilt::mp()),
+                           {"thread 0 part 0", "thread 1 part 0"});
+  EXPECT_EQ(R.K, cuda::OptCheckResult::Failed);
+  EXPECT_EQ(R.Detail.rfind("thread 1 part 0: expected LD LD", 0), 0u)
+      << R.Detail;
+  cuda::OptCheckResult Ok;
+  Ok.K = cuda::OptCheckResult::Ok;
+  Ok.Detail = "ptxas -O0";
+  EXPECT_EQ(Ok.line(), "optcheck: ok (ptxas -O0)");
 }
 
 TEST(OptCheck, MessagePassingOnH100) {

@@ -64,15 +64,35 @@ struct GeneratedTest {
   uint32_t NumGlobal = 0;
   uint32_t NumShared = 0;
   uint32_t NumOut = 0;      ///< = Program::Observe.size()
-  /// For optcheck: per role, the expected memory operations in program
-  /// order, as SASS classes ("LD", "ST", "ATOM", "RED", "FENCE").
+  /// For optcheck: per marked region (a role; in tests with bar.sync, a
+  /// part of a role between barriers, or a barrier), the expected memory
+  /// operations in program order, as SASS classes ("LD", "ST", "ATOM",
+  /// "RED", "FENCE", "BAR"). Region m is bracketed by markerBegin(m) and
+  /// markerEnd(m).
   std::vector<std::vector<std::string>> ExpectedMemOps;
+  /// What each region is, for messages: "thread 1", "thread 0 part 1",
+  /// "barrier 0".
+  std::vector<std::string> RegionNames;
+  /// Per observed item (Program::Observe): the out slot of its high word
+  /// when it is 64-bit, else -1. NumOut counts these slots too.
+  std::vector<int32_t> HiSlot;
 };
 
+/// The high word that marks an observed 64-bit value as an address: the
+/// value is (offset, AddressTag | location index).
+constexpr uint32_t AddressTag = 0xADD00000u;
+
+/// The observed values of one outcome from the words the GPU counted
+/// (NumOut of them): 32-bit items as signed 32-bit integers (as the
+/// checker's values), 64-bit items whole, addresses as locations.
+std::vector<litmus::Value> decodeOutcome(const GeneratedTest &G,
+                                         const std::vector<uint32_t> &Words);
+
 /// Generates the CUDA source for \p P. Ops the backend cannot run
-/// faithfully (bar.sync in parallel mode, 64-bit memory accesses, locations
-/// initialised to addresses) are reported as errors at their source range
-/// in \p File; returns nullopt then.
+/// faithfully (bar.sync in threads with different barrier sequences or
+/// with branches, 64-bit locations in shared memory, widths other than 32
+/// and 64 bits) are reported as errors at their source range in \p File;
+/// returns nullopt then.
 std::optional<GeneratedTest>
 generateCuda(const litmus::Program &P, const CodegenOptions &Opts,
              std::shared_ptr<const SourceFile> File, DiagnosticEngine &Diags);

@@ -17,22 +17,27 @@ namespace incant::cuda {
 
 struct OptCheckResult {
   enum Kind { Ok, Failed, Skipped } K = Skipped;
-  std::string Detail; ///< Why skipped, or what differed.
-  /// "optcheck: ok", "optcheck: FAILED (...)", "optcheck: skipped (...)".
+  /// Why skipped, what differed, or for ok what it took (e.g. a lower
+  /// ptxas optimisation level).
+  std::string Detail;
+  /// "optcheck: ok", "optcheck: ok (...)", "optcheck: FAILED (...)",
+  /// "optcheck: skipped (...)".
   std::string line() const;
 };
 
-/// The class of one SASS opcode: "LD", "ST", "ATOM", "RED", "FENCE", or
+/// The class of one SASS opcode: "LD", "ST", "RMW", "FENCE", "BAR", or
 /// "" for anything that is not a memory access of the test (LDC, LDL, STL,
 /// CCTL, ERRBAR, ...).
 std::string sassClass(const std::string &Opcode);
 
-/// Checks SASS text against the expected classes per role. An expected
-/// entry "FENCE?" matches an optional fence (the one ptxas puts around a
-/// release store or after an acquire load).
+/// Checks SASS text against the expected classes per marked region (a
+/// role, or in tests with bar.sync a part of one; \p Names says which, for
+/// messages). An expected entry "FENCE?" matches an optional fence (the one
+/// ptxas puts around a release store or after an acquire load).
 OptCheckResult
 checkSass(const std::string &Sass,
-          const std::vector<std::vector<std::string>> &Expected);
+          const std::vector<std::vector<std::string>> &Expected,
+          const std::vector<std::string> &Names = {});
 
 /// Disassembles \p Cubin with cuobjdump or nvdisasm (found on PATH, under
 /// $CUDA_HOME/bin or /usr/local/cuda/bin). Returns false with \p Why when

@@ -62,7 +62,8 @@ struct RunOptions {
 };
 
 struct HistogramEntry {
-  std::vector<uint32_t> Values; ///< One per Program::Observe.
+  std::vector<uint32_t> Values; ///< The words counted (GeneratedTest::NumOut).
+  std::vector<litmus::Value> State; ///< One per Program::Observe (decodeOutcome).
   uint64_t Count = 0;
   bool Satisfies = false;       ///< The condition's proposition holds.
 };
@@ -97,7 +98,10 @@ struct RunResult {
 
 /// Evaluates the Program's condition proposition on one observed tuple.
 bool evaluateCondition(const litmus::Program &P,
-                       const std::vector<uint32_t> &Values);
+                       const std::vector<litmus::Value> &Values);
+/// The same on 32-bit words (each a signed 32-bit value).
+bool evaluateCondition(const litmus::Program &P,
+                       const std::vector<uint32_t> &Words);
 
 /// A litmus7-style report: the histogram (`*>` on states that satisfy the
 /// condition), Ok/No, witnesses, rates, device and parameters, optcheck.

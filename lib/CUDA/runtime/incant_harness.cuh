@@ -21,6 +21,10 @@
 
 #include "incant_params.h"
 
+#ifndef INCANT_HAS_BARRIER
+#define INCANT_HAS_BARRIER 0 /* the test has bar.sync (generated code) */
+#endif
+
 typedef unsigned long long incant_u64;
 
 /* Index of the global word that holds location g of instance i: instances
@@ -166,7 +170,9 @@ incant_test_kernel(const __grid_constant__ IncantParams P) {
   if (P.flags & INCANT_F_BARRIER)
     incant_barrier(P);
   bool shadow = ln >= P.lanes;
-  if (!shadow || (P.flags & INCANT_F_BANK))
+  /* With bar.sync in the test, every thread of the block must meet its
+   * barriers: idle shadow lanes run incant_test too (only the barriers). */
+  if (!shadow || (P.flags & INCANT_F_BANK) || INCANT_HAS_BARRIER)
     incant_test(P, vb, w, ln, incant_smem, shadow);
   if (INCANT_NUM_SHARED > 0) {
     __syncthreads();
