@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Driver/RunCommand.h"
+#include "incant/Driver/BackendChoice.h"
 #include "incant/Driver/Format.h"
 #include "incant/Driver/ModelFinder.h"
 #include "incant/Harness/Backend.h"
@@ -17,7 +18,6 @@
 #include "incant/CUDA/CudaBackend.h"
 #endif
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -26,92 +26,6 @@
 namespace incant::driver {
 
 namespace {
-
-using harness::DeviceInfo;
-
-/// Whether an NVIDIA driver is installed (the CUDA backend would use it).
-bool haveCudaDriver() {
-  void *H = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (!H)
-    return false;
-  dlclose(H);
-  return true;
-}
-
-struct Chosen {
-  std::unique_ptr<harness::Backend> B;
-  uint32_t Device = 0;
-  std::string Note; ///< Why this device, when auto chose it.
-};
-
-/// Picks backend and device; returns the exit code on failure.
-std::optional<Chosen> choose(const RunCommand &Cmd, DiagnosticEngine &Diags,
-                             int &Rc) {
-  Rc = 3;
-#ifdef INCANT_HAVE_CUDA
-  if (Cmd.Backend == "cuda" || (Cmd.Backend == "auto" && haveCudaDriver())) {
-    Chosen C;
-    C.B = cuda::createCudaBackend();
-    std::string Why;
-    if (C.B->available(Why) && !C.B->devices().empty()) {
-      C.Device = Cmd.Device.value_or(0);
-      if (Cmd.Backend == "auto")
-        C.Note = "chose the first CUDA device";
-      return C;
-    }
-    if (Cmd.Backend == "cuda") {
-      Diags.error(cuda::noDriverMessage());
-      return std::nullopt;
-    }
-  }
-#endif
-  if (Cmd.Backend == "cuda") {
-    Diags.error("no CUDA backend in this build: use --backend opencl (an "
-                "NVIDIA GPU is reachable through its OpenCL driver)");
-    return std::nullopt;
-  }
-  if (Cmd.Backend != "auto" && Cmd.Backend != "opencl") {
-    Rc = 2;
-    Diags.error("unknown backend '" + Cmd.Backend +
-                "' (expected auto, opencl or cuda)");
-    return std::nullopt;
-  }
-  Chosen C;
-  C.B = opencl::createOpenCLBackend();
-  std::string Why;
-  if (!C.B->available(Why)) {
-    Diags.error(Why);
-    return std::nullopt;
-  }
-  std::vector<DeviceInfo> Ds = C.B->devices();
-  if (Ds.empty()) {
-    Diags.error("the OpenCL runtime lists no device; install a driver (e.g. "
-                "Debian's pocl-opencl-icd for the CPU)");
-    return std::nullopt;
-  }
-  if (Cmd.Device) {
-    C.Device = *Cmd.Device;
-    return C;
-  }
-  if (Cmd.Backend == "auto" && haveCudaDriver())
-    C.Note = "an NVIDIA driver is installed but no CUDA device could be "
-             "used; ";
-  // An OpenCL GPU that can run litmus tests, else such a CPU device (an
-  // NVIDIA OpenCL GPU, for one, lacks device-scope atomics).
-  const DeviceInfo *Pick = nullptr;
-  for (const DeviceInfo &D : Ds)
-    if (D.Usable && D.IsGPU && !Pick)
-      Pick = &D;
-  for (const DeviceInfo &D : Ds)
-    if (D.Usable && D.IsCPU && !Pick)
-      Pick = &D;
-  if (!Pick)
-    Pick = &Ds[0];
-  C.Device = Pick->Index;
-  C.Note += Pick->IsGPU ? "chose the first OpenCL GPU"
-                        : "no OpenCL GPU: chose the OpenCL CPU device";
-  return C;
-}
 
 std::string incantationSummary(const harness::Incantations &I) {
   std::vector<std::string> On;
@@ -321,9 +235,9 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   }
 
   int Rc = 0;
-  std::optional<Chosen> Ch;
+  std::optional<ChosenBackend> Ch;
   if (C.EmitDir.empty()) {
-    Ch = choose(C, Diags, Rc);
+    Ch = chooseBackend(C.Backend, C.Device, Diags, Rc);
     if (!Ch)
       return Rc;
   } else {

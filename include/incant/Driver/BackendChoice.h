@@ -1,0 +1,43 @@
+//===- BackendChoice.h - Which backend and device a run uses -----*- C++ -*-===//
+//
+// The choice `incant run` makes, shared with `incant campaign`:
+// --backend auto picks an NVIDIA GPU through the CUDA backend when a driver
+// and device exist, else the first OpenCL GPU that can run litmus tests,
+// else such an OpenCL CPU device (PoCL).
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_DRIVER_BACKENDCHOICE_H
+#define INCANT_DRIVER_BACKENDCHOICE_H
+
+#include "incant/Harness/Backend.h"
+#include "incant/Support/Diagnostic.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace incant::driver {
+
+struct ChosenBackend {
+  std::unique_ptr<harness::Backend> B;
+  uint32_t Device = 0;
+  std::string Note; ///< Why this device, when auto chose it.
+};
+
+/// Whether an NVIDIA driver (libcuda.so.1) can be opened.
+bool haveCudaDriver();
+
+/// Picks the backend (\p Backend: auto, opencl or cuda) and the device
+/// (\p Device, or chosen). On failure reports to \p Diags, sets \p Rc to 2
+/// (unknown backend) or 3 (no runtime or device) and returns nullopt.
+std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
+                                           std::optional<uint32_t> Device,
+                                           DiagnosticEngine &Diags, int &Rc);
+
+/// A fresh backend object named as Backend::name() says ("opencl", "cuda"),
+/// e.g. one per worker thread; null for a backend this build lacks.
+std::unique_ptr<harness::Backend> createBackend(const std::string &Name);
+
+} // namespace incant::driver
+
+#endif // INCANT_DRIVER_BACKENDCHOICE_H
