@@ -1,0 +1,78 @@
+//===- Campaign.h - `incant campaign`: many tests into one database -*- C++ -*-===//
+//
+// Runs every litmus test under folders and files on a backend, as
+// `incant run` does, and stores each result with every shipped model's
+// verdict in an SQLite database (Store.h), one transaction per test. With
+// --resume a campaign that was killed continues where it stopped; with
+// --devices it runs on several devices at once, one worker thread each;
+// with --shard i/N (or Slurm's job array variables) it takes every N-th
+// test, for one database per shard merged afterwards (`incant merge`).
+//
+// Exit codes of runCampaign: 0 every test of the campaign is stored (tests
+// that do not parse, lower or build are stored as errors); 2 a bad option,
+// path, model or database (one with results, without --resume); 3 no usable
+// device or runtime, or a device failed on some test (not stored; --resume
+// runs it again).
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_CAMPAIGN_CAMPAIGN_H
+#define INCANT_CAMPAIGN_CAMPAIGN_H
+
+#include "incant/Harness/Params.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incant::campaign {
+
+struct CampaignCommand {
+  /// .litmus files and folders (searched recursively for *.litmus).
+  std::vector<std::string> Inputs;
+  /// The database; "%i" in it is replaced by the shard index.
+  std::string Db;
+  bool Resume = false;
+  /// auto, opencl or cuda, as `incant run --backend`.
+  std::string Backend = "auto";
+  std::optional<uint32_t> Device;
+  /// "all" or a list "0,1"; empty: one device (--device or chosen).
+  std::string Devices;
+  /// "i/N" (0 <= i < N); empty: from SLURM_ARRAY_TASK_ID / _COUNT if set.
+  std::string Shard;
+  harness::RunParams Params;
+  std::string StressSeq;
+  /// Models whose verdicts are stored; the shipped three by default.
+  std::vector<std::string> Models = {"sc", "ptx-rmo", "ptx"};
+  std::vector<std::string> ModelDirs;
+  /// Progress line on stderr.
+  bool Progress = true;
+  /// Test hook: exit at once (no cleanup, as if killed) after storing this
+  /// many results; 0: never.
+  uint64_t StopAfter = 0;
+  std::string IncantVersion;
+  /// The environment (SLURM_ARRAY_*), so tests can set it.
+  std::map<std::string, std::string> Env;
+};
+
+int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
+                std::ostream &Err);
+
+/// Every *.litmus file under \p Inputs (a file is taken as it is), sorted
+/// and without duplicates. A missing input is reported in \p Error.
+bool collectTests(const std::vector<std::string> &Inputs,
+                  std::vector<std::string> &Files, std::string &Error);
+
+/// Parses "i/N" into \p Index and \p Count; false with \p Error otherwise.
+bool parseShard(const std::string &Text, uint32_t &Index, uint32_t &Count,
+                std::string &Error);
+
+/// The canonical text of what a run was asked for (backend and RunParams):
+/// results with the same text are the same experiment.
+std::string paramsKey(const std::string &Backend, const harness::RunParams &P);
+
+} // namespace incant::campaign
+
+#endif // INCANT_CAMPAIGN_CAMPAIGN_H

@@ -1,0 +1,92 @@
+//===- Report.h - `incant report`: what campaigns found ----------*- C++ -*-===//
+//
+// Reads one or more campaign databases (a result stored in several is
+// counted once) and says, per test, how often the weak outcome (the
+// condition's proposition) appeared and whether each model allows it; and
+// the two lists that matter most: final states observed but forbidden by a
+// model (the model is unsound for that chip) and states a model allows but
+// no run ever showed (testing is weak there, or the chip is stronger).
+// Text on stdout, or a self-contained HTML page (inline CSS and SVG).
+//
+// Exit codes of runReport: 0 done; 2 a missing or foreign database, or an
+// unwritable output.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_CAMPAIGN_REPORT_H
+#define INCANT_CAMPAIGN_REPORT_H
+
+#include "incant/Campaign/Store.h"
+
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace incant::campaign {
+
+struct ReportCommand {
+  std::vector<std::string> Dbs;
+  /// Write the HTML page here ("" : none).
+  std::string Html;
+  /// Print the text summary (also when no --html is given).
+  bool Text = false;
+  /// Most entries per model in each list of the text summary (0: all).
+  size_t Limit = 50;
+};
+
+int runReport(const ReportCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+/// Everything a report shows, computed once from the databases.
+struct ReportData {
+  struct Row {
+    TestRecord Test;
+    ResultRecord Result;
+    std::vector<VerdictRecord> Verdicts;
+    size_t Chip = 0;   ///< Index into Chips.
+    size_t Params = 0; ///< Index into Params.
+  };
+  /// A final state of one row that a model forbids or never saw.
+  struct Entry {
+    size_t Row = 0;
+    std::string Model;
+    std::string State;
+    bool Satisfies = false;
+    uint64_t Count = 0; ///< Times observed (0 for a never-observed state).
+  };
+  /// The pooled weak rate of a family at a scope.
+  struct Group {
+    std::string Family, Scope;
+    uint64_t Tests = 0, WeakTests = 0, Positive = 0, Instances = 0;
+  };
+  struct ModelSummary {
+    std::string Model;
+    uint64_t Tests = 0;          ///< Rows with this model's verdict.
+    uint64_t Allows = 0;         ///< ... whose condition the model allows.
+    uint64_t Unsound = 0;        ///< ... where it forbids an observed state.
+    uint64_t Incomplete = 0;     ///< ... whose enumeration stopped early.
+  };
+
+  std::vector<std::string> Dbs;
+  std::vector<std::string> Chips;  ///< "name (backend, platform, driver)"
+  std::vector<std::string> Params; ///< Distinct parameter texts.
+  std::vector<std::string> Versions;
+  std::vector<std::string> Models; ///< Every model with a verdict, sorted.
+  uint64_t Duplicates = 0;         ///< Results stored in more than one db.
+  std::vector<Row> Rows;           ///< Runs and errors, by family and name.
+  std::vector<Entry> ObservedForbidden;
+  /// (row, model) pairs where the model forbids an observed state.
+  std::set<std::pair<size_t, std::string>> Unsound;
+  std::vector<Entry> AllowedUnseen;
+  std::vector<Group> Groups;
+  std::vector<ModelSummary> Summaries;
+};
+
+/// Reads \p Dbs into \p Data; false with \p Error set on a bad database.
+bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
+                std::string &Error);
+void printTextReport(const ReportData &Data, size_t Limit, std::ostream &OS);
+void printHtmlReport(const ReportData &Data, std::ostream &OS);
+
+} // namespace incant::campaign
+
+#endif // INCANT_CAMPAIGN_REPORT_H

@@ -1,0 +1,109 @@
+//===- CampaignCli.cpp - `incant campaign` ---------------------------------===//
+//
+// Run many litmus tests and store every result in an SQLite database
+// (lib/Campaign, docs/campaign.md). Exit codes: 0 every test stored (broken
+// tests as errors), 2 usage, input or database error, 3 no device or a
+// device failure.
+//
+//===----------------------------------------------------------------------===//
+#include "Subcommand.h"
+#include "incant/Campaign/Campaign.h"
+
+#include <cstdlib>
+#include <iostream>
+
+using namespace incant;
+
+/// The run parameters and incantations, spelt as `incant run` spells them.
+static void addRunParams(CLI::App *Sub, harness::RunParams &P,
+                         std::string &StressSeq) {
+  harness::Incantations &I = P.Inc;
+  Sub->add_option("--iterations", P.Iterations, "Launches of each test")
+      ->capture_default_str();
+  Sub->add_option("--instances", P.Instances,
+                  "Test instances per launch (default: chosen per device)");
+  Sub->add_option("--group-size", P.GroupSize,
+                  "Work-items per work-group (default: chosen per device)");
+  Sub->add_option("--stride", P.Stride, "Words between two locations")
+      ->capture_default_str();
+  Sub->add_option("--seed", P.Seed, "Seed of permutations and randomisation")
+      ->capture_default_str();
+  Sub->add_option("--loop-bound", P.LoopBound,
+                  "Backward branches a thread may take")
+      ->capture_default_str();
+  Sub->add_flag("--mem-stress,!--no-mem-stress", I.MemStress,
+                "Memory stress from extra work-groups");
+  Sub->add_option("--stress-seq", StressSeq,
+                  "Stress access sequence, e.g. 'st0 ld1'");
+  Sub->add_option("--stress-locs", I.StressLocs, "Scratchpad locations")
+      ->capture_default_str();
+  Sub->add_option("--stress-patch", I.StressPatch,
+                  "Words between scratchpad locations")
+      ->capture_default_str();
+  Sub->add_option("--stress-iterations", I.StressIterations,
+                  "Times each stressing thread runs the sequence")
+      ->capture_default_str();
+  Sub->add_option("--stress-groups", I.StressGroups,
+                  "Stressing work-groups (0: chosen per device)");
+  Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
+                "Idle warp-mates access offset addresses");
+  Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
+                "A fresh thread layout every launch");
+  Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
+                "Bounded spin barrier before the test (default on)");
+  Sub->add_option("--barrier-polls", I.BarrierPolls,
+                  "Polls before the spin barrier gives up")
+      ->capture_default_str();
+  Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
+                "Testing threads stress memory before the test");
+  Sub->add_option("--pre-stress-iterations", I.PreStressIterations,
+                  "Iterations of pre-stress")
+      ->capture_default_str();
+}
+
+static void addCampaign(CLI::App &App, int &Rc) {
+  static campaign::CampaignCommand Cmd;
+  CLI::App *Sub = App.add_subcommand(
+      "campaign", "Run many litmus tests and store every result, with each "
+                  "model's verdict, in an SQLite database");
+  Sub->add_option("tests", Cmd.Inputs,
+                  "Litmus tests: .litmus files and folders (searched "
+                  "recursively)");
+  Sub->add_option("--db", Cmd.Db,
+                  "The database (SQLite); '%i' in it becomes the shard index")
+      ->required();
+  Sub->add_flag("--resume", Cmd.Resume,
+                "Continue a campaign: skip tests stored with the same "
+                "parameters on the same chip");
+  Sub->add_option("--backend", Cmd.Backend,
+                  "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
+                  "opencl or cuda")
+      ->capture_default_str();
+  Sub->add_option("--device", Cmd.Device,
+                  "Device index within the backend (see `incant devices`)");
+  Sub->add_option("--devices", Cmd.Devices,
+                  "Run on several devices at once: 'all' or indices '0,1'");
+  Sub->add_option("--shard", Cmd.Shard,
+                  "Take every N-th test, starting at the i-th: 'i/N' "
+                  "(default from SLURM_ARRAY_TASK_ID/COUNT)");
+  addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
+  Sub->add_option("-m,--model", Cmd.Models,
+                  "Models whose verdicts are stored (default: sc ptx-rmo "
+                  "ptx)");
+  Sub->add_option("--models", Cmd.ModelDirs,
+                  "Folder searched first for models given by name");
+  Sub->add_flag("!--no-progress", Cmd.Progress,
+                "No progress line on stderr");
+  // Test hook: exit without cleanup after N stored results, as if killed.
+  Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
+  Sub->callback([&Rc] {
+    Cmd.IncantVersion = INCANT_VERSION;
+    for (const char *K : {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",
+                          "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"})
+      if (const char *V = std::getenv(K))
+        Cmd.Env[K] = V;
+    Rc = campaign::runCampaign(Cmd, std::cout, std::cerr);
+  });
+}
+
+static incant::tool::Subcommand Campaign(50, addCampaign);
