@@ -658,6 +658,7 @@ bool InstParser::parseAddressBody(Operand &O, SourceLoc Begin) {
     O.Value = static_cast<int64_t>(static_cast<uint64_t>(O.Value) +
                                    static_cast<uint64_t>(Off));
     O.Hex = Hex;
+    O.ExplicitOffset = true;
   }
   if (Lex.peek().is(TokKind::Comma)) {
     // `[tex, {%f1, %f2}]`, `[%rd1, {%r1, %r2}]`: coordinates.
@@ -785,6 +786,7 @@ bool InstParser::parseModuleOperand(Operand &O) {
       Token IT = Lex.next();
       if (!parseInt(O.Value, O.Hex, Neg, IT))
         return false;
+      O.ExplicitOffset = true;
     }
     O.Range = span(Begin);
     if (Lex.peek().is(TokKind::Pipe) && O.K == Operand::Reg) {
@@ -1176,7 +1178,7 @@ void appendOperand(std::string &Out, const Operand &O, bool Module) {
     if (O.Negated)
       Out += '!';
     Out += O.Name;
-    if (O.Value != 0)
+    if (O.Value != 0 || O.ExplicitOffset)
       appendOffset(Out, O.Value, O.Hex, Module);
     return;
   case Operand::Imm:
@@ -1188,7 +1190,7 @@ void appendOperand(std::string &Out, const Operand &O, bool Module) {
       appendInt(Out, O.Value, O.Hex);
     } else {
       Out += O.Name;
-      if (O.Value != 0)
+      if (O.Value != 0 || O.ExplicitOffset)
         appendOffset(Out, O.Value, O.Hex, Module);
     }
     for (const Operand &E : O.Elems) {
@@ -1229,7 +1231,7 @@ void appendOperand(std::string &Out, const Operand &O, bool Module) {
     Out += "generic(";
     Out += O.Name;
     Out += ')';
-    if (O.Value != 0)
+    if (O.Value != 0 || O.ExplicitOffset)
       appendOffset(Out, O.Value, O.Hex, Module);
     return;
   }

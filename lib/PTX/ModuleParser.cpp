@@ -106,6 +106,21 @@ private:
     Lex.next();
     return true;
   }
+  /// A missing ';' is reported just after the statement it should end
+  /// (where the user types it), not at the next line's token.
+  bool expectSemi(std::string_view What) {
+    if (Lex.peek().is(TokKind::Semi)) {
+      Lex.next();
+      return true;
+    }
+    const Token &T = Lex.peek();
+    SourceLoc At = Lex.lastEndLoc();
+    return error({At, At},
+                 T.is(TokKind::Eof)
+                     ? fmt::format("expected ';' {}, found end of file", What)
+                     : fmt::format("expected ';' {}, found '{}'", What,
+                                   T.Text));
+  }
   bool parseU32(uint32_t &V, std::string_view What);
   bool parseU64(uint64_t &V, std::string_view What);
   SourceRange span(SourceLoc B) const { return {B, Lex.lastEndLoc()}; }
@@ -277,7 +292,7 @@ bool ModuleParser::parseModuleItem(Module &M) {
   if (declSpaceOf(D)) {
     std::vector<Variable> Vars;
     if (!parseVariables(Vars, Link, Begin, /*IsParam=*/false) ||
-        !expect(TokKind::Semi, "';' after the declaration"))
+        !expectSemi("after the declaration"))
       return false;
     for (Variable &V : Vars) {
       V.Range.End = Lex.lastEndLoc();
@@ -342,7 +357,7 @@ bool ModuleParser::parsePragma(Pragma &P) {
       break;
     Lex.next();
   }
-  if (!expect(TokKind::Semi, "';' after the pragma"))
+  if (!expectSemi("after the pragma"))
     return false;
   P.Range = span(Begin);
   return true;
@@ -633,7 +648,7 @@ bool ModuleParser::parsePrototype(CallPrototype &P, const Token &Name) {
   if (!Lex.peek().is(TokKind::LParen))
     return expected("'(' and the parameters of the call prototype");
   if (!parseParamList(P.Params) || !parsePerf(P.Attrs) ||
-      !expect(TokKind::Semi, "';' after the call prototype"))
+      !expectSemi("after the call prototype"))
     return false;
   P.Range = span(Begin);
   return true;
@@ -681,7 +696,7 @@ bool ModuleParser::parseBody(Function &F) {
       } else if (declSpaceOf(D)) {
         std::vector<Variable> Vars;
         if (!parseVariables(Vars, Linkage::None, Begin, /*IsParam=*/false) ||
-            !expect(TokKind::Semi, "';' after the declaration"))
+            !expectSemi("after the declaration"))
           return false;
         for (Variable &V : Vars) {
           V.Range.End = Lex.lastEndLoc();
@@ -715,7 +730,7 @@ bool ModuleParser::parseBody(Function &F) {
       Instruction I;
       if (!IP.parseInstruction(I))
         return false;
-      if (!expect(TokKind::Semi, "';' after the instruction"))
+      if (!expectSemi("after the instruction"))
         return false;
       Body.emplace_back(std::move(I));
       break;

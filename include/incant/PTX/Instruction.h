@@ -130,6 +130,9 @@ struct Operand {
   std::vector<Operand> Elems;
   bool Negated = false; ///< `!%p1` (a negated predicate source).
   char FloatForm = 0;   ///< 'f', 'd' or 0; see FloatImm.
+  /// An offset was written, even `+0`: ptxas in debug mode (-G) assembles
+  /// `[%SP+0]` differently from `[%SP]`, so the printer keeps it.
+  bool ExplicitOffset = false;
 };
 
 struct Guard {
