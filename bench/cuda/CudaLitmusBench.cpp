@@ -43,6 +43,15 @@ int main(int argc, char **argv) {
   App.add_flag("--barrier", O.Barrier);
   App.add_option("--barrier-polls", O.BarrierPolls);
   App.add_flag("--prestress", O.PreStress);
+  App.add_option("--cta-stress-warps", O.CtaStressWarps,
+                 "stress warps inside each testing block");
+  App.add_flag("--stress-in-test", O.StressInTest,
+               "stress the test's memory at --stress-offset");
+  App.add_option("--stress-offset", O.StressOffset);
+  App.add_option("--stress-lines", O.StressLines);
+  App.add_option("--stress-spread", O.StressSpread);
+  App.add_option("--max-seconds", O.MaxSeconds,
+                 "stop launching after this many seconds");
   App.add_option("--seed", O.Seed);
   App.add_option("--emit", O.EmitDir);
   App.add_flag("--json", Json);
@@ -121,9 +130,10 @@ int main(int argc, char **argv) {
         "JSON {{\"test\":\"{}\",\"place\":\"{}\",\"shared\":{},"
         "\"instances\":{},\"weak\":{},\"seconds\":{:.6f},"
         "\"instances_per_s\":{:.4g},\"weak_per_s\":{:.4g},"
-        "\"optcheck\":\"{}\",\"params\":\"{}\"}}\n",
+        "\"launches\":{},\"optcheck\":\"{}\",\"params\":\"{}\"}}\n",
         P.Name, Place, Shared, R.Instances, R.Satisfying, R.Seconds,
-        R.Instances / Secs, R.Satisfying / Secs, R.Opt.line(), R.Params);
+        R.Instances / Secs, R.Satisfying / Secs, R.Launches, R.Opt.line(),
+        R.Params);
   }
   return 0;
 }

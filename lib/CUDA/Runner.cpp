@@ -389,9 +389,15 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   uint32_t SharedStride = 1;
   size_t SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes *
                      SharedStride * 4;
+  // Stress warps inside each testing block, after its W testing warps
+  // (not in tests with bar.sync: every thread must meet their barriers).
+  const uint32_t MaxWarps = static_cast<uint32_t>(MaxThreads) / 32;
+  uint32_t CtaStress =
+      G.HasBarrier ? 0 : std::min(Opts.CtaStressWarps, MaxWarps - std::min(W, MaxWarps));
+  uint32_t BlockThreads = Threads + 32 * CtaStress;
   int PerSM = 0;
   if (!S.check(D.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                   &PerSM, TestFn, static_cast<int>(Threads), SmemBytes),
+                   &PerSM, TestFn, static_cast<int>(BlockThreads), SmemBytes),
                "cuOccupancyMaxActiveBlocksPerMultiprocessor", Res))
     return Res;
   uint32_t MaxBlocks = std::max(1, PerSM) * static_cast<uint32_t>(Res.SMs);
@@ -400,6 +406,7 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   if (Opts.SingleInstance) {
     W = std::max<uint32_t>(Lay.WarpGroups, 1);
     Threads = W * 32;
+    BlockThreads = Threads + 32 * CtaStress;
     Lanes = std::max<uint32_t>(Lay.LaneGroups, 1);
     TestBlocks = Lay.ClusterGroups * K;
     SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes * 4;
@@ -437,6 +444,7 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   Pr.stressSpread = std::max<uint32_t>(Opts.StressSpread, 1);
   Pr.preStressIters = Opts.PreStressIters;
   Pr.barrierPolls = Opts.BarrierPolls;
+  Pr.ctaStressWarps = CtaStress;
   // Per-instance regions (tune patch): locations LocDistance apart, stress
   // at an offset inside the region, never on a location of the test.
   const uint32_t NumG = std::max<uint32_t>(G.NumGlobal, 1);
@@ -545,11 +553,13 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   Res.TotalBlocks = Pr.totalBlocks;
   Res.Params = fmt::format(
       "blocks={}+{} threads={} lanes={} instances/launch={} stride={} "
-      "stress={} bank={} random={} barrier={} prestress={} iterations={}{}",
+      "stress={} bank={} random={} barrier={} prestress={} iterations={}{}{}",
       TestBlocks, StressBlocks, Threads, Lanes, Res.InstancesPerLaunch,
       Pr.stride, Opts.Stress, Opts.Bank, Opts.Randomise, Opts.Barrier,
-      Opts.PreStress, Opts.Iterations, K > 1 ? fmt::format(" cluster={}", K)
-                                             : std::string());
+      Opts.PreStress, Opts.Iterations,
+      K > 1 ? fmt::format(" cluster={}", K) : std::string(),
+      CtaStress ? fmt::format(" cta-stress-warps={}", CtaStress)
+                : std::string());
 
   auto Launch = [&](CUfunction F, uint32_t Grid, uint32_t Block, size_t Smem,
                     IncantParams &X) {
@@ -570,9 +580,16 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   for (uint64_t It = 0; It < Opts.Iterations; ++It) {
     IncantParams X = Pr;
     Shape(X, Opts.Randomise);
-    if (!Launch(TestFn, X.totalBlocks, Threads, SmemBytes, X) ||
+    if (!Launch(TestFn, X.totalBlocks, BlockThreads, SmemBytes, X) ||
         !Launch(HistFn, HistGrid, 256, 0, X))
       return Res;
+    Res.Launches = It + 1;
+    // A time budget, checked now and then (launches queue up and block
+    // once the queue is full, so wall time follows the GPU's).
+    if (Opts.MaxSeconds > 0 && (It & 255) == 255 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+                .count() > Opts.MaxSeconds)
+      break;
   }
   if (!S.check(D.cuCtxSynchronize(), "the test kernel", Res))
     return Res;

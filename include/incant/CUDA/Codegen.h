@@ -63,7 +63,8 @@ struct GeneratedTest {
   std::vector<int32_t> SharedIndex; ///< Location -> index among shared, or -1.
   uint32_t NumGlobal = 0;
   uint32_t NumShared = 0;
-  uint32_t NumOut = 0;      ///< = Program::Observe.size()
+  uint32_t NumOut = 0;      ///< Observed items plus 64-bit items' high words.
+  bool HasBarrier = false;  ///< The test has bar.sync.
   /// For optcheck: per marked region (a role; in tests with bar.sync, a
   /// part of a role between barriers, or a barrier), the expected memory
   /// operations in program order, as SASS classes ("LD", "ST", "ATOM",

@@ -53,6 +53,12 @@ struct RunOptions {
   uint32_t PreStressIters = 16;
 
   uint32_t StressBlocks = 0;     ///< Stress blocks; 0: StressFraction.
+  /// Warps added to each testing block that stress memory (the stress
+  /// pattern, as stress blocks do) while its other warps test: stress
+  /// inside the CTA, for intra-CTA placements. Ignored with bar.sync.
+  uint32_t CtaStressWarps = 0;
+  /// Stop launching after this many seconds (0: run all Iterations).
+  double MaxSeconds = 0;
   uint32_t LoopBound = 1000;     ///< Backward branches per role.
   uint32_t Device = 0;
   uint64_t Seed = 1;
@@ -91,6 +97,7 @@ struct RunResult {
   uint64_t Instances = 0;    ///< Total counted.
   uint64_t Satisfying = 0;   ///< Instances whose outcome satisfies Cond.
   double Seconds = 0;        ///< Wall time of the launches.
+  uint64_t Launches = 0;     ///< Launches made (fewer with MaxSeconds).
   uint32_t InstancesPerLaunch = 0;
   uint32_t TestBlocks = 0, TotalBlocks = 0, ThreadsPerBlock = 0;
   std::string Params;        ///< One line describing the parameters.

@@ -169,14 +169,19 @@ incant_test_kernel(const __grid_constant__ IncantParams P) {
     incant_stress(P, P.preStressIters, vb * blockDim.x + threadIdx.x);
   if (P.flags & INCANT_F_BARRIER)
     incant_barrier(P);
+  if (w >= P.warps) {
+    /* Stress warps of a testing block (never in tests with bar.sync). */
+    incant_stress(P, P.stressIters, vb * blockDim.x + threadIdx.x);
+  } else {
   bool shadow = ln >= P.lanes;
   /* With bar.sync in the test, every thread of the block must meet its
    * barriers: idle shadow lanes run incant_test too (only the barriers). */
   if (!shadow || (P.flags & INCANT_F_BANK) || INCANT_HAS_BARRIER)
     incant_test(P, vb, w, ln, incant_smem, shadow);
+  }
   if (INCANT_NUM_SHARED > 0) {
     __syncthreads();
-    if (!shadow)
+    if (w < P.warps && ln < P.lanes)
       incant_copy_shared(P, vb, w, ln, incant_smem);
   }
 }

@@ -62,6 +62,8 @@ struct IncantParams {
   unsigned int locDist;       /* !0: words between an instance's locations  */
   unsigned int instWords;     /* words per instance region when locDist     */
   unsigned int stressOffset;  /* words past an instance's first location    */
+  unsigned int ctaStressWarps; /* warps after W in a testing block: stress  */
+  unsigned int pad;
 };
 
 #endif /* INCANT_PARAMS_H */
