@@ -10,6 +10,7 @@
 #include "incant/Driver/Format.h"
 #include "incant/Driver/ModelFinder.h"
 #include "incant/Harness/Backend.h"
+#include "incant/Harness/Profile.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
@@ -224,6 +225,13 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       Diags.error("--stress-seq: " + E);
       return 2;
     }
+  }
+  if (!C.Profile.empty()) {
+    // The chip profile first; options given explicitly override it.
+    std::optional<harness::Profile> Prof = harness::readProfile(C.Profile, Diags);
+    if (!Prof)
+      return 2;
+    harness::applyProfile(*Prof, C.Params, C.Explicit);
   }
   if (C.Files.empty()) {
     Diags.error("no test given (expected one or more .litmus files)");

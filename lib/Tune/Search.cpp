@@ -292,14 +292,16 @@ RandomData runRandom(Measurer &M, size_t NumTests,
   }
   D.Trials.push_back(Start);
   size_t Inc = 0;
-  uint32_t Total = std::max<uint32_t>(O.Candidates, 1);
+  uint32_t Extra = O.First ? 1 : 0;
+  uint32_t Total = std::max<uint32_t>(O.Candidates, 1) + Extra;
+  B.progress("random", 0, Total, Start.Note);
   for (uint32_t C = 1; C <= Total; ++C) {
     if (B.expired()) {
       D.Complete = false;
       break;
     }
     RandomTrial T;
-    T.Params = drawCandidate(Base, O, C);
+    T.Params = C <= Extra ? *O.First : drawCandidate(Base, O, C - Extra);
     T.Scores.assign(NumTests, Score());
     int Sep = 0;
     bool Failed = false;

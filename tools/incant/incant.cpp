@@ -85,6 +85,15 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
       ->capture_default_str();
   Sub->add_option("--stress-groups", I.StressGroups,
                   "Stressing work-groups (0: chosen per device)");
+  Sub->add_flag("--stress-in-test,!--no-stress-in-test", I.StressInTest,
+                "CUDA: stress the test's memory, --stress-offset words past "
+                "each instance's first location");
+  Sub->add_option("--stress-offset", I.StressOffset,
+                  "CUDA: words past an instance's first location")
+      ->capture_default_str();
+  Sub->add_option("--loc-distance", P.LocDistance,
+                  "CUDA: words between an instance's locations (0: spread)")
+      ->capture_default_str();
   Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
                 "Idle warp-mates access offset addresses");
   Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
@@ -108,7 +117,15 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
       ->capture_default_str();
   Sub->add_option("--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
-  Sub->callback([&] { Rc = driver::runRun(Cmd, std::cout, std::cerr); });
+  Sub->add_option("--profile", Cmd.Profile,
+                  "Chip profile from `incant tune`; options given here "
+                  "override it");
+  Sub->callback([&Cmd, &Rc, Sub] {
+    for (const CLI::Option *O : Sub->get_options())
+      if (O->count() > 0 && !O->get_lnames().empty())
+        Cmd.Explicit.insert(O->get_lnames()[0]);
+    Rc = driver::runRun(Cmd, std::cout, std::cerr);
+  });
 }
 
 static void addDevices(CLI::App &App, driver::DevicesCommand &Cmd, int &Rc) {

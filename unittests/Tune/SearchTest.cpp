@@ -187,6 +187,24 @@ TEST(RandomSearch, EarlyStoppingAndAWinnerBetterThanTheStart) {
     EXPECT_GT(W.Scores[T].perSecond(), D.Trials[0].Scores[T].perSecond());
 }
 
+TEST(RandomSearch, TheGivenFirstCandidateRunsFirst) {
+  RandomOptions O;
+  O.Candidates = 2;
+  O.Rounds = 1;
+  harness::RunParams Def;
+  Def.Stride = 3;
+  O.First = Def;
+  NoisyChip C(1);
+  Budget B;
+  harness::RunParams Start;
+  Start.Stride = 64;
+  RandomData D = runRandom(C, 2, Start, O, B);
+  ASSERT_EQ(D.Trials.size(), 4u);
+  EXPECT_EQ(D.Trials[0].Params.Stride, 64u);
+  EXPECT_EQ(D.Trials[1].Params.Stride, 3u);
+  EXPECT_EQ(C.Calls, 8u);
+}
+
 TEST(RandomSearch, CandidatesKeepOddOffsetsAndBoundedGroups) {
   RandomOptions O;
   O.MaxGroupSize = 128;

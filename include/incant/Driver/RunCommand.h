@@ -18,6 +18,7 @@
 
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct RunCommand {
   harness::RunParams Params;
   /// --stress-seq, parsed into Params.Inc.StressSeq when set.
   std::string StressSeq;
+  /// --profile: a chip profile (`incant tune`) applied to Params, except
+  /// the parameters named in Explicit (options given on the command line).
+  std::string Profile;
+  std::set<std::string> Explicit;
   bool Json = false;
   /// Write the generated code here and do not run.
   std::string EmitDir;

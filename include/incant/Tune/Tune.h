@@ -214,6 +214,9 @@ struct RandomOptions {
   uint32_t MaxGroupSize = 256; ///< Upper end of the group sizes tried.
   bool CudaKnobs = true;      ///< Also try stress-in-test offsets.
   double Z = 1.96;            ///< Normal quantile of the intervals.
+  /// Tried first after the starting point (e.g. the untuned defaults, so
+  /// that the winner was measured against them).
+  std::optional<harness::RunParams> First;
 };
 
 /// A candidate's standing on one test: weak outcomes per second, with the

@@ -1,0 +1,64 @@
+//===- TuneCommand.h - `incant tune` -----------------------------*- C++ -*-===//
+//
+// The library side of `incant tune patch|sequence|spread|random`: run one
+// of the searches of Tune.h on a device with MP, LB and SB (or other tests
+// with two locations), print what it found, and write the chip profile and
+// plots. Exit codes: 0 done; 2 a usage or input error (bad option, test or
+// profile); 3 no usable device or driver.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_TUNE_TUNECOMMAND_H
+#define INCANT_TUNE_TUNECOMMAND_H
+
+#include "incant/Harness/Params.h"
+
+#include <iosfwd>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace incant::tune {
+
+struct TuneCommand {
+  std::string Mode; ///< patch, sequence, spread or random
+  /// Test names (MP -> litmus/MP/MP+cta-global.litmus) or .litmus paths.
+  std::vector<std::string> Tests = {"MP", "LB", "SB"};
+  std::string Budget;   ///< "5m", "90s", "1h", "300"; empty: no limit.
+  uint64_t Seed = 1;
+  std::string Out;      ///< Profile to write (merged with --profile's).
+  std::string ProfileIn; ///< Profile whose winners the search starts from.
+  std::string PlotsDir;
+  std::string Backend = "auto";
+  std::optional<uint32_t> Device;
+  /// Run options (`incant run`'s), applied after the input profile.
+  harness::RunParams Params;
+  std::string StressSeq;
+  /// `incant run` option names given on the command line.
+  std::set<std::string> Explicit;
+  std::string ToolVersion = "incant";
+
+  // Mode options; empty ranges take the mode's defaults (docs/tune.md).
+  std::string Distances; ///< "1,32:257:32": items N or FIRST:END:STEP
+  std::string Offsets;   ///< patch: stress offsets, same syntax
+  uint32_t MaxOffset = 256;  ///< sequence: offsets below this, P apart
+  uint32_t Phase = 4;        ///< Words into a patch that are stressed.
+  uint64_t Epsilon = 3;
+  uint32_t MaxLength = 5;
+  uint32_t MaxSpread = 8;
+  uint32_t Samples = 2;
+  uint32_t Candidates = 50;
+  uint32_t Rounds = 4;
+};
+
+int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+/// "5m", "90s", "1h", "2.5m", "300" (seconds); false on anything else.
+bool parseDuration(const std::string &Text, double &Seconds);
+/// "1,32:257:32" -> 1, 32, 64, ..., 256; false (with \p Error) if malformed.
+bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
+                std::string &Error);
+
+} // namespace incant::tune
+
+#endif // INCANT_TUNE_TUNECOMMAND_H

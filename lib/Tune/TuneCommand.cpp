@@ -1,0 +1,534 @@
+//===- TuneCommand.cpp - `incant tune` on a backend -------------------------===//
+//
+// Loads the tests, picks the device as `incant run` does, wraps the
+// backend in a Measurer, runs one search, prints the winners and writes
+// the profile (merged into the one given with --profile) and the plots.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/Tune/TuneCommand.h"
+#include "incant/Driver/BackendChoice.h"
+#include "incant/Driver/ModelFinder.h"
+#include "incant/Harness/Backend.h"
+#include "incant/Harness/Profile.h"
+#include "incant/Litmus/Load.h"
+#include "incant/Tune/Plot.h"
+#include "incant/Tune/Tune.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+namespace incant::tune {
+
+bool parseDuration(const std::string &Text, double &Seconds) {
+  if (Text.empty())
+    return false;
+  size_t Used = 0;
+  double V = 0;
+  try {
+    V = std::stod(Text, &Used);
+  } catch (...) {
+    return false;
+  }
+  std::string Unit = Text.substr(Used);
+  double Scale = Unit.empty() || Unit == "s" ? 1
+                 : Unit == "m" || Unit == "min" ? 60
+                 : Unit == "h"                  ? 3600
+                                                : -1;
+  if (Scale < 0 || !(V >= 0) || V > 1e7)
+    return false;
+  Seconds = V * Scale;
+  return true;
+}
+
+bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
+                std::string &Error) {
+  Out.clear();
+  auto Num = [&](const std::string &S, uint32_t &V) {
+    if (S.empty() || S.size() > 9 ||
+        S.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    V = uint32_t(std::stoul(S));
+    return true;
+  };
+  size_t Start = 0;
+  while (Start <= Text.size()) {
+    size_t Comma = Text.find(',', Start);
+    std::string Item = Text.substr(Start, Comma == std::string::npos
+                                              ? std::string::npos
+                                              : Comma - Start);
+    size_t C1 = Item.find(':');
+    uint32_t A = 0, B = 0, S = 1;
+    if (C1 == std::string::npos) {
+      if (!Num(Item, A)) {
+        Error = "expected a number or FIRST:END:STEP, got '" + Item + "'";
+        return false;
+      }
+      Out.push_back(A);
+    } else {
+      size_t C2 = Item.find(':', C1 + 1);
+      if (C2 == std::string::npos || !Num(Item.substr(0, C1), A) ||
+          !Num(Item.substr(C1 + 1, C2 - C1 - 1), B) ||
+          !Num(Item.substr(C2 + 1), S) || S == 0) {
+        Error = "expected FIRST:END:STEP (END excluded, STEP >= 1), got '" +
+                Item + "'";
+        return false;
+      }
+      for (uint64_t V = A; V < B; V += S)
+        Out.push_back(uint32_t(V));
+    }
+    if (Out.size() > 100000) {
+      Error = "too many values in '" + Text + "'";
+      return false;
+    }
+    if (Comma == std::string::npos)
+      break;
+    Start = Comma + 1;
+  }
+  if (Out.empty()) {
+    Error = "no values in '" + Text + "'";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+/// Runs tests on a harness backend.
+class BackendMeasurer final : public Measurer {
+public:
+  BackendMeasurer(harness::Backend &B, uint32_t Device,
+                  const std::vector<litmus::LoadedTest> &Tests)
+      : B(B), Device(Device), Tests(Tests) {}
+
+  std::optional<Measurement> measure(size_t Test, const harness::RunParams &P,
+                                     std::string &Error) override {
+    DiagnosticEngine Diags; // collected, not printed: a point may fail
+    harness::RunRequest Req;
+    Req.Prog = &Tests[Test].Prog;
+    Req.File = Tests[Test].File;
+    Req.Params = P;
+    Req.Device = Device;
+    std::optional<harness::RunResult> R = B.run(Req, Diags);
+    if (!R) {
+      Error = Diags.diagnostics().empty() ? "the backend failed"
+                                          : Diags.diagnostics().back().Message;
+      return std::nullopt;
+    }
+    if (!Seen) {
+      Info = R->Device;
+      Seen = true;
+    }
+    Measurement M;
+    M.Weak = harness::witnesses(Tests[Test].Prog, R->Hist).Positive;
+    M.Instances = R->Hist.total();
+    M.Seconds = R->Seconds;
+    return M;
+  }
+
+  harness::DeviceInfo Info;
+  bool Seen = false;
+
+private:
+  harness::Backend &B;
+  uint32_t Device;
+  const std::vector<litmus::LoadedTest> &Tests;
+};
+
+std::string testPath(const std::string &Name) {
+  namespace fs = std::filesystem;
+  if (Name.find('/') != std::string::npos ||
+      fs::path(Name).extension() == ".litmus")
+    return Name;
+  std::string Lib = driver::libraryDir();
+  if (Lib.empty())
+    return Name;
+  std::error_code EC;
+  fs::path Family = fs::path(Lib) / Name / (Name + "+cta-global.litmus");
+  if (fs::exists(Family, EC))
+    return Family.string();
+  for (auto It = fs::recursive_directory_iterator(Lib, EC);
+       !EC && It != fs::recursive_directory_iterator(); It.increment(EC))
+    if (It->path().filename() == Name + ".litmus")
+      return It->path().string();
+  return Name;
+}
+
+std::string isoNow() {
+  std::time_t T = std::time(nullptr);
+  std::tm Tm{};
+  gmtime_r(&T, &Tm);
+  char Buf[32];
+  std::strftime(Buf, sizeof(Buf), "%Y-%m-%dT%H:%M:%SZ", &Tm);
+  return Buf;
+}
+
+harness::ProfileValue num(uint64_t V) {
+  harness::ProfileValue P;
+  P.Num = V;
+  return P;
+}
+harness::ProfileValue flag(bool V) {
+  harness::ProfileValue P;
+  P.K = harness::ProfileValue::Bool;
+  P.Flag = V;
+  return P;
+}
+harness::ProfileValue seq(const std::vector<harness::StressAccess> &S) {
+  harness::ProfileValue P;
+  P.K = harness::ProfileValue::Sequence;
+  P.Seq = S;
+  return P;
+}
+
+bool writeText(const std::string &Path, const std::string &Text) {
+  std::ofstream OS(Path, std::ios::binary);
+  OS << Text;
+  return bool(OS);
+}
+
+using Json = nlohmann::json;
+
+} // namespace
+
+int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  if (Cmd.Mode != "patch" && Cmd.Mode != "sequence" && Cmd.Mode != "spread" &&
+      Cmd.Mode != "random") {
+    Diags.error("unknown tune mode '" + Cmd.Mode +
+                "' (expected patch, sequence, spread or random)");
+    return 2;
+  }
+  double BudgetS = 0;
+  if (!Cmd.Budget.empty() && !parseDuration(Cmd.Budget, BudgetS)) {
+    Diags.error("--budget: expected a duration like 90s, 5m or 1h, got '" +
+                Cmd.Budget + "'");
+    return 2;
+  }
+  if (Cmd.Tests.empty()) {
+    Diags.error("--tests: no test given");
+    return 2;
+  }
+
+  // Start from the input profile, then the options given explicitly.
+  harness::RunParams Params;
+  Params.Iterations = 10; // per point; --iterations overrides
+  std::optional<harness::Profile> In;
+  if (!Cmd.ProfileIn.empty()) {
+    In = harness::readProfile(Cmd.ProfileIn, Diags);
+    if (!In)
+      return 2;
+    harness::applyProfile(*In, Params);
+  }
+  harness::RunParams Given = Cmd.Params;
+  if (!Cmd.StressSeq.empty()) {
+    std::string E;
+    if (!harness::parseStressSeq(Cmd.StressSeq, Given.Inc.StressSeq, E)) {
+      Diags.error("--stress-seq: " + E);
+      return 2;
+    }
+  }
+  for (const std::string &Name : Cmd.Explicit)
+    if (auto V = harness::paramValue(Given, Name))
+      harness::setParam(Params, Name, *V);
+  if (Cmd.Explicit.count("iterations"))
+    Params.Iterations = Given.Iterations;
+  if (Params.Iterations == 0) {
+    Diags.error("--iterations must be at least 1");
+    return 2;
+  }
+  Params.Seed = Cmd.Seed;
+
+  std::vector<uint32_t> Distances, Offsets;
+  std::string RangeError;
+  std::string DistText = Cmd.Distances.empty()
+                             ? (Cmd.Mode == "patch" ? "1,32:257:32" : "32:257:96")
+                             : Cmd.Distances;
+  if (Cmd.Mode != "random" && !parseRange(DistText, Distances, RangeError)) {
+    Diags.error("--distances: " + RangeError);
+    return 2;
+  }
+  if (Cmd.Mode == "patch" &&
+      !parseRange(Cmd.Offsets.empty() ? "4:256:8" : Cmd.Offsets, Offsets,
+                  RangeError)) {
+    Diags.error("--offsets: " + RangeError);
+    return 2;
+  }
+  for (uint32_t D : Distances)
+    if (D == 0) {
+      Diags.error("--distances: a distance must be at least 1 word");
+      return 2;
+    }
+
+  std::vector<litmus::LoadedTest> Tests;
+  std::vector<std::string> Names;
+  for (const std::string &T : Cmd.Tests) {
+    auto L = litmus::loadTest(testPath(T), Diags);
+    if (!L)
+      return 2;
+    Names.push_back(L->Prog.Name);
+    Tests.push_back(std::move(*L));
+  }
+
+  int Rc = 0;
+  std::optional<driver::ChosenBackend> Ch =
+      driver::chooseBackend(Cmd.Backend, Cmd.Device, Diags, Rc);
+  if (!Ch)
+    return Rc;
+  if (std::string(Ch->B->name()) != "cuda" && Cmd.Mode != "random")
+    Err << "warning: the " << Ch->B->name()
+        << " harness ignores location distances and stress offsets (CUDA "
+           "kernel arguments): this "
+        << Cmd.Mode << " search measures noise around one layout\n";
+  BackendMeasurer M(*Ch->B, Ch->Device, Tests);
+  Budget B(BudgetS, &Err);
+
+  harness::Profile Prof = In ? *In : harness::Profile();
+  harness::ProfileFinding F;
+  F.Mode = Cmd.Mode;
+  Json Data;
+  std::string PlotName, Plot;
+  const uint32_t P = std::max<uint32_t>(Params.Inc.StressPatch, 1);
+  bool Complete = true;
+
+  if (Cmd.Mode == "patch") {
+    PatchOptions O;
+    O.Distances = Distances;
+    O.Offsets = Offsets;
+    O.Epsilon = Cmd.Epsilon;
+    PatchData D = runPatch(M, Tests.size(), Params, O, B);
+    PatchAnalysis A = analysePatches(D, Cmd.Epsilon);
+    Complete = D.Complete;
+    F.Measurements = D.Measurements;
+    Out << "Patch sizes with the most epsilon-patches (epsilon " << Cmd.Epsilon
+        << "):\n";
+    for (size_t T = 0; T < Tests.size(); ++T) {
+      std::string Counts;
+      for (const auto &[Size, N] : A.SizeCounts[T])
+        Counts += fmt::format(" {}:{}", Size, N);
+      Out << fmt::format("  {:<16} {}   (size:patches{})\n", Names[T],
+                         A.ModeSize[T] ? std::to_string(A.ModeSize[T])
+                                       : "none",
+                         Counts.empty() ? " none" : Counts);
+      F.Summary["patch_" + Names[T]] = std::to_string(A.ModeSize[T]);
+    }
+    uint32_t Chosen = A.Critical ? *A.Critical : A.Suggested;
+    Out << (A.Critical ? fmt::format("Critical patch size: {} words\n", Chosen)
+            : Chosen  ? fmt::format("No critical patch size (the tests "
+                                     "disagree); most tests: {} words\n",
+                                     Chosen)
+                      : std::string("No epsilon-patch found; stress-patch "
+                                    "left as it was\n"));
+    F.Summary["critical_patch"] = A.Critical ? std::to_string(*A.Critical) : "";
+    F.Summary["chosen_patch"] = std::to_string(Chosen);
+    if (Chosen)
+      Prof.Params["stress-patch"] = num(Chosen);
+    Data = {{"distances", D.Distances}, {"offsets", D.Offsets},
+            {"epsilon", Cmd.Epsilon}};
+    Json W = Json::array();
+    for (const auto &Rows : D.Weak) {
+      Json TR = Json::array();
+      for (const auto &Row : Rows) {
+        Json R = Json::array();
+        for (const auto &V : Row)
+          R.push_back(V ? Json(*V) : Json());
+        TR.push_back(R);
+      }
+      W.push_back(TR);
+    }
+    Data["weak"] = W;
+    PlotName = "patch-map.svg";
+    Plot = patchMapSvg(D, Names, Cmd.Epsilon);
+  } else if (Cmd.Mode == "sequence") {
+    SequenceOptions O;
+    O.MaxLength = Cmd.MaxLength;
+    O.Distances = Distances;
+    for (uint32_t L = Cmd.Phase; L < Cmd.MaxOffset; L += P)
+      O.Offsets.push_back(L);
+    SequenceData D = runSequence(M, Tests.size(), Params, O, B);
+    Complete = D.Complete;
+    F.Measurements = D.Measurements;
+    Out << fmt::format("Access sequences ranked (patch {} words, {} "
+                       "distances x {} offsets):\n",
+                       P, O.Distances.size(), O.Offsets.size());
+    for (size_t T = 0; T < Tests.size(); ++T) {
+      std::vector<size_t> Order(D.Seqs.size());
+      for (size_t I = 0; I < Order.size(); ++I)
+        Order[I] = I;
+      std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t C) {
+        return D.Score[A][T] > D.Score[C][T];
+      });
+      size_t Rank = 0;
+      for (size_t I = 0; I < Order.size(); ++I)
+        if (Order[I] == D.Best)
+          Rank = I + 1;
+      Out << fmt::format("  {:<16} best {} ({}), chosen ranks {} ({})\n",
+                         Names[T],
+                         Order.empty() ? "-" : paperNotation(D.Seqs[Order[0]]),
+                         Order.empty() ? 0 : D.Score[Order[0]][T], Rank,
+                         D.Seqs.empty() ? 0 : D.Score[D.Best][T]);
+    }
+    uint64_t BestSum = 0;
+    for (uint64_t V : D.Seqs.empty() ? std::vector<uint64_t>() : D.Score[D.Best])
+      BestSum += V;
+    if (!D.Seqs.empty() && BestSum == 0) {
+      Out << "No weak outcome under any sequence: the profile keeps its "
+             "sequence\n";
+    } else if (!D.Seqs.empty()) {
+      Out << "Most effective sequence: " << paperNotation(D.Seqs[D.Best])
+          << " (" << D.Pareto.size() << " Pareto-optimal)\n";
+      F.Summary["sequence"] = paperNotation(D.Seqs[D.Best]);
+      Prof.Params["stress-seq"] = seq(D.Seqs[D.Best]);
+      Prof.Params["mem-stress"] = flag(true);
+      Prof.Params["stress-in-test"] = flag(true);
+    }
+    Json Rows = Json::array();
+    for (size_t S = 0; S < D.Seqs.size(); ++S)
+      Rows.push_back({{"seq", harness::formatStressSeq(D.Seqs[S])},
+                      {"score", D.Score[S]}});
+    Data = {{"patch", P},        {"distances", O.Distances},
+            {"offsets", O.Offsets}, {"sequences", Rows},
+            {"baseline", D.BaselineScore}};
+    PlotName = "sequence-ranking.svg";
+    Plot = sequenceRankingSvg(D, Names);
+  } else if (Cmd.Mode == "spread") {
+    SpreadOptions O;
+    O.MaxSpread = std::max<uint32_t>(Cmd.MaxSpread, 1);
+    O.Patch = P;
+    O.Phase = Cmd.Phase;
+    O.Distances = Distances;
+    O.Samples = Cmd.Samples;
+    O.Seed = Cmd.Seed;
+    SpreadData D = runSpread(M, Tests.size(), Params, O, B);
+    Complete = D.Complete;
+    F.Measurements = D.Measurements;
+    Out << fmt::format("Spread scores (patch {} words):\n", P);
+    for (size_t I = 0; I < D.Spreads.size(); ++I) {
+      std::string Row;
+      for (size_t T = 0; T < Tests.size(); ++T)
+        Row += fmt::format(" {}={}", Names[T], D.Score[I][T]);
+      Out << fmt::format("  m={:<3}{}\n", D.Spreads[I], Row);
+    }
+    uint64_t BestSum = 0;
+    for (size_t I = 0; I < D.Spreads.size(); ++I)
+      if (D.Spreads[I] == D.Best)
+        for (uint64_t V : D.Score[I])
+          BestSum += V;
+    if (BestSum == 0)
+      Out << "No weak outcome under any spread: the profile keeps its "
+             "stress locations\n";
+    else
+      Out << "Most effective spread: " << D.Best << '\n';
+    F.Summary["spread"] = BestSum ? std::to_string(D.Best) : "";
+    if (D.Best && BestSum) {
+      Prof.Params["stress-locs"] = num(D.Best);
+      Prof.Params["stress-patch"] = num(P);
+      Prof.Params["stress-offset"] = num(Cmd.Phase);
+      Prof.Params["stress-in-test"] = flag(true);
+      Prof.Params["mem-stress"] = flag(true);
+    }
+    Data = {{"patch", P}, {"distances", O.Distances}, {"spreads", D.Spreads},
+            {"score", D.Score}};
+    PlotName = "spread-curve.svg";
+    Plot = spreadCurveSvg(D, Names);
+  } else {
+    RandomOptions O;
+    O.Seed = Cmd.Seed;
+    O.Candidates = Cmd.Candidates;
+    O.Rounds = Cmd.Rounds;
+    O.CudaKnobs = std::string(Ch->B->name()) == "cuda";
+    O.MaxGroupSize = O.CudaKnobs ? 1024 : 256;
+    // The untuned defaults compete too, so the winner beat them when
+    // measured.
+    harness::RunParams Defaults;
+    Defaults.Iterations = Params.Iterations;
+    Defaults.Seed = Params.Seed;
+    Defaults.LoopBound = Params.LoopBound;
+    O.First = Defaults;
+    RandomData D = runRandom(M, Tests.size(), Params, O, B);
+    Complete = D.Complete;
+    F.Measurements = D.Measurements;
+    const RandomTrial &W = D.Trials[D.Best];
+    Out << fmt::format("Random search: {} candidates (#1: the defaults), "
+                       "winner #{}\n",
+                       D.Trials.size() - 1, D.Best);
+    for (size_t T = 0; T < Tests.size(); ++T)
+      Out << fmt::format("  {:<16} {:.4g} weak/s (start {:.4g})\n", Names[T],
+                         W.Scores[T].perSecond(),
+                         D.Trials[0].Scores[T].perSecond());
+    Json Trials = Json::array();
+    for (const RandomTrial &T : D.Trials) {
+      Json J = {{"rounds", T.Rounds}, {"note", T.Note}, {"winner", T.Winner}};
+      Json Ps = Json::object(), Ws = Json::array();
+      for (const std::string &N : harness::profileParamNames()) {
+        harness::ProfileValue V = *harness::paramValue(T.Params, N);
+        Ps[N] = V.K == harness::ProfileValue::Bool       ? Json(V.Flag)
+                : V.K == harness::ProfileValue::Sequence ? Json(harness::formatStressSeq(V.Seq))
+                                                         : Json(V.Num);
+      }
+      for (const Score &S : T.Scores)
+        Ws.push_back({{"weak", S.Weak}, {"instances", S.Instances},
+                      {"seconds", S.Seconds}});
+      J["params"] = Ps;
+      J["scores"] = Ws;
+      Trials.push_back(J);
+    }
+    Data = {{"best", D.Best}, {"trials", Trials}};
+    F.Summary["winner"] = std::to_string(D.Best);
+    if (D.Best != 0 || !In)
+      for (const std::string &N : harness::profileParamNames())
+        if (N != "loc-distance" && N != "instances")
+          Prof.Params[N] = *harness::paramValue(W.Params, N);
+  }
+  if (!Complete)
+    Out << "Note: the budget ran out before the search finished; the choice "
+           "uses the points measured\n";
+  F.Summary["complete"] = Complete ? "yes" : "no";
+  F.Seconds = B.elapsed();
+  F.DataJson = Data.dump();
+  Out << fmt::format("Measurements {} in {:.1f} s\n", F.Measurements,
+                     F.Seconds);
+
+  if (M.Seen) {
+    Prof.Chip = M.Info.Name;
+    Prof.Backend = M.Info.Backend;
+    Prof.Driver = M.Info.Driver.empty() ? M.Info.Version : M.Info.Driver;
+  }
+  Prof.Date = isoNow();
+  Prof.Tool = Cmd.ToolVersion;
+  Prof.Seed = Cmd.Seed;
+  Prof.BudgetSeconds += BudgetS;
+  Prof.Tests = Names;
+  // One finding per mode: a rerun replaces the earlier one.
+  std::erase_if(Prof.Findings, [&](const harness::ProfileFinding &X) {
+    return X.Mode == F.Mode;
+  });
+  Prof.Findings.push_back(F);
+
+  if (!Cmd.PlotsDir.empty() && !Plot.empty()) {
+    std::error_code EC;
+    std::filesystem::create_directories(Cmd.PlotsDir, EC);
+    std::string Path = (std::filesystem::path(Cmd.PlotsDir) / PlotName).string();
+    if (!writeText(Path, Plot)) {
+      Diags.error("cannot write " + Path);
+      return 2;
+    }
+    Out << "wrote " << Path << '\n';
+  }
+  if (!Cmd.Out.empty()) {
+    std::string E;
+    if (!harness::writeProfile(Prof, Cmd.Out, E)) {
+      Diags.error(E);
+      return 2;
+    }
+    Out << "wrote " << Cmd.Out << '\n';
+  }
+  return 0;
+}
+
+} // namespace incant::tune

@@ -1,0 +1,95 @@
+//===- TuneCli.cpp - `incant tune patch|sequence|spread|random` -----------===//
+//
+// Fills a tune::TuneCommand from the command line and calls runTune
+// (lib/Tune/TuneCommand.cpp). Exit codes: 0 done, 2 usage or input error,
+// 3 no usable device or driver.
+//
+//===----------------------------------------------------------------------===//
+#ifdef INCANT_HAVE_RUN
+#include "Subcommand.h"
+#include "incant/Tune/TuneCommand.h"
+
+#include <iostream>
+
+using namespace incant;
+
+static void addTune(CLI::App &App, int &Rc) {
+  static tune::TuneCommand Cmd;
+  CLI::App *Sub = App.add_subcommand(
+      "tune", "Tune memory stress for a chip (PLDI'16 patch, sequence and "
+              "spread finding; random search) and write a chip profile");
+  harness::RunParams &P = Cmd.Params;
+  harness::Incantations &I = P.Inc;
+  Sub->add_option("mode", Cmd.Mode, "patch, sequence, spread or random")
+      ->required();
+  Sub->add_option("--tests", Cmd.Tests,
+                  "Tests: names in the litmus library or .litmus files")
+      ->delimiter(',')
+      ->capture_default_str();
+  Sub->add_option("--budget", Cmd.Budget,
+                  "Wall-clock limit, e.g. 90s, 5m, 1h (default: none)");
+  Sub->add_option("--seed", Cmd.Seed, "Seed of every random choice")
+      ->capture_default_str();
+  Sub->add_option("--out", Cmd.Out, "Write the profile here");
+  Sub->add_option("--profile", Cmd.ProfileIn,
+                  "Start from this profile's winners (merged into --out)");
+  Sub->add_option("--plots", Cmd.PlotsDir, "Write SVG plots to this folder");
+  Sub->add_option("--backend", Cmd.Backend, "auto, opencl or cuda")
+      ->capture_default_str();
+  Sub->add_option("--device", Cmd.Device, "Device index within the backend");
+  Sub->add_option("--distances", Cmd.Distances,
+                  "Distances d in words: N or FIRST:END:STEP, comma-separated "
+                  "(patch: 1,32:257:32; sequence, spread: 32:257:96)");
+  Sub->add_option("--offsets", Cmd.Offsets,
+                  "patch: stress offsets l in words (default 4:256:8)");
+  Sub->add_option("--max-offset", Cmd.MaxOffset,
+                  "sequence: stress offsets below this, a patch apart")
+      ->capture_default_str();
+  Sub->add_option("--phase", Cmd.Phase,
+                  "sequence, spread: words into each patch that are stressed")
+      ->capture_default_str();
+  Sub->add_option("--epsilon", Cmd.Epsilon, "patch: noise threshold")
+      ->capture_default_str();
+  Sub->add_option("--max-length", Cmd.MaxLength,
+                  "sequence: longest access sequence")
+      ->capture_default_str();
+  Sub->add_option("--max-spread", Cmd.MaxSpread, "spread: largest m")
+      ->capture_default_str();
+  Sub->add_option("--samples", Cmd.Samples,
+                  "spread: random region sets per spread and distance")
+      ->capture_default_str();
+  Sub->add_option("--candidates", Cmd.Candidates,
+                  "random: most candidates to try")
+      ->capture_default_str();
+  Sub->add_option("--rounds", Cmd.Rounds,
+                  "random: most measurement rounds per candidate")
+      ->capture_default_str();
+  // Run options: they override the input profile (names as in `run`).
+  Sub->add_option("--iterations", P.Iterations,
+                  "Launches per measurement (default 10)");
+  Sub->add_option("--group-size", P.GroupSize, "Work-items per work-group");
+  Sub->add_option("--stride", P.Stride, "Words between two locations");
+  Sub->add_option("--stress-seq", Cmd.StressSeq, "Stress access sequence");
+  Sub->add_option("--stress-locs", I.StressLocs, "Locations stressed");
+  Sub->add_option("--stress-patch", I.StressPatch,
+                  "Patch size P in words (sequence, spread)");
+  Sub->add_option("--stress-iterations", I.StressIterations,
+                  "Times each stressing thread runs the sequence");
+  Sub->add_option("--stress-groups", I.StressGroups, "Stressing work-groups");
+  Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
+                "Bounded spin barrier before the test");
+  Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
+                "A fresh thread layout every launch");
+  Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
+                "Testing threads stress memory before the test");
+  Sub->callback([Sub, &Rc] {
+    for (const CLI::Option *O : Sub->get_options())
+      if (O->count() > 0 && !O->get_lnames().empty())
+        Cmd.Explicit.insert(O->get_lnames()[0]);
+    Cmd.ToolVersion = "incant " INCANT_VERSION;
+    Rc = tune::runTune(Cmd, std::cout, std::cerr);
+  });
+}
+
+static incant::tool::Subcommand Tune(60, addTune);
+#endif
