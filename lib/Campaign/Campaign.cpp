@@ -199,25 +199,35 @@ struct Shared {
   std::mutex FirstRun;
   size_t Done = 0, Errors = 0, DeviceFailures = 0, StoreFailures = 0;
   std::chrono::steady_clock::time_point Start;
-  bool ProgressShown = false;
+  bool ProgressShown = false; ///< A terminal line is there to overwrite.
+  std::chrono::steady_clock::time_point LastLine;
 
   void clearProgress() {
     if (ProgressShown)
       Err << '\r' << std::string(72, ' ') << '\r';
     ProgressShown = false;
   }
+  /// On a terminal one line, rewritten after every test; in a log file
+  /// (a batch job's) a line every 30 seconds and one at the end.
   void progress() {
     if (!Cmd.Progress)
       return;
-    double Secs = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - Start)
-                      .count();
+    auto Now = std::chrono::steady_clock::now();
+    if (!Cmd.ProgressTty && Done != 0 && Done != Todo.size() &&
+        Now - LastLine < std::chrono::seconds(30))
+      return;
+    LastLine = Now;
+    double Secs = std::chrono::duration<double>(Now - Start).count();
     double Rate = Secs > 0 ? double(Done) / Secs : 0;
     std::string Left =
         Rate > 0 ? formatDuration(double(Todo.size() - Done) / Rate) : "?";
     std::string Line = fmt::format("campaign: {}/{} tests, {:.2f} tests/s, "
                                    "{} left",
                                    Done, Todo.size(), Rate, Left);
+    if (!Cmd.ProgressTty) {
+      Err << Line << std::endl;
+      return;
+    }
     Err << '\r' << fmt::format("{:<72}", Line) << std::flush;
     ProgressShown = true;
   }
@@ -443,8 +453,9 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
         return 2;
       }
       V = static_cast<uint32_t>(std::stoul(Item));
-      if (std::find(Indices.begin(), Indices.end(), V) == Indices.end())
-        Indices.push_back(V);
+      // An index given twice gets two workers (two streams of launches on
+      // one device).
+      Indices.push_back(V);
     }
     if (Indices.empty()) {
       Diags.error("--devices '" + Cmd.Devices +
@@ -586,7 +597,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
                      S.Done - S.Errors, S.Errors, Skipped);
   if (S.DeviceFailures)
     Out << fmt::format(", {} device failure(s) not stored", S.DeviceFailures);
-  Out << fmt::format(" in {:.1f} s on {} device(s)\n", Secs, Workers.size());
+  Out << fmt::format(" in {:.1f} s with {} worker(s)\n", Secs, Workers.size());
   Out << fmt::format("database: {} ({} result(s))\n", DbPath,
                      DB->numResults());
   if (S.StoreFailures)

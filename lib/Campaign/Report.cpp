@@ -148,8 +148,9 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
       return std::find(Data.Models.begin(), Data.Models.end(), M) -
              Data.Models.begin();
     };
-    return std::make_pair(Rank(A.Model), A.Row) <
-           std::make_pair(Rank(B.Model), B.Row);
+    // The weak outcome (the condition's) first: it is what a test is for.
+    return std::make_tuple(Rank(A.Model), !A.Satisfies, A.Row) <
+           std::make_tuple(Rank(B.Model), !B.Satisfies, B.Row);
   };
   std::stable_sort(Data.ObservedForbidden.begin(), Data.ObservedForbidden.end(),
                    ByModel);
@@ -230,18 +231,23 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
   OS << "\nTests (weak = instances whose final state satisfies the condition; "
         "per model: Ok = allows it, No = forbids it, ! = forbids an "
         "observed state, ? = enumeration incomplete)\n";
-  std::string Head = fmt::format("  {:<32} {:<14} {:>4} {:>4} {:>12} {:>10} "
+  size_t NameW = 4, ScopeW = 5;
+  for (const ReportData::Row &R : D.Rows) {
+    NameW = std::max(NameW, R.Test.Name.size());
+    ScopeW = std::max(ScopeW, R.Test.Scope.size());
+  }
+  std::string Head = fmt::format("  {:<{}} {:<{}} {:>4} {:>4} {:>12} {:>10} "
                                  "{:>9}",
-                                 "test", "scope", "chip", "par", "instances",
-                                 "weak", "rate");
+                                 "test", NameW, "scope", ScopeW, "chip", "par",
+                                 "instances", "weak", "rate");
   for (const std::string &M : D.Models)
     Head += fmt::format(" {:>7}", M);
   OS << Head << '\n';
   for (size_t I = 0; I < D.Rows.size(); ++I) {
     const ReportData::Row &R = D.Rows[I];
-    std::string Line = fmt::format("  {:<32} {:<14} {:>4} {:>4}", R.Test.Name,
-                                   R.Test.Scope, fmt::format("C{}", R.Chip + 1),
-                                   fmt::format("P{}", R.Params + 1));
+    std::string Line = fmt::format(
+        "  {:<{}} {:<{}} {:>4} {:>4}", R.Test.Name, NameW, R.Test.Scope, ScopeW,
+        fmt::format("C{}", R.Chip + 1), fmt::format("P{}", R.Params + 1));
     if (R.Result.Error) {
       Line += "  error (see Errors)";
     } else {
@@ -271,12 +277,18 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
   printList(D, D.AllowedUnseen, false, Limit, OS);
 
   OS << "\nWeak rate per family and scope (pooled over tests)\n";
+  size_t FamW = 6;
+  ScopeW = 5;
+  for (const ReportData::Group &G : D.Groups) {
+    FamW = std::max(FamW, G.Family.size());
+    ScopeW = std::max(ScopeW, G.Scope.size());
+  }
   for (const ReportData::Group &G : D.Groups) {
     harness::Proportion P = harness::wilson(G.Positive, G.Instances);
-    OS << fmt::format("  {:<10} {:<14} {:>9.3g}  ({} of {} instances; {} of "
+    OS << fmt::format("  {:<{}} {:<{}} {:>9.3g}  ({} of {} instances; {} of "
                       "{} test(s) showed it)\n",
-                      G.Family, G.Scope, P.Rate, G.Positive, G.Instances,
-                      G.WeakTests, G.Tests);
+                      G.Family, FamW, G.Scope, ScopeW, P.Rate, G.Positive,
+                      G.Instances, G.WeakTests, G.Tests);
   }
   if (Errors) {
     OS << "\nErrors\n";
@@ -284,7 +296,9 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
       if (R.Result.Error) {
         std::string First = R.Result.ErrorText.substr(
             0, R.Result.ErrorText.find('\n'));
-        OS << "  " << R.Test.Path << ": " << First << '\n';
+        // A diagnostic names its file already.
+        bool Named = First.compare(0, R.Test.Path.size(), R.Test.Path) == 0;
+        OS << "  " << (Named ? "" : R.Test.Path + ": ") << First << '\n';
       }
   }
 }

@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <unistd.h>
 
 using namespace incant;
 
@@ -98,6 +99,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
   Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
   Sub->callback([&Rc] {
     Cmd.IncantVersion = INCANT_VERSION;
+    Cmd.ProgressTty = isatty(STDERR_FILENO);
     for (const char *K : {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",
                           "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"})
       if (const char *V = std::getenv(K))

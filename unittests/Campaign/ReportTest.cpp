@@ -138,8 +138,7 @@ TEST_F(ReportTest, TextAndHtml) {
                          "of 100"),
             std::string::npos)
       << T.str();
-  EXPECT_NE(T.str().find("broken.litmus: broken.litmus:1:1: error: expected "
-                         "a header\n"),
+  EXPECT_NE(T.str().find("\n  broken.litmus:1:1: error: expected a header\n"),
             std::string::npos)
       << T.str();
   std::ostringstream L;

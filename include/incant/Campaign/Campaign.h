@@ -38,7 +38,8 @@ struct CampaignCommand {
   /// auto, opencl or cuda, as `incant run --backend`.
   std::string Backend = "auto";
   std::optional<uint32_t> Device;
-  /// "all" or a list "0,1"; empty: one device (--device or chosen).
+  /// "all" or a list "0,1" (an index given twice gets two workers); empty:
+  /// one device (--device or chosen).
   std::string Devices;
   /// "i/N" (0 <= i < N); empty: from SLURM_ARRAY_TASK_ID / _COUNT if set.
   std::string Shard;
@@ -47,8 +48,10 @@ struct CampaignCommand {
   /// Models whose verdicts are stored; the shipped three by default.
   std::vector<std::string> Models = {"sc", "ptx-rmo", "ptx"};
   std::vector<std::string> ModelDirs;
-  /// Progress line on stderr.
+  /// Progress on stderr: one line rewritten in place on a terminal
+  /// (ProgressTty), else a line every 30 s and at the end.
   bool Progress = true;
+  bool ProgressTty = true;
   /// Test hook: exit at once (no cleanup, as if killed) after storing this
   /// many results; 0: never.
   uint64_t StopAfter = 0;
