@@ -64,6 +64,21 @@ harness::RunParams stressAt(const harness::RunParams &Base, uint32_t D,
 /// locations at distance \p D (the backend refuses other clashes).
 bool clashes(uint32_t D, uint32_t Offset) { return Offset == 0 || Offset == D; }
 
+/// Measures one point of a grid search, counts it and reports progress.
+std::optional<uint64_t> point(Measurer &M, size_t Test,
+                              const harness::RunParams &P, Budget &B,
+                              const char *Mode, uint64_t Done, uint64_t Total,
+                              const std::string &What, uint64_t &Count) {
+  std::string Error;
+  std::optional<Measurement> R = M.measure(Test, P, Error);
+  ++Count;
+  B.progress(Mode, Done, Total,
+             fmt::format("{} test {}: {}", What, Test,
+                         R ? std::to_string(R->Weak) + " weak"
+                           : "skipped (" + Error + ")"));
+  return R ? std::optional<uint64_t>(R->Weak) : std::nullopt;
+}
+
 } // namespace
 
 PatchData runPatch(Measurer &M, size_t NumTests, const harness::RunParams &Base,
@@ -90,15 +105,9 @@ PatchData runPatch(Measurer &M, size_t NumTests, const harness::RunParams &Base,
         uint32_t Dist = O.Distances[DI], Off = O.Offsets[LI];
         if (clashes(Dist, Off))
           continue;
-        std::string Error;
-        auto R = M.measure(T, stressAt(P0, Dist, Off), Error);
-        ++D.Measurements;
-        if (R)
-          D.Weak[T][DI][LI] = R->Weak;
-        B.progress("patch", Done + 1, Total,
-                   fmt::format("d={} l={} test {}: {}", Dist, Off, T,
-                               R ? std::to_string(R->Weak) + " weak"
-                                 : "skipped (" + Error + ")"));
+        D.Weak[T][DI][LI] =
+            point(M, T, stressAt(P0, Dist, Off), B, "patch", Done + 1, Total,
+                  fmt::format("d={} l={}", Dist, Off), D.Measurements);
       }
   return D;
 }
@@ -136,18 +145,13 @@ SequenceData runSequence(Measurer &M, size_t NumTests,
             P.Inc.StressSeq = D.Seqs[S];
           else
             P.Inc.MemStress = false; // the no-stress baseline
-          std::string Error;
-          auto R = M.measure(T, P, Error);
-          ++D.Measurements;
-          if (R)
-            Round[S][T] = R->Weak;
-          B.progress("sequence", Done + 1, Total,
-                     fmt::format("d={} l={} {} test {}: {}", Dist, Off,
-                                 S < D.Seqs.size() ? paperNotation(D.Seqs[S])
-                                                   : "(no stress)",
-                                 T,
-                                 R ? std::to_string(R->Weak) + " weak"
-                                   : "skipped (" + Error + ")"));
+          Round[S][T] =
+              point(M, T, P, B, "sequence", Done + 1, Total,
+                    fmt::format("d={} l={} {}", Dist, Off,
+                                S < D.Seqs.size() ? paperNotation(D.Seqs[S])
+                                                  : "(no stress)"),
+                    D.Measurements)
+                  .value_or(0);
         }
       for (size_t S = 0; S < D.Seqs.size(); ++S)
         for (size_t T = 0; T < NumTests; ++T)
@@ -189,16 +193,12 @@ SpreadData runSpread(Measurer &M, size_t NumTests,
             chooseSpread(D);
             return D;
           }
-          std::string Error;
-          auto R = M.measure(T, P, Error);
-          ++D.Measurements;
-          if (R)
-            Round[Mi][T] = R->Weak;
-          B.progress("spread", Done + 1, Total,
-                     fmt::format("d={} m={} regions {}+{}k test {}: {}", Dist,
-                                 Mi + 1, RS.First, RS.Step, T,
-                                 R ? std::to_string(R->Weak) + " weak"
-                                   : "skipped (" + Error + ")"));
+          Round[Mi][T] =
+              point(M, T, P, B, "spread", Done + 1, Total,
+                    fmt::format("d={} m={} regions {}+{}k", Dist, Mi + 1,
+                                RS.First, RS.Step),
+                    D.Measurements)
+                  .value_or(0);
         }
       }
       for (uint32_t Mi = 0; Mi < MaxM; ++Mi)

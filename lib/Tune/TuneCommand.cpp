@@ -169,21 +169,11 @@ std::string isoNow() {
 }
 
 harness::ProfileValue num(uint64_t V) {
-  harness::ProfileValue P;
-  P.Num = V;
-  return P;
+  return harness::ProfileValue::number(V);
 }
-harness::ProfileValue flag(bool V) {
-  harness::ProfileValue P;
-  P.K = harness::ProfileValue::Bool;
-  P.Flag = V;
-  return P;
-}
+harness::ProfileValue flag(bool V) { return harness::ProfileValue::boolean(V); }
 harness::ProfileValue seq(const std::vector<harness::StressAccess> &S) {
-  harness::ProfileValue P;
-  P.K = harness::ProfileValue::Sequence;
-  P.Seq = S;
-  return P;
+  return harness::ProfileValue::sequence(S);
 }
 
 bool writeText(const std::string &Path, const std::string &Text) {

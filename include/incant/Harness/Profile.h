@@ -30,6 +30,11 @@ struct ProfileValue {
   uint64_t Num = 0;
   bool Flag = false;
   std::vector<StressAccess> Seq;
+  static ProfileValue number(uint64_t V) { return {Number, V, false, {}}; }
+  static ProfileValue boolean(bool V) { return {Bool, 0, V, {}}; }
+  static ProfileValue sequence(std::vector<StressAccess> S) {
+    return {Sequence, 0, false, std::move(S)};
+  }
   friend bool operator==(const ProfileValue &, const ProfileValue &) = default;
 };
 
