@@ -7,10 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Tune/Tune.h"
+#include "incant/Harness/Profile.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
+#include <iterator>
 #include <ostream>
 #include <random>
 
@@ -247,6 +250,29 @@ harness::RunParams drawCandidate(const harness::RunParams &Base,
   return P;
 }
 
+harness::RunParams nextCandidate(const harness::RunParams &Base,
+                                 const harness::RunParams &Inc,
+                                 const RandomOptions &O, uint32_t Index) {
+  harness::RunParams Fresh = drawCandidate(Base, O, Index);
+  if (Index % 2 == 1)
+    return Fresh;
+  static const char *const Knobs[] = {
+      "mem-stress",  "stress-groups", "group-size",  "stress-iterations",
+      "stress-seq",  "stress-locs",   "stress-patch", "pre-stress",
+      "pre-stress-iterations", "barrier", "barrier-polls", "stride",
+      "randomise",   "stress-in-test", "stress-offset"};
+  size_t NumKnobs = std::size(Knobs) - (O.CudaKnobs ? 0 : 2);
+  std::mt19937_64 Rng(O.Seed * 0xD1B54A32D192ED03ull + Index);
+  harness::RunParams P = Inc;
+  for (int K = 0, N = 1 + int(Rng() % 2); K < N; ++K) {
+    const char *Name = Knobs[Rng() % NumKnobs];
+    [[maybe_unused]] bool Ok =
+        harness::setParam(P, Name, *harness::paramValue(Fresh, Name));
+    assert(Ok && "every knob is a profile parameter");
+  }
+  return P;
+}
+
 namespace {
 
 /// One more round of \p P on every test; false if a test could not run.
@@ -301,7 +327,9 @@ RandomData runRandom(Measurer &M, size_t NumTests,
       break;
     }
     RandomTrial T;
-    T.Params = C <= Extra ? *O.First : drawCandidate(Base, O, C - Extra);
+    T.Params = C <= Extra ? *O.First
+                          : nextCandidate(Base, D.Trials[Inc].Params, O,
+                                          C - Extra);
     T.Scores.assign(NumTests, Score());
     int Sep = 0;
     bool Failed = false;

@@ -205,6 +205,23 @@ TEST(RandomSearch, TheGivenFirstCandidateRunsFirst) {
   EXPECT_EQ(C.Calls, 8u);
 }
 
+TEST(RandomSearch, EvenCandidatesStepFromTheIncumbent) {
+  RandomOptions O;
+  O.Seed = 11;
+  harness::RunParams Inc;
+  Inc.Stride = 5;
+  Inc.Inc.StressIterations = 7;
+  for (uint32_t I = 2; I < 40; I += 2) {
+    harness::RunParams P = nextCandidate({}, Inc, O, I);
+    int Changed = (P.Stride != 5) + (P.Inc.StressIterations != 7);
+    EXPECT_LE(Changed, 2);
+    harness::RunParams Q = nextCandidate({}, Inc, O, I);
+    EXPECT_EQ(P.Stride, Q.Stride);
+    EXPECT_EQ(P.Inc.StressSeq, Q.Inc.StressSeq);
+  }
+  EXPECT_EQ(nextCandidate({}, Inc, O, 3).Stride, drawCandidate({}, O, 3).Stride);
+}
+
 TEST(RandomSearch, CandidatesKeepOddOffsetsAndBoundedGroups) {
   RandomOptions O;
   O.MaxGroupSize = 128;

@@ -243,6 +243,14 @@ bool betterByEstimate(const std::vector<Score> &A, const std::vector<Score> &B);
 harness::RunParams drawCandidate(const harness::RunParams &Base,
                                  const RandomOptions &O, uint32_t Index);
 
+/// The \p Index-th candidate of the search when the incumbent is \p Inc:
+/// odd indices draw afresh (drawCandidate from \p Base), even ones change
+/// one or two knobs of the incumbent to drawCandidate's values (a local
+/// step). Deterministic in (Seed, Index, Base, Inc).
+harness::RunParams nextCandidate(const harness::RunParams &Base,
+                                 const harness::RunParams &Inc,
+                                 const RandomOptions &O, uint32_t Index);
+
 struct RandomTrial {
   harness::RunParams Params;
   std::vector<Score> Scores; ///< Per test.
