@@ -1,0 +1,785 @@
+//===- Build.cpp - One litmus test from one concrete cycle -----------------===//
+//
+// The steps, as in diy: rotate the cycle so that it starts at the start of a
+// thread; cut it into threads at external edges and into locations at edges
+// between different locations; place the threads in the GPU hierarchy from
+// the scope relation of each external edge; order the writes of each
+// location (coherence) from the communication edges and give them the
+// values 1, 2, ... in that order; ask, in the final condition, for the value
+// each read must see and for the last write of each location with more than
+// one write. Then emit PTX instructions for events, fences and dependencies.
+//
+//===----------------------------------------------------------------------===//
+#include "GenImpl.h"
+
+#include "incant/Litmus/Printer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <numeric>
+
+using namespace incant;
+using namespace incant::gen;
+using litmus::Scope;
+
+namespace {
+
+/// One event of the test, in its thread.
+struct GEvent {
+  Dir D = Dir::R;
+  int Loc = 0;
+  Access A;
+  int WVal = 0;  ///< For writes: the value written (its coherence rank).
+  int RVal = -1; ///< For reads: the value the condition asks for (-1: none).
+  /// The edge to the next event of the same thread; null for the last one.
+  const Edge *Next = nullptr;
+};
+
+/// The test, before it is written as PTX.
+struct GTest {
+  std::vector<std::vector<GEvent>> Threads;
+  /// Per thread, its warp, CTA and cluster (ids; equal ids share the unit).
+  std::vector<std::array<int, 3>> Units;
+  bool ClusterNodes = false;
+  int NumLocs = 0;
+  std::vector<bool> Shared;
+  std::vector<int> Final; ///< Per location, the final value asked (-1: none).
+};
+
+struct UnionFind {
+  std::vector<int> P;
+  explicit UnionFind(size_t N) : P(N) { std::iota(P.begin(), P.end(), 0); }
+  int find(int X) { return P[X] == X ? X : P[X] = find(P[X]); }
+  void unite(int A, int B) { P[find(A)] = find(B); }
+};
+
+std::string locName(int L) {
+  static const char *Names[] = {"x", "y", "z", "a", "b", "c"};
+  return L < 6 ? Names[L] : fmt::format("l{}", L);
+}
+
+char accessCode(const Access &A) {
+  static const char Codes[] = "wvraltx";
+  return Codes[A.K];
+}
+
+std::string edgeCode(const Edge *E) {
+  if (!E)
+    return "";
+  switch (E->K) {
+  case Edge::Fenced: return "F" + printFence(*E->F);
+  case Edge::DpAddr: return "a";
+  case Edge::DpData: return "d";
+  case Edge::DpCtrl: return "c";
+  default: return "p";
+  }
+}
+
+/// The canonical key: the least serialization over thread permutations,
+/// locations and hierarchy units renamed in order of first use.
+std::string keyOf(const GTest &G) {
+  size_t N = G.Threads.size();
+  std::vector<size_t> Perm(N);
+  std::iota(Perm.begin(), Perm.end(), size_t(0));
+  std::string Best;
+  bool First = true;
+  do {
+    std::vector<int> LocMap(G.NumLocs, -1);
+    std::array<std::map<int, int>, 3> UnitMap;
+    int NextLoc = 0;
+    std::string S = G.ClusterNodes ? "C" : "N";
+    for (size_t T : Perm) {
+      S += '[';
+      for (unsigned U = 0; U != 3; ++U) {
+        auto It = UnitMap[U].try_emplace(G.Units[T][U],
+                                         int(UnitMap[U].size())).first;
+        S += fmt::format("{},", It->second);
+      }
+      for (const GEvent &E : G.Threads[T]) {
+        int &L = LocMap[E.Loc];
+        if (L < 0)
+          L = NextLoc++;
+        S += fmt::format("{}{}{}{}{}{};", E.D == Dir::R ? 'R' : 'W', L,
+                         accessCode(E.A), int(E.A.Sc),
+                         E.D == Dir::W ? E.WVal : E.RVal, edgeCode(E.Next));
+      }
+      S += ']';
+    }
+    std::vector<std::pair<int, int>> Locs; // renamed loc -> original
+    for (int L = 0; L != G.NumLocs; ++L)
+      Locs.emplace_back(LocMap[L], L);
+    std::sort(Locs.begin(), Locs.end());
+    for (auto [Renamed, L] : Locs)
+      S += fmt::format("{}{}{}|", Renamed, G.Shared[L] ? 's' : 'g',
+                       G.Final[L]);
+    if (First || S < Best)
+      Best = std::move(S);
+    First = false;
+  } while (std::next_permutation(Perm.begin(), Perm.end()));
+  return Best;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing the test as a litmus AST.
+
+ptx::Operand reg(const std::string &Name) {
+  ptx::Operand O;
+  O.K = ptx::Operand::Reg;
+  O.Name = Name;
+  return O;
+}
+
+ptx::Operand imm(int64_t V) {
+  ptx::Operand O;
+  O.K = ptx::Operand::Imm;
+  O.Value = V;
+  return O;
+}
+
+ptx::Operand addrOf(const std::string &Base) {
+  ptx::Operand O;
+  O.K = ptx::Operand::Address;
+  O.Name = Base;
+  return O;
+}
+
+ptx::Operand label(const std::string &Name) {
+  ptx::Operand O;
+  O.K = ptx::Operand::Label;
+  O.Name = Name;
+  return O;
+}
+
+ptx::Instruction inst(const std::string &Name,
+                      const std::vector<std::string> &Mods,
+                      std::vector<ptx::Operand> Ops) {
+  ptx::Instruction I;
+  I.Name = Name;
+  for (const std::string &M : Mods)
+    I.Mods.push_back({M, {}});
+  I.Ops = std::move(Ops);
+  return I;
+}
+
+std::string scopeMod(Scope S) {
+  switch (S) {
+  case Scope::CTA: return ".cta";
+  case Scope::Cluster: return ".cluster";
+  case Scope::GPU: return ".gpu";
+  case Scope::Sys: return ".sys";
+  case Scope::None: break;
+  }
+  return "";
+}
+
+/// Registers of one thread, numbered in order of first use.
+class ThreadWriter {
+public:
+  ThreadWriter(int Tid, litmus::Test &T, const GTest &G)
+      : Tid(Tid), T(T), G(G) {}
+
+  std::string newReg(ptx::Type Ty, int Loc = -1) {
+    std::string Name = fmt::format("r{}", NumRegs++);
+    litmus::InitItem I;
+    I.K = litmus::InitItem::RegDecl;
+    I.Thread = Tid;
+    I.Ty = Ty;
+    I.Name = Name;
+    if (Loc >= 0) {
+      litmus::ValueExpr V;
+      V.IsLoc = true;
+      V.Loc = locName(Loc);
+      I.Init = V;
+    }
+    T.Init.push_back(std::move(I));
+    return Name;
+  }
+
+  std::string addrReg(int Loc) {
+    auto It = AddrRegs.find(Loc);
+    if (It != AddrRegs.end())
+      return It->second;
+    return AddrRegs[Loc] = newReg(B64, Loc);
+  }
+
+  void emit(ptx::Instruction I) {
+    ptx::Statement S;
+    if (!PendingLabel.empty()) {
+      S.Labels.push_back({PendingLabel, {}});
+      PendingLabel.clear();
+    }
+    S.Inst = std::move(I);
+    Code.push_back(std::move(S));
+  }
+
+  /// Emits the thread's code; returns the destination register of each read
+  /// (empty for writes).
+  std::vector<std::string> write(const std::vector<GEvent> &Events) {
+    std::vector<std::string> Dst(Events.size());
+    for (size_t I = 0; I != Events.size(); ++I) {
+      const GEvent &E = Events[I];
+      const Edge *Prev = I ? Events[I - 1].Next : nullptr;
+      std::string Addr = addrReg(E.Loc);
+      ptx::Operand Val = imm(E.WVal);
+      if (Prev && Prev->K == Edge::Fenced) {
+        const Fence &F = *Prev->F;
+        switch (F.Kind) {
+        case litmus::FenceKind::Membar:
+          emit(inst("membar", {F.Sc == Scope::GPU ? ".gl" : scopeMod(F.Sc)},
+                    {}));
+          break;
+        case litmus::FenceKind::FenceSC:
+          emit(inst("fence", {".sc", scopeMod(F.Sc)}, {}));
+          break;
+        case litmus::FenceKind::FenceAcqRel:
+          emit(inst("fence", {".acq_rel", scopeMod(F.Sc)}, {}));
+          break;
+        }
+      } else if (Prev && (Prev->K == Edge::DpAddr || Prev->K == Edge::DpData)) {
+        // A false dependency, as in the thesis: and with 0.
+        std::string Zero = newReg(B32);
+        emit(inst("and", {".b32"}, {reg(Zero), reg(Dst[I - 1]), imm(0)}));
+        if (Prev->K == Edge::DpAddr) {
+          std::string Wide = newReg(U64);
+          emit(inst("cvt", {".u64", ".u32"}, {reg(Wide), reg(Zero)}));
+          std::string NewAddr = newReg(B64);
+          emit(inst("add", {".s64"}, {reg(NewAddr), reg(Addr), reg(Wide)}));
+          Addr = NewAddr;
+        } else {
+          std::string V = newReg(S32);
+          emit(inst("add", {".s32"}, {reg(V), reg(Zero), imm(E.WVal)}));
+          Val = reg(V);
+        }
+      } else if (Prev && Prev->K == Edge::DpCtrl) {
+        std::string P = newReg(Pred);
+        emit(inst("setp", {".ne", ".s32"}, {reg(P), reg(Dst[I - 1]), imm(0)}));
+        std::string L = fmt::format("L{}", NumLabels++);
+        ptx::Instruction Bra = inst("bra", {}, {label(L)});
+        Bra.G = ptx::Guard{P, false, {}};
+        emit(std::move(Bra));
+        PendingLabel = L;
+      }
+      emitAccess(E, Addr, Val, Dst[I]);
+    }
+    return Dst;
+  }
+
+  std::vector<ptx::Statement> Code;
+
+private:
+  void emitAccess(const GEvent &E, const std::string &Addr,
+                  const ptx::Operand &Val, std::string &Dst) {
+    std::vector<std::string> Mods;
+    switch (E.A.K) {
+    case Access::Weak: Mods = {".cg"}; break;
+    case Access::Volatile: Mods = {".volatile"}; break;
+    case Access::Relaxed: Mods = {".relaxed", scopeMod(E.A.Sc)}; break;
+    case Access::Acquire: Mods = {".acquire", scopeMod(E.A.Sc)}; break;
+    case Access::Release: Mods = {".release", scopeMod(E.A.Sc)}; break;
+    case Access::Atomic: {
+      // Reads are atom.add of 0 (they write back what they read, which
+      // keeps the final values meaningful); writes are atom.exch.
+      if (E.D == Dir::R) {
+        Dst = newReg(S32);
+        emit(inst("atom", {".relaxed", scopeMod(E.A.Sc), ".add", ".s32"},
+                  {reg(Dst), addrOf(Addr), imm(0)}));
+      } else {
+        std::string Old = newReg(B32);
+        emit(inst("atom", {".relaxed", scopeMod(E.A.Sc), ".exch", ".b32"},
+                  {reg(Old), addrOf(Addr), Val}));
+      }
+      return;
+    }
+    }
+    if (E.D == Dir::R) {
+      Dst = newReg(S32);
+      Mods.push_back(".s32");
+      emit(inst("ld", Mods, {reg(Dst), addrOf(Addr)}));
+    } else {
+      Mods.push_back(".s32");
+      emit(inst("st", Mods, {addrOf(Addr), Val}));
+    }
+  }
+
+  static constexpr ptx::Type S32{ptx::Type::S, 32};
+  static constexpr ptx::Type B32{ptx::Type::B, 32};
+  static constexpr ptx::Type B64{ptx::Type::B, 64};
+  static constexpr ptx::Type U64{ptx::Type::U, 64};
+  static constexpr ptx::Type Pred{ptx::Type::Pred, 1};
+
+  int Tid;
+  litmus::Test &T;
+  [[maybe_unused]] const GTest &G;
+  int NumRegs = 0;
+  int NumLabels = 0;
+  std::string PendingLabel;
+  std::map<int, std::string> AddrRegs;
+};
+
+litmus::ScopeNode node(litmus::ScopeLevel L) {
+  litmus::ScopeNode N;
+  N.Level = L;
+  return N;
+}
+
+/// (device (kernel [(cluster] (cta (warp T..) ..) ..)): units in order of
+/// their first thread.
+litmus::ScopeNode scopeTree(const GTest &G) {
+  litmus::ScopeNode Dev = node(litmus::ScopeLevel::Device);
+  litmus::ScopeNode Ker = node(litmus::ScopeLevel::Kernel);
+  std::map<int, size_t> ClusterIdx, CtaIdx, WarpIdx;
+  std::vector<litmus::ScopeNode> Clusters;
+  // Build bottom-up with explicit indices into nested vectors.
+  struct Cta {
+    int Cluster;
+    litmus::ScopeNode N;
+    std::map<int, size_t> Warps;
+  };
+  std::vector<Cta> Ctas;
+  for (size_t T = 0; T != G.Threads.size(); ++T) {
+    auto [Warp, CtaId, Cl] = G.Units[T];
+    auto [It, New] = CtaIdx.try_emplace(CtaId, Ctas.size());
+    if (New)
+      Ctas.push_back({Cl, node(litmus::ScopeLevel::CTA), {}});
+    Cta &C = Ctas[It->second];
+    auto [WIt, WNew] = C.Warps.try_emplace(Warp, C.N.Kids.size());
+    if (WNew)
+      C.N.Kids.push_back(node(litmus::ScopeLevel::Warp));
+    litmus::ScopeNode Leaf;
+    Leaf.IsThread = true;
+    Leaf.Thread = int32_t(T);
+    C.N.Kids[WIt->second].Kids.push_back(Leaf);
+  }
+  if (!G.ClusterNodes) {
+    for (Cta &C : Ctas)
+      Ker.Kids.push_back(std::move(C.N));
+  } else {
+    for (Cta &C : Ctas) {
+      auto [It, New] = ClusterIdx.try_emplace(C.Cluster, Clusters.size());
+      if (New)
+        Clusters.push_back(node(litmus::ScopeLevel::Cluster));
+      Clusters[It->second].Kids.push_back(std::move(C.N));
+    }
+    Ker.Kids = std::move(Clusters);
+  }
+  Dev.Kids.push_back(std::move(Ker));
+  return Dev;
+}
+
+litmus::Test writeTest(const GTest &G, const std::string &Name,
+                       const std::string &Comment) {
+  litmus::Test T;
+  T.A = litmus::Arch::GPU_PTX;
+  T.Name = Name;
+  T.Comment = Comment;
+  std::vector<std::vector<ptx::Statement>> Code;
+  std::vector<litmus::CondExpr> Atoms;
+  for (size_t Tid = 0; Tid != G.Threads.size(); ++Tid) {
+    ThreadWriter W(int(Tid), T, G);
+    std::vector<std::string> Dst = W.write(G.Threads[Tid]);
+    for (size_t I = 0; I != Dst.size(); ++I) {
+      if (G.Threads[Tid][I].D != Dir::R || G.Threads[Tid][I].RVal < 0)
+        continue;
+      litmus::CondExpr C;
+      C.K = litmus::CondExpr::Eq;
+      C.Lhs.Thread = int32_t(Tid);
+      C.Lhs.Name = Dst[I];
+      C.Rhs.Int = G.Threads[Tid][I].RVal;
+      Atoms.push_back(std::move(C));
+    }
+    Code.push_back(std::move(W.Code));
+    litmus::ThreadHeader H;
+    H.Id = int32_t(Tid);
+    T.Threads.push_back(H);
+  }
+  for (int L = 0; L != G.NumLocs; ++L) {
+    litmus::InitItem I;
+    I.K = litmus::InitItem::LocInit;
+    I.Name = locName(L);
+    I.Init = litmus::ValueExpr{};
+    T.Init.push_back(std::move(I));
+    litmus::MemMapEntry M;
+    M.Name = locName(L);
+    M.R = G.Shared[L] ? litmus::Region::Shared : litmus::Region::Global;
+    T.MemMap.push_back(std::move(M));
+    if (G.Final[L] >= 0) {
+      litmus::CondExpr C;
+      C.K = litmus::CondExpr::Eq;
+      C.Lhs.Name = locName(L);
+      C.Rhs.Int = G.Final[L];
+      Atoms.push_back(std::move(C));
+    }
+  }
+  size_t Rows = 0;
+  for (const auto &C : Code)
+    Rows = std::max(Rows, C.size());
+  for (size_t R = 0; R != Rows; ++R) {
+    litmus::Row Row;
+    for (const auto &C : Code) {
+      litmus::Cell Cell;
+      if (R < C.size())
+        Cell.Stmt = C[R];
+      Row.Cells.push_back(std::move(Cell));
+    }
+    T.Rows.push_back(std::move(Row));
+  }
+  T.Scopes = scopeTree(G);
+  T.Q = litmus::Quantifier::Exists;
+  if (Atoms.size() == 1) {
+    T.Condition = std::move(Atoms[0]);
+  } else {
+    T.Condition.K = litmus::CondExpr::And;
+    T.Condition.Kids = std::move(Atoms);
+  }
+  return T;
+}
+
+//===----------------------------------------------------------------------===//
+// Names.
+
+std::string poAnnot(const Edge &E) {
+  switch (E.K) {
+  case Edge::Fenced: return printFence(*E.F);
+  case Edge::DpAddr: return "addr";
+  case Edge::DpData: return "data";
+  case Edge::DpCtrl: return "ctrl";
+  default: return "po";
+  }
+}
+
+std::string skeleton(const Edge &E) {
+  if (!E.isCom())
+    return std::string(E.SameLoc ? "Pos" : "Pod") +
+           (E.Src == Dir::R ? 'R' : 'W') + (E.Dst == Dir::R ? 'R' : 'W');
+  Edge B = E;
+  B.Lvl.reset();
+  return printEdge(B);
+}
+
+template <typename T>
+std::string joinOrOne(const std::vector<T> &Items, const char *Sep,
+                      std::string (*Str)(const T &)) {
+  std::string S;
+  bool Same = true;
+  for (size_t I = 0; I != Items.size(); ++I)
+    Same = Same && Str(Items[I]) == Str(Items[0]);
+  if (Same && !Items.empty())
+    return Str(Items[0]);
+  for (size_t I = 0; I != Items.size(); ++I)
+    S += (I ? Sep : "") + Str(Items[I]);
+  return S;
+}
+
+std::string levelStr(const Level &L) { return printLevel(L); }
+std::string accessStr(const Access &A) { return printAccess(A); }
+
+/// The name of the cycle \p E (rotated so that it starts at a thread),
+/// with event kinds \p A.
+std::string nameOf(const std::vector<Edge> &E, const std::vector<Access> &A,
+                   const std::string &Region, const std::string &AccessName) {
+  size_t N = E.size();
+  std::string Best;
+  auto Consider = [&](std::string S) {
+    if (Best.empty() || S < Best)
+      Best = std::move(S);
+  };
+  auto Suffix = [&](size_t Rot) {
+    std::vector<Level> Lv;
+    std::vector<Access> Ac;
+    for (size_t I = 0; I != N; ++I) {
+      const Edge &X = E[(Rot + I) % N];
+      if (X.External)
+        Lv.push_back(*X.Lvl);
+      Ac.push_back(A[(Rot + I) % N]);
+    }
+    std::string S = "+" + joinOrOne(Lv, ".", levelStr) + "-" + Region;
+    std::string Acc = AccessName.empty() ? joinOrOne(Ac, "_", accessStr)
+                                         : AccessName;
+    if (Acc != "weak")
+      S += "+" + Acc;
+    return S;
+  };
+  for (const ShapeInfo &Sh : shapeInfos()) {
+    if (Sh.Edges.size() != N)
+      continue;
+    for (size_t Rot = 0; Rot != N; ++Rot) {
+      bool Match = true;
+      for (size_t I = 0; I != N && Match; ++I)
+        Match = skeleton(E[(Rot + I) % N]) == skeleton(Sh.Edges[I]);
+      if (!Match)
+        continue;
+      std::vector<Edge> Po;
+      for (size_t I = 0; I != N; ++I)
+        if (!E[(Rot + I) % N].isCom())
+          Po.push_back(E[(Rot + I) % N]);
+      std::string Annot = joinOrOne(Po, "+", poAnnot);
+      std::string S = Sh.Name;
+      if (Annot != "po")
+        S += "+" + Annot;
+      Consider(S + Suffix(Rot));
+    }
+    if (!Best.empty())
+      return Best;
+  }
+  for (size_t Rot = 0; Rot != N; ++Rot) {
+    if (!E[(Rot + N - 1) % N].External)
+      continue;
+    std::string S;
+    for (size_t I = 0; I != N; ++I) {
+      Edge X = E[(Rot + I) % N];
+      X.Lvl.reset();
+      S += (I ? "+" : "") + printEdge(X);
+    }
+    Consider(S + Suffix(Rot));
+  }
+  return Best;
+}
+
+} // namespace
+
+std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, bool Shared,
+                                            const std::string &AccessName,
+                                            std::string &Why) {
+  size_t N = C0.Edges.size();
+  if (N < 2) {
+    Why = "a cycle needs at least two edges";
+    return std::nullopt;
+  }
+  // Rotate so that the cycle starts after its last external edge.
+  size_t Last = N;
+  unsigned Ext = 0, Diff = 0;
+  for (size_t I = 0; I != N; ++I) {
+    const Edge &E = C0.Edges[I];
+    if ((E.K == Edge::Fenced && !E.F) || (E.External && !E.Lvl)) {
+      Why = fmt::format("'{}' stands for a list; give its fence or level",
+                        printEdge(E));
+      return std::nullopt;
+    }
+    if (E.External) {
+      Last = I;
+      ++Ext;
+    }
+    Diff += !E.SameLoc;
+    if (E.Dst != C0.Edges[(I + 1) % N].Src) {
+      Why = fmt::format("'{}' ends where '{}' cannot start", printEdge(E),
+                        printEdge(C0.Edges[(I + 1) % N]));
+      return std::nullopt;
+    }
+  }
+  if (Ext < 2) {
+    Why = "a cycle needs at least two external edges (one per thread)";
+    return std::nullopt;
+  }
+  if (Diff == 1) {
+    Why = "the cycle changes location only once, so it cannot come back";
+    return std::nullopt;
+  }
+  std::vector<Edge> E(N);
+  std::vector<Access> A(N);
+  for (size_t I = 0; I != N; ++I) {
+    size_t J = (Last + 1 + I) % N;
+    E[I] = C0.Edges[J];
+    A[I] = J < C0.Kinds.size() && C0.Kinds[J] ? *C0.Kinds[J] : Access{};
+    Dir D = E[I].Src;
+    if ((A[I].K == Access::Acquire && D == Dir::W) ||
+        (A[I].K == Access::Release && D == Dir::R)) {
+      Why = fmt::format("'{}' cannot qualify a {}", printAccess(A[I]),
+                        D == Dir::W ? "write" : "read");
+      return std::nullopt;
+    }
+  }
+
+  // Threads and locations.
+  std::vector<int> Thr(N), Loc(N);
+  int T = 0, L = 0;
+  for (size_t I = 0; I != N; ++I) {
+    Thr[I] = T;
+    Loc[I] = L;
+    T += E[I].External;
+    L += !E[I].SameLoc;
+  }
+  int NumThreads = T;
+  if (Diff >= 2 && E[N - 1].SameLoc)
+    for (size_t I = 0; I != N; ++I)
+      if (Loc[I] == Loc[N - 1])
+        Loc[I] = 0;
+  {
+    std::map<int, int> Renum;
+    for (size_t I = 0; I != N; ++I)
+      Loc[I] = Renum.try_emplace(Loc[I], int(Renum.size())).first->second;
+    L = int(Renum.size());
+  }
+
+  // Placement: unite threads that share a unit, then check each edge's
+  // threads are apart at the level below its own.
+  std::array<UnionFind, 3> UF = {UnionFind(NumThreads), UnionFind(NumThreads),
+                                 UnionFind(NumThreads)};
+  bool AnyCluster = false;
+  for (size_t I = 0; I != N; ++I) {
+    if (!E[I].External)
+      continue;
+    unsigned Lv = unsigned(*E[I].Lvl);
+    AnyCluster |= *E[I].Lvl == Level::Cluster;
+    for (unsigned U = Lv; U < 3; ++U)
+      UF[U].unite(Thr[I], Thr[(I + 1) % N]);
+  }
+  for (size_t I = 0; I != N; ++I) {
+    if (!E[I].External)
+      continue;
+    unsigned Lv = unsigned(*E[I].Lvl);
+    if (Lv > 0 && UF[Lv - 1].find(Thr[I]) == UF[Lv - 1].find(Thr[(I + 1) % N])) {
+      Why = fmt::format("no placement of the threads: '{}' asks for threads "
+                        "in different {}s, which the other edges put in one",
+                        printEdge(E[I]), printLevel(Level(Lv - 1)));
+      return std::nullopt;
+    }
+  }
+
+  GTest G;
+  G.Threads.resize(NumThreads);
+  G.Units.resize(NumThreads);
+  G.ClusterNodes = AnyCluster;
+  G.NumLocs = L;
+  for (int Tid = 0; Tid != NumThreads; ++Tid)
+    for (unsigned U = 0; U != 3; ++U)
+      G.Units[Tid][U] = UF[U].find(Tid);
+
+  // Coherence: per location, order the writes by the constraints of the
+  // communication edges, then number them 1, 2, ...
+  std::vector<int> Rf(N, -1), Fr(N, -1);
+  std::vector<std::vector<int>> Succ(N);
+  for (size_t I = 0; I != N; ++I) {
+    size_t J = (I + 1) % N;
+    if (E[I].K == Edge::Rf)
+      Rf[J] = int(I);
+    if (E[I].K == Edge::Fr)
+      Fr[I] = int(J);
+    if (E[I].K == Edge::Co)
+      Succ[I].push_back(int(J));
+  }
+  for (size_t I = 0; I != N; ++I) {
+    if (Rf[I] < 0 || Fr[I] < 0)
+      continue;
+    if (Rf[I] == Fr[I]) {
+      Why = "a read would read from a write it precedes in coherence";
+      return std::nullopt;
+    }
+    Succ[Rf[I]].push_back(Fr[I]);
+  }
+  // Reachability between writes (the cycle is small).
+  std::vector<std::vector<bool>> Reach(N, std::vector<bool>(N, false));
+  for (size_t I = 0; I != N; ++I)
+    for (int J : Succ[I])
+      Reach[I][J] = true;
+  for (size_t K = 0; K != N; ++K)
+    for (size_t I = 0; I != N; ++I)
+      if (Reach[I][K])
+        for (size_t J = 0; J != N; ++J)
+          if (Reach[K][J])
+            Reach[I][J] = true;
+  for (size_t I = 0; I != N; ++I)
+    if (Reach[I][I]) {
+      Why = "coherence order would be cyclic";
+      return std::nullopt;
+    }
+  std::vector<int> WVal(N, 0);
+  G.Final.assign(L, -1);
+  for (int Lc = 0; Lc != L; ++Lc) {
+    std::vector<int> Ws;
+    for (size_t I = 0; I != N; ++I)
+      if (Loc[I] == Lc && E[I].Src == Dir::W)
+        Ws.push_back(int(I));
+    // Kahn's order, ties by position in the cycle.
+    std::vector<int> Order;
+    std::vector<bool> Done(N, false);
+    while (Order.size() != Ws.size()) {
+      for (int W : Ws) {
+        if (Done[W])
+          continue;
+        bool Ready = true;
+        for (int V : Ws)
+          Ready = Ready && (Done[V] || !Reach[V][W]);
+        if (Ready) {
+          Done[W] = true;
+          Order.push_back(W);
+          break;
+        }
+      }
+    }
+    for (size_t R = 0; R != Order.size(); ++R)
+      WVal[Order[R]] = int(R + 1);
+    if (Order.size() >= 2) {
+      int Top = Order.back();
+      bool Forced = true;
+      for (int W : Ws)
+        Forced = Forced && (W == Top || Reach[W][Top]);
+      if (Forced)
+        G.Final[Lc] = WVal[Top];
+    }
+  }
+
+  bool Observed = false;
+  for (size_t I = 0; I != N; ++I) {
+    GEvent Ev;
+    Ev.D = E[I].Src;
+    Ev.Loc = Loc[I];
+    Ev.A = A[I];
+    Ev.WVal = WVal[I];
+    if (Ev.D == Dir::R) {
+      if (Rf[I] >= 0) {
+        Ev.RVal = WVal[Rf[I]];
+      } else if (Fr[I] >= 0) {
+        // The latest write forced before the one it must not see, else the
+        // initial value.
+        Ev.RVal = 0;
+        for (size_t W = 0; W != N; ++W)
+          if (Reach[W][Fr[I]] && Loc[W] == Loc[I] && E[W].Src == Dir::W)
+            Ev.RVal = std::max(Ev.RVal, WVal[W]);
+      }
+      Observed |= Ev.RVal >= 0;
+    }
+    Ev.Next = E[I].External ? nullptr : &E[I];
+    G.Threads[Thr[I]].push_back(Ev);
+  }
+  for (int F : G.Final)
+    Observed |= F >= 0;
+  if (!Observed) {
+    Why = "the cycle leaves nothing to observe";
+    return std::nullopt;
+  }
+
+  // Memory regions.
+  G.Shared.assign(L, false);
+  std::string Region = "global";
+  if (Shared) {
+    std::vector<int> CtaOf(L, -2);
+    for (size_t I = 0; I != N; ++I) {
+      int Cta = G.Units[Thr[I]][1];
+      int &C = CtaOf[Loc[I]];
+      C = C == -2 || C == Cta ? Cta : -1;
+    }
+    int NumShared = 0;
+    for (int Lc = 0; Lc != L; ++Lc)
+      NumShared += G.Shared[Lc] = CtaOf[Lc] >= 0;
+    if (NumShared == 0) {
+      Why = "no location has all its users in one CTA, so none can be shared";
+      return std::nullopt;
+    }
+    Region = NumShared == L ? "shared" : "mixed";
+  }
+
+  GeneratedTest Out;
+  Cycle Rot;
+  Rot.Edges = E;
+  for (const Access &X : A)
+    Rot.Kinds.push_back(X);
+  Out.CycleText = printCycle(Rot);
+  Out.Name = nameOf(E, A, Region, AccessName);
+  Out.Key = keyOf(G);
+  Out.AST = writeTest(G, Out.Name, "Cycle: " + Out.CycleText);
+  Out.Text = litmus::printTest(Out.AST);
+  return Out;
+}
