@@ -191,6 +191,31 @@ static std::optional<SummaryEvent> classify(const Instruction &I) {
   default:
     return std::nullopt;
   }
+  switch (E.Kind) {
+  case EventKind::Load:
+  case EventKind::Store:
+    E.Brief = E.Space;
+    break;
+  case EventKind::Atomic:
+    E.Brief = fmt::format("{}.{}.{}{}{}.{}", I.Name, E.Sem, E.Scope,
+                          E.Space == "generic" ? "" : ".",
+                          E.Space == "generic" ? "" : E.Space,
+                          E.Op.substr(E.Op.rfind('.') + 1));
+    break;
+  case EventKind::Fence: {
+    // The name and modifiers up to the first type, as written.
+    E.Brief = I.Name;
+    for (const ptx::Modifier &M : I.Mods) {
+      if (ptx::parseAnyType(M.Text))
+        break;
+      E.Brief += M.Text;
+    }
+    break;
+  }
+  default:
+    E.Brief = E.Op;
+    break;
+  }
   E.Text = ptx::printInstruction(I);
   E.PtxLine = I.Range.Begin.Line;
   return E;
@@ -224,13 +249,20 @@ ModuleSummary summarize(const ModuleIR &IR) {
       if (H.Begin < F.function().Body.size())
         LS.PtxLine = std::visit([](const auto &N) { return N.Range.Begin.Line; },
                                 F.function().Body[H.Begin]);
-      // The header's source line: its first instruction with one, else the
-      // first instruction with one in the loop's blocks in order.
+      // The loop statement's line: the closing branch of the first latch
+      // (the loop condition), else the first instruction with a line in
+      // the header, then in the other blocks.
+      const BasicBlock &Latch = F.blocks()[L.Latches.front()];
+      if (!Latch.Insts.empty() && F.loc(Latch.Insts.back()).hasLine() &&
+          endsBlock(F.inst(Latch.Insts.back())))
+        LS.Loc = F.loc(Latch.Insts.back());
       std::vector<unsigned> Order = {L.Header};
       for (unsigned B : L.Nodes)
         if (B != L.Header)
           Order.push_back(B);
       for (unsigned B : Order) {
+        if (LS.Loc.hasLine())
+          break;
         for (unsigned Item : F.blocks()[B].Insts)
           if (F.loc(Item).hasLine()) {
             LS.Loc = F.loc(Item);
@@ -301,23 +333,54 @@ private:
   std::vector<std::pair<std::string, std::vector<uint32_t>>> Files;
 };
 
+/// The short name of a demangled function: no namespace, template
+/// arguments, parameters or return type ("atomicCAS", "fetch_add").
+static std::string shortName(const std::string &Demangled) {
+  std::string Out;
+  int Depth = 0;
+  for (char C : Demangled) {
+    if (C == '<') {
+      ++Depth;
+      continue;
+    }
+    if (C == '>') {
+      Depth -= Depth > 0;
+      continue;
+    }
+    if (Depth)
+      continue;
+    if (C == '(') {
+      if (Out.size() >= 8 && Out.compare(Out.size() - 8, 8, "operator") == 0 &&
+          Out.size() < Demangled.size())
+        Out += "()";
+      break;
+    }
+    if (C == ' ')
+      Out.clear(); // a return type before the name
+    else
+      Out += C;
+  }
+  size_t Colon = Out.rfind("::");
+  if (Colon != std::string::npos)
+    Out = Out.substr(Colon + 2);
+  return Out.empty() ? Demangled : Out;
+}
+
 static std::string frameText(const SourceFrame &Fr) {
   std::string S = Fr.File.empty() ? fmt::format("file{}", Fr.FileIndex)
                                    : baseName(Fr.File);
   S += fmt::format(":{}:{}", Fr.Line, Fr.Col);
   if (!Fr.Function.empty()) {
     std::string D = demangle(Fr.Function);
-    S += fmt::format(" ({})", D.empty() ? Fr.Function : D);
+    S += fmt::format(" ({})", D.empty() ? Fr.Function : shortName(D));
   }
   return S;
 }
 
 static std::string describe(const SummaryEvent &E) {
-  std::string S = E.Op;
-  for (const std::string *Part : {&E.Space, &E.Scope, &E.Sem})
-    if (!Part->empty())
-      S += " " + *Part;
-  return S;
+  if (E.Kind == EventKind::Load || E.Kind == EventKind::Store)
+    return E.Space + " " + eventKindName(E.Kind);
+  return E.Brief;
 }
 
 void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
@@ -329,10 +392,12 @@ void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
                     S.Functions.size() - Kernels,
                     S.Functions.size() - Kernels == 1 ? "" : "s");
   for (const FunctionSummary &F : S.Functions) {
-    OS << fmt::format("{} {}{} at {}:{}: {} blocks, {} instructions\n",
+    OS << fmt::format("{} {}{} at {}:{}: {} block{}, {} instruction{}\n",
                       F.IsEntry ? "kernel" : "function", F.Name,
                       F.Demangled.empty() ? "" : " (" + F.Demangled + ")",
-                      baseName(S.File), F.PtxLine, F.Blocks, F.Instructions);
+                      baseName(S.File), F.PtxLine, F.Blocks,
+                      F.Blocks == 1 ? "" : "s", F.Instructions,
+                      F.Instructions == 1 ? "" : "s");
     auto Row = [&](const std::string &Label, size_t Count,
                    const std::string &Rest) {
       OS << fmt::format("  {:<16}{:>4}  {}\n", Label, Count, Rest);
@@ -361,7 +426,7 @@ void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
         if (E.Kind != K)
           continue;
         ++N;
-        std::string D = describe(E);
+        const std::string &D = E.Brief;
         auto It = std::find_if(Groups.begin(), Groups.end(),
                                [&](const auto &G) { return G.first == D; });
         if (It == Groups.end()) {
@@ -398,8 +463,8 @@ void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
       std::string Chain;
       for (const SourceFrame &Fr : E.Loc.Frames)
         Chain += (Chain.empty() ? "" : " <- ") + frameText(Fr);
-      OS << fmt::format("    {}:{}: {} {}: {}", baseName(S.File), E.PtxLine,
-                        eventKindName(E.Kind), describe(E), E.Text);
+      OS << fmt::format("    {}:{}: {}: {}", baseName(S.File), E.PtxLine,
+                        describe(E), E.Text);
       if (E.LoopDepth)
         OS << fmt::format(" [loop depth {}]", E.LoopDepth);
       if (!Chain.empty())
@@ -443,6 +508,7 @@ nlohmann::json summaryToJson(const ModuleSummary &S) {
       nlohmann::json J = {{"kind", eventKindName(E.Kind)},
                           {"space", E.Space},
                           {"op", E.Op},
+                          {"brief", E.Brief},
                           {"sem", E.Sem},
                           {"scope", E.Scope},
                           {"text", E.Text},

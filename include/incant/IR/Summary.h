@@ -37,6 +37,10 @@ struct SummaryEvent {
   std::string Op;
   std::string Sem;   ///< Effective semantics ("relaxed", "sc", ...) or "".
   std::string Scope; ///< Effective scope ("cta", "gpu", ...) or "".
+  /// How the text summary groups it: "global" for loads and stores,
+  /// "atom.relaxed.gpu.global.exch" (effective semantics and scope),
+  /// "fence.sc.gpu", "membar.gl", "bar.sync", "cp.async".
+  std::string Brief;
   std::string Text;  ///< The instruction as printed.
   uint32_t PtxLine = 0;
   unsigned LoopDepth = 0;
@@ -46,8 +50,11 @@ struct SummaryEvent {
 struct LoopSummary {
   unsigned Depth = 1;
   unsigned Blocks = 0;
-  uint32_t PtxLine = 0; ///< Of the header's first instruction or label.
-  DebugLoc Loc;         ///< Of the header's first instruction with a line.
+  uint32_t PtxLine = 0; ///< Of the header's first item (label).
+  /// The loop statement's location: that of the branch closing the first
+  /// latch (the loop condition), else of the first instruction of the loop
+  /// with a line.
+  DebugLoc Loc;
 };
 
 struct FunctionSummary {
