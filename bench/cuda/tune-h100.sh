@@ -76,7 +76,7 @@ print()
 print("chip: %s (%s, driver %s)" % (prof.get("chip"), prof.get("backend"), prof.get("driver")))
 print("Table 2 row: critical patch %s (chosen %s) | sequence %s | spread %s | %.1f min"
       % (s("patch", "critical_patch") or "none", s("patch", "chosen_patch"),
-         s("sequence", "sequence"), s("spread", "spread"), mins))
+         s("sequence", "sequence") or "-", s("spread", "spread") or "-", mins))
 print("profile params:", json.dumps(prof.get("params", {}), sort_keys=True))
 print()
 print("%-4s %14s %14s %8s" % ("test", "default weak/s", "tuned weak/s", "ratio"))

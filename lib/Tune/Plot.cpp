@@ -26,6 +26,7 @@ std::string xmlEscape(const std::string &S) {
 namespace {
 
 std::string header(double W, double H, const std::string &Title) {
+  W = std::max(W, 20 + 7.5 * double(Title.size())); // room for the title
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" "
       "height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
