@@ -32,11 +32,14 @@ std::string incantationSummary(const harness::Incantations &I) {
   std::vector<std::string> On;
   if (I.MemStress)
     On.push_back(fmt::format("mem-stress(seq={}, locs={}, patch={}, "
-                             "iterations={}, groups={})",
+                             "iterations={}, groups={}{})",
                              harness::formatStressSeq(I.StressSeq),
                              I.StressLocs, I.StressPatch, I.StressIterations,
                              I.StressGroups ? std::to_string(I.StressGroups)
-                                            : "auto"));
+                                            : "auto",
+                             I.StressInTest ? fmt::format(", in-test offset={}",
+                                                          I.StressOffset)
+                                            : ""));
   if (I.BankConflicts)
     On.push_back("bank-conflicts");
   if (I.Randomise)
@@ -119,10 +122,13 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   if (!R.OptCheck.empty())
     OS << R.OptCheck << '\n';
   OS << fmt::format("Parameters iterations={} instances/launch={} "
-                    "groups={}x{} warp={} stride={} seed={} loop-bound={}\n",
+                    "groups={}x{} warp={} stride={} seed={} loop-bound={}{}\n",
                     R.Launches, R.InstancesPerLaunch, R.Groups, R.GroupSize,
                     R.WarpSize, Cmd.Params.Stride, Cmd.Params.Seed,
-                    Cmd.Params.LoopBound);
+                    Cmd.Params.LoopBound,
+                    Cmd.Params.LocDistance
+                        ? fmt::format(" loc-distance={}", Cmd.Params.LocDistance)
+                        : "");
   OS << "Incantations " << incantationSummary(Cmd.Params.Inc) << '\n';
   if (R.BarrierTimeouts)
     OS << "Barrier timeouts " << R.BarrierTimeouts << '\n';
@@ -204,6 +210,9 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
       {"stress_patch", I.StressPatch},
       {"stress_iterations", I.StressIterations},
       {"stress_groups", I.StressGroups},
+      {"stress_in_test", I.StressInTest},
+      {"stress_offset", I.StressOffset},
+      {"loc_distance", Cmd.Params.LocDistance},
       {"bank_conflicts", I.BankConflicts},
       {"randomise", I.Randomise},
       {"spin_barrier", I.SpinBarrier},
@@ -259,6 +268,12 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       Ch->B = opencl::createOpenCLBackend();
     Ch->Device = C.Device.value_or(0);
   }
+  if (std::string(Ch->B->name()) != "cuda" &&
+      (C.Params.LocDistance || C.Params.Inc.StressInTest))
+    Diags.report(Severity::Warning, nullptr, {},
+                 std::string("--loc-distance and --stress-in-test are CUDA "
+                             "harness parameters; the ") +
+                     Ch->B->name() + " backend ignores them");
 
   ModelFinder Finder(C.ModelDirs);
   const cat::Model *M = nullptr;
