@@ -52,11 +52,20 @@ private:
   Lexer &Lex;
   DiagnosticEngine *Diags;
   Mode PMode;
+  /// Nesting of operands ({...}, (...), [a, {...}]) being parsed: bounded
+  /// so that no input can exhaust the stack.
+  unsigned Nesting = 0;
 };
+
+/// The deepest operand or initializer nesting the parsers accept.
+constexpr unsigned MaxNesting = 64;
 
 /// Appends an operand / instruction (no ';'). Module syntax writes negative
 /// offsets as `+-8` (what ptxas reads); litmus syntax writes `-8`.
 void appendOperand(std::string &Out, const Operand &O, bool Module);
+/// Appends \p V in \p Base (10 or 16), zero-padded to \p Width digits.
+void appendUnsigned(std::string &Out, uint64_t V, int Base = 10,
+                    bool Upper = false, unsigned Width = 0);
 void appendInstruction(std::string &Out, const Instruction &I, bool Module);
 
 } // namespace incant::ptx

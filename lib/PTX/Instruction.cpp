@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <iterator>
 #include <string_view>
 
@@ -345,14 +346,29 @@ constexpr ModuleOpcodeInfo ModuleOpcodes[] = {
     {"xor", Opcode::Xor},
 };
 
+/// For each first letter, the range of ModuleOpcodes starting with it.
+struct OpcodeBuckets {
+  uint8_t Begin[26] = {};
+  uint8_t End[26] = {};
+  constexpr OpcodeBuckets() {
+    for (size_t K = 0; K != std::size(ModuleOpcodes); ++K) {
+      int L = ModuleOpcodes[K].Name[0] - 'a';
+      if (Begin[L] == End[L])
+        Begin[L] = static_cast<uint8_t>(K);
+      End[L] = static_cast<uint8_t>(K + 1);
+    }
+  }
+};
+constexpr OpcodeBuckets Buckets;
+static_assert(std::size(ModuleOpcodes) < 256);
+
 std::optional<Opcode> lookupModuleOpcode(std::string_view N) {
-  const ModuleOpcodeInfo *B = std::begin(ModuleOpcodes),
-                         *E = std::end(ModuleOpcodes);
-  const ModuleOpcodeInfo *It = std::lower_bound(
-      B, E, N,
-      [](const ModuleOpcodeInfo &I, std::string_view K) { return I.Name < K; });
-  if (It != E && It->Name == N)
-    return It->Op;
+  if (N.empty() || N[0] < 'a' || N[0] > 'z')
+    return std::nullopt;
+  int L = N[0] - 'a';
+  for (unsigned K = Buckets.Begin[L]; K != Buckets.End[L]; ++K)
+    if (ModuleOpcodes[K].Name == N)
+      return ModuleOpcodes[K].Op;
   return std::nullopt;
 }
 
@@ -472,8 +488,10 @@ bool InstParser::parseInstruction(Instruction &I) {
   }
   I.Name = std::string(N.Text);
   I.NameRange = N.Range;
+  if (Lex.peek().is(TokKind::Directive))
+    I.Mods.reserve(4); // one allocation for the usual 1 to 4 modifiers
   while (Lex.peek().is(TokKind::Directive)) {
-    Token Mod = Lex.next();
+    const Token &Mod = Lex.next();
     I.Mods.push_back({std::string(Mod.Text), Mod.Range});
   }
   if (PMode == Mode::Litmus) {
@@ -520,6 +538,15 @@ void InstParser::decodeModuleModifiers(Instruction &I) {
     std::string_view T = Mod.Text;
     if (T.size() < 2)
       continue;
+    // Types first: they are the most frequent modifiers.
+    if (T.size() <= 5) {
+      if (std::optional<Type> Ty = parseAnyType(T)) {
+        if (I.Types.empty())
+          I.Types.reserve(2);
+        I.Types.push_back(*Ty);
+        continue;
+      }
+    }
     if (std::optional<AddrSpace> AS = spaceOf(T)) {
       if (!SpaceSeen) {
         SpaceSeen = true;
@@ -551,10 +578,6 @@ void InstParser::decodeModuleModifiers(Instruction &I) {
     if (Scope Sc = scopeOf(T); Sc != Scope::None) {
       if (I.Sc == Scope::None)
         I.Sc = Sc;
-      continue;
-    }
-    if (std::optional<Type> Ty = parseAnyType(T)) {
-      I.Types.push_back(*Ty);
       continue;
     }
     if (I.Op == Opcode::Ld || I.Op == Opcode::St) {
@@ -601,11 +624,11 @@ void InstParser::decodeModuleModifiers(Instruction &I) {
 bool InstParser::parseModuleOperands(Instruction &I) {
   if (Lex.peek().is(TokKind::Semi) || Lex.peek().is(TokKind::Eof))
     return true;
+  I.Ops.reserve(4);
   while (true) {
-    Operand O;
-    if (!parseModuleOperand(O))
+    I.Ops.emplace_back();
+    if (!parseModuleOperand(I.Ops.back()))
       return false;
-    I.Ops.push_back(std::move(O));
     if (!Lex.peek().is(TokKind::Comma))
       break;
     Lex.next();
@@ -678,6 +701,14 @@ bool InstParser::parseAddressBody(Operand &O, SourceLoc Begin) {
 bool InstParser::parseModuleOperand(Operand &O) {
   const Token &T = Lex.peek();
   SourceLoc Begin = T.Range.Begin;
+  if (Nesting >= MaxNesting)
+    return error(T.Range, fmt::format("operands nested more than {} deep",
+                                      MaxNesting));
+  struct Nest {
+    unsigned &N;
+    explicit Nest(unsigned &N) : N(N) { ++N; }
+    ~Nest() { --N; }
+  } Guard(Nesting);
   switch (T.K) {
   case TokKind::Bang: {
     Lex.next();
@@ -1151,15 +1182,28 @@ std::optional<Statement> parseStatement(std::shared_ptr<const SourceFile> File,
   return parseStatementImpl(File, Lex, P);
 }
 
+void appendUnsigned(std::string &Out, uint64_t V, int Base, bool Upper,
+                    unsigned Width) {
+  char Buf[24];
+  std::to_chars_result R = std::to_chars(Buf, Buf + sizeof(Buf), V, Base);
+  size_t N = static_cast<size_t>(R.ptr - Buf);
+  if (N < Width)
+    Out.append(Width - N, '0');
+  if (Upper)
+    for (char *C = Buf; C != R.ptr; ++C)
+      if (*C >= 'a' && *C <= 'f')
+        *C = static_cast<char>(*C - 'a' + 'A');
+  Out.append(Buf, N);
+}
+
 static void appendInt(std::string &Out, int64_t V, bool Hex) {
   uint64_t M = V < 0 ? uint64_t(0) - static_cast<uint64_t>(V)
                      : static_cast<uint64_t>(V);
   if (V < 0)
     Out += '-';
   if (Hex)
-    fmt::format_to(std::back_inserter(Out), "0x{:x}", M);
-  else
-    fmt::format_to(std::back_inserter(Out), "{}", M);
+    Out += "0x";
+  appendUnsigned(Out, M, Hex ? 16 : 10);
 }
 
 /// An offset after a name: `+8`, and `+-8` in module syntax (ptxas reads
@@ -1200,13 +1244,13 @@ void appendOperand(std::string &Out, const Operand &O, bool Module) {
     Out += ']';
     return;
   case Operand::FloatImm:
-    if (O.FloatForm == 'f')
-      fmt::format_to(std::back_inserter(Out), "0f{:08X}",
-                     static_cast<uint32_t>(O.Value));
-    else if (O.FloatForm == 'd')
-      fmt::format_to(std::back_inserter(Out), "0d{:016X}",
-                     static_cast<uint64_t>(O.Value));
-    else
+    if (O.FloatForm == 'f') {
+      Out += "0f";
+      appendUnsigned(Out, static_cast<uint32_t>(O.Value), 16, true, 8);
+    } else if (O.FloatForm == 'd') {
+      Out += "0d";
+      appendUnsigned(Out, static_cast<uint64_t>(O.Value), 16, true, 16);
+    } else
       Out += O.Name;
     return;
   case Operand::Vector:

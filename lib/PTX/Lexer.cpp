@@ -14,21 +14,32 @@ Lexer::Lexer(const SourceFile &F, uint32_t Begin, uint32_t End)
   Line = L.Line;
   LineStart = Begin - (L.Col - 1);
   LastEndLoc = L;
-  Cur = lex();
+  lex(Toks[CurIdx]);
 }
 
-Token Lexer::next() {
-  Token T = Cur;
+const Token &Lexer::next() {
+  const Token &T = Toks[CurIdx];
   if (!T.is(TokKind::Eof)) {
     LastEnd = T.Range.End.Offset;
     LastEndLoc = T.Range.End;
   }
-  Cur = lex();
+  CurIdx ^= 1;
+  lex(Toks[CurIdx]);
   return T;
 }
 
+/// Characters skipTo must look at: white space, comments, strings,
+/// brackets.
+static constexpr std::array<bool, 256> SkipSpecial = [] {
+  std::array<bool, 256> T{};
+  for (unsigned char C : std::string_view(" \t\n\r\f\v/\"{[(}])"))
+    T[C] = true;
+  return T;
+}();
+
 std::string_view Lexer::skipTo(char Stop) {
-  // Cur was lexed already: start from its first byte.
+  // The next token was lexed already: start from its first byte.
+  const Token &Cur = Toks[CurIdx];
   uint32_t B = Cur.Range.Begin.Offset;
   if (Cur.is(TokKind::Eof))
     return {};
@@ -36,8 +47,17 @@ std::string_view Lexer::skipTo(char Stop) {
   Line = Cur.Range.Begin.Line;
   LineStart = B - (Cur.Range.Begin.Col - 1);
   int Depth = 0;
+  // The end of the last byte that is neither white space nor inside a
+  // comment: a trailing `// comment` is not part of the text (printed
+  // before a ';', it would swallow it).
+  uint32_t LastSig = B;
   while (Pos < End) {
     char C = Text[Pos];
+    // Fast path: a plain character (debug sections are megabytes of them).
+    if (!SkipSpecial[static_cast<unsigned char>(C)] && C != Stop) {
+      LastSig = ++Pos;
+      continue;
+    }
     if (Depth == 0 && C == Stop)
       break;
     if (C == '/' && Pos + 1 < End && Text[Pos + 1] == '/') {
@@ -56,43 +76,42 @@ std::string_view Lexer::skipTo(char Stop) {
     if (C == '"') {
       ++Pos;
       while (Pos < End && Text[Pos] != '"' && Text[Pos] != '\n') {
-        if (Text[Pos] == '\\' && Pos + 1 < End)
+        if (Text[Pos] == '\\' && Pos + 1 < End && Text[Pos + 1] != '\n')
           ++Pos;
         ++Pos;
       }
       if (Pos < End && Text[Pos] == '"')
         ++Pos;
+      LastSig = Pos;
       continue;
     }
     if (C == '{' || C == '[' || C == '(')
       ++Depth;
     else if ((C == '}' || C == ']' || C == ')') && Depth > 0)
       --Depth;
+    bool Space = isSpaceChar(C);
     bump();
+    if (!Space)
+      LastSig = Pos;
   }
-  uint32_t E = Pos;
-  // Trailing white space is not part of the text.
-  uint32_t TE = E;
-  while (TE > B && (Text[TE - 1] == ' ' || Text[TE - 1] == '\t' ||
-                    Text[TE - 1] == '\n' || Text[TE - 1] == '\r'))
-    --TE;
-  LastEnd = TE;
-  LastEndLoc = File->locAt(TE);
-  Cur = lex();
-  return std::string_view(Text + B, TE - B);
+  LastEnd = LastSig;
+  LastEndLoc = File->locAt(LastSig);
+  lex(Toks[CurIdx]);
+  return std::string_view(Text + B, LastSig - B);
 }
 
-static bool isSpace(char C) {
-  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
-         C == '\v';
-}
-
-Token Lexer::lex() {
+void Lexer::lex(Token &T) {
   // Skip white space and comments.
   while (Pos < End) {
     char C = Text[Pos];
-    if (isSpace(C)) {
-      bump();
+    if (C == ' ' || C == '\t') {
+      ++Pos;
+    } else if (C == '\n') {
+      ++Pos;
+      ++Line;
+      LineStart = Pos;
+    } else if (isSpaceChar(C)) {
+      ++Pos;
     } else if (C == '/' && Pos + 1 < End && Text[Pos + 1] == '/') {
       while (Pos < End && Text[Pos] != '\n')
         ++Pos;
@@ -106,13 +125,18 @@ Token Lexer::lex() {
       break;
     }
   }
-  Token T;
+  // Field by field: assigning a fresh Token() makes the compiler build it on
+  // the stack and copy it, a store-forwarding stall on every token.
+  T.IntVal = 0;
+  T.IntOverflow = false;
+  T.IsHex = false;
+  T.FloatForm = 0;
   uint32_t B = Pos;
   SourceLoc BL = locOf(B);
   if (Pos >= End) {
     T.K = TokKind::Eof;
     T.Range = {BL, BL};
-    return T;
+    return;
   }
   char C = Text[Pos];
   if (isIdentStart(C)) {
@@ -258,7 +282,6 @@ Token Lexer::lex() {
   }
   T.Text = std::string_view(Text + B, Pos - B);
   T.Range = {BL, locOf(Pos)};
-  return T;
 }
 
 std::string unescapeString(std::string_view Q) {

@@ -139,7 +139,7 @@ private:
   bool parseVariables(std::vector<Variable> &Out, Linkage Link,
                       SourceLoc Begin, bool IsParam);
   bool parseVarName(Variable &V, bool IsParam);
-  bool parseInit(Operand &O);
+  bool parseInit(Operand &O, unsigned Depth = 0);
   bool parseParamList(std::vector<Variable> &Out);
   bool parseFunction(Function &F, Linkage Link, SourceLoc Begin);
   bool parsePerf(std::vector<PerfDirective> &Out);
@@ -417,8 +417,11 @@ bool ModuleParser::parseLoc(LocDirective &L) {
   return true;
 }
 
-bool ModuleParser::parseInit(Operand &O) {
+bool ModuleParser::parseInit(Operand &O, unsigned Depth) {
   const Token &T = Lex.peek();
+  if (Depth >= MaxNesting)
+    return error(T.Range, fmt::format("initializer nested more than {} deep",
+                                      MaxNesting));
   if (!T.is(TokKind::LBrace)) {
     if (!IP.parseModuleOperand(O))
       return false;
@@ -434,7 +437,7 @@ bool ModuleParser::parseInit(Operand &O) {
   if (!Lex.peek().is(TokKind::RBrace)) {
     while (true) {
       Operand E;
-      if (!parseInit(E))
+      if (!parseInit(E, Depth + 1))
         return false;
       O.Elems.push_back(std::move(E));
       if (!Lex.peek().is(TokKind::Comma))
@@ -627,6 +630,16 @@ bool ModuleParser::parseFunction(Function &F, Linkage Link, SourceLoc Begin) {
                                 F.Name));
   Lex.next();
   F.HasBody = true;
+  // Reserve the body from a guess at its length (compilers close a body
+  // with '}' at the start of a line), so that items are not moved again and
+  // again as the vector grows.
+  {
+    std::string_view Rest = std::string_view(File->text()).substr(
+        Lex.peek().Range.Begin.Offset);
+    size_t Close = Rest.find("\n}");
+    if (Close != std::string_view::npos)
+      F.Body.reserve(Close / 24 + 8);
+  }
   if (!parseBody(F))
     return false;
   F.Range = span(Begin);

@@ -28,9 +28,7 @@ const char *linkageName(Linkage L) {
 
 namespace {
 
-void appendUInt(std::string &Out, uint64_t V) {
-  fmt::format_to(std::back_inserter(Out), "{}", V);
-}
+void appendUInt(std::string &Out, uint64_t V) { appendUnsigned(Out, V); }
 
 void appendQuoted(std::string &Out, std::string_view S) {
   Out += '"';
@@ -128,8 +126,12 @@ void appendPerf(std::string &Out, const PerfDirective &P) {
 }
 
 void appendLoc(std::string &Out, const LocDirective &L) {
-  fmt::format_to(std::back_inserter(Out), ".loc\t{} {} {}", L.File, L.Line,
-                 L.Col);
+  Out += ".loc\t";
+  appendUInt(Out, L.File);
+  Out += ' ';
+  appendUInt(Out, L.Line);
+  Out += ' ';
+  appendUInt(Out, L.Col);
   if (L.HasInlinedAt) {
     Out += ", function_name ";
     Out += L.FunctionName;
@@ -137,8 +139,12 @@ void appendLoc(std::string &Out, const LocDirective &L) {
       Out += '+';
       appendUInt(Out, static_cast<uint64_t>(L.FunctionOffset));
     }
-    fmt::format_to(std::back_inserter(Out), ", inlined_at {} {} {}",
-                   L.InlinedFile, L.InlinedLine, L.InlinedCol);
+    Out += ", inlined_at ";
+    appendUInt(Out, L.InlinedFile);
+    Out += ' ';
+    appendUInt(Out, L.InlinedLine);
+    Out += ' ';
+    appendUInt(Out, L.InlinedCol);
   }
 }
 

@@ -11,21 +11,44 @@
 
 #include "incant/Support/Diagnostic.h"
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
 namespace incant::ptx {
 
+namespace detail {
+enum : uint8_t { CIdentStart = 1, CIdentChar = 2, CDigit = 4, CSpace = 8 };
+/// One table lookup per character on the lexer's hot path.
+inline constexpr std::array<uint8_t, 256> CharClasses = [] {
+  std::array<uint8_t, 256> T{};
+  for (int C = 0; C != 256; ++C) {
+    bool Start = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+                 C == '_' || C == '$' || C == '%';
+    bool Digit = C >= '0' && C <= '9';
+    bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r' ||
+                 C == '\f' || C == '\v';
+    T[C] = (Start ? CIdentStart | CIdentChar : 0) |
+           (Digit ? CDigit | CIdentChar : 0) | (Space ? CSpace : 0);
+  }
+  return T;
+}();
+} // namespace detail
+
 /// Character classes of PTX identifiers and numbers, shared with the litmus
 /// lexer (which reads PTX-like names and numbers outside program cells).
 inline bool isIdentStart(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_' ||
-         C == '$' || C == '%';
+  return detail::CharClasses[static_cast<unsigned char>(C)] &
+         detail::CIdentStart;
 }
 inline bool isIdentChar(char C) {
-  return isIdentStart(C) || (C >= '0' && C <= '9');
+  return detail::CharClasses[static_cast<unsigned char>(C)] &
+         detail::CIdentChar;
 }
 inline bool isDigit(char C) { return C >= '0' && C <= '9'; }
+inline bool isSpaceChar(char C) {
+  return detail::CharClasses[static_cast<unsigned char>(C)] & detail::CSpace;
+}
 /// The value of a hex digit, or -1.
 inline int hexDigit(char C) {
   if (C >= '0' && C <= '9')
@@ -82,9 +105,11 @@ public:
   Lexer(const SourceFile &F, uint32_t Begin, uint32_t End);
 
   /// The next token, without consuming it.
-  const Token &peek() const { return Cur; }
-  /// Consumes and returns the next token.
-  Token next();
+  const Token &peek() const { return Toks[CurIdx]; }
+  /// Consumes and returns the next token. The reference stays valid until
+  /// the call after the next one (two token slots alternate, so that no
+  /// token is copied on the parser's hot path).
+  const Token &next();
   /// The offset just past the last consumed token.
   uint32_t lastEnd() const { return LastEnd; }
   /// The location just past the last consumed token.
@@ -95,7 +120,7 @@ public:
   std::string_view skipTo(char Stop);
 
 private:
-  Token lex();
+  void lex(Token &T);
   SourceLoc locOf(uint32_t Offset) const {
     return SourceLoc{Line, Offset - LineStart + 1, Offset};
   }
@@ -118,7 +143,8 @@ private:
   // as the lexer moves, not looked up per token).
   uint32_t Line;
   uint32_t LineStart;
-  Token Cur;
+  Token Toks[2];
+  uint8_t CurIdx = 0;
 };
 
 /// The text of a String token without quotes, escapes (\" \\ \n \t) undone.
