@@ -115,9 +115,12 @@ public:
     Req.Params = P;
     Req.Device = Device;
     std::optional<harness::RunResult> R = B.run(Req, Diags);
+    ++Calls;
     if (!R) {
       Error = Diags.diagnostics().empty() ? "the backend failed"
                                           : Diags.diagnostics().back().Message;
+      ++Failures;
+      LastError = Error;
       return std::nullopt;
     }
     if (!Seen) {
@@ -133,6 +136,8 @@ public:
 
   harness::DeviceInfo Info;
   bool Seen = false;
+  uint64_t Calls = 0, Failures = 0;
+  std::string LastError;
 
 private:
   harness::Backend &B;
@@ -285,6 +290,15 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   std::string PlotName, Plot;
   const uint32_t P = std::max<uint32_t>(Params.Inc.StressPatch, 1);
   bool Complete = true;
+  // A device or runtime that fails every point: say so instead of choosing
+  // from nothing.
+  auto AllFailed = [&] {
+    if (!M.Calls || M.Failures != M.Calls)
+      return false;
+    Diags.error("no measurement could run on " + std::string(Ch->B->name()) +
+                " device " + std::to_string(Ch->Device) + ": " + M.LastError);
+    return true;
+  };
 
   if (Cmd.Mode == "patch") {
     PatchOptions O;
@@ -292,6 +306,8 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     O.Offsets = Offsets;
     O.Epsilon = Cmd.Epsilon;
     PatchData D = runPatch(M, Tests.size(), Params, O, B);
+    if (AllFailed())
+      return 3;
     PatchAnalysis A = analysePatches(D, Cmd.Epsilon);
     Complete = D.Complete;
     F.Measurements = D.Measurements;
@@ -341,6 +357,8 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     for (uint32_t L = Cmd.Phase; L < Cmd.MaxOffset; L += P)
       O.Offsets.push_back(L);
     SequenceData D = runSequence(M, Tests.size(), Params, O, B);
+    if (AllFailed())
+      return 3;
     Complete = D.Complete;
     F.Measurements = D.Measurements;
     Out << fmt::format("Access sequences ranked (patch {} words, {} "
@@ -395,6 +413,8 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     O.Samples = Cmd.Samples;
     O.Seed = Cmd.Seed;
     SpreadData D = runSpread(M, Tests.size(), Params, O, B);
+    if (AllFailed())
+      return 3;
     Complete = D.Complete;
     F.Measurements = D.Measurements;
     Out << fmt::format("Spread scores (patch {} words):\n", P);
@@ -441,6 +461,8 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Defaults.LoopBound = Params.LoopBound;
     O.First = Defaults;
     RandomData D = runRandom(M, Tests.size(), Params, O, B);
+    if (AllFailed())
+      return 3;
     Complete = D.Complete;
     F.Measurements = D.Measurements;
     const RandomTrial &W = D.Trials[D.Best];
