@@ -14,6 +14,7 @@ RunOptions incant::cuda::toRunOptions(const harness::RunParams &P) {
   RunOptions O;
   O.Iterations = P.Iterations;
   O.SingleInstance = P.Instances == 1;
+  O.Instances = P.Instances > 1 ? P.Instances : 0;
   if (P.GroupSize)
     O.ThreadsPerBlock = P.GroupSize;
   O.Stride = P.Stride ? P.Stride : 1;

@@ -240,6 +240,9 @@ harness::RunParams drawCandidate(const harness::RunParams &Base,
   I.SpinBarrier = Coin(70);
   I.BarrierPolls = Pick({500, 2000, 8000});
   P.Stride = Pick({1, 4, 16, 32, 64});
+  // Testing blocks: all that fit, or fewer (instances per launch).
+  P.Instances = O.CudaKnobs ? Pick({0, 8192, 32768, 131072})
+                            : Pick({0, 256, 1024, 4096});
   if (O.CudaKnobs) {
     I.StressInTest = Coin(50);
     // Odd offsets of at least 3 never hit a location at a distance of 1
@@ -260,7 +263,7 @@ harness::RunParams nextCandidate(const harness::RunParams &Base,
       "mem-stress",  "stress-groups", "group-size",  "stress-iterations",
       "stress-seq",  "stress-locs",   "stress-patch", "pre-stress",
       "pre-stress-iterations", "barrier", "barrier-polls", "stride",
-      "randomise",   "stress-in-test", "stress-offset"};
+      "randomise",   "instances",     "stress-in-test", "stress-offset"};
   size_t NumKnobs = std::size(Knobs) - (O.CudaKnobs ? 0 : 2);
   std::mt19937_64 Rng(O.Seed * 0xD1B54A32D192ED03ull + Index);
   harness::RunParams P = Inc;

@@ -494,7 +494,7 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     F.Summary["winner"] = std::to_string(D.Best);
     if (D.Best != 0 || !In)
       for (const std::string &N : harness::profileParamNames())
-        if (N != "loc-distance" && N != "instances")
+        if (N != "loc-distance")
           Prof.Params[N] = *harness::paramValue(W.Params, N);
   }
   if (!Complete)

@@ -29,6 +29,9 @@ struct RunOptions {
   uint32_t ThreadsPerBlock = 256;
   uint32_t Stride = 1;           ///< Words between location slots.
   bool SingleInstance = false;   ///< --instances 1 (thesis mode).
+  /// --instances N > 1: at most the testing blocks N instances need; 0:
+  /// every co-resident block not stressing tests.
+  uint32_t Instances = 0;
 
   bool Stress = false;           ///< Memory stress by non-testing blocks.
   double StressFraction = 0.25;  ///< Share of co-resident blocks that stress.
