@@ -421,7 +421,7 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
               : static_cast<uint32_t>(MaxBlocks * Opts.StressFraction) / K * K;
     TestBlocks = (MaxBlocks - std::min(StressBlocks, MaxBlocks - K)) / K * K;
     // --instances N: no more testing blocks than N instances need (the
-    // rest of the GPU is left to stressing blocks); at least the test's.
+    // freed slots can take stressing blocks); at least the test's.
     if (Opts.Instances > 1) {
       uint64_t Want = (uint64_t(Opts.Instances) + W * Lanes - 1) / (W * Lanes);
       Want = std::max<uint64_t>((Want + K - 1) / K * K,
