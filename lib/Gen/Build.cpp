@@ -722,6 +722,7 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, bool Shared,
   }
 
   bool Observed = false;
+  std::vector<int> RVal(N, -1);
   for (size_t I = 0; I != N; ++I) {
     GEvent Ev;
     Ev.D = E[I].Src;
@@ -740,9 +741,24 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, bool Shared,
             Ev.RVal = std::max(Ev.RVal, WVal[W]);
       }
       Observed |= Ev.RVal >= 0;
+      RVal[I] = Ev.RVal;
     }
     Ev.Next = E[I].External ? nullptr : &E[I];
     G.Threads[Thr[I]].push_back(Ev);
+  }
+  // The condition pins coherence only through read values and the last
+  // write of each location: every co edge, and every fr edge from a read
+  // of a write, must end in that last write, or the test would not ask for
+  // the cycle (diy adds observer threads there; incant leaves such cycles
+  // out).
+  for (size_t I = 0; I != N; ++I) {
+    size_t J = (I + 1) % N;
+    bool Need = E[I].K == Edge::Co || (E[I].K == Edge::Fr && RVal[I] > 0);
+    if (Need && G.Final[Loc[J]] != WVal[J]) {
+      Why = "the final condition cannot pin this coherence order (it would "
+            "need an observer thread)";
+      return std::nullopt;
+    }
   }
   for (int F : G.Final)
     Observed |= F >= 0;

@@ -50,17 +50,17 @@ std::shared_ptr<SourceFile> optionFile(const std::string &Option,
 
 /// Parses each word of \p Text with \p Parse; reports unknown ones.
 template <typename T, typename F>
-bool parseList(const std::string &Option, const std::string &Text,
-               DiagnosticEngine &Diags, std::vector<T> &Out, F Parse,
-               const char *Expected) {
+bool parseList(const std::string &Option, const char *Noun,
+               const std::string &Text, DiagnosticEngine &Diags,
+               std::vector<T> &Out, F Parse, const char *Expected) {
   auto File = optionFile(Option, Text);
   bool Ok = true;
   for (const Word &W : splitWords(*File)) {
     std::optional<T> V = Parse(W.Text);
     if (!V) {
       Diags.error(File, W.Range,
-                  fmt::format("unknown {} '{}' (expected {})",
-                              Option.substr(2), W.Text, Expected));
+                  fmt::format("unknown {} '{}' (expected {})", Noun, W.Text,
+                              Expected));
       Ok = false;
       continue;
     }
@@ -126,9 +126,22 @@ std::optional<bool> parseMemory(std::string_view W) {
   return std::nullopt;
 }
 
+/// Whether a po edge can take a choice: dependencies start from reads
+/// (data ones end in writes) and go to another location.
+bool fits(const PoChoice &P, const Edge &E) {
+  switch (P.K) {
+  case PoChoice::None:
+  case PoChoice::WithFence: return true;
+  case PoChoice::Addr:
+  case PoChoice::Ctrl: return E.Src == Dir::R && !E.SameLoc;
+  case PoChoice::Data:
+    return E.Src == Dir::R && E.Dst == Dir::W && !E.SameLoc;
+  }
+  return false;
+}
+
 /// The shape's cycle with each po edge replaced by each choice of \p Po
-/// (choices that do not fit an edge, like a dependency from a write, are
-/// left out).
+/// that fits it.
 void expandShape(const ShapeInfo &S, const std::vector<PoChoice> &Po,
                  std::vector<Cycle> &Out) {
   std::vector<Cycle> Acc(1);
@@ -141,7 +154,20 @@ void expandShape(const ShapeInfo &S, const std::vector<PoChoice> &Po,
         Next.push_back(std::move(D));
         continue;
       }
+      // A choice that fits no po edge (a dependency from a write) leaves
+      // the edge plain.
+      bool AnyFits = false;
+      for (const PoChoice &P : Po)
+        AnyFits |= fits(P, E);
+      if (!AnyFits) {
+        Cycle D = C;
+        D.Edges.push_back(E);
+        Next.push_back(std::move(D));
+        continue;
+      }
       for (const PoChoice &P : Po) {
+        if (!fits(P, E))
+          continue;
         Edge X = E;
         switch (P.K) {
         case PoChoice::None: break;
@@ -149,17 +175,9 @@ void expandShape(const ShapeInfo &S, const std::vector<PoChoice> &Po,
           X.K = Edge::Fenced;
           X.F = P.F;
           break;
-        case PoChoice::Addr:
-        case PoChoice::Ctrl:
-          if (E.Src != Dir::R || E.SameLoc)
-            continue;
-          X.K = P.K == PoChoice::Addr ? Edge::DpAddr : Edge::DpCtrl;
-          break;
-        case PoChoice::Data:
-          if (E.Src != Dir::R || E.Dst != Dir::W || E.SameLoc)
-            continue;
-          X.K = Edge::DpData;
-          break;
+        case PoChoice::Addr: X.K = Edge::DpAddr; break;
+        case PoChoice::Ctrl: X.K = Edge::DpCtrl; break;
+        case PoChoice::Data: X.K = Edge::DpData; break;
         }
         Cycle D = C;
         D.Edges.push_back(X);
@@ -236,16 +254,16 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
                                   DiagnosticEngine &Diags) {
   Family F;
   bool Ok = true;
-  Ok &= parseList("--fences", O.Fences, Diags, F.Po, parsePoChoice,
+  Ok &= parseList("--fences", "fence", O.Fences, Diags, F.Po, parsePoChoice,
                   "none, addr, data, ctrl, membar.{cta,gl,sys}, "
                   "fence.sc.S or fence.acq_rel.S");
-  Ok &= parseList("--scopes", O.Scopes, Diags, F.Levels, parseLevel,
+  Ok &= parseList("--scopes", "scope relation", O.Scopes, Diags, F.Levels, parseLevel,
                   "warp, cta, cluster or gpu");
-  Ok &= parseList("--accesses", O.Accesses, Diags, F.Accesses,
+  Ok &= parseList("--accesses", "access variant", O.Accesses, Diags, F.Accesses,
                   parseAccessVariant,
                   "weak, volatile, relaxed.S, atomic.S, acqrel.S or "
                   "relacq.S with S one of cta, cluster, gpu, sys");
-  Ok &= parseList("--mem", O.Memory, Diags, F.Memory, parseMemory,
+  Ok &= parseList("--mem", "memory variant", O.Memory, Diags, F.Memory, parseMemory,
                   "global or shared");
   F.Mixed = O.MixedScopes;
 

@@ -58,8 +58,11 @@ static void addGen(CLI::App &App, int &Rc) {
     if (!Preset.empty()) {
       Cmd.Opts.Families = gen::presetFamilies(Preset);
       if (Cmd.Opts.Families.empty()) {
-        std::cerr << "error: unknown preset '" << Preset
-                  << "' (known: campaign, classic, modern)\n";
+        DiagnosticEngine Diags(&std::cerr);
+        std::string Known;
+        for (const std::string &N : gen::presetNames())
+          Known += (Known.empty() ? "" : ", ") + N;
+        Diags.error("unknown preset '" + Preset + "' (known: " + Known + ")");
         Rc = 2;
         return;
       }
