@@ -189,6 +189,242 @@ bool writeText(const std::string &Path, const std::string &Text) {
 
 using Json = nlohmann::json;
 
+/// One tuning run: what the mode functions read and what they fill in.
+struct Session {
+  const TuneCommand &Cmd;
+  BackendMeasurer &M;
+  Budget &B;
+  const harness::RunParams &Params;
+  const std::vector<std::string> &Names;
+  const std::vector<uint32_t> &Distances, &Offsets;
+  std::ostream &Out;
+  bool OnCuda = false;
+  bool HaveInput = false; ///< Started from a --profile.
+  harness::Profile &Prof;
+  harness::ProfileFinding &F;
+  uint32_t P = 64; ///< The patch size sequence and spread work with.
+  Json Data;
+  std::string PlotName, Plot;
+  bool Complete = true;
+
+  /// A device or runtime that failed every point.
+  bool allFailed() const { return M.Calls && M.Failures == M.Calls; }
+  // Each runs its search, prints and records the winners; false when no
+  // point could run.
+  bool patch();
+  bool sequence();
+  bool spread();
+  bool random();
+};
+
+bool Session::patch() {
+  PatchOptions O;
+  O.Distances = Distances;
+  O.Offsets = Offsets;
+  O.Epsilon = Cmd.Epsilon;
+  PatchData D = runPatch(M, Names.size(), Params, O, B);
+  if (allFailed())
+    return false;
+  PatchAnalysis A = analysePatches(D, Cmd.Epsilon);
+  Complete = D.Complete;
+  F.Measurements = D.Measurements;
+  Out << "Patch sizes with the most epsilon-patches (epsilon " << Cmd.Epsilon
+      << "):\n";
+  for (size_t T = 0; T < Names.size(); ++T) {
+    std::string Counts;
+    for (const auto &[Size, N] : A.SizeCounts[T])
+      Counts += fmt::format(" {}:{}", Size, N);
+    Out << fmt::format("  {:<16} {}   (size:patches{})\n", Names[T],
+                       A.ModeSize[T] ? std::to_string(A.ModeSize[T])
+                                     : "none",
+                       Counts.empty() ? " none" : Counts);
+    F.Summary["patch_" + Names[T]] = std::to_string(A.ModeSize[T]);
+  }
+  uint32_t Chosen = A.Critical ? *A.Critical : A.Suggested;
+  Out << (A.Critical ? fmt::format("Critical patch size: {} words\n", Chosen)
+          : Chosen  ? fmt::format("No critical patch size (the tests "
+                                   "disagree); most tests: {} words\n",
+                                   Chosen)
+                    : std::string("No epsilon-patch found; stress-patch "
+                                  "left as it was\n"));
+  F.Summary["critical_patch"] = A.Critical ? std::to_string(*A.Critical) : "";
+  F.Summary["chosen_patch"] = std::to_string(Chosen);
+  if (Chosen)
+    Prof.Params["stress-patch"] = num(Chosen);
+  Data = {{"distances", D.Distances}, {"offsets", D.Offsets},
+          {"epsilon", Cmd.Epsilon}};
+  Json W = Json::array();
+  for (const auto &Rows : D.Weak) {
+    Json TR = Json::array();
+    for (const auto &Row : Rows) {
+      Json R = Json::array();
+      for (const auto &V : Row)
+        R.push_back(V ? Json(*V) : Json());
+      TR.push_back(R);
+    }
+    W.push_back(TR);
+  }
+  Data["weak"] = W;
+  PlotName = "patch-map.svg";
+  Plot = patchMapSvg(D, Names, Cmd.Epsilon);
+  return true;
+}
+
+bool Session::sequence() {
+  SequenceOptions O;
+  O.MaxLength = Cmd.MaxLength;
+  O.Distances = Distances;
+  for (uint32_t L = Cmd.Phase; L < Cmd.MaxOffset; L += P)
+    O.Offsets.push_back(L);
+  SequenceData D = runSequence(M, Names.size(), Params, O, B);
+  if (allFailed())
+    return false;
+  Complete = D.Complete;
+  F.Measurements = D.Measurements;
+  Out << fmt::format("Access sequences ranked (patch {} words, {} "
+                     "distances x {} offsets):\n",
+                     P, O.Distances.size(), O.Offsets.size());
+  for (size_t T = 0; T < Names.size(); ++T) {
+    std::vector<size_t> Order(D.Seqs.size());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t C) {
+      return D.Score[A][T] > D.Score[C][T];
+    });
+    size_t Rank = 0;
+    for (size_t I = 0; I < Order.size(); ++I)
+      if (Order[I] == D.Best)
+        Rank = I + 1;
+    Out << fmt::format("  {:<16} best {} ({}), chosen ranks {} ({})\n",
+                       Names[T],
+                       Order.empty() ? "-" : paperNotation(D.Seqs[Order[0]]),
+                       Order.empty() ? 0 : D.Score[Order[0]][T], Rank,
+                       D.Seqs.empty() ? 0 : D.Score[D.Best][T]);
+  }
+  uint64_t BestSum = 0;
+  for (uint64_t V : D.Seqs.empty() ? std::vector<uint64_t>() : D.Score[D.Best])
+    BestSum += V;
+  if (!D.Seqs.empty() && BestSum == 0) {
+    Out << "No weak outcome under any sequence: the profile keeps its "
+           "sequence\n";
+  } else if (!D.Seqs.empty()) {
+    Out << "Most effective sequence: " << paperNotation(D.Seqs[D.Best])
+        << " (" << D.Pareto.size() << " Pareto-optimal)\n";
+    F.Summary["sequence"] = paperNotation(D.Seqs[D.Best]);
+    Prof.Params["stress-seq"] = seq(D.Seqs[D.Best]);
+    Prof.Params["mem-stress"] = flag(true);
+    Prof.Params["stress-in-test"] = flag(true);
+  }
+  Json Rows = Json::array();
+  for (size_t S = 0; S < D.Seqs.size(); ++S)
+    Rows.push_back({{"seq", harness::formatStressSeq(D.Seqs[S])},
+                    {"score", D.Score[S]}});
+  Data = {{"patch", P},        {"distances", O.Distances},
+          {"offsets", O.Offsets}, {"sequences", Rows},
+          {"baseline", D.BaselineScore}};
+  PlotName = "sequence-ranking.svg";
+  Plot = sequenceRankingSvg(D, Names);
+  return true;
+}
+
+bool Session::spread() {
+  SpreadOptions O;
+  O.MaxSpread = std::max<uint32_t>(Cmd.MaxSpread, 1);
+  O.Patch = P;
+  O.Phase = Cmd.Phase;
+  O.Distances = Distances;
+  O.Samples = Cmd.Samples;
+  O.Seed = Cmd.Seed;
+  SpreadData D = runSpread(M, Names.size(), Params, O, B);
+  if (allFailed())
+    return false;
+  Complete = D.Complete;
+  F.Measurements = D.Measurements;
+  Out << fmt::format("Spread scores (patch {} words):\n", P);
+  for (size_t I = 0; I < D.Spreads.size(); ++I) {
+    std::string Row;
+    for (size_t T = 0; T < Names.size(); ++T)
+      Row += fmt::format(" {}={}", Names[T], D.Score[I][T]);
+    Out << fmt::format("  m={:<3}{}\n", D.Spreads[I], Row);
+  }
+  uint64_t BestSum = 0;
+  for (size_t I = 0; I < D.Spreads.size(); ++I)
+    if (D.Spreads[I] == D.Best)
+      for (uint64_t V : D.Score[I])
+        BestSum += V;
+  if (BestSum == 0)
+    Out << "No weak outcome under any spread: the profile keeps its "
+           "stress locations\n";
+  else
+    Out << "Most effective spread: " << D.Best << '\n';
+  F.Summary["spread"] = BestSum ? std::to_string(D.Best) : "";
+  if (D.Best && BestSum) {
+    Prof.Params["stress-locs"] = num(D.Best);
+    Prof.Params["stress-patch"] = num(P);
+    Prof.Params["stress-offset"] = num(Cmd.Phase);
+    Prof.Params["stress-in-test"] = flag(true);
+    Prof.Params["mem-stress"] = flag(true);
+  }
+  Data = {{"patch", P}, {"distances", O.Distances}, {"spreads", D.Spreads},
+          {"score", D.Score}};
+  PlotName = "spread-curve.svg";
+  Plot = spreadCurveSvg(D, Names);
+  return true;
+}
+
+bool Session::random() {
+  RandomOptions O;
+  O.Seed = Cmd.Seed;
+  O.Candidates = Cmd.Candidates;
+  O.Rounds = Cmd.Rounds;
+  O.CudaKnobs = OnCuda;
+  O.MaxGroupSize = O.CudaKnobs ? 1024 : 256;
+  // The untuned defaults compete too, so the winner beat them when
+  // measured.
+  harness::RunParams Defaults;
+  Defaults.Iterations = Params.Iterations;
+  Defaults.Seed = Params.Seed;
+  Defaults.LoopBound = Params.LoopBound;
+  O.First = Defaults;
+  RandomData D = runRandom(M, Names.size(), Params, O, B);
+  if (allFailed())
+    return false;
+  Complete = D.Complete;
+  F.Measurements = D.Measurements;
+  const RandomTrial &W = D.Trials[D.Best];
+  Out << fmt::format("Random search: {} candidates (#1: the defaults), "
+                     "winner #{}\n",
+                     D.Trials.size() - 1, D.Best);
+  for (size_t T = 0; T < Names.size(); ++T)
+    Out << fmt::format("  {:<16} {:.4g} weak/s (start {:.4g})\n", Names[T],
+                       W.Scores[T].perSecond(),
+                       D.Trials[0].Scores[T].perSecond());
+  Json Trials = Json::array();
+  for (const RandomTrial &T : D.Trials) {
+    Json J = {{"rounds", T.Rounds}, {"note", T.Note}, {"winner", T.Winner}};
+    Json Ps = Json::object(), Ws = Json::array();
+    for (const std::string &N : harness::profileParamNames()) {
+      harness::ProfileValue V = *harness::paramValue(T.Params, N);
+      Ps[N] = V.K == harness::ProfileValue::Bool       ? Json(V.Flag)
+              : V.K == harness::ProfileValue::Sequence ? Json(harness::formatStressSeq(V.Seq))
+                                                       : Json(V.Num);
+    }
+    for (const Score &S : T.Scores)
+      Ws.push_back({{"weak", S.Weak}, {"instances", S.Instances},
+                    {"seconds", S.Seconds}});
+    J["params"] = Ps;
+    J["scores"] = Ws;
+    Trials.push_back(J);
+  }
+  Data = {{"best", D.Best}, {"trials", Trials}};
+  F.Summary["winner"] = std::to_string(D.Best);
+  if (D.Best != 0 || !HaveInput)
+    for (const std::string &N : harness::profileParamNames())
+      if (N != "loc-distance")
+        Prof.Params[N] = *harness::paramValue(W.Params, N);
+  return true;
+}
+
 } // namespace
 
 int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
@@ -276,227 +512,33 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!Ch)
     return Rc;
   if (std::string(Ch->B->name()) != "cuda" && Cmd.Mode != "random")
-    Err << "warning: the " << Ch->B->name()
-        << " harness ignores location distances and stress offsets (CUDA "
-           "kernel arguments): this "
-        << Cmd.Mode << " search measures noise around one layout\n";
+    Diags.report(Severity::Warning, nullptr, {},
+                 std::string("the ") + Ch->B->name() +
+                     " harness ignores location distances and stress offsets "
+                     "(CUDA kernel arguments): this " + Cmd.Mode +
+                     " search measures noise around one layout");
   BackendMeasurer M(*Ch->B, Ch->Device, Tests);
   Budget B(BudgetS, &Err);
 
   harness::Profile Prof = In ? *In : harness::Profile();
   harness::ProfileFinding F;
   F.Mode = Cmd.Mode;
-  Json Data;
-  std::string PlotName, Plot;
-  const uint32_t P = std::max<uint32_t>(Params.Inc.StressPatch, 1);
-  bool Complete = true;
-  // A device or runtime that fails every point: say so instead of choosing
-  // from nothing.
-  auto AllFailed = [&] {
-    if (!M.Calls || M.Failures != M.Calls)
-      return false;
+
+  Session S{Cmd, M, B, Params, Names, Distances, Offsets, Out,
+            std::string(Ch->B->name()) == "cuda", In.has_value(), Prof, F,
+            std::max<uint32_t>(Params.Inc.StressPatch, 1), {}, {}, {}, true};
+  bool Ran = Cmd.Mode == "patch"      ? S.patch()
+             : Cmd.Mode == "sequence" ? S.sequence()
+             : Cmd.Mode == "spread"   ? S.spread()
+                                      : S.random();
+  if (!Ran) {
     Diags.error("no measurement could run on " + std::string(Ch->B->name()) +
                 " device " + std::to_string(Ch->Device) + ": " + M.LastError);
-    return true;
-  };
-
-  if (Cmd.Mode == "patch") {
-    PatchOptions O;
-    O.Distances = Distances;
-    O.Offsets = Offsets;
-    O.Epsilon = Cmd.Epsilon;
-    PatchData D = runPatch(M, Tests.size(), Params, O, B);
-    if (AllFailed())
-      return 3;
-    PatchAnalysis A = analysePatches(D, Cmd.Epsilon);
-    Complete = D.Complete;
-    F.Measurements = D.Measurements;
-    Out << "Patch sizes with the most epsilon-patches (epsilon " << Cmd.Epsilon
-        << "):\n";
-    for (size_t T = 0; T < Tests.size(); ++T) {
-      std::string Counts;
-      for (const auto &[Size, N] : A.SizeCounts[T])
-        Counts += fmt::format(" {}:{}", Size, N);
-      Out << fmt::format("  {:<16} {}   (size:patches{})\n", Names[T],
-                         A.ModeSize[T] ? std::to_string(A.ModeSize[T])
-                                       : "none",
-                         Counts.empty() ? " none" : Counts);
-      F.Summary["patch_" + Names[T]] = std::to_string(A.ModeSize[T]);
-    }
-    uint32_t Chosen = A.Critical ? *A.Critical : A.Suggested;
-    Out << (A.Critical ? fmt::format("Critical patch size: {} words\n", Chosen)
-            : Chosen  ? fmt::format("No critical patch size (the tests "
-                                     "disagree); most tests: {} words\n",
-                                     Chosen)
-                      : std::string("No epsilon-patch found; stress-patch "
-                                    "left as it was\n"));
-    F.Summary["critical_patch"] = A.Critical ? std::to_string(*A.Critical) : "";
-    F.Summary["chosen_patch"] = std::to_string(Chosen);
-    if (Chosen)
-      Prof.Params["stress-patch"] = num(Chosen);
-    Data = {{"distances", D.Distances}, {"offsets", D.Offsets},
-            {"epsilon", Cmd.Epsilon}};
-    Json W = Json::array();
-    for (const auto &Rows : D.Weak) {
-      Json TR = Json::array();
-      for (const auto &Row : Rows) {
-        Json R = Json::array();
-        for (const auto &V : Row)
-          R.push_back(V ? Json(*V) : Json());
-        TR.push_back(R);
-      }
-      W.push_back(TR);
-    }
-    Data["weak"] = W;
-    PlotName = "patch-map.svg";
-    Plot = patchMapSvg(D, Names, Cmd.Epsilon);
-  } else if (Cmd.Mode == "sequence") {
-    SequenceOptions O;
-    O.MaxLength = Cmd.MaxLength;
-    O.Distances = Distances;
-    for (uint32_t L = Cmd.Phase; L < Cmd.MaxOffset; L += P)
-      O.Offsets.push_back(L);
-    SequenceData D = runSequence(M, Tests.size(), Params, O, B);
-    if (AllFailed())
-      return 3;
-    Complete = D.Complete;
-    F.Measurements = D.Measurements;
-    Out << fmt::format("Access sequences ranked (patch {} words, {} "
-                       "distances x {} offsets):\n",
-                       P, O.Distances.size(), O.Offsets.size());
-    for (size_t T = 0; T < Tests.size(); ++T) {
-      std::vector<size_t> Order(D.Seqs.size());
-      for (size_t I = 0; I < Order.size(); ++I)
-        Order[I] = I;
-      std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t C) {
-        return D.Score[A][T] > D.Score[C][T];
-      });
-      size_t Rank = 0;
-      for (size_t I = 0; I < Order.size(); ++I)
-        if (Order[I] == D.Best)
-          Rank = I + 1;
-      Out << fmt::format("  {:<16} best {} ({}), chosen ranks {} ({})\n",
-                         Names[T],
-                         Order.empty() ? "-" : paperNotation(D.Seqs[Order[0]]),
-                         Order.empty() ? 0 : D.Score[Order[0]][T], Rank,
-                         D.Seqs.empty() ? 0 : D.Score[D.Best][T]);
-    }
-    uint64_t BestSum = 0;
-    for (uint64_t V : D.Seqs.empty() ? std::vector<uint64_t>() : D.Score[D.Best])
-      BestSum += V;
-    if (!D.Seqs.empty() && BestSum == 0) {
-      Out << "No weak outcome under any sequence: the profile keeps its "
-             "sequence\n";
-    } else if (!D.Seqs.empty()) {
-      Out << "Most effective sequence: " << paperNotation(D.Seqs[D.Best])
-          << " (" << D.Pareto.size() << " Pareto-optimal)\n";
-      F.Summary["sequence"] = paperNotation(D.Seqs[D.Best]);
-      Prof.Params["stress-seq"] = seq(D.Seqs[D.Best]);
-      Prof.Params["mem-stress"] = flag(true);
-      Prof.Params["stress-in-test"] = flag(true);
-    }
-    Json Rows = Json::array();
-    for (size_t S = 0; S < D.Seqs.size(); ++S)
-      Rows.push_back({{"seq", harness::formatStressSeq(D.Seqs[S])},
-                      {"score", D.Score[S]}});
-    Data = {{"patch", P},        {"distances", O.Distances},
-            {"offsets", O.Offsets}, {"sequences", Rows},
-            {"baseline", D.BaselineScore}};
-    PlotName = "sequence-ranking.svg";
-    Plot = sequenceRankingSvg(D, Names);
-  } else if (Cmd.Mode == "spread") {
-    SpreadOptions O;
-    O.MaxSpread = std::max<uint32_t>(Cmd.MaxSpread, 1);
-    O.Patch = P;
-    O.Phase = Cmd.Phase;
-    O.Distances = Distances;
-    O.Samples = Cmd.Samples;
-    O.Seed = Cmd.Seed;
-    SpreadData D = runSpread(M, Tests.size(), Params, O, B);
-    if (AllFailed())
-      return 3;
-    Complete = D.Complete;
-    F.Measurements = D.Measurements;
-    Out << fmt::format("Spread scores (patch {} words):\n", P);
-    for (size_t I = 0; I < D.Spreads.size(); ++I) {
-      std::string Row;
-      for (size_t T = 0; T < Tests.size(); ++T)
-        Row += fmt::format(" {}={}", Names[T], D.Score[I][T]);
-      Out << fmt::format("  m={:<3}{}\n", D.Spreads[I], Row);
-    }
-    uint64_t BestSum = 0;
-    for (size_t I = 0; I < D.Spreads.size(); ++I)
-      if (D.Spreads[I] == D.Best)
-        for (uint64_t V : D.Score[I])
-          BestSum += V;
-    if (BestSum == 0)
-      Out << "No weak outcome under any spread: the profile keeps its "
-             "stress locations\n";
-    else
-      Out << "Most effective spread: " << D.Best << '\n';
-    F.Summary["spread"] = BestSum ? std::to_string(D.Best) : "";
-    if (D.Best && BestSum) {
-      Prof.Params["stress-locs"] = num(D.Best);
-      Prof.Params["stress-patch"] = num(P);
-      Prof.Params["stress-offset"] = num(Cmd.Phase);
-      Prof.Params["stress-in-test"] = flag(true);
-      Prof.Params["mem-stress"] = flag(true);
-    }
-    Data = {{"patch", P}, {"distances", O.Distances}, {"spreads", D.Spreads},
-            {"score", D.Score}};
-    PlotName = "spread-curve.svg";
-    Plot = spreadCurveSvg(D, Names);
-  } else {
-    RandomOptions O;
-    O.Seed = Cmd.Seed;
-    O.Candidates = Cmd.Candidates;
-    O.Rounds = Cmd.Rounds;
-    O.CudaKnobs = std::string(Ch->B->name()) == "cuda";
-    O.MaxGroupSize = O.CudaKnobs ? 1024 : 256;
-    // The untuned defaults compete too, so the winner beat them when
-    // measured.
-    harness::RunParams Defaults;
-    Defaults.Iterations = Params.Iterations;
-    Defaults.Seed = Params.Seed;
-    Defaults.LoopBound = Params.LoopBound;
-    O.First = Defaults;
-    RandomData D = runRandom(M, Tests.size(), Params, O, B);
-    if (AllFailed())
-      return 3;
-    Complete = D.Complete;
-    F.Measurements = D.Measurements;
-    const RandomTrial &W = D.Trials[D.Best];
-    Out << fmt::format("Random search: {} candidates (#1: the defaults), "
-                       "winner #{}\n",
-                       D.Trials.size() - 1, D.Best);
-    for (size_t T = 0; T < Tests.size(); ++T)
-      Out << fmt::format("  {:<16} {:.4g} weak/s (start {:.4g})\n", Names[T],
-                         W.Scores[T].perSecond(),
-                         D.Trials[0].Scores[T].perSecond());
-    Json Trials = Json::array();
-    for (const RandomTrial &T : D.Trials) {
-      Json J = {{"rounds", T.Rounds}, {"note", T.Note}, {"winner", T.Winner}};
-      Json Ps = Json::object(), Ws = Json::array();
-      for (const std::string &N : harness::profileParamNames()) {
-        harness::ProfileValue V = *harness::paramValue(T.Params, N);
-        Ps[N] = V.K == harness::ProfileValue::Bool       ? Json(V.Flag)
-                : V.K == harness::ProfileValue::Sequence ? Json(harness::formatStressSeq(V.Seq))
-                                                         : Json(V.Num);
-      }
-      for (const Score &S : T.Scores)
-        Ws.push_back({{"weak", S.Weak}, {"instances", S.Instances},
-                      {"seconds", S.Seconds}});
-      J["params"] = Ps;
-      J["scores"] = Ws;
-      Trials.push_back(J);
-    }
-    Data = {{"best", D.Best}, {"trials", Trials}};
-    F.Summary["winner"] = std::to_string(D.Best);
-    if (D.Best != 0 || !In)
-      for (const std::string &N : harness::profileParamNames())
-        if (N != "loc-distance")
-          Prof.Params[N] = *harness::paramValue(W.Params, N);
+    return 3;
   }
+  bool Complete = S.Complete;
+  Json &Data = S.Data;
+  const std::string &PlotName = S.PlotName, &Plot = S.Plot;
   if (!Complete)
     Out << "Note: the budget ran out before the search finished; the choice "
            "uses the points measured\n";
