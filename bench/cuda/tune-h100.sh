@@ -33,8 +33,9 @@ else
   SEQ="--distances 64,192 --max-offset 128 --iterations 5 --budget 150s"
   # spread: m = 1..16, 3 region sets per (m, d), 2 distances.
   SPREAD="--max-spread 16 --samples 3 --distances 64,192 --iterations 5 --budget 45s"
-  # random: up to 40 candidates of up to 3 rounds of 20 launches per test.
-  RSEARCH="--candidates 40 --rounds 3 --iterations 20 --budget 90s"
+  # random: up to 150 candidates (most decided after one round) of up to 3
+  # rounds of 20 launches per test; the budget usually ends it first.
+  RSEARCH="--candidates 150 --rounds 3 --iterations 20 --budget 90s"
   CMP_IT=1000
 fi
 run() { echo "### incant $*"; "$I" "$@"; echo "rc=$?"; }
