@@ -449,6 +449,10 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   // Start from the input profile, then the options given explicitly.
   harness::RunParams Params;
   Params.Iterations = 10; // per point; --iterations overrides
+  // As in the paper, the number of stressing threads varies per launch
+  // (CUDA: thread randomisation draws it); a profile or --no-randomise
+  // overrides this.
+  Params.Inc.Randomise = true;
   std::optional<harness::Profile> In;
   if (!Cmd.ProfileIn.empty()) {
     In = harness::readProfile(Cmd.ProfileIn, Diags);
