@@ -494,9 +494,9 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Diags.error("--offsets: " + RangeError);
     return 2;
   }
-  for (size_t I = 2; I < Offsets.size(); ++I)
-    if (Offsets[I] - Offsets[I - 1] != Offsets[1] - Offsets[0] ||
-        Offsets[1] <= Offsets[0]) {
+  for (size_t I = 1; I < Offsets.size(); ++I)
+    if (Offsets[I] <= Offsets[I - 1] ||
+        Offsets[I] - Offsets[I - 1] != Offsets[1] - Offsets[0]) {
       Diags.error("--offsets: offsets must rise in equal steps (a patch's "
                   "size is counted in steps)");
       return 2;
