@@ -14,6 +14,7 @@
 #include "incant/Driver/Format.h"
 #include "incant/Driver/ModelFinder.h"
 #include "incant/Harness/Backend.h"
+#include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
 
@@ -387,6 +388,13 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       return 2;
     }
   }
+  if (!Cmd.Profile.empty()) {
+    std::optional<harness::Profile> Prof =
+        harness::readProfile(Cmd.Profile, Diags);
+    if (!Prof)
+      return 2;
+    harness::applyProfile(*Prof, Params, Cmd.Explicit);
+  }
   if (Params.Iterations == 0) {
     Diags.error("--iterations must be at least 1");
     return 2;
@@ -559,6 +567,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       {"tests", Files.size()},
       {"params", nlohmann::json::parse(S.Params)},
       {"models", Cmd.Models},
+      {"profile", Cmd.Profile},
       {"resume", Cmd.Resume}};
   if (!DB->addRun(utcNow(), Opt.dump())) {
     Diags.error("cannot write " + DbPath + ": " + DB->error());

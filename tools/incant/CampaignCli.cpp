@@ -46,6 +46,15 @@ static void addRunParams(CLI::App *Sub, harness::RunParams &P,
       ->capture_default_str();
   Sub->add_option("--stress-groups", I.StressGroups,
                   "Stressing work-groups (0: chosen per device)");
+  Sub->add_flag("--stress-in-test,!--no-stress-in-test", I.StressInTest,
+                "CUDA: stress the test's memory, --stress-offset words past "
+                "each instance's first location");
+  Sub->add_option("--stress-offset", I.StressOffset,
+                  "CUDA: words past an instance's first location")
+      ->capture_default_str();
+  Sub->add_option("--loc-distance", P.LocDistance,
+                  "CUDA: words between an instance's locations (0: spread)")
+      ->capture_default_str();
   Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
                 "Idle warp-mates access offset addresses");
   Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
@@ -93,11 +102,18 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "ptx)");
   Sub->add_option("--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
+  Sub->add_option("--profile", Cmd.Profile,
+                  "Chip profile from `incant tune`; options given here "
+                  "override it");
   Sub->add_flag("!--no-progress", Cmd.Progress,
                 "No progress line on stderr");
   // Test hook: exit without cleanup after N stored results, as if killed.
   Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
-  Sub->callback([&Rc] {
+  Sub->callback([&Rc, Sub] {
+    // Options given on the command line win over the profile.
+    for (const CLI::Option *O : Sub->get_options())
+      if (O->count() > 0 && !O->get_lnames().empty())
+        Cmd.Explicit.insert(O->get_lnames()[0]);
     Cmd.IncantVersion = INCANT_VERSION;
     Cmd.ProgressTty = isatty(STDERR_FILENO);
     for (const char *K : {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",

@@ -24,6 +24,7 @@
 #include <iosfwd>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct CampaignCommand {
   std::string Shard;
   harness::RunParams Params;
   std::string StressSeq;
+  /// A chip profile (`incant tune`) applied to Params, except the
+  /// parameters named in Explicit, as `incant run --profile` does.
+  std::string Profile;
+  std::set<std::string> Explicit;
   /// Models whose verdicts are stored; the shipped three by default.
   std::vector<std::string> Models = {"sc", "ptx-rmo", "ptx"};
   std::vector<std::string> ModelDirs;
