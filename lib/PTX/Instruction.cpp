@@ -1174,6 +1174,52 @@ bool InstParser::parseOperands(Instruction &I) {
   return true;
 }
 
+unsigned numDefOperands(const Instruction &I) {
+  if (I.Ops.empty())
+    return 0;
+  switch (I.Ops[0].K) {
+  case Operand::Address:
+  case Operand::Imm:
+  case Operand::FloatImm:
+  case Operand::List:
+  case Operand::Label:
+  case Operand::Symbol:
+  case Operand::Generic:
+    return 0;
+  case Operand::Reg:
+  case Operand::Vector:
+  case Operand::Pair:
+    break;
+  }
+  switch (I.Op) {
+  case Opcode::Bar:
+    return I.hasMod(".red") ? 1 : 0;
+  case Opcode::St:
+  case Opcode::Red:
+  case Opcode::BarWarp:
+  case Opcode::BarrierCluster:
+  case Opcode::Membar:
+  case Opcode::Fence:
+  case Opcode::Bra:
+  case Opcode::Brx:
+  case Opcode::CmpBra:
+  case Opcode::Ret:
+  case Opcode::Exit:
+  case Opcode::Trap:
+  case Opcode::Call:
+  case Opcode::CpAsync:
+  case Opcode::Prefetch:
+    return 0;
+  default:
+    break;
+  }
+  std::string_view N = I.Name;
+  if (N == "nanosleep" || N == "stackrestore" || N == "pmevent" ||
+      N == "setmaxnreg" || N == "griddepcontrol")
+    return 0;
+  return 1;
+}
+
 std::optional<Statement> parseStatement(std::shared_ptr<const SourceFile> File,
                                         uint32_t Begin, uint32_t End,
                                         DiagnosticEngine &Diags) {

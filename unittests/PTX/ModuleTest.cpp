@@ -410,6 +410,42 @@ TEST(PTXModule, UnknownInstructionIsKeptWithAWarning) {
   EXPECT_EQ(printModule(*Q.M), P1);
 }
 
+TEST(PTXModule, DefinedOperands) {
+  Module M = parseOk(kernel(R"(
+	ld.global.u32 %r1, [%rd1];
+	st.global.u32 [%rd1], %r1;
+	atom.global.add.u32 %r2, [%rd1], 1;
+	red.global.add.u32 [%rd1], 1;
+	shfl.sync.idx.b32 %r3|%p1, %r1, 0, 31, -1;
+	ld.shared.v2.u32 {%r4, %r5}, [%r6];
+	bar.red.popc.u32 %r7, 0, %p1;
+	bar.sync 0;
+	nanosleep.u32 %r1;
+	call.uni (retval0), f, (param0);
+	cp.async.ca.shared.global [%r8], [%rd2], 4;
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r6], 0;
+	mbarrier.init.shared.b64 [%r6], 1;
+	prmt.b32 %r9, %r1, %r2, 0x3210;
+)"));
+  std::vector<unsigned> Defs;
+  for (const Instruction *I : instructions(firstFunction(M)))
+    Defs.push_back(numDefOperands(*I));
+  EXPECT_EQ(Defs, (std::vector<unsigned>{1, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1,
+                                         0, 1}));
+}
+
+TEST(PTXModule, TrailingCommentIsNotKeptInRawText) {
+  Parsed P = parse(kernel("\tnewop.x %r1, %r2 ^ 3 // note\n;\n"));
+  ASSERT_TRUE(P.M);
+  auto Is = instructions(firstFunction(*P.M));
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_EQ(Is[0]->Verbatim, "%r1, %r2 ^ 3");
+  std::string P1 = printModule(*P.M);
+  Parsed Q = parse(P1);
+  ASSERT_TRUE(Q.M);
+  EXPECT_EQ(printModule(*Q.M), P1);
+}
+
 TEST(PTXModule, PrintedLayout) {
   Module M = parseOk(std::string(Header) +
                      ".visible .entry k(.param .u32 n)\n.reqntid 32\n{\n"

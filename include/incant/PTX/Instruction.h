@@ -196,6 +196,15 @@ std::optional<Statement> parseStatement(std::shared_ptr<const SourceFile> File,
                                         uint32_t Begin, uint32_t End,
                                         DiagnosticEngine &Diags);
 
+/// How many leading operands of a module instruction are written (0 or 1;
+/// a Pair `%r1|%p1` or a Vector `{%r1, %r2}` counts as one operand that
+/// defines several registers). 0 for stores, reductions, barriers, fences,
+/// branches, calls (their results are in the first List operand), cp.async,
+/// prefetches, instructions whose first operand is an address or an
+/// immediate, and nanosleep, stackrestore, pmevent, setmaxnreg,
+/// griddepcontrol; `bar.red` defines its first operand.
+unsigned numDefOperands(const Instruction &I);
+
 /// The canonical text of an instruction (no trailing ';').
 std::string printInstruction(const Instruction &I);
 /// Labels ("L0: ") followed by the instruction.
