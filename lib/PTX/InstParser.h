@@ -17,7 +17,9 @@
 #include "incant/PTX/Lexer.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace incant::ptx {
 
@@ -47,6 +49,8 @@ private:
   bool parseOperands(Instruction &I);
   bool parseModuleOperands(Instruction &I);
   bool parseAddressBody(Operand &O, SourceLoc Begin);
+  /// `+4`, `-4` or `+-4` after a name (the sign is the next token).
+  bool parseOffset(int64_t &V, bool &Hex, const char *Missing);
 
   const std::shared_ptr<const SourceFile> &File;
   Lexer &Lex;
@@ -59,6 +63,10 @@ private:
 
 /// The deepest operand or initializer nesting the parsers accept.
 constexpr unsigned MaxNesting = 64;
+
+/// The state space a modifier or declaration names (".global",
+/// ".shared::cluster", ".param::entry", ".reg", ...), if any.
+std::optional<AddrSpace> addrSpaceOf(std::string_view M);
 
 /// Appends an operand / instruction (no ';'). Module syntax writes negative
 /// offsets as `+-8` (what ptxas reads); litmus syntax writes `-8`.

@@ -372,40 +372,28 @@ std::optional<Opcode> lookupModuleOpcode(std::string_view N) {
   return std::nullopt;
 }
 
-/// The state space a modifier names, if any.
-std::optional<AddrSpace> spaceOf(std::string_view M) {
-  if (M.size() < 4 || M[0] != '.')
-    return std::nullopt;
-  switch (M[1]) {
-  case 'g':
-    if (M == ".global")
-      return AddrSpace::Global;
-    break;
-  case 's':
-    if (M == ".shared" || M == ".shared::cta")
-      return AddrSpace::Shared;
-    if (M == ".shared::cluster")
-      return AddrSpace::SharedCluster;
-    break;
-  case 'l':
-    if (M == ".local")
-      return AddrSpace::Local;
-    break;
-  case 'p':
-    if (M == ".param" || M == ".param::entry" || M == ".param::func")
-      return AddrSpace::Param;
-    break;
-  case 'c':
-    if (M == ".const")
-      return AddrSpace::Const;
-    break;
-  default:
-    break;
-  }
+} // namespace
+
+std::optional<AddrSpace> addrSpaceOf(std::string_view M) {
+  static constexpr std::pair<std::string_view, AddrSpace> Spaces[] = {
+      {".global", AddrSpace::Global},
+      {".shared", AddrSpace::Shared},
+      {".shared::cta", AddrSpace::Shared},
+      {".shared::cluster", AddrSpace::SharedCluster},
+      {".local", AddrSpace::Local},
+      {".param", AddrSpace::Param},
+      {".param::entry", AddrSpace::Param},
+      {".param::func", AddrSpace::Param},
+      {".const", AddrSpace::Const},
+      {".reg", AddrSpace::Reg},
+      {".sreg", AddrSpace::SReg},
+      {".tex", AddrSpace::Tex},
+  };
+  for (const auto &[Text, Space] : Spaces)
+    if (M == Text)
+      return Space;
   return std::nullopt;
 }
-
-} // namespace
 
 bool InstParser::error(SourceRange R, std::string Msg) {
   Diags->error(File, R, std::move(Msg));
@@ -547,7 +535,7 @@ void InstParser::decodeModuleModifiers(Instruction &I) {
         continue;
       }
     }
-    if (std::optional<AddrSpace> AS = spaceOf(T)) {
+    if (std::optional<AddrSpace> AS = addrSpaceOf(T)) {
       if (!SpaceSeen) {
         SpaceSeen = true;
         I.ASpace = *AS;
@@ -645,6 +633,18 @@ bool InstParser::parseModuleOperands(Instruction &I) {
   return true;
 }
 
+bool InstParser::parseOffset(int64_t &V, bool &Hex, const char *Missing) {
+  bool Neg = Lex.next().is(TokKind::Minus);
+  if (!Neg && Lex.peek().is(TokKind::Minus)) { // `+-4`
+    Lex.next();
+    Neg = true;
+  }
+  if (!Lex.peek().is(TokKind::Int))
+    return error(Lex.peek().Range, Missing);
+  Token IT = Lex.next();
+  return parseInt(V, Hex, Neg, IT);
+}
+
 bool InstParser::parseAddressBody(Operand &O, SourceLoc Begin) {
   O.K = Operand::Address;
   const Token &T = Lex.peek();
@@ -665,18 +665,9 @@ bool InstParser::parseAddressBody(Operand &O, SourceLoc Begin) {
   // Offsets: `+4`, `+-4`, `-4` (the last only after an integer or when
   // reading, never printed for a base, since ptxas rejects `[%r1-4]`).
   while (Lex.peek().is(TokKind::Plus) || Lex.peek().is(TokKind::Minus)) {
-    bool Neg = Lex.next().is(TokKind::Minus);
-    if (!Neg && Lex.peek().is(TokKind::Minus)) {
-      Lex.next();
-      Neg = true;
-    }
-    if (!Lex.peek().is(TokKind::Int))
-      return error(Lex.peek().Range,
-                   "expected an integer offset in the address");
-    Token IT = Lex.next();
     int64_t Off;
     bool Hex;
-    if (!parseInt(Off, Hex, Neg, IT))
+    if (!parseOffset(Off, Hex, "expected an integer offset in the address"))
       return false;
     O.Value = static_cast<int64_t>(static_cast<uint64_t>(O.Value) +
                                    static_cast<uint64_t>(Off));
@@ -807,15 +798,7 @@ bool InstParser::parseModuleOperand(Operand &O) {
     }
     // `sym+8`, `sym+-8`.
     if (Lex.peek().is(TokKind::Plus) || Lex.peek().is(TokKind::Minus)) {
-      bool Neg = Lex.next().is(TokKind::Minus);
-      if (!Neg && Lex.peek().is(TokKind::Minus)) {
-        Lex.next();
-        Neg = true;
-      }
-      if (!Lex.peek().is(TokKind::Int))
-        return error(Lex.peek().Range, "expected an integer offset");
-      Token IT = Lex.next();
-      if (!parseInt(O.Value, O.Hex, Neg, IT))
+      if (!parseOffset(O.Value, O.Hex, "expected an integer offset"))
         return false;
       O.ExplicitOffset = true;
     }

@@ -33,43 +33,13 @@ std::optional<Linkage> linkageOf(std::string_view D) {
 
 /// A state space that starts a declaration.
 std::optional<AddrSpace> declSpaceOf(std::string_view D) {
-  if (D.size() < 4)
+  std::optional<AddrSpace> S = addrSpaceOf(D);
+  // `.shared::cta` and `.param::entry` qualify instructions, not
+  // declarations.
+  if (S && D.find(':') != std::string_view::npos &&
+      *S != AddrSpace::SharedCluster)
     return std::nullopt;
-  switch (D[1]) {
-  case 'r':
-    if (D == ".reg")
-      return AddrSpace::Reg;
-    break;
-  case 's':
-    if (D == ".shared")
-      return AddrSpace::Shared;
-    if (D == ".sreg")
-      return AddrSpace::SReg;
-    break;
-  case 'g':
-    if (D == ".global")
-      return AddrSpace::Global;
-    break;
-  case 'l':
-    if (D == ".local")
-      return AddrSpace::Local;
-    break;
-  case 'p':
-    if (D == ".param")
-      return AddrSpace::Param;
-    break;
-  case 'c':
-    if (D == ".const")
-      return AddrSpace::Const;
-    break;
-  case 't':
-    if (D == ".tex")
-      return AddrSpace::Tex;
-    break;
-  default:
-    break;
-  }
-  return std::nullopt;
+  return S;
 }
 
 /// Directives kept as text without a warning.
