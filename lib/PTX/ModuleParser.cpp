@@ -612,6 +612,10 @@ bool ModuleParser::parseFunction(Function &F, Linkage Link, SourceLoc Begin) {
   }
   if (!parseBody(F))
     return false;
+  // The guess can be far off for odd input (many small functions, one '}'
+  // at the end): do not keep that memory.
+  if (F.Body.capacity() > 2 * F.Body.size() + 64)
+    F.Body.shrink_to_fit();
   F.Range = span(Begin);
   return true;
 }
