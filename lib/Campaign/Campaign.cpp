@@ -1,4 +1,4 @@
-//===- Campaign.cpp - `incant campaign`: many tests into one database ------===//
+//===- Campaign.cpp - `incant campaign`: many tests into one database -----===//
 //
 // The main thread collects the tests, takes its shard, drops those already
 // stored (--resume), picks the devices and loads the models; then one worker
@@ -36,8 +36,7 @@ namespace fs = std::filesystem;
 
 namespace incant::campaign {
 
-std::string paramsKey(const std::string &Backend,
-                      const harness::RunParams &P) {
+std::string paramsKey(const std::string &Backend, const harness::RunParams &P) {
   const harness::Incantations &I = P.Inc;
   // nlohmann::json keeps keys sorted, so equal parameters give equal text.
   nlohmann::json J = {{"backend", Backend},
@@ -75,8 +74,7 @@ bool collectTests(const std::vector<std::string> &Inputs,
           In, fs::directory_options::skip_permission_denied, EC),
           End;
       for (; !EC && It != End; It.increment(EC))
-        if (It->path().extension() == ".litmus" &&
-            It->is_regular_file(EC))
+        if (It->path().extension() == ".litmus" && It->is_regular_file(EC))
           Found.insert(It->path().lexically_normal().string());
       if (EC) {
         Error = "cannot list " + In + ": " + EC.message();
@@ -312,7 +310,6 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
       First = false;
     }
     if (Run) {
-      R.Chip = Run->Device.Name.empty() ? R.Chip : Run->Device.Name;
       R.Driver = Run->Device.Driver.empty() ? R.Driver : Run->Device.Driver;
       R.Launches = Run->Launches;
       R.Instances = Run->Instances;
@@ -357,8 +354,8 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
   } else if (!S.DB.put(T, Verdicts, R)) {
     ++S.StoreFailures;
     S.clearProgress();
-    S.Err << "campaign: " << P.Path << ": cannot store the result: "
-          << S.DB.error() << '\n';
+    S.Err << "campaign: " << P.Path
+          << ": cannot store the result: " << S.DB.error() << '\n';
   } else {
     if (R.Error) {
       ++S.Errors;
@@ -506,7 +503,8 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       return 2;
     }
     Worker W;
-    W.B = Workers.empty() ? std::move(Ch->B) : driver::createBackend(D->Backend);
+    W.B =
+        Workers.empty() ? std::move(Ch->B) : driver::createBackend(D->Backend);
     if (!W.B) {
       Diags.error("cannot create a second " + D->Backend + " backend");
       return 3;
@@ -594,9 +592,9 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   if (S.ProgressShown)
     Err << '\n';
 
-  double Secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - S.Start)
-                    .count();
+  double Secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - S.Start)
+          .count();
   Out << fmt::format("campaign: {} test(s)", Files.size());
   if (ShardCount)
     Out << fmt::format(" (shard {}/{} of {})", ShardIndex, ShardCount,
@@ -607,8 +605,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   if (S.DeviceFailures)
     Out << fmt::format(", {} device failure(s) not stored", S.DeviceFailures);
   Out << fmt::format(" in {:.1f} s with {} worker(s)\n", Secs, Workers.size());
-  Out << fmt::format("database: {} ({} result(s))\n", DbPath,
-                     DB->numResults());
+  Out << fmt::format("database: {} ({} result(s))\n", DbPath, DB->numResults());
   if (S.StoreFailures)
     return 2;
   return S.DeviceFailures ? 3 : 0;

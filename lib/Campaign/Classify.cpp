@@ -1,4 +1,4 @@
-//===- Classify.cpp - A test's family and scope ----------------------------===//
+//===- Classify.cpp - A test's family and scope ---------------------------===//
 #include "incant/Campaign/Classify.h"
 
 #include <algorithm>
@@ -10,11 +10,11 @@ std::string familyOf(const std::string &TestName) {
   size_t Plus = TestName.find('+');
   if (Plus == std::string::npos)
     return TestName;
-  bool Count = Plus > 0 && std::all_of(TestName.begin(),
-                                       TestName.begin() + Plus, [](char C) {
-                                         return std::isdigit(
-                                             static_cast<unsigned char>(C));
-                                       });
+  bool Count =
+      Plus > 0 &&
+      std::all_of(TestName.begin(), TestName.begin() + Plus, [](char C) {
+        return std::isdigit(static_cast<unsigned char>(C));
+      });
   if (Count) {
     size_t Next = TestName.find('+', Plus + 1);
     return TestName.substr(0, Next);
@@ -23,7 +23,7 @@ std::string familyOf(const std::string &TestName) {
 }
 
 std::string scopeOf(const litmus::Program &P) {
-  const char *Level = "same-warp";
+  const char *Level = "intra-warp";
   int Rank = 0;
   for (size_t I = 0; I < P.Threads.size(); ++I)
     for (size_t J = I + 1; J < P.Threads.size(); ++J) {
@@ -34,7 +34,7 @@ std::string scopeOf(const litmus::Program &P) {
                                    : 0;
       if (R > Rank) {
         Rank = R;
-        Level = R == 3 ? "device" : R == 2 ? "cta" : "warp";
+        Level = R == 3 ? "inter-device" : R == 2 ? "inter-cta" : "inter-warp";
       }
     }
   bool Global = false, Shared = false;
@@ -44,7 +44,7 @@ std::string scopeOf(const litmus::Program &P) {
                        : Shared         ? "shared"
                        : Global         ? "global"
                                         : "none";
-  return std::string(Level) + "-" + Region;
+  return std::string(Level) + "/" + Region;
 }
 
 } // namespace incant::campaign

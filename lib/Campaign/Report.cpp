@@ -1,4 +1,4 @@
-//===- Report.cpp - `incant report`: reading databases, the text summary ---===//
+//===- Report.cpp - `incant report`: reading databases, the text summary --===//
 #include "incant/Campaign/Report.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Support/Diagnostic.h"
@@ -59,8 +59,9 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
           Error = Path + ": a result of unknown test " + R.TestHash;
           return false;
         }
-        It = Tests.emplace(R.TestHash,
-                           std::make_pair(*T, S->verdicts(R.TestHash)))
+        It = Tests
+                 .emplace(R.TestHash,
+                          std::make_pair(*T, S->verdicts(R.TestHash)))
                  .first;
       }
       ReportData::Row Row{It->second.first, R, It->second.second, 0, 0};
@@ -86,13 +87,12 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
       Data.Models.push_back(M);
   Data.Models.insert(Data.Models.end(), Models.begin(), Models.end());
 
-  std::stable_sort(Data.Rows.begin(), Data.Rows.end(),
-                   [](const ReportData::Row &A, const ReportData::Row &B) {
-                     return std::tie(A.Test.Family, A.Test.Name, A.Chip,
-                                     A.Params) < std::tie(B.Test.Family,
-                                                          B.Test.Name, B.Chip,
-                                                          B.Params);
-                   });
+  std::stable_sort(
+      Data.Rows.begin(), Data.Rows.end(),
+      [](const ReportData::Row &A, const ReportData::Row &B) {
+        return std::tie(A.Test.Family, A.Test.Name, A.Chip, A.Params) <
+               std::tie(B.Test.Family, B.Test.Name, B.Chip, B.Params);
+      });
 
   std::map<std::string, ReportData::ModelSummary> Sum;
   std::map<std::pair<std::string, std::string>, ReportData::Group> Groups;
@@ -224,9 +224,9 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
   for (size_t I = 0; I < D.Params.size(); ++I)
     OS << fmt::format("Parameters P{}: {}\n", I + 1, D.Params[I]);
   OS << fmt::format("incant version(s): {}\n",
-                    D.Versions.empty() ? "-"
-                                       : fmt::format("{}", fmt::join(
-                                                               D.Versions, ", ")));
+                    D.Versions.empty()
+                        ? "-"
+                        : fmt::format("{}", fmt::join(D.Versions, ", ")));
 
   OS << "\nTests (weak = instances whose final state satisfies the condition; "
         "per model: Ok = allows it, No = forbids it, ! = forbids an "
@@ -265,8 +265,8 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
   OS << fmt::format("  {:<10} {:>6} {:>14} {:>24} {:>11}\n", "model", "tests",
                     "allows weak", "forbids an observed state", "incomplete");
   for (const ReportData::ModelSummary &M : D.Summaries)
-    OS << fmt::format("  {:<10} {:>6} {:>14} {:>24} {:>11}\n", M.Model,
-                      M.Tests, M.Allows, M.Unsound, M.Incomplete);
+    OS << fmt::format("  {:<10} {:>6} {:>14} {:>24} {:>11}\n", M.Model, M.Tests,
+                      M.Allows, M.Unsound, M.Incomplete);
 
   OS << fmt::format("\nObserved but forbidden by the model (unsound for this "
                     "chip): {}\n",
@@ -294,8 +294,8 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
     OS << "\nErrors\n";
     for (const ReportData::Row &R : D.Rows)
       if (R.Result.Error) {
-        std::string First = R.Result.ErrorText.substr(
-            0, R.Result.ErrorText.find('\n'));
+        std::string First =
+            R.Result.ErrorText.substr(0, R.Result.ErrorText.find('\n'));
         // A diagnostic names its file already.
         bool Named = First.compare(0, R.Test.Path.size(), R.Test.Path) == 0;
         OS << "  " << (Named ? "" : R.Test.Path + ": ") << First << '\n';

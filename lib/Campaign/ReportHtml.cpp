@@ -23,12 +23,23 @@ std::string esc(const std::string &S) {
   O.reserve(S.size());
   for (char C : S)
     switch (C) {
-    case '&': O += "&amp;"; break;
-    case '<': O += "&lt;"; break;
-    case '>': O += "&gt;"; break;
-    case '"': O += "&quot;"; break;
-    case '\'': O += "&#39;"; break;
-    default: O += C;
+    case '&':
+      O += "&amp;";
+      break;
+    case '<':
+      O += "&lt;";
+      break;
+    case '>':
+      O += "&gt;";
+      break;
+    case '"':
+      O += "&quot;";
+      break;
+    case '\'':
+      O += "&#39;";
+      break;
+    default:
+      O += C;
     }
   return O;
 }
@@ -83,8 +94,8 @@ void chart(const ReportData &D, std::ostream &OS) {
       OS << fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
                         "height=\"{}\" fill=\"#1976d2\"><title>{} {}: {} of "
                         "{}</title></rect>",
-                        Label, Y + 3, std::max(W, 1.0), RowH - 6,
-                        esc(G.Family), esc(G.Scope), G.Positive, G.Instances);
+                        Label, Y + 3, std::max(W, 1.0), RowH - 6, esc(G.Family),
+                        esc(G.Scope), G.Positive, G.Instances);
       Text = fmt::format("{} ({} of {} tests)", rate(P.Rate), G.WeakTests,
                          G.Tests);
     } else {
@@ -169,8 +180,8 @@ void printHtmlReport(const ReportData &D, std::ostream &OS) {
     OS << fmt::format("<tr><td>{}</td><td class=\"n\">{}</td><td "
                       "class=\"n\">{}</td><td class=\"n{}\">{}</td><td "
                       "class=\"n\">{}</td></tr>\n",
-                      esc(M.Model), M.Tests, M.Allows,
-                      M.Unsound ? " bad" : "", M.Unsound, M.Incomplete);
+                      esc(M.Model), M.Tests, M.Allows, M.Unsound ? " bad" : "",
+                      M.Unsound, M.Incomplete);
   OS << "</table>\n";
 
   OS << "<h2>Weak rate per family and scope</h2>\n<p class=\"note\">Pooled "
@@ -231,8 +242,10 @@ void printHtmlReport(const ReportData &D, std::ostream &OS) {
       }
       bool Bad = D.Unsound.count({I, M}) != 0;
       OS << fmt::format("<td class=\"{}\">{}{}</td>",
-                        Bad ? "bad" : V->Ok ? "ok" : "no", V->Ok ? "Ok" : "No",
-                        V->Incomplete ? "?" : "");
+                        Bad     ? "bad"
+                        : V->Ok ? "ok"
+                                : "no",
+                        V->Ok ? "Ok" : "No", V->Incomplete ? "?" : "");
     }
     OS << "</tr>\n";
   }

@@ -1,4 +1,4 @@
-//===- Store.cpp - The SQLite results store of a campaign ------------------===//
+//===- Store.cpp - The SQLite results store of a campaign -----------------===//
 //
 // The only file that talks to SQLite. Schema version 1; docs/campaign.md
 // describes each table.
@@ -144,8 +144,8 @@ std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
     Stmt Q(S->Db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
                   "name='meta'");
     if (!Q || Q.step() != SQLITE_ROW) {
-      Error = Path + " is not an SQLite database (" + sqlite3_errmsg(S->Db) +
-              ")";
+      Error =
+          Path + " is not an SQLite database (" + sqlite3_errmsg(S->Db) + ")";
       return nullptr;
     }
     HasMeta = Q.flag(0);
@@ -175,7 +175,8 @@ std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
       !S->exec("PRAGMA synchronous=FULL") ||
       !S->exec("PRAGMA foreign_keys=ON") || !S->exec("BEGIN IMMEDIATE") ||
       !S->exec(Schema) ||
-      !S->exec("INSERT OR IGNORE INTO meta VALUES('format', 'incant-campaign')") ||
+      !S->exec(
+          "INSERT OR IGNORE INTO meta VALUES('format', 'incant-campaign')") ||
       !S->exec("INSERT OR IGNORE INTO meta VALUES('schema', '1')") ||
       !S->exec("COMMIT")) {
     Error = "cannot set up " + Path + ": " + S->LastError;

@@ -1,4 +1,4 @@
-//===- CampaignCli.cpp - `incant campaign` ---------------------------------===//
+//===- CampaignCli.cpp - `incant campaign` --------------------------------===//
 //
 // Run many litmus tests and store every result in an SQLite database
 // (lib/Campaign, docs/campaign.md). Exit codes: 0 every test stored (broken
@@ -105,8 +105,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
   Sub->add_option("--profile", Cmd.Profile,
                   "Chip profile from `incant tune`; options given here "
                   "override it");
-  Sub->add_flag("!--no-progress", Cmd.Progress,
-                "No progress line on stderr");
+  Sub->add_flag("!--no-progress", Cmd.Progress, "No progress line on stderr");
   // Test hook: exit without cleanup after N stored results, as if killed.
   Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
   Sub->callback([&Rc, Sub] {

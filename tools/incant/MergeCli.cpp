@@ -1,4 +1,4 @@
-//===- MergeCli.cpp - `incant merge` ---------------------------------------===//
+//===- MergeCli.cpp - `incant merge` --------------------------------------===//
 //
 // Merge campaign databases (one per shard) into one, in one transaction; a
 // result already there (same test, parameters and chip) is kept once.

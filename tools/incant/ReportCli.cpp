@@ -1,4 +1,4 @@
-//===- ReportCli.cpp - `incant report` -------------------------------------===//
+//===- ReportCli.cpp - `incant report` ------------------------------------===//
 //
 // What campaign databases show: a text summary and a self-contained HTML
 // page. Exit codes: 0 done, 2 usage error, a missing or foreign database or

@@ -1,4 +1,4 @@
-//===- CampaignTest.cpp - Test lists, shards and parameter keys ------------===//
+//===- CampaignTest.cpp - Test lists, shards and parameter keys -----------===//
 #include "incant/Campaign/Campaign.h"
 
 #include <filesystem>
@@ -51,7 +51,8 @@ TEST(CollectTests, RecursiveSortedUnique) {
                ("incant-collect-" + std::to_string(getpid()));
   fs::remove_all(D);
   fs::create_directories(D / "b" / "c");
-  for (const char *F : {"a.litmus", "b/x.litmus", "b/c/y.litmus", "b/notes.txt"})
+  for (const char *F :
+       {"a.litmus", "b/x.litmus", "b/c/y.litmus", "b/notes.txt"})
     std::ofstream(D / F) << "x";
   std::vector<std::string> Files;
   std::string E;

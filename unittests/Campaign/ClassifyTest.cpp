@@ -1,4 +1,4 @@
-//===- ClassifyTest.cpp - Families and scopes of tests ---------------------===//
+//===- ClassifyTest.cpp - Families and scopes of tests --------------------===//
 #include "incant/Campaign/Classify.h"
 
 #include <gtest/gtest.h>
@@ -28,22 +28,25 @@ litmus::Program twoThreads(litmus::Placement A, litmus::Placement B) {
 }
 
 TEST(Scope, WidestSeparation) {
-  EXPECT_EQ(scopeOf(twoThreads({0, 0, 0, 0}, {0, 0, 1, 0})), "cta-global");
-  EXPECT_EQ(scopeOf(twoThreads({0, 0, 0, 0}, {0, 0, 0, 1})), "warp-global");
+  EXPECT_EQ(scopeOf(twoThreads({0, 0, 0, 0}, {0, 0, 1, 0})),
+            "inter-cta/global");
+  EXPECT_EQ(scopeOf(twoThreads({0, 0, 0, 0}, {0, 0, 0, 1})),
+            "inter-warp/global");
   EXPECT_EQ(scopeOf(twoThreads({0, 0, 0, 0}, {0, 0, 0, 0})),
-            "same-warp-global");
-  EXPECT_EQ(scopeOf(twoThreads({0, 0, 0, 0}, {1, 0, 0, 0})), "device-global");
+            "intra-warp/global");
+  EXPECT_EQ(scopeOf(twoThreads({0, 0, 0, 0}, {1, 0, 0, 0})),
+            "inter-device/global");
   litmus::Program P = twoThreads({0, 0, 0, 0}, {0, 0, 0, 1});
   P.Locs[0].R = P.Locs[1].R = litmus::Region::Shared;
-  EXPECT_EQ(scopeOf(P), "warp-shared");
+  EXPECT_EQ(scopeOf(P), "inter-warp/shared");
   P.Locs[1].R = litmus::Region::Global;
-  EXPECT_EQ(scopeOf(P), "warp-mixed");
+  EXPECT_EQ(scopeOf(P), "inter-warp/mixed");
   // Three threads: one pair in different CTAs decides.
   P.Threads.push_back(P.Threads[0]);
   P.Threads[2].Where.CTA = 1;
-  EXPECT_EQ(scopeOf(P), "cta-mixed");
+  EXPECT_EQ(scopeOf(P), "inter-cta/mixed");
   P.Locs.clear();
-  EXPECT_EQ(scopeOf(P), "cta-none");
+  EXPECT_EQ(scopeOf(P), "inter-cta/none");
 }
 
 } // namespace

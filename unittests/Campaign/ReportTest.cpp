@@ -1,4 +1,4 @@
-//===- ReportTest.cpp - What a report computes from the databases ----------===//
+//===- ReportTest.cpp - What a report computes from the databases ---------===//
 #include "incant/Campaign/Report.h"
 
 #include <filesystem>
@@ -24,25 +24,34 @@ protected:
     ASSERT_TRUE(S) << E;
     // SB: its weak state (both 0) observed; sc forbids it, ptx allows it.
     TestRecord SB = test("SB+cta-global", "SB");
-    ResultRecord R = result(SB, 100, {{"0:r2=0; 1:r2=0;", true, 5},
-                                      {"0:r2=0; 1:r2=1;", false, 50},
-                                      {"0:r2=1; 1:r2=0;", false, 45}});
-    std::vector<VerdictRecord> V = {
-        {"sc", false, false, 4,
-         {{"0:r2=0; 1:r2=1;", false, 0},
-          {"0:r2=1; 1:r2=0;", false, 0},
-          {"0:r2=1; 1:r2=1;", false, 0}}},
-        {"ptx", true, false, 4,
-         {{"0:r2=0; 1:r2=0;", true, 0},
-          {"0:r2=0; 1:r2=1;", false, 0},
-          {"0:r2=1; 1:r2=0;", false, 0},
-          {"0:r2=1; 1:r2=1;", false, 0}}}};
+    ResultRecord R = result(SB, 100,
+                            {{"0:r2=0; 1:r2=0;", true, 5},
+                             {"0:r2=0; 1:r2=1;", false, 50},
+                             {"0:r2=1; 1:r2=0;", false, 45}});
+    std::vector<VerdictRecord> V = {{"sc",
+                                     false,
+                                     false,
+                                     4,
+                                     {{"0:r2=0; 1:r2=1;", false, 0},
+                                      {"0:r2=1; 1:r2=0;", false, 0},
+                                      {"0:r2=1; 1:r2=1;", false, 0}}},
+                                    {"ptx",
+                                     true,
+                                     false,
+                                     4,
+                                     {{"0:r2=0; 1:r2=0;", true, 0},
+                                      {"0:r2=0; 1:r2=1;", false, 0},
+                                      {"0:r2=1; 1:r2=0;", false, 0},
+                                      {"0:r2=1; 1:r2=1;", false, 0}}}};
     ASSERT_TRUE(S->put(SB, V, R));
     // MP <evil>: nothing weak seen; ptx allows the weak state.
     TestRecord MP = test("MP+<evil>&", "MP");
     ResultRecord R2 = result(MP, 200, {{"1:r0=0; 1:r2=0;", false, 200}});
     std::vector<VerdictRecord> V2 = {
-        {"ptx", true, false, 4,
+        {"ptx",
+         true,
+         false,
+         4,
          {{"1:r0=0; 1:r2=0;", false, 0}, {"1:r0=1; 1:r2=0;", true, 0}}}};
     ASSERT_TRUE(S->put(MP, V2, R2));
     // A broken test.

@@ -1,4 +1,4 @@
-//===- StoreTest.cpp - The SQLite results store ----------------------------===//
+//===- StoreTest.cpp - The SQLite results store ---------------------------===//
 #include "incant/Campaign/Store.h"
 
 #include <filesystem>
@@ -57,12 +57,12 @@ ResultRecord result(const TestRecord &T, const std::string &Params = "{}",
 
 std::vector<VerdictRecord> verdicts() {
   VerdictRecord Sc{"sc", false, false, 4, {{"1:r0=0; 1:r2=0;", false, 0}}};
-  VerdictRecord Ptx{"ptx",
-                    true,
-                    false,
-                    4,
-                    {{"1:r0=0; 1:r2=0;", false, 0},
-                     {"1:r0=1; 1:r2=0;", true, 0}}};
+  VerdictRecord Ptx{
+      "ptx",
+      true,
+      false,
+      4,
+      {{"1:r0=0; 1:r2=0;", false, 0}, {"1:r0=1; 1:r2=0;", true, 0}}};
   return {Sc, Ptx};
 }
 

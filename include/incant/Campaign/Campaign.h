@@ -1,4 +1,4 @@
-//===- Campaign.h - `incant campaign`: many tests into one database -*- C++ -*-===//
+//===- Campaign.h - `incant campaign`: tests into a database ----*- C++ -*-===//
 //
 // Runs every litmus test under folders and files on a backend, as
 // `incant run` does, and stores each result with every shipped model's

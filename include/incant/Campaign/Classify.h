@@ -1,9 +1,11 @@
-//===- Classify.h - A test's family and scope, for grouping results -*- C++ -*-===//
+//===- Classify.h - A test's family and scope, for grouping ---*- C++ -*-===//
 //
 // The report groups results by family (the shape a test's name starts with:
 // MP, SB, 2+2W, ...) and by scope (how far apart its threads sit in the
-// scope tree, and where its locations live), in the library's spelling:
-// `cta-global` is threads in different CTAs sharing global memory.
+// scope tree, and where its locations live): `inter-cta/global` is threads
+// in different CTAs sharing global memory (the library's `+cta-global`,
+// gen's `+gpu-global`; the two name tests by different conventions, so the
+// scope is computed from the scope tree, not read from the name).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_CAMPAIGN_CLASSIFY_H
@@ -19,9 +21,9 @@ namespace incant::campaign {
 /// it ("2+2W+membar.gl" -> "2+2W", "MP+cta-global" -> "MP").
 std::string familyOf(const std::string &TestName);
 
-/// "<level>-<region>": level is the widest place two threads differ
-/// (device, cta, warp; same-warp when all share one warp), region is global,
-/// shared or mixed (no locations: none).
+/// "<level>/<region>": level is the widest place two threads differ
+/// (inter-device, inter-cta, inter-warp; intra-warp when all share one
+/// warp), region is global, shared or mixed (no locations: none).
 std::string scopeOf(const litmus::Program &P);
 
 } // namespace incant::campaign

@@ -1,4 +1,4 @@
-//===- Report.h - `incant report`: what campaigns found ----------*- C++ -*-===//
+//===- Report.h - `incant report`: what campaigns found ---------*- C++ -*-===//
 //
 // Reads one or more campaign databases (a result stored in several is
 // counted once) and says, per test, how often the weak outcome (the
@@ -60,10 +60,10 @@ struct ReportData {
   };
   struct ModelSummary {
     std::string Model;
-    uint64_t Tests = 0;          ///< Rows with this model's verdict.
-    uint64_t Allows = 0;         ///< ... whose condition the model allows.
-    uint64_t Unsound = 0;        ///< ... where it forbids an observed state.
-    uint64_t Incomplete = 0;     ///< ... whose enumeration stopped early.
+    uint64_t Tests = 0;      ///< Rows with this model's verdict.
+    uint64_t Allows = 0;     ///< ... whose condition the model allows.
+    uint64_t Unsound = 0;    ///< ... where it forbids an observed state.
+    uint64_t Incomplete = 0; ///< ... whose enumeration stopped early.
   };
 
   std::vector<std::string> Dbs;

@@ -1,4 +1,4 @@
-//===- BackendChoice.h - Which backend and device a run uses -----*- C++ -*-===//
+//===- BackendChoice.h - Which backend and device a run uses ----*- C++ -*-===//
 //
 // The choice `incant run` makes, shared with `incant campaign`:
 // --backend auto picks an NVIDIA GPU through the CUDA backend when a driver
