@@ -212,17 +212,19 @@ struct Shared {
     if (!Cmd.Progress)
       return;
     auto Now = std::chrono::steady_clock::now();
-    if (!Cmd.ProgressTty && Done != 0 && Done != Todo.size() &&
+    // Tests handled: stored, or failed on the device.
+    size_t N = Done + DeviceFailures + StoreFailures;
+    if (!Cmd.ProgressTty && N != 0 && N != Todo.size() &&
         Now - LastLine < std::chrono::seconds(30))
       return;
     LastLine = Now;
     double Secs = std::chrono::duration<double>(Now - Start).count();
-    double Rate = Secs > 0 ? double(Done) / Secs : 0;
+    double Rate = Secs > 0 ? double(N) / Secs : 0;
     std::string Left =
-        Rate > 0 ? formatDuration(double(Todo.size() - Done) / Rate) : "?";
+        Rate > 0 ? formatDuration(double(Todo.size() - N) / Rate) : "?";
     std::string Line = fmt::format("campaign: {}/{} tests, {:.2f} tests/s, "
                                    "{} left",
-                                   Done, Todo.size(), Rate, Left);
+                                   N, Todo.size(), Rate, Left);
     if (!Cmd.ProgressTty) {
       Err << Line << std::endl;
       return;
