@@ -67,7 +67,7 @@ def main():
             print(f"| {r['row']} | {r['weak']} | {num(r['instances'])} | "
                   f"{num(r['instances_per_s'])} | {r['optcheck'][10:]} |")
     if sec("4"):
-        print("\n### Parallel testing against one instance per launch (SB+cta-global)\n")
+        print("\n### Parallel testing against one instance per launch (SB, relaxed.gpu)\n")
         print("| incantations | mode | launches | instances | weak | seconds | "
               "weak/s |")
         print("|---|---|---|---|---|---|---|")
