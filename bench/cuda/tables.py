@@ -6,7 +6,10 @@ import sys
 
 
 def num(x):
-    return "0" if x == 0 else f"{x:.2g}" if x < 1e4 else f"{x:.1e}".replace("e+0", "e")
+    """Counts below 1e4 in full, larger ones as 2.7e7."""
+    if x < 1e4:
+        return str(int(x)) if x == int(x) else f"{x:.2g}"
+    return f"{x:.1e}".replace("e+0", "e").replace("e+", "e")
 
 
 def opt(r):
@@ -83,7 +86,9 @@ def main():
             p, s = by.get((row, "parallel")), by.get((row, "single"))
             if not p or not s:
                 continue
-            if s["weak"] > 0:
+            if p["weak"] == 0 and s["weak"] == 0:
+                print(f"\n{row}: no weak outcome in either mode")
+            elif s["weak"] > 0:
                 print(f"\n{row}: parallel / single weak per second = "
                       f"{p['weak_per_s'] / s['weak_per_s']:.3g}")
             else:

@@ -1,8 +1,8 @@
 //===- OptCheckTest.cpp - SASS checks on listings taken on an H100 --------===//
 //
-// Inputs/*.sass: `cuobjdump -sass` of the harness for MP and for SB with
-// fence.sc.gpu, compiled by NVRTC 13.0 for sm_90 on the H100 (encodings
-// dropped). See docs/cuda.md.
+// Inputs/*.sass: `cuobjdump -sass` of the harness for MP, for SB with
+// fence.sc.gpu and for litmus/bar/MP+bar.sync+warp-shared, compiled by
+// NVRTC 13.0 for sm_90 on the H100 (encodings dropped). See docs/cuda.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,4 +134,32 @@ TEST(OptCheck, NoMarkersIsSkipped) {
   replaceFirst(S3, "PMTRIG 0x103", "NOP         ");
   EXPECT_EQ(cuda::checkSass(S3, expected(handbuilt::mp())).K,
             cuda::OptCheckResult::Failed);
+}
+
+TEST(OptCheck, BarSyncPartsOnH100) {
+  // The SASS of MP with bar.sync 0 between each thread's accesses, roles in
+  // two warps of one CTA, locations in shared memory: five regions (role 0
+  // part 0, role 1 part 0, the barrier, role 0 part 1, role 1 part 1).
+  std::string Sass = input("mp-bar-sync-h100.sass");
+  ASSERT_FALSE(Sass.empty());
+  litmus::Program P = handbuilt::mp(handbuilt::Place::Warp,
+                                    handbuilt::FenceSel::None, true);
+  litmus::Op Bar{};
+  Bar.K = litmus::Op::Kind::Barrier;
+  for (auto &T : P.Threads)
+    T.Ops.insert(T.Ops.begin() + 1, Bar);
+  DiagnosticEngine Diags;
+  auto G = cuda::generateCuda(P, {}, nullptr, Diags);
+  ASSERT_TRUE(G.has_value());
+  auto R = cuda::checkSass(Sass, G->ExpectedMemOps, G->RegionNames);
+  EXPECT_EQ(R.K, cuda::OptCheckResult::Ok) << R.line();
+  // Without the barrier between its markers the check fails and names it.
+  std::string S = Sass;
+  size_t M = S.find("PMTRIG 0x104");
+  ASSERT_NE(M, std::string::npos);
+  replaceFirst(S, "BAR.SYNC.DEFER_BLOCKING 0x0 ;\n        /*20b0*/",
+               "NOP ;\n        /*20b0*/");
+  auto R2 = cuda::checkSass(S, G->ExpectedMemOps, G->RegionNames);
+  EXPECT_EQ(R2.K, cuda::OptCheckResult::Failed);
+  EXPECT_EQ(R2.Detail.rfind("barrier 0: expected BAR", 0), 0u) << R2.Detail;
 }
