@@ -100,6 +100,13 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
     const ReportData::Row &Row = Data.Rows[I];
     if (Row.Result.Error)
       continue;
+    const std::string &Opt = Row.Result.OptCheck;
+    if (Opt.rfind("optcheck: ", 0) == 0) {
+      std::string Status = Opt.substr(10, Opt.find(' ', 10) - 10);
+      ++Data.OptCheck[Status];
+      if (Status == "FAILED")
+        Data.OptCheckFailed.push_back(I);
+    }
     ReportData::Group &G = Groups[{Row.Test.Family, Row.Test.Scope}];
     G.Family = Row.Test.Family;
     G.Scope = Row.Test.Scope;
@@ -289,6 +296,15 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
                       "{} test(s) showed it)\n",
                       G.Family, FamW, G.Scope, ScopeW, P.Rate, G.Positive,
                       G.Instances, G.WeakTests, G.Tests);
+  }
+  if (!D.OptCheck.empty()) {
+    OS << "\nOptcheck (the compiled code keeps the test's accesses):";
+    for (const auto &[Status, N] : D.OptCheck)
+      OS << fmt::format(" {} {}", N, Status);
+    OS << '\n';
+    for (size_t I : D.OptCheckFailed)
+      OS << "  " << D.Rows[I].Test.Name << ": " << D.Rows[I].Result.OptCheck
+         << '\n';
   }
   if (Errors) {
     OS << "\nErrors\n";

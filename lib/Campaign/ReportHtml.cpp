@@ -250,6 +250,21 @@ void printHtmlReport(const ReportData &D, std::ostream &OS) {
     OS << "</tr>\n";
   }
   OS << "</table>\n";
+  if (!D.OptCheck.empty()) {
+    OS << "<h2>Optcheck</h2>\n<p>Whether the compiled code keeps the test's "
+          "memory accesses:";
+    for (const auto &[Status, N] : D.OptCheck)
+      OS << fmt::format(" {} {};", N, esc(Status));
+    OS << "</p>\n";
+    if (!D.OptCheckFailed.empty()) {
+      OS << "<table><tr><th>test</th><th>optcheck</th></tr>\n";
+      for (size_t I : D.OptCheckFailed)
+        OS << fmt::format("<tr><td>{}</td><td class=\"err\">{}</td></tr>\n",
+                          esc(D.Rows[I].Test.Name),
+                          esc(D.Rows[I].Result.OptCheck));
+      OS << "</table>\n";
+    }
+  }
   if (Errors) {
     OS << "<h2>Errors</h2>\n<table><tr><th>file</th><th>message</th></tr>\n";
     for (const ReportData::Row &R : D.Rows)

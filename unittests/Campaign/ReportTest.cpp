@@ -43,6 +43,7 @@ protected:
                                       {"0:r2=0; 1:r2=1;", false, 0},
                                       {"0:r2=1; 1:r2=0;", false, 0},
                                       {"0:r2=1; 1:r2=1;", false, 0}}}};
+    R.OptCheck = "optcheck: ok";
     ASSERT_TRUE(S->put(SB, V, R));
     // MP <evil>: nothing weak seen; ptx allows the weak state.
     TestRecord MP = test("MP+<evil>&", "MP");
@@ -53,6 +54,7 @@ protected:
          false,
          4,
          {{"1:r0=0; 1:r2=0;", false, 0}, {"1:r0=1; 1:r2=0;", true, 0}}}};
+    R2.OptCheck = "optcheck: FAILED (1 load of 2 missing)";
     ASSERT_TRUE(S->put(MP, V2, R2));
     // A broken test.
     TestRecord Bad = test("broken", "broken");
@@ -123,6 +125,10 @@ TEST_F(ReportTest, ListsAndGroups) {
   EXPECT_EQ(D.Groups[1].Family, "SB");
   EXPECT_EQ(D.Groups[1].Positive, 5u);
   EXPECT_EQ(D.Groups[1].WeakTests, 1u);
+  EXPECT_EQ(D.OptCheck.at("ok"), 1u);
+  EXPECT_EQ(D.OptCheck.at("FAILED"), 1u);
+  ASSERT_EQ(D.OptCheckFailed.size(), 1u);
+  EXPECT_EQ(D.Rows[D.OptCheckFailed[0]].Test.Family, "MP");
 }
 
 TEST_F(ReportTest, SameDatabaseTwiceCountsOnce) {
@@ -148,6 +154,11 @@ TEST_F(ReportTest, TextAndHtml) {
             std::string::npos)
       << T.str();
   EXPECT_NE(T.str().find("\n  broken.litmus:1:1: error: expected a header\n"),
+            std::string::npos)
+      << T.str();
+  EXPECT_NE(T.str().find("Optcheck (the compiled code keeps the test's "
+                         "accesses): 1 FAILED 1 ok\n  MP+<evil>&: optcheck: "
+                         "FAILED (1 load of 2 missing)\n"),
             std::string::npos)
       << T.str();
   std::ostringstream L;

@@ -18,6 +18,7 @@
 #include "incant/Campaign/Store.h"
 
 #include <iosfwd>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -78,6 +79,11 @@ struct ReportData {
   std::set<std::pair<size_t, std::string>> Unsound;
   std::vector<Entry> AllowedUnseen;
   std::vector<Group> Groups;
+  /// Results by optcheck status (CUDA: "ok", "FAILED", "skipped"; results
+  /// of backends without optcheck are not counted) and the rows whose
+  /// compiled code failed it (their outcomes are not the test's).
+  std::map<std::string, uint64_t> OptCheck;
+  std::vector<size_t> OptCheckFailed;
   std::vector<ModelSummary> Summaries;
 };
 
