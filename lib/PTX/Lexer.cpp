@@ -87,8 +87,11 @@ std::string_view Lexer::skipTo(char Stop) {
     }
     if (C == '{' || C == '[' || C == '(')
       ++Depth;
-    else if ((C == '}' || C == ']' || C == ')') && Depth > 0)
+    else if (C == '}' || C == ']' || C == ')') {
+      if (Depth == 0)
+        break; // An unmatched closer ends the text (a function's '}').
       --Depth;
+    }
     bool Space = isSpaceChar(C);
     bump();
     if (!Space)

@@ -525,6 +525,14 @@ TEST(PTXModule, Errors) {
               "expected a type");
   expectError(std::string(Header) + ".file 1 x.cu\n", 4, 9,
               "expected a file name in double quotes");
+  // Raw text of an unknown directive stops at the function's '}'.
+  Parsed P = parse(kernel("\t.newthing a, b\n"));
+  EXPECT_FALSE(P.M);
+  ASSERT_EQ(P.Diags.size(), 2u);
+  EXPECT_EQ(P.Diags[0].Sev, Severity::Warning);
+  EXPECT_EQ(P.Diags[1].Range.Begin.Line, 9u);
+  EXPECT_NE(P.Diags[1].Message.find("expected ';' to end '.newthing'"),
+            std::string::npos);
 }
 
 TEST(PTXModule, UnknownDirectiveIsKept) {

@@ -115,8 +115,9 @@ public:
   /// The location just past the last consumed token.
   SourceLoc lastEndLoc() const { return LastEndLoc; }
   /// Skips raw text up to (not including) the first \p Stop character at
-  /// brace/bracket/paren depth 0 outside comments and strings (or to the end)
-  /// and returns the skipped bytes; the next token follows them.
+  /// brace/bracket/paren depth 0 outside comments and strings, or an
+  /// unmatched closing bracket, or the end; returns the skipped bytes
+  /// without trailing white space and comments. The next token follows.
   std::string_view skipTo(char Stop);
 
 private:
