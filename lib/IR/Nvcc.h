@@ -7,8 +7,9 @@
 
 namespace incant::ir {
 
-/// nvcc's path: the first `nvcc` on PATH, else /usr/local/cuda/bin/nvcc;
-/// empty if neither exists.
+/// nvcc's path: $INCANT_NVCC if set (empty if that is not an executable),
+/// else the first `nvcc` on PATH, else /usr/local/cuda/bin/nvcc; empty if
+/// none exists.
 std::string findNvcc();
 
 struct NvccResult {

@@ -428,7 +428,11 @@ bool Rewriter::renameRegister(unsigned Func, std::string_view From,
       Found = true;
       Range |= V->IsRange;
     }
-  for (const ptx::Variable &V : PendingRegs[Func])
+  std::vector<ptx::Variable> NoRegs;
+  auto PR = PendingRegs.find(Func);
+  std::vector<ptx::Variable> &Queued =
+      PR == PendingRegs.end() ? NoRegs : PR->second;
+  for (const ptx::Variable &V : Queued)
     Found |= V.Name == From;
   if (!Found) {
     Diags->error(fmt::format("rewrite: {} declares no register '{}'", F.Name,
@@ -452,7 +456,7 @@ bool Rewriter::renameRegister(unsigned Func, std::string_view From,
       V->Name = std::string(To);
     forEachName(B, Fn);
   }
-  for (ptx::Variable &V : PendingRegs[Func])
+  for (ptx::Variable &V : Queued)
     if (V.Name == From)
       V.Name = std::string(To);
   for (auto &[Key, S] : Pending)

@@ -1,0 +1,3 @@
+__global__ void k(int *p) {
+  *p = 1
+}
