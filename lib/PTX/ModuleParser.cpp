@@ -126,11 +126,20 @@ bool ModuleParser::atLabel() const {
   const Token &T = Lex.peek();
   if (!T.is(TokKind::Ident))
     return false;
+  // Fast path on the byte after the name; anything unusual (white space,
+  // a comment) asks the lexer, so that labels are found exactly as the
+  // tokens fall (a printed module must parse the same way).
   const std::string &S = File->text();
   size_t P = T.Range.End.Offset;
-  while (P < S.size() && (S[P] == ' ' || S[P] == '\t'))
-    ++P;
-  return P < S.size() && S[P] == ':' && !(P + 1 < S.size() && S[P + 1] == ':');
+  if (P < S.size()) {
+    if (S[P] == ':')
+      return true;
+    if (!isSpaceChar(S[P]) && S[P] != '/')
+      return false;
+  }
+  Lexer Ahead = Lex;
+  Ahead.next();
+  return Ahead.peek().is(TokKind::Colon);
 }
 
 bool ModuleParser::parseU64(uint64_t &V, std::string_view What) {

@@ -566,3 +566,18 @@ TEST(PTXModule, NothingCrashesOnTruncatedInput) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(PTXModule, LabelsAsTheLexerSeesThem) {
+  // Found by PtxFuzzer: a label followed by vertical tabs before its ':'
+  // was read as an unknown instruction, and printed as a label.
+  Module M = parseOk(kernel("L\v\v:\n\tret;\nM /* c */ :\n\tret;\n"));
+  const Function &F = firstFunction(M);
+  ASSERT_EQ(F.Body.size(), 4u);
+  EXPECT_EQ(std::get<Label>(F.Body[0]).Name, "L");
+  EXPECT_EQ(std::get<Label>(F.Body[2]).Name, "M");
+  expectFixpoint(M);
+}
+
+} // namespace
