@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <random>
 
@@ -259,7 +260,12 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     return Res;
   }
   const GeneratedTest &G = *Gen;
-  static CudaLibraries Libs; // loaded once per process
+  // Loaded once per process. `incant campaign` runs several tests at once
+  // (worker threads sharing one device's primary context), so loading the
+  // libraries and the compile cache below are guarded; launches go to the
+  // legacy default stream and so never overlap across threads.
+  static CudaLibraries Libs;
+  static std::mutex LibsMutex;
   std::string Why;
 
   // --emit: the sources, and the PTX when NVRTC is here; no device needed.
@@ -278,7 +284,12 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     }
     Res.Status = RunResult::Emitted;
     Res.Arch = Opts.Arch.empty() ? "sm_90" : Opts.Arch;
-    if (Libs.loadNvrtc(Why)) {
+    bool HaveNvrtc;
+    {
+      std::lock_guard<std::mutex> Lock(LibsMutex);
+      HaveNvrtc = Libs.loadNvrtc(Why);
+    }
+    if (HaveNvrtc) {
       std::string Ptx, Cubin, Log;
       Res.Nvrtc = nvrtcVersion(Libs);
       std::string Sass;
@@ -297,15 +308,18 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     return Res;
   }
 
-  if (!Libs.loadDriver(Why)) {
-    Res.Status = RunResult::NoDriver;
-    Res.Message = Why;
-    return Res;
-  }
-  if (!Libs.loadNvrtc(Why)) {
-    Res.Status = RunResult::NoCompiler;
-    Res.Message = Why;
-    return Res;
+  {
+    std::lock_guard<std::mutex> Lock(LibsMutex);
+    if (!Libs.loadDriver(Why)) {
+      Res.Status = RunResult::NoDriver;
+      Res.Message = Why;
+      return Res;
+    }
+    if (!Libs.loadNvrtc(Why)) {
+      Res.Status = RunResult::NoCompiler;
+      Res.Message = Why;
+      return Res;
+    }
   }
   const DriverApi &D = Libs.Drv;
   Session S(Libs);
@@ -326,7 +340,10 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
   D.cuDeviceGetAttribute(&Res.SMs, CU_ATTR_MULTIPROCESSOR_COUNT, Dev);
   D.cuDeviceGetAttribute(&MaxThreads, CU_ATTR_MAX_THREADS_PER_BLOCK, Dev);
   Res.Arch = Opts.Arch.empty() ? fmt::format("sm_{}{}", Ma, Mi) : Opts.Arch;
-  Res.Driver = Libs.nvmlDriverVersion();
+  {
+    std::lock_guard<std::mutex> Lock(LibsMutex);
+    Res.Driver = Libs.nvmlDriverVersion();
+  }
   if (Res.Driver.empty()) {
     int V = 0;
     D.cuDriverGetVersion(&V);
@@ -346,23 +363,39 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     std::string Cubin;
     OptCheckResult Opt;
   };
+  // Bounded: a campaign compiles thousands of distinct sources, while
+  // `incant tune` reuses a few. Compiling happens outside the lock, so
+  // workers compile in parallel (two racing on one source both compile it).
   static std::map<std::string, Compiled> CompileCache;
+  static std::mutex CacheMutex;
+  constexpr size_t CacheCap = 64;
   std::string CacheKey = Res.Arch + '\n' + (Opts.OptCheck ? "1\n" : "0\n") +
                          G.Source;
-  auto Hit = CompileCache.find(CacheKey);
-  if (Hit == CompileCache.end()) {
+  Compiled Entry;
+  bool Hit = false;
+  {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    auto It = CompileCache.find(CacheKey);
+    if (It != CompileCache.end()) {
+      Entry = It->second;
+      Hit = true;
+    }
+  }
+  if (!Hit) {
     std::string Ptx, Sass, Log;
-    Compiled C;
-    if (!compileChecked(Libs, G, Res.Arch, Opts.OptCheck, Ptx, C.Cubin, Sass,
-                        C.Opt, Log)) {
+    if (!compileChecked(Libs, G, Res.Arch, Opts.OptCheck, Ptx, Entry.Cubin,
+                        Sass, Entry.Opt, Log)) {
       Res.Status = RunResult::Failed;
       Res.Message = "NVRTC failed to compile the harness:\n" + Log;
       return Res;
     }
-    Hit = CompileCache.emplace(std::move(CacheKey), std::move(C)).first;
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    if (CompileCache.size() >= CacheCap)
+      CompileCache.clear();
+    CompileCache.emplace(std::move(CacheKey), Entry);
   }
-  const std::string &Cubin = Hit->second.Cubin;
-  Res.Opt = Hit->second.Opt;
+  const std::string &Cubin = Entry.Cubin;
+  Res.Opt = Entry.Opt;
   CUfunction TestFn = nullptr, HistFn = nullptr;
   if (!S.check(D.cuModuleLoadData(&S.Module, Cubin.data()), "cuModuleLoadData",
                Res) ||
@@ -462,7 +495,10 @@ RunResult incant::cuda::runOnCuda(const litmus::Program &P,
     if (Opts.Stress && Opts.StressInTest) {
       for (uint64_t L = 0; L < Pr.stressLines; ++L)
         for (uint64_t Gl = 0; Gl < NumG; ++Gl)
-          if (Opts.StressOffset + L * Pr.stressSpread == Gl * Dist) {
+          // 64-bit locations: even slots, each with its high word next.
+          if (Opts.StressOffset + L * Pr.stressSpread == Gl * Dist ||
+              (G.Wide && Gl % 2 == 0 &&
+               Opts.StressOffset + L * Pr.stressSpread == Gl * Dist + 1)) {
             Res.Status = RunResult::Failed;
             Res.Message = fmt::format(
                 "stress offset {} + {} * {} hits location {} of the test; "
