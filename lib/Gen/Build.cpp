@@ -125,32 +125,23 @@ std::string keyOf(const GTest &G) {
 //===----------------------------------------------------------------------===//
 // Writing the test as a litmus AST.
 
+ptx::Operand operand(ptx::Operand::Kind K, const std::string &Name,
+                     int64_t Value = 0) {
+  ptx::Operand O;
+  O.K = K;
+  O.Name = Name;
+  O.Value = Value;
+  return O;
+}
 ptx::Operand reg(const std::string &Name) {
-  ptx::Operand O;
-  O.K = ptx::Operand::Reg;
-  O.Name = Name;
-  return O;
+  return operand(ptx::Operand::Reg, Name);
 }
-
-ptx::Operand imm(int64_t V) {
-  ptx::Operand O;
-  O.K = ptx::Operand::Imm;
-  O.Value = V;
-  return O;
-}
-
+ptx::Operand imm(int64_t V) { return operand(ptx::Operand::Imm, "", V); }
 ptx::Operand addrOf(const std::string &Base) {
-  ptx::Operand O;
-  O.K = ptx::Operand::Address;
-  O.Name = Base;
-  return O;
+  return operand(ptx::Operand::Address, Base);
 }
-
 ptx::Operand label(const std::string &Name) {
-  ptx::Operand O;
-  O.K = ptx::Operand::Label;
-  O.Name = Name;
-  return O;
+  return operand(ptx::Operand::Label, Name);
 }
 
 ptx::Instruction inst(const std::string &Name,
@@ -178,8 +169,7 @@ std::string scopeMod(Scope S) {
 /// Registers of one thread, numbered in order of first use.
 class ThreadWriter {
 public:
-  ThreadWriter(int Tid, litmus::Test &T, const GTest &G)
-      : Tid(Tid), T(T), G(G) {}
+  ThreadWriter(int Tid, litmus::Test &T) : Tid(Tid), T(T) {}
 
   std::string newReg(ptx::Type Ty, int Loc = -1) {
     std::string Name = fmt::format("r{}", NumRegs++);
@@ -312,7 +302,6 @@ private:
 
   int Tid;
   litmus::Test &T;
-  [[maybe_unused]] const GTest &G;
   int NumRegs = 0;
   int NumLabels = 0;
   std::string PendingLabel;
@@ -378,7 +367,7 @@ litmus::Test writeTest(const GTest &G, const std::string &Name,
   std::vector<std::vector<ptx::Statement>> Code;
   std::vector<litmus::CondExpr> Atoms;
   for (size_t Tid = 0; Tid != G.Threads.size(); ++Tid) {
-    ThreadWriter W(int(Tid), T, G);
+    ThreadWriter W(int(Tid), T);
     std::vector<std::string> Dst = W.write(G.Threads[Tid]);
     for (size_t I = 0; I != Dst.size(); ++I) {
       if (G.Threads[Tid][I].D != Dir::R || G.Threads[Tid][I].RVal < 0)

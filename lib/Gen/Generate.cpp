@@ -6,11 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <ostream>
-#include <set>
 #include <unordered_set>
 
 using namespace incant;
