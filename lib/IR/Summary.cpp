@@ -25,6 +25,7 @@ const char *eventKindName(EventKind K) {
   case EventKind::Atomic: return "atomic";
   case EventKind::Fence: return "fence";
   case EventKind::Barrier: return "barrier";
+  case EventKind::Call: return "call";
   }
   return "?";
 }
@@ -188,6 +189,18 @@ static std::optional<SummaryEvent> classify(const Instruction &I) {
     E.Space = "";
     E.Op = nameWithMods(I, 1);
     break;
+  case Opcode::Call: {
+    // Ops: [(returns)], callee, [(arguments)], [prototype].
+    E.Kind = EventKind::Call;
+    E.Space = "";
+    E.Op = "indirect";
+    for (const ptx::Operand &O : I.Ops)
+      if (O.K != ptx::Operand::List) {
+        E.Op = O.Name;
+        break;
+      }
+    break;
+  }
   default:
     return std::nullopt;
   }
@@ -419,7 +432,8 @@ void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
     }
     // The others: one row per kind, grouped by description.
     for (EventKind K : {EventKind::AsyncCopy, EventKind::Atomic,
-                        EventKind::Fence, EventKind::Barrier}) {
+                        EventKind::Fence, EventKind::Barrier,
+                        EventKind::Call}) {
       std::vector<std::pair<std::string, LineList>> Groups;
       size_t N = 0;
       for (const SummaryEvent &E : F.Events) {
@@ -443,7 +457,8 @@ void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
       std::string Label = K == EventKind::AsyncCopy ? "async copies"
                           : K == EventKind::Atomic  ? "atomics"
                           : K == EventKind::Fence   ? "fences"
-                                                    : "barriers";
+                          : K == EventKind::Barrier ? "barriers"
+                                                    : "calls";
       Row(Label, N, Rest);
     }
     if (!F.Loops.empty()) {
@@ -456,7 +471,8 @@ void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
       Row("loops", F.Loops.size(), Rest);
     }
     if (F.Events.empty() && F.Loops.empty())
-      OS << "  no memory accesses, atomics, fences, barriers or loops\n";
+      OS << "  no memory accesses, atomics, fences, barriers, calls or "
+            "loops\n";
     if (!Verbose)
       continue;
     for (const SummaryEvent &E : F.Events) {

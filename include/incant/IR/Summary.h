@@ -2,8 +2,8 @@
 //
 // The per-function summary that `incant ptx` prints: global, shared and
 // generic loads and stores, asynchronous copies, atomics (operation,
-// semantics, scope), fences, barriers and loops, each with its source
-// location and PTX line.
+// semantics, scope), fences, barriers, calls and loops, each with its
+// source location and PTX line.
 //
 // Atomics and reductions show their effective semantics and scope: the PTX
 // ISA reads an `atom`/`red` without `.sem` as `.relaxed` and without a scope
@@ -23,8 +23,8 @@
 
 namespace incant::ir {
 
-enum class EventKind { Load, Store, AsyncCopy, Atomic, Fence, Barrier };
-/// "load", "store", "async copy", "atomic", "fence", "barrier".
+enum class EventKind { Load, Store, AsyncCopy, Atomic, Fence, Barrier, Call };
+/// "load", "store", "async copy", "atomic", "fence", "barrier", "call".
 const char *eventKindName(EventKind K);
 
 /// One instruction the summary reports.
@@ -33,7 +33,8 @@ struct SummaryEvent {
   /// State space without the dot: "global", "shared", "generic", ...
   std::string Space;
   /// Atomics: "add", "cas", ...; fences: "fence", "membar", "proxy";
-  /// barriers: the instruction's name with its first modifier ("bar.sync").
+  /// barriers: the instruction's name with its first modifier ("bar.sync");
+  /// calls: the callee (or "indirect").
   std::string Op;
   std::string Sem;   ///< Effective semantics ("relaxed", "sc", ...) or "".
   std::string Scope; ///< Effective scope ("cta", "gpu", ...) or "".
