@@ -12,7 +12,7 @@
 #  3. bar.sync, 64-bit and the tests whose SASS needs a lower ptxas level;
 #  4. parallel testing against one instance per launch (--single), same
 #     test and incantations, weak outcomes per second as a ratio
-#     (SINGLE_SECONDS: time budget of each single-instance run, default 60).
+#     (SINGLE_SECONDS: time budget of each single-instance run, default 45).
 # Usage, from the repository root:
 #   bench/cuda/tables.sh [BENCH] OUTDIR
 # BENCH is the incant-cuda-litmus program; without it the script builds it
@@ -120,10 +120,10 @@ for S in $SECTIONS; do
     # the test's own memory.)
     run 4 "SB barrier" parallel SB --barrier --iterations 1000
     run 4 "SB barrier" single SB --single --barrier --iterations 100000000 \
-      --max-seconds "${SINGLE_SECONDS:-60}"
+      --max-seconds "${SINGLE_SECONDS:-45}"
     run 4 "SB stress+barrier" parallel SB --stress --barrier --iterations 200
     run 4 "SB stress+barrier" single SB --single --stress --barrier \
-      --iterations 100000000 --max-seconds "${SINGLE_SECONDS:-60}"
+      --iterations 100000000 --max-seconds "${SINGLE_SECONDS:-45}"
     ;;
   esac
   echo "section $S done at $((SECONDS - T0)) s" >&2

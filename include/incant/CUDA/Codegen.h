@@ -65,6 +65,9 @@ struct GeneratedTest {
   uint32_t NumShared = 0;
   uint32_t NumOut = 0;      ///< Observed items plus 64-bit items' high words.
   bool HasBarrier = false;  ///< The test has bar.sync.
+  /// Global locations have 8-byte slots: location j at index 2j, its high
+  /// word one word after it.
+  bool Wide = false;
   /// For optcheck: per marked region (a role; in tests with bar.sync, a
   /// part of a role between barriers, or a barrier), the expected memory
   /// operations in program order, as SASS classes ("LD", "ST", "ATOM",
