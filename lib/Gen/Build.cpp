@@ -84,6 +84,10 @@ std::string keyOf(const GTest &G) {
   size_t N = G.Threads.size();
   std::vector<size_t> Perm(N);
   std::iota(Perm.begin(), Perm.end(), size_t(0));
+  // Every permutation up to 7 threads; beyond, the rotations only (they
+  // still catch the rotations of one cycle).
+  bool AllPerms = N <= 7;
+  size_t Rot = 0;
   std::string Best;
   bool First = true;
   do {
@@ -118,7 +122,14 @@ std::string keyOf(const GTest &G) {
     if (First || S < Best)
       Best = std::move(S);
     First = false;
-  } while (std::next_permutation(Perm.begin(), Perm.end()));
+    if (!AllPerms) {
+      if (++Rot == N)
+        break;
+      std::rotate(Perm.begin(), Perm.begin() + 1, Perm.end());
+      continue;
+    }
+  } while (!AllPerms ? true
+                     : std::next_permutation(Perm.begin(), Perm.end()));
   return Best;
 }
 

@@ -37,6 +37,7 @@ struct Family {
   bool Mixed = false;
   std::vector<AccessVariant> Accesses;
   std::vector<bool> Memory; ///< false: global, true: shared.
+  unsigned MaxThreads = 4;
 };
 
 std::shared_ptr<SourceFile> optionFile(const std::string &Option,
@@ -188,12 +189,20 @@ void expandShape(const ShapeInfo &S, const std::vector<PoChoice> &Po,
   }
 }
 
+/// The most partial cycles an enumeration, and concrete cycles (variants
+/// included) a command, may go through; beyond, it stops with an error
+/// rather than run for hours. Building a test takes 10 to 200 us.
+constexpr uint64_t EnumBudget = 20'000'000;
+constexpr uint64_t CycleBudget = 2'000'000;
+
 /// diy's enumeration: the cycles of at most MaxSize edges from \p Pool, in
-/// their least rotation, with at least one edge marked relaxed.
-void enumerateCycles(const std::vector<Edge> &Pool,
+/// their least rotation, with at least one edge marked relaxed. False if
+/// the budget ran out.
+bool enumerateCycles(const std::vector<Edge> &Pool,
                      const std::vector<bool> &IsRelax, unsigned MaxSize,
                      unsigned MaxThreads, std::vector<Cycle> &Out) {
   std::vector<size_t> Seq;
+  uint64_t Visited = 0;
   auto Close = [&] {
     const Edge &First = Pool[Seq.front()], &Last = Pool[Seq.back()];
     if (Last.Dst != First.Src)
@@ -225,6 +234,8 @@ void enumerateCycles(const std::vector<Edge> &Pool,
     Out.push_back(std::move(C));
   };
   auto Rec = [&](auto &Self, unsigned Ext) -> void {
+    if (++Visited > EnumBudget)
+      return;
     if (Seq.size() >= 2)
       Close();
     if (Seq.size() == MaxSize)
@@ -244,6 +255,7 @@ void enumerateCycles(const std::vector<Edge> &Pool,
     Seq = {I};
     Rec(Rec, Pool[I].External);
   }
+  return Visited <= EnumBudget;
 }
 
 std::optional<Family> parseFamily(const FamilyOptions &O,
@@ -262,6 +274,7 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
   Ok &= parseList("--mem", "memory variant", O.Memory, Diags, F.Memory, parseMemory,
                   "global or shared");
   F.Mixed = O.MixedScopes;
+  F.MaxThreads = O.MaxThreads;
 
   for (const std::string &Text : O.Cycles) {
     auto File = optionFile("--cycle", Text);
@@ -314,7 +327,14 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
           Pool.push_back(E);
           IsRelax.push_back(Safe->empty());
         }
-      enumerateCycles(Pool, IsRelax, O.MaxSize, O.MaxThreads, F.Templates);
+      if (!enumerateCycles(Pool, IsRelax, O.MaxSize, O.MaxThreads,
+                           F.Templates)) {
+        Diags.error(fmt::format("more than {} partial cycles to enumerate; "
+                                "lower --size or --threads, or give fewer "
+                                "edges",
+                                EnumBudget));
+        Ok = false;
+      }
     }
   } else if (!O.Safe.empty()) {
     Diags.error("--safe needs --relax");
@@ -338,7 +358,21 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
 }
 
 /// Every concrete cycle of a template: generic fences and levels replaced.
-void concretize(const Cycle &T, const Family &F, std::vector<Cycle> &Out) {
+/// False if there would be more than the budget.
+bool concretize(const Cycle &T, const Family &F, std::vector<Cycle> &Out) {
+  // Count first: fence and level choices multiply.
+  uint64_t Count = 1;
+  size_t GenericLevels = 0;
+  for (const Edge &E : T.Edges) {
+    if (E.K == Edge::Fenced && !E.F)
+      Count *= F.Po.size();
+    GenericLevels += E.External && !E.Lvl;
+    if (Count > CycleBudget)
+      return false;
+  }
+  for (size_t I = 0; F.Mixed && I != GenericLevels; ++I)
+    if ((Count *= F.Levels.size()) > CycleBudget)
+      return false;
   std::vector<Cycle> Acc = {T};
   // Generic fences: each independently.
   for (size_t I = 0; I != T.Edges.size(); ++I) {
@@ -362,7 +396,7 @@ void concretize(const Cycle &T, const Family &F, std::vector<Cycle> &Out) {
       Gen.push_back(I);
   if (Gen.empty()) {
     Out.insert(Out.end(), Acc.begin(), Acc.end());
-    return;
+    return true;
   }
   if (!F.Mixed) {
     for (const Cycle &C : Acc)
@@ -372,7 +406,7 @@ void concretize(const Cycle &T, const Family &F, std::vector<Cycle> &Out) {
           D.Edges[I].Lvl = L;
         Out.push_back(std::move(D));
       }
-    return;
+    return true;
   }
   for (size_t I : Gen) {
     std::vector<Cycle> Next;
@@ -385,6 +419,7 @@ void concretize(const Cycle &T, const Family &F, std::vector<Cycle> &Out) {
     Acc = std::move(Next);
   }
   Out.insert(Out.end(), Acc.begin(), Acc.end());
+  return true;
 }
 
 /// The kinds of the events that the cycle leaves open, from a variant.
@@ -435,7 +470,14 @@ gen::generate(const GenOptions &Opts, DiagnosticEngine &Diags,
   for (const Family &F : Families) {
     for (size_t TI = 0; TI != F.Templates.size(); ++TI) {
       std::vector<Cycle> Concrete;
-      concretize(F.Templates[TI], F, Concrete);
+      if (!concretize(F.Templates[TI], F, Concrete) ||
+          S.Cycles + Concrete.size() * F.Accesses.size() * F.Memory.size() >
+              CycleBudget) {
+        Diags.error(fmt::format("the options give more than {} cycles; give "
+                                "shorter lists",
+                                CycleBudget));
+        return std::nullopt;
+      }
       std::string FirstWhy;
       bool Built = false;
       for (const Cycle &C : Concrete)
@@ -443,8 +485,15 @@ gen::generate(const GenOptions &Opts, DiagnosticEngine &Diags,
           for (bool Shared : F.Memory) {
             ++S.Cycles;
             std::string Why;
-            std::optional<GeneratedTest> G =
-                buildTest(applyAccess(C, V), Shared, V.Name, Why);
+            std::optional<GeneratedTest> G;
+            unsigned Threads = unsigned(std::count_if(
+                C.Edges.begin(), C.Edges.end(),
+                [](const Edge &E) { return E.External; }));
+            if (Threads > F.MaxThreads)
+              Why = fmt::format("{} threads, more than --threads {}", Threads,
+                                F.MaxThreads);
+            else
+              G = buildTest(applyAccess(C, V), Shared, V.Name, Why);
             if (!G) {
               ++S.Impossible;
               if (FirstWhy.empty())
