@@ -196,7 +196,9 @@ static std::optional<SummaryEvent> classify(const Instruction &I) {
     E.Op = "indirect";
     for (const ptx::Operand &O : I.Ops)
       if (O.K != ptx::Operand::List) {
-        E.Op = O.Name;
+        // A register callee is an indirect call.
+        E.Op = !O.Name.empty() && O.Name[0] == '%' ? "indirect " + O.Name
+                                                   : O.Name;
         break;
       }
     break;
@@ -413,7 +415,7 @@ void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS) {
                       F.Instructions == 1 ? "" : "s");
     auto Row = [&](const std::string &Label, size_t Count,
                    const std::string &Rest) {
-      OS << fmt::format("  {:<16}{:>4}  {}\n", Label, Count, Rest);
+      OS << fmt::format("  {:<22}{:>4}  {}\n", Label, Count, Rest);
     };
     // Loads and stores: one row per kind and space.
     for (EventKind K : {EventKind::Load, EventKind::Store}) {

@@ -34,7 +34,7 @@ struct SummaryEvent {
   std::string Space;
   /// Atomics: "add", "cas", ...; fences: "fence", "membar", "proxy";
   /// barriers: the instruction's name with its first modifier ("bar.sync");
-  /// calls: the callee (or "indirect").
+  /// calls: the callee, or "indirect %rd8" for a call through a register.
   std::string Op;
   std::string Sem;   ///< Effective semantics ("relaxed", "sc", ...) or "".
   std::string Scope; ///< Effective scope ("cta", "gpu", ...) or "".
