@@ -80,8 +80,13 @@ std::string_view Lexer::skipTo(char Stop) {
           ++Pos;
         ++Pos;
       }
-      if (Pos < End && Text[Pos] == '"')
+      if (Pos < End && Text[Pos] == '"') {
         ++Pos;
+      } else if (Pos < End) {
+        // An unterminated string ends at the newline, which stays in the
+        // text: printed before a ';', the string would swallow it.
+        bump();
+      }
       LastSig = Pos;
       continue;
     }

@@ -580,4 +580,15 @@ TEST(PTXModule, LabelsAsTheLexerSeesThem) {
   expectFixpoint(M);
 }
 
+TEST(PTXModule, RawTextWithAnUnterminatedString) {
+  // Found by PtxFuzzer: `.d_ ",` then ';' on the next line printed as
+  // `.d_ ",;`, where the string swallowed the ';'.
+  Parsed P = parse("//\n//\n\t.d_\",\n;");
+  ASSERT_TRUE(P.M);
+  std::string P1 = printModule(*P.M);
+  Parsed Q = parse(P1);
+  ASSERT_TRUE(Q.M) << P1;
+  EXPECT_EQ(printModule(*Q.M), P1);
+}
+
 } // namespace
