@@ -82,6 +82,19 @@ bool isGlobalAccess(const ptx::Instruction &I) {
           I.ASpace == ptx::AddrSpace::Generic);
 }
 
+/// kern.ptx, parsed, with a rewriter on it.
+class IRRewriterKern : public ::testing::Test {
+protected:
+  void SetUp() override {
+    M = load("kern.ptx");
+    ASSERT_TRUE(M);
+    Rw.emplace(*M, D);
+  }
+  std::optional<ptx::Module> M;
+  DiagnosticEngine D;
+  std::optional<Rewriter> Rw;
+};
+
 TEST(IRRewriter, OriginalsValidate) {
   for (const char *Name : {"kern.ptx", "sync.ptx"}) {
     auto M = load(Name);
@@ -133,11 +146,8 @@ TEST(IRRewriter, FenceAfterEveryGlobalAccess) {
   }
 }
 
-TEST(IRRewriter, BarrierAtLoopHeaders) {
-  auto M = load("kern.ptx");
-  ASSERT_TRUE(M);
-  DiagnosticEngine D;
-  Rewriter RW(*M, D);
+TEST_F(IRRewriterKern, BarrierAtLoopHeaders) {
+  Rewriter &RW = *Rw;
   unsigned Added = 0;
   {
     ModuleIR IR(*M);
@@ -160,11 +170,8 @@ TEST(IRRewriter, BarrierAtLoopHeaders) {
                 "bar.sync 0");
 }
 
-TEST(IRRewriter, InstrumentationCallVariablesParamsRegisters) {
-  auto M = load("kern.ptx");
-  ASSERT_TRUE(M);
-  DiagnosticEngine D;
-  Rewriter RW(*M, D);
+TEST_F(IRRewriterKern, InstrumentationCallVariablesParamsRegisters) {
+  Rewriter &RW = *Rw;
   unsigned Func = RW.functionIndex("_Z8producerPii");
   ASSERT_NE(Func, NoNode);
   ASSERT_TRUE(RW.addModuleText(
@@ -199,11 +206,8 @@ TEST(IRRewriter, InstrumentationCallVariablesParamsRegisters) {
   EXPECT_EQ(D.numErrors(), 0u);
 }
 
-TEST(IRRewriter, Renames) {
-  auto M = load("kern.ptx");
-  ASSERT_TRUE(M);
-  DiagnosticEngine D;
-  Rewriter RW(*M, D);
+TEST_F(IRRewriterKern, Renames) {
+  Rewriter &RW = *Rw;
   unsigned Func = RW.functionIndex("_Z8producerPii");
   EXPECT_TRUE(RW.renameSymbol("flag", "incant_flag"));
   EXPECT_TRUE(RW.renameRegister(Func, "%r", "%q"));
@@ -217,11 +221,8 @@ TEST(IRRewriter, Renames) {
   EXPECT_NE(Text.find(".reg .b32 %r<5>"), std::string::npos);
 }
 
-TEST(IRRewriter, RefusedEdits) {
-  auto M = load("kern.ptx");
-  ASSERT_TRUE(M);
-  DiagnosticEngine D;
-  Rewriter RW(*M, D);
+TEST_F(IRRewriterKern, RefusedEdits) {
+  Rewriter &RW = *Rw;
   unsigned Func = RW.functionIndex("_Z8consumerPi");
   ModuleIR IR(*M);
   const FunctionIR *F = IR.find("_Z8consumerPi");
@@ -241,11 +242,8 @@ TEST(IRRewriter, RefusedEdits) {
   EXPECT_GE(D.numErrors(), 7u);
 }
 
-TEST(IRRewriter, ValidateFindsBrokenEdits) {
-  auto M = load("kern.ptx");
-  ASSERT_TRUE(M);
-  DiagnosticEngine D;
-  Rewriter RW(*M, D);
+TEST_F(IRRewriterKern, ValidateFindsBrokenEdits) {
+  Rewriter &RW = *Rw;
   unsigned Func = RW.functionIndex("_Z8consumerPi");
   ModuleIR IR(*M);
   unsigned First = IR.find("_Z8consumerPi")->instructions().front();
