@@ -7,7 +7,9 @@
 #
 # Usage, from the repository root:
 #   bench/cuda/tune-h100.sh INCANT OUTDIR [h100|pocl]
-# h100 (default): the sizes below, about 8 minutes on one H100.
+# h100 (default): the sizes below; on the H100 they took 26 s of tuning
+#       (the budgets are upper bounds).
+# long: ten times the launches per point (about 4 minutes on the H100).
 # pocl: a scaled-down run on the OpenCL CPU device, to check the script
 #       (PoCL ignores distances and offsets: its choices mean nothing).
 set -u
@@ -37,6 +39,13 @@ else
   # rounds of 20 launches per test; the budget usually ends it first.
   RSEARCH="--candidates 150 --rounds 3 --iterations 20 --budget 90s"
   CMP_IT=1000
+  if [ "$SIZE" = long ]; then
+    PATCH="--distances 1,32:257:32 --offsets 4:256:8 --iterations 100 --budget 150s"
+    SEQ="--distances 64,192 --max-offset 128 --iterations 40 --budget 150s"
+    SPREAD="--max-spread 16 --samples 3 --distances 64,192 --iterations 40 --budget 60s"
+    RSEARCH="--candidates 150 --rounds 3 --iterations 100 --budget 120s"
+    CMP_IT=2000
+  fi
 fi
 run() { echo "### incant $*"; "$I" "$@"; echo "rc=$?"; }
 {
