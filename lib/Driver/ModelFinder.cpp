@@ -1,6 +1,8 @@
 //===- ModelFinder.cpp - Locate and cache .cat models by name -------------===//
 #include "incant/Driver/ModelFinder.h"
+#include "incant/Harness/Profile.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -43,6 +45,28 @@ std::string libraryDir() {
     fs::path Lib = (Root / "litmus").lexically_normal();
     if (fs::is_directory(Lib, EC))
       return Lib.string();
+  }
+  return {};
+}
+
+std::string shippedProfileFor(const std::string &Chip,
+                              const std::string &Backend) {
+  for (const fs::path &Root : dataRoots()) {
+    std::error_code EC;
+    fs::path Dir = (Root / "profiles").lexically_normal();
+    std::vector<fs::path> Files;
+    for (fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+         It.increment(EC))
+      if (It->path().extension() == ".json")
+        Files.push_back(It->path());
+    std::sort(Files.begin(), Files.end());
+    for (const fs::path &F : Files) {
+      DiagnosticEngine Quiet(nullptr);
+      std::optional<harness::Profile> P =
+          harness::readProfile(F.string(), Quiet);
+      if (P && P->Chip == Chip && P->Backend == Backend)
+        return F.string();
+    }
   }
   return {};
 }

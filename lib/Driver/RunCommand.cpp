@@ -235,7 +235,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       return 2;
     }
   }
-  if (!C.Profile.empty()) {
+  if (!C.Profile.empty() && C.Profile != "none") {
     // The chip profile first; options given explicitly override it.
     std::optional<harness::Profile> Prof = harness::readProfile(C.Profile, Diags);
     if (!Prof)
@@ -267,6 +267,22 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
 #endif
       Ch->B = opencl::createOpenCLBackend();
     Ch->Device = C.Device.value_or(0);
+  }
+  if (C.Profile.empty() && C.EmitDir.empty()) {
+    // No --profile: the shipped profile of this chip, if there is one, is
+    // the default (`--profile none` runs with the built-in defaults).
+    std::vector<harness::DeviceInfo> Devs = Ch->B->devices();
+    if (Ch->Device < Devs.size())
+      if (std::string P = shippedProfileFor(Devs[Ch->Device].Name, Ch->B->name());
+          !P.empty()) {
+        std::optional<harness::Profile> Prof = harness::readProfile(P, Diags);
+        if (!Prof)
+          return 2;
+        harness::applyProfile(*Prof, C.Params, C.Explicit);
+        Diags.report(Severity::Note, nullptr, {},
+                     "using the shipped profile of this chip, " + P +
+                         " (--profile none: the built-in defaults)");
+      }
   }
   if (std::string(Ch->B->name()) != "cuda" &&
       (C.Params.LocDistance || C.Params.Inc.StressInTest))

@@ -119,7 +119,8 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
                   "Folder searched first for models given by name");
   Sub->add_option("--profile", Cmd.Profile,
                   "Chip profile from `incant tune`; options given here "
-                  "override it");
+                  "override it (default: the shipped profile of the chip, "
+                  "if any; 'none': the built-in defaults)");
   Sub->callback([&Cmd, &Rc, Sub] {
     for (const CLI::Option *O : Sub->get_options())
       if (O->count() > 0 && !O->get_lnames().empty())

@@ -20,6 +20,12 @@ std::vector<std::string> modelSearchPath(const std::vector<std::string> &Extra);
 /// The folder holding the shipped litmus library, if it can be found.
 std::string libraryDir();
 
+/// The shipped chip profile (`profiles/*.json` in the share folder or the
+/// source tree) made by `incant tune` on a device named \p Chip with
+/// \p Backend; "" if none.
+std::string shippedProfileFor(const std::string &Chip,
+                              const std::string &Backend);
+
 /// Loads each model once. A name with a '/' or ending in .cat is a path;
 /// otherwise NAME.cat is looked up in the search path.
 class ModelFinder {
