@@ -6,6 +6,7 @@
 // device failure.
 //
 //===----------------------------------------------------------------------===//
+#include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
 
@@ -14,62 +15,6 @@
 #include <unistd.h>
 
 using namespace incant;
-
-/// The run parameters and incantations, spelt as `incant run` spells them.
-static void addRunParams(CLI::App *Sub, harness::RunParams &P,
-                         std::string &StressSeq) {
-  harness::Incantations &I = P.Inc;
-  Sub->add_option("--iterations", P.Iterations, "Launches of each test")
-      ->capture_default_str();
-  Sub->add_option("--instances", P.Instances,
-                  "Test instances per launch (default: chosen per device)");
-  Sub->add_option("--group-size", P.GroupSize,
-                  "Work-items per work-group (default: chosen per device)");
-  Sub->add_option("--stride", P.Stride, "Words between two locations")
-      ->capture_default_str();
-  Sub->add_option("--seed", P.Seed, "Seed of permutations and randomisation")
-      ->capture_default_str();
-  Sub->add_option("--loop-bound", P.LoopBound,
-                  "Backward branches a thread may take")
-      ->capture_default_str();
-  Sub->add_flag("--mem-stress,!--no-mem-stress", I.MemStress,
-                "Memory stress from extra work-groups");
-  Sub->add_option("--stress-seq", StressSeq,
-                  "Stress access sequence, e.g. 'st0 ld1'");
-  Sub->add_option("--stress-locs", I.StressLocs, "Scratchpad locations")
-      ->capture_default_str();
-  Sub->add_option("--stress-patch", I.StressPatch,
-                  "Words between scratchpad locations")
-      ->capture_default_str();
-  Sub->add_option("--stress-iterations", I.StressIterations,
-                  "Times each stressing thread runs the sequence")
-      ->capture_default_str();
-  Sub->add_option("--stress-groups", I.StressGroups,
-                  "Stressing work-groups (0: chosen per device)");
-  Sub->add_flag("--stress-in-test,!--no-stress-in-test", I.StressInTest,
-                "CUDA: stress the test's memory, --stress-offset words past "
-                "each instance's first location");
-  Sub->add_option("--stress-offset", I.StressOffset,
-                  "CUDA: words past an instance's first location")
-      ->capture_default_str();
-  Sub->add_option("--loc-distance", P.LocDistance,
-                  "CUDA: words between an instance's locations (0: spread)")
-      ->capture_default_str();
-  Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
-                "Idle warp-mates access offset addresses");
-  Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
-                "A fresh thread layout every launch");
-  Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
-                "Bounded spin barrier before the test (default on)");
-  Sub->add_option("--barrier-polls", I.BarrierPolls,
-                  "Polls before the spin barrier gives up")
-      ->capture_default_str();
-  Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
-                "Testing threads stress memory before the test");
-  Sub->add_option("--pre-stress-iterations", I.PreStressIterations,
-                  "Iterations of pre-stress")
-      ->capture_default_str();
-}
 
 static void addCampaign(CLI::App &App, int &Rc) {
   static campaign::CampaignCommand Cmd;
@@ -96,7 +41,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
   Sub->add_option("--shard", Cmd.Shard,
                   "Take every N-th test, starting at the i-th: 'i/N' "
                   "(default from SLURM_ARRAY_TASK_ID/COUNT)");
-  addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
+  tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
   Sub->add_option("-m,--model", Cmd.Models,
                   "Models whose verdicts are stored (default: sc ptx-rmo "
                   "ptx)");

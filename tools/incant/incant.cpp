@@ -12,6 +12,7 @@
 //   3  the command needs a device or driver that this machine does not have
 //
 //===----------------------------------------------------------------------===//
+#include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Driver/CheckCommand.h"
 #ifdef INCANT_HAVE_RUN
@@ -49,8 +50,6 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
   CLI::App *Sub = App.add_subcommand(
       "run", "Run litmus tests many times on a device under incantations "
              "(litmus7's histogram, with the model's verdict)");
-  harness::RunParams &P = Cmd.Params;
-  harness::Incantations &I = P.Inc;
   Sub->add_option("files", Cmd.Files, "Litmus tests (.litmus)");
   Sub->add_option("--backend", Cmd.Backend,
                   "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
@@ -58,56 +57,7 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
       ->capture_default_str();
   Sub->add_option("--device", Cmd.Device,
                   "Device index within the backend (see `incant devices`)");
-  Sub->add_option("--iterations", P.Iterations, "Launches of the test")
-      ->capture_default_str();
-  Sub->add_option("--instances", P.Instances,
-                  "Test instances per launch (default: chosen per device)");
-  Sub->add_option("--group-size", P.GroupSize,
-                  "Work-items per work-group (default: chosen per device)");
-  Sub->add_option("--stride", P.Stride, "Words between two locations")
-      ->capture_default_str();
-  Sub->add_option("--seed", P.Seed, "Seed of permutations and randomisation")
-      ->capture_default_str();
-  Sub->add_option("--loop-bound", P.LoopBound,
-                  "Backward branches a thread may take")
-      ->capture_default_str();
-  Sub->add_flag("--mem-stress,!--no-mem-stress", I.MemStress,
-                "Memory stress from extra work-groups");
-  Sub->add_option("--stress-seq", Cmd.StressSeq,
-                  "Stress access sequence, e.g. 'st0 ld1'");
-  Sub->add_option("--stress-locs", I.StressLocs, "Scratchpad locations")
-      ->capture_default_str();
-  Sub->add_option("--stress-patch", I.StressPatch,
-                  "Words between scratchpad locations")
-      ->capture_default_str();
-  Sub->add_option("--stress-iterations", I.StressIterations,
-                  "Times each stressing thread runs the sequence")
-      ->capture_default_str();
-  Sub->add_option("--stress-groups", I.StressGroups,
-                  "Stressing work-groups (0: chosen per device)");
-  Sub->add_flag("--stress-in-test,!--no-stress-in-test", I.StressInTest,
-                "CUDA: stress the test's memory, --stress-offset words past "
-                "each instance's first location");
-  Sub->add_option("--stress-offset", I.StressOffset,
-                  "CUDA: words past an instance's first location")
-      ->capture_default_str();
-  Sub->add_option("--loc-distance", P.LocDistance,
-                  "CUDA: words between an instance's locations (0: spread)")
-      ->capture_default_str();
-  Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
-                "Idle warp-mates access offset addresses");
-  Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
-                "A fresh thread layout every launch");
-  Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
-                "Bounded spin barrier before the test (default on)");
-  Sub->add_option("--barrier-polls", I.BarrierPolls,
-                  "Polls before the spin barrier gives up")
-      ->capture_default_str();
-  Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
-                "Testing threads stress memory before the test");
-  Sub->add_option("--pre-stress-iterations", I.PreStressIterations,
-                  "Iterations of pre-stress")
-      ->capture_default_str();
+  tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
   Sub->add_flag("--json", Cmd.Json, "One JSON object per test, one per line");
   Sub->add_option("--emit", Cmd.EmitDir,
                   "Write the generated kernel source here and do not run");
