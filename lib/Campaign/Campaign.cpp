@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Campaign.h"
+#include "incant/Support/Time.h"
 #include "incant/Campaign/Classify.h"
 #include "incant/Campaign/Store.h"
 #include "incant/Driver/BackendChoice.h"
@@ -110,15 +111,6 @@ bool parseShard(const std::string &Text, uint32_t &Index, uint32_t &Count,
 }
 
 namespace {
-
-std::string utcNow() {
-  std::time_t T = std::time(nullptr);
-  std::tm Tm{};
-  gmtime_r(&T, &Tm);
-  char Buf[32];
-  std::strftime(Buf, sizeof(Buf), "%Y-%m-%dT%H:%M:%SZ", &Tm);
-  return Buf;
-}
 
 std::string hostName() {
   char Buf[256] = {};
@@ -345,7 +337,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
   }
   if (R.Error)
     R.ErrorText = renderDiagnostics(Diags);
-  R.Finished = utcNow();
+  R.Finished = utcNowIso();
 
   std::lock_guard<std::mutex> G(S.Mu);
   if (DeviceFailed) {
@@ -569,7 +561,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       {"models", Cmd.Models},
       {"profile", Cmd.Profile},
       {"resume", Cmd.Resume}};
-  if (!DB->addRun(utcNow(), Opt.dump())) {
+  if (!DB->addRun(utcNowIso(), Opt.dump())) {
     Diags.error("cannot write " + DbPath + ": " + DB->error());
     return 2;
   }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Tune/TuneCommand.h"
+#include "incant/Support/Time.h"
 #include "incant/Driver/BackendChoice.h"
 #include "incant/Driver/ModelFinder.h"
 #include "incant/Harness/Backend.h"
@@ -162,15 +163,6 @@ std::string testPath(const std::string &Name) {
     if (It->path().filename() == Name + ".litmus")
       return It->path().string();
   return Name;
-}
-
-std::string isoNow() {
-  std::time_t T = std::time(nullptr);
-  std::tm Tm{};
-  gmtime_r(&T, &Tm);
-  char Buf[32];
-  std::strftime(Buf, sizeof(Buf), "%Y-%m-%dT%H:%M:%SZ", &Tm);
-  return Buf;
 }
 
 harness::ProfileValue num(uint64_t V) {
@@ -564,7 +556,7 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Prof.Backend = M.Info.Backend;
     Prof.Driver = M.Info.Driver.empty() ? M.Info.Version : M.Info.Driver;
   }
-  Prof.Date = isoNow();
+  Prof.Date = utcNowIso();
   Prof.Tool = Cmd.ToolVersion;
   Prof.Seed = Cmd.Seed;
   Prof.BudgetSeconds += BudgetS;
