@@ -1,6 +1,7 @@
 //===- OptCheck.cpp - Did the compiler keep the test's accesses? -----------===//
 
 #include "incant/CUDA/OptCheck.h"
+#include "incant/Support/FindProgram.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -153,41 +154,12 @@ incant::cuda::checkSass(const std::string &Sass,
   return Res;
 }
 
-namespace {
-
-std::string findTool(const char *Name) {
-  std::vector<std::string> Dirs;
-  if (const char *P = std::getenv("PATH")) {
-    std::string S = P;
-    size_t B = 0;
-    while (B <= S.size()) {
-      size_t E = S.find(':', B);
-      if (E == std::string::npos)
-        E = S.size();
-      if (E > B)
-        Dirs.push_back(S.substr(B, E - B));
-      B = E + 1;
-    }
-  }
-  if (const char *H = std::getenv("CUDA_HOME"))
-    Dirs.push_back(std::string(H) + "/bin");
-  Dirs.push_back("/usr/local/cuda/bin");
-  for (const auto &D : Dirs) {
-    std::string F = D + "/" + Name;
-    if (access(F.c_str(), X_OK) == 0)
-      return F;
-  }
-  return "";
-}
-
-} // namespace
-
 bool incant::cuda::disassemble(const std::string &Cubin, std::string &Sass,
                                std::string &Why) {
-  std::string Tool = findTool("cuobjdump");
+  std::string Tool = incant::findCudaProgram("cuobjdump");
   std::string Args = " -sass ";
   if (Tool.empty()) {
-    Tool = findTool("nvdisasm");
+    Tool = incant::findCudaProgram("nvdisasm");
     Args = " ";
   }
   if (Tool.empty()) {

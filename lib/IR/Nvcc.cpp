@@ -1,5 +1,6 @@
 //===- Nvcc.cpp - Running nvcc to get PTX from CUDA source ----------------===//
 #include "Nvcc.h"
+#include "incant/Support/FindProgram.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,32 +14,11 @@ extern char **environ;
 
 namespace incant::ir {
 
-static bool isExecutable(const std::string &Path) {
-  struct stat St;
-  return ::stat(Path.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
-         ::access(Path.c_str(), X_OK) == 0;
-}
-
 std::string findNvcc() {
   // INCANT_NVCC names nvcc explicitly (tests set it to a missing path).
   if (const char *Env = std::getenv("INCANT_NVCC"))
-    return isExecutable(Env) ? std::string(Env) : std::string();
-  if (const char *Path = std::getenv("PATH")) {
-    std::string P = Path;
-    size_t Start = 0;
-    while (Start <= P.size()) {
-      size_t End = P.find(':', Start);
-      if (End == std::string::npos)
-        End = P.size();
-      std::string Dir = P.substr(Start, End - Start);
-      if (!Dir.empty() && isExecutable(Dir + "/nvcc"))
-        return Dir + "/nvcc";
-      Start = End + 1;
-    }
-  }
-  if (isExecutable("/usr/local/cuda/bin/nvcc"))
-    return "/usr/local/cuda/bin/nvcc";
-  return {};
+    return isExecutableFile(Env) ? std::string(Env) : std::string();
+  return findCudaProgram("nvcc");
 }
 
 NvccResult runProgram(const std::vector<std::string> &Argv) {

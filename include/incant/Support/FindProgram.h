@@ -1,0 +1,19 @@
+//===- FindProgram.h - Locate the CUDA toolkit's programs ---------*- C++ -*-===//
+#ifndef INCANT_SUPPORT_FINDPROGRAM_H
+#define INCANT_SUPPORT_FINDPROGRAM_H
+
+#include <string>
+
+namespace incant {
+
+/// Whether \p Path is a regular file this process may execute.
+bool isExecutableFile(const std::string &Path);
+
+/// The full path of the program \p Name (nvcc, ptxas, cuobjdump, nvdisasm):
+/// the first executable found on $PATH, then in $CUDA_HOME/bin, then in
+/// /usr/local/cuda/bin; "" if none.
+std::string findCudaProgram(const std::string &Name);
+
+} // namespace incant
+
+#endif // INCANT_SUPPORT_FINDPROGRAM_H
