@@ -379,7 +379,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       return 2;
     }
   }
-  if (!Cmd.Profile.empty()) {
+  if (!Cmd.Profile.empty() && Cmd.Profile != "none") {
     std::optional<harness::Profile> Prof =
         harness::readProfile(Cmd.Profile, Diags);
     if (!Prof)

@@ -49,7 +49,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "Folder searched first for models given by name");
   Sub->add_option("--profile", Cmd.Profile,
                   "Chip profile from `incant tune`; options given here "
-                  "override it");
+                  "override it ('none' or absent: the built-in defaults)");
   Sub->add_flag("!--no-progress", Cmd.Progress, "No progress line on stderr");
   // Test hook: exit without cleanup after N stored results, as if killed.
   Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
