@@ -15,6 +15,7 @@
 #include "incant/Driver/Format.h"
 #include "incant/Driver/ModelFinder.h"
 #include "incant/Harness/Backend.h"
+#include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
@@ -38,30 +39,12 @@ namespace fs = std::filesystem;
 namespace incant::campaign {
 
 std::string paramsKey(const std::string &Backend, const harness::RunParams &P) {
-  const harness::Incantations &I = P.Inc;
   // nlohmann::json keeps keys sorted, so equal parameters give equal text.
   nlohmann::json J = {{"backend", Backend},
                       {"iterations", P.Iterations},
                       {"instances", P.Instances},
-                      {"group_size", P.GroupSize},
-                      {"stride", P.Stride},
-                      {"loc_distance", P.LocDistance},
-                      {"seed", P.Seed},
-                      {"loop_bound", P.LoopBound},
-                      {"mem_stress", I.MemStress},
-                      {"stress_groups", I.StressGroups},
-                      {"stress_seq", harness::formatStressSeq(I.StressSeq)},
-                      {"stress_locs", I.StressLocs},
-                      {"stress_patch", I.StressPatch},
-                      {"stress_iterations", I.StressIterations},
-                      {"stress_in_test", I.StressInTest},
-                      {"stress_offset", I.StressOffset},
-                      {"bank_conflicts", I.BankConflicts},
-                      {"randomise", I.Randomise},
-                      {"spin_barrier", I.SpinBarrier},
-                      {"barrier_polls", I.BarrierPolls},
-                      {"pre_stress", I.PreStress},
-                      {"pre_stress_iterations", I.PreStressIterations}};
+                      {"group_size", P.GroupSize}};
+  harness::addParamsJson(P, J);
   return J.dump();
 }
 

@@ -10,6 +10,7 @@
 #include "incant/Driver/Format.h"
 #include "incant/Driver/ModelFinder.h"
 #include "incant/Harness/Backend.h"
+#include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Litmus/Load.h"
@@ -194,31 +195,12 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
                  {"name", R.Device.Name},       {"platform", R.Device.Platform},
                  {"version", R.Device.Version}, {"driver", R.Device.Driver},
                  {"choice", Note}};
-  const harness::Incantations &I = Cmd.Params.Inc;
-  J["parameters"] = {
-      {"iterations", R.Launches},
-      {"instances_per_launch", R.InstancesPerLaunch},
-      {"groups", R.Groups},
-      {"group_size", R.GroupSize},
-      {"warp_size", R.WarpSize},
-      {"stride", Cmd.Params.Stride},
-      {"seed", Cmd.Params.Seed},
-      {"loop_bound", Cmd.Params.LoopBound},
-      {"mem_stress", I.MemStress},
-      {"stress_seq", harness::formatStressSeq(I.StressSeq)},
-      {"stress_locs", I.StressLocs},
-      {"stress_patch", I.StressPatch},
-      {"stress_iterations", I.StressIterations},
-      {"stress_groups", I.StressGroups},
-      {"stress_in_test", I.StressInTest},
-      {"stress_offset", I.StressOffset},
-      {"loc_distance", Cmd.Params.LocDistance},
-      {"bank_conflicts", I.BankConflicts},
-      {"randomise", I.Randomise},
-      {"spin_barrier", I.SpinBarrier},
-      {"barrier_polls", I.BarrierPolls},
-      {"pre_stress", I.PreStress},
-      {"pre_stress_iterations", I.PreStressIterations}};
+  J["parameters"] = {{"iterations", R.Launches},
+                     {"instances_per_launch", R.InstancesPerLaunch},
+                     {"groups", R.Groups},
+                     {"group_size", R.GroupSize},
+                     {"warp_size", R.WarpSize}};
+  harness::addParamsJson(Cmd.Params, J["parameters"]);
   J["notes"] = R.Device.Notes;
   return J;
 }
