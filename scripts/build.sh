@@ -30,5 +30,7 @@ fi
 build=${BUILD_DIR:-build}
 extra=()
 [ "${CI:-}" = true ] && extra+=(-DINCANT_WERROR=ON)
+# Rebuilds in other checkouts reuse objects when ccache is installed.
+command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)"
