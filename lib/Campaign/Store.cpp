@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Store.h"
+#include "incant/Support/Hash.h"
 
 #include <filesystem>
 #include <sqlite3.h>
@@ -107,16 +108,7 @@ private:
 } // namespace
 
 std::string testHash(const std::string &Text) {
-  uint64_t H = 14695981039346656037ull;
-  for (unsigned char C : Text) {
-    H ^= C;
-    H *= 1099511628211ull;
-  }
-  static const char Hex[] = "0123456789abcdef";
-  std::string S(16, '0');
-  for (int I = 15; I >= 0; --I, H >>= 4)
-    S[static_cast<size_t>(I)] = Hex[H & 15];
-  return S;
+  return hex16(fnv1a64(Text));
 }
 
 std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
