@@ -149,9 +149,13 @@ bool instrumentModule(ptx::Module &M, const std::string &Id,
     unsigned Info = (F.Remapped ? INCANT_KINFO_IDS_REMAPPED : 0u) |
                     (F.CallsRemapped ? INCANT_KINFO_CALLS_REMAPPED : 0u) |
                     (F.LeftAlone.empty() ? 0u : INCANT_KINFO_LEFT_ALONE);
+    // Words 2 and 3: the unit id, so the library finds the unit's control
+    // block from any of its kernels.
+    uint64_t IdBits = std::stoull(Id, nullptr, 16);
     if (!U.rewriter().addModuleText(fmt::format(
-            ".visible .const .align 4 .b32 {}[{}] = {{{}, 0, 0, 0}};",
-            kernelCtlName(F.Name), INCANT_KCTL_WORDS, Info)))
+            ".visible .const .align 4 .b32 {}[{}] = {{{}, 0, {}, {}}};",
+            kernelCtlName(F.Name), INCANT_KCTL_WORDS, Info,
+            IdBits & 0xffffffffu, IdBits >> 32)))
       return false;
   }
   std::string Text = INCANT_UNIT_MAGIC + manifestToJson(Man);

@@ -17,7 +17,8 @@
  * Per kernel K of a unit:
  *   __incant_k_<K>       .const .b32[INCANT_KCTL_WORDS]: word 0 what the
  *                        build found (INCANT_KINFO_*), word 1 the run-time
- *                        switches of this kernel (INCANT_RND_*).
+ *                        switches of this kernel (INCANT_RND_*), words 2
+ *                        and 3 the unit id (its 64 bits, low word first).
  * Later passes add their own per-unit variables, named
  * __incant_<pass>_<ID>, beside these.
  *
@@ -47,6 +48,8 @@
 /* Kernel control words (__incant_k_<K>). */
 #define INCANT_KCTL_INFO 0
 #define INCANT_KCTL_ENABLE 1
+#define INCANT_KCTL_UNIT_LO 2
+#define INCANT_KCTL_UNIT_HI 3
 #define INCANT_KCTL_WORDS 4
 
 /* Run-time switches (INCANT_CTL_FLAGS and INCANT_KCTL_ENABLE). */
