@@ -6,8 +6,11 @@
 // no preloaded library can replace. So the library exports dlsym: when the
 // runtime asks for cuGetProcAddress it gets ours, which returns our
 // wrappers for the few entry points that load modules or launch kernels.
-// Programs that call the driver directly reach the same wrappers through
-// the driver symbols exported below (LD_PRELOAD puts them first).
+// Only dlsym is exported: a preloaded library that exported driver entry
+// points would also catch libcuda's own calls to them (it calls its public
+// symbols through the PLT) and recurse. So programs that link libcuda and
+// call the driver API by name are not reached; programs that use the CUDA
+// runtime (static or shared) or cuGetProcAddress are.
 //
 // Each entry point with a per-thread-default-stream variant (_ptsz) gets
 // one wrapper per variant, each calling its own real function.
@@ -235,19 +238,6 @@ void *substitute(const char *S, void *Real, cuuint64_t Flags) {
   return Real;
 }
 
-/// The real driver function \p Name (default-stream variant \p PT) for an
-/// exported wrapper: found once, through the real cuGetProcAddress.
-template <typename T> T realDriverSymbol(T &Slot, const char *Name, int PT) {
-  if (!Slot) {
-    void *P = nullptr;
-    if (GetProcAddressV2Fn G = realGetProcAddressV2())
-      G(Name, &P, 12000,
-        PT ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM : 0, nullptr);
-    Slot = reinterpret_cast<T>(P);
-  }
-  return Slot;
-}
-
 /// libcuda's own symbol \p Name, found with the real dlsym.
 void *libcudaSymbol(const char *Name) {
   static void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
@@ -273,11 +263,6 @@ GetProcAddressV1Fn incant_inject::realGetProcAddressV1() {
 
 //===-- Exported entry points ---------------------------------------------===//
 
-INCANT_EXPORT CUresult cuGetProcAddress_v2(const char *, void **, int,
-                                           cuuint64_t, int *);
-INCANT_EXPORT CUresult cuGetProcAddress(const char *, void **, int,
-                                        cuuint64_t);
-
 INCANT_EXPORT void *dlsym(void *Handle, const char *Symbol) {
   DlsymFn Real = realDlsym();
   void *P = Real ? Real(Handle, Symbol) : nullptr;
@@ -285,11 +270,6 @@ INCANT_EXPORT void *dlsym(void *Handle, const char *Symbol) {
   const char *S = Symbol;
   if (!P || !S || S[0] != 'c' ||
       std::strncmp(S, "cuGetProcAddress", 16) != 0)
-    return P;
-  // Our own exports (a lookup in the global scope finds them first) are
-  // wrappers already.
-  if (P == reinterpret_cast<void *>(&cuGetProcAddress_v2) ||
-      P == reinterpret_cast<void *>(&cuGetProcAddress))
     return P;
   if (!std::strcmp(Symbol, "cuGetProcAddress_v2")) {
     RealGetProcV2 = reinterpret_cast<GetProcAddressV2Fn>(P);
@@ -300,99 +280,4 @@ INCANT_EXPORT void *dlsym(void *Handle, const char *Symbol) {
     return reinterpret_cast<void *>(&hookGetProcAddressV1);
   }
   return P;
-}
-
-// The driver API, for programs linked against libcuda itself.
-INCANT_EXPORT CUresult cuGetProcAddress_v2(const char *S, void **F, int V,
-                                           cuuint64_t Fl, int *St) {
-  return hookGetProcAddressV2(S, F, V, Fl, St);
-}
-INCANT_EXPORT CUresult cuGetProcAddress(const char *S, void **F, int V,
-                                        cuuint64_t Fl) {
-  return hookGetProcAddressV1(S, F, V, Fl);
-}
-INCANT_EXPORT CUresult cuLaunchKernel(CUfunction F, unsigned Gx, unsigned Gy,
-                                      unsigned Gz, unsigned Bx, unsigned By,
-                                      unsigned Bz, unsigned Smem, CUstream S,
-                                      void **P, void **E) {
-  if (!realDriverSymbol(RealLaunch[0], "cuLaunchKernel", 0))
-    return 34;
-  return hookLaunchKernel<0>(F, Gx, Gy, Gz, Bx, By, Bz, Smem, S, P, E);
-}
-INCANT_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction F, unsigned Gx,
-                                           unsigned Gy, unsigned Gz,
-                                           unsigned Bx, unsigned By,
-                                           unsigned Bz, unsigned Smem,
-                                           CUstream S, void **P, void **E) {
-  if (!realDriverSymbol(RealLaunch[1], "cuLaunchKernel", 1))
-    return 34;
-  return hookLaunchKernel<1>(F, Gx, Gy, Gz, Bx, By, Bz, Smem, S, P, E);
-}
-INCANT_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *C, CUfunction F,
-                                        void **P, void **E) {
-  if (!realDriverSymbol(RealLaunchEx[0], "cuLaunchKernelEx", 0))
-    return 34;
-  return hookLaunchKernelEx<0>(C, F, P, E);
-}
-INCANT_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *C,
-                                             CUfunction F, void **P,
-                                             void **E) {
-  if (!realDriverSymbol(RealLaunchEx[1], "cuLaunchKernelEx", 1))
-    return 34;
-  return hookLaunchKernelEx<1>(C, F, P, E);
-}
-INCANT_EXPORT CUresult cuLaunchCooperativeKernel(
-    CUfunction F, unsigned Gx, unsigned Gy, unsigned Gz, unsigned Bx,
-    unsigned By, unsigned Bz, unsigned Smem, CUstream S, void **P) {
-  if (!realDriverSymbol(RealCoop[0], "cuLaunchCooperativeKernel", 0))
-    return 34;
-  return hookLaunchCooperative<0>(F, Gx, Gy, Gz, Bx, By, Bz, Smem, S, P);
-}
-INCANT_EXPORT CUresult cuModuleLoadData(CUmodule *M, const void *Image) {
-  if (!realDriverSymbol(RealModuleLoadData, "cuModuleLoadData", 0))
-    return 34;
-  return hookModuleLoadData(M, Image);
-}
-INCANT_EXPORT CUresult cuModuleLoadDataEx(CUmodule *M, const void *Image,
-                                          unsigned N, CUjit_option *O,
-                                          void **V) {
-  if (!realDriverSymbol(RealModuleLoadDataEx, "cuModuleLoadDataEx", 0))
-    return 34;
-  return hookModuleLoadDataEx(M, Image, N, O, V);
-}
-INCANT_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *M, const void *Image) {
-  if (!realDriverSymbol(RealModuleLoadFatBinary, "cuModuleLoadFatBinary", 0))
-    return 34;
-  return hookModuleLoadFatBinary(M, Image);
-}
-INCANT_EXPORT CUresult cuModuleLoad(CUmodule *M, const char *Path) {
-  if (!realDriverSymbol(RealModuleLoad, "cuModuleLoad", 0))
-    return 34;
-  return hookModuleLoad(M, Path);
-}
-INCANT_EXPORT CUresult cuModuleUnload(CUmodule M) {
-  if (!realDriverSymbol(RealModuleUnload, "cuModuleUnload", 0))
-    return 34;
-  return hookModuleUnload(M);
-}
-INCANT_EXPORT CUresult cuLibraryLoadData(CUlibrary *L, const void *Code,
-                                         CUjit_option *JO, void **JV,
-                                         unsigned NJ, CUlibraryOption *LO,
-                                         void **LV, unsigned NL) {
-  if (!realDriverSymbol(RealLibraryLoadData, "cuLibraryLoadData", 0))
-    return 34;
-  return hookLibraryLoadData(L, Code, JO, JV, NJ, LO, LV, NL);
-}
-INCANT_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *L, const char *Path,
-                                             CUjit_option *JO, void **JV,
-                                             unsigned NJ, CUlibraryOption *LO,
-                                             void **LV, unsigned NL) {
-  if (!realDriverSymbol(RealLibraryLoadFromFile, "cuLibraryLoadFromFile", 0))
-    return 34;
-  return hookLibraryLoadFromFile(L, Path, JO, JV, NJ, LO, LV, NL);
-}
-INCANT_EXPORT CUresult cuLibraryUnload(CUlibrary L) {
-  if (!realDriverSymbol(RealLibraryUnload, "cuLibraryUnload", 0))
-    return 34;
-  return hookLibraryUnload(L);
 }
