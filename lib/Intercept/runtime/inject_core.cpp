@@ -15,6 +15,9 @@
 #include "incant_stress.h"
 
 #include <cmath>
+#include <csignal>
+#include <execinfo.h>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -251,6 +254,12 @@ struct KernelState {
 };
 std::map<std::pair<CUcontext, void *>, KernelState> Kernels;
 
+struct HandleInfo {
+  bool IsKernel = false;
+  std::string Name;
+};
+std::map<void *, HandleInfo> Handles;
+
 bool skipped(const std::string &Name) {
   for (const std::string &S : cfg().Skip)
     if (S == Name)
@@ -311,24 +320,37 @@ KernelState &kernel(CtxState &C, CUcontext Ctx, void *Handle) {
   KernelState &K = It->second;
   if (!New)
     return K;
+  auto H = Handles.find(Handle);
+  if (H == Handles.end()) {
+    ++Count.UnknownKernels;
+    note("a kernel launched through a handle the library did not see being "
+         "made is left as it is");
+    return K;
+  }
   CUfunction F = static_cast<CUfunction>(Handle);
   CUmodule M = nullptr;
-  if (Drv.cuFuncGetModule(&M, F) != CUDA_SUCCESS) {
-    CUfunction G = nullptr;
-    if (!Drv.cuKernelGetFunction ||
-        Drv.cuKernelGetFunction(&G, reinterpret_cast<CUkernel>(Handle)) !=
-            CUDA_SUCCESS ||
-        Drv.cuFuncGetModule(&M, G) != CUDA_SUCCESS) {
-      ++Count.UnknownKernels;
-      note("a launched kernel's module could not be found");
-      return K;
-    }
-    F = G;
+  if (H->second.IsKernel &&
+      (!Drv.cuKernelGetFunction ||
+       Drv.cuKernelGetFunction(&F, static_cast<CUkernel>(Handle)) !=
+           CUDA_SUCCESS)) {
+    note("cuKernelGetFunction failed for a launched kernel");
+    return K;
   }
+  if (Drv.cuFuncGetModule(&M, F) != CUDA_SUCCESS) {
+    note("a launched kernel's module could not be found");
+    return K;
+  }
+  trace("kernel %p -> function %p module %p", Handle, (void *)F, (void *)M);
   K.Fn = F;
+  K.Name = H->second.Name;
   const char *Name = nullptr;
-  if (Drv.cuFuncGetName && Drv.cuFuncGetName(&Name, F) == CUDA_SUCCESS &&
+  if (K.Name.empty() && H->second.IsKernel && Drv.cuKernelGetName &&
+      Drv.cuKernelGetName(&Name, static_cast<CUkernel>(Handle)) ==
+          CUDA_SUCCESS &&
       Name)
+    K.Name = Name;
+  if (K.Name.empty() && Drv.cuFuncGetName &&
+      Drv.cuFuncGetName(&Name, F) == CUDA_SUCCESS && Name)
     K.Name = Name;
   Drv.cuFuncGetAttribute(&K.StaticSmem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, F);
   ModState &MS = module(C, Ctx, M);
@@ -625,7 +647,18 @@ void writeReport() {
 
 /// Registered at load; a launch registers it again so that it runs before
 /// the CUDA runtime's own exit handler (handlers run in reverse order).
+void onCrash(int Sig) {
+  void *Frames[64];
+  int N = backtrace(Frames, 64);
+  std::fprintf(stderr, "incant trace: signal %d in:\n", Sig);
+  backtrace_symbols_fd(Frames, N, 2);
+  std::signal(Sig, SIG_DFL);
+  std::raise(Sig);
+}
+
 __attribute__((constructor)) void atLoad() {
+  if (const char *T = std::getenv("INCANT_TRACE"); T && *T && *T != '0')
+    std::signal(SIGSEGV, onCrash);
   for (const std::string &E : cfg().Errors)
     std::fprintf(stderr, "incant: error in the environment: %s\n", E.c_str());
   std::atexit(writeReport);
@@ -657,6 +690,7 @@ const Driver &driver() {
   getProc(Drv.cuFuncGetAttribute, "cuFuncGetAttribute", V);
   getProc(Drv.cuFuncSetAttribute, "cuFuncSetAttribute", V);
   getProc(Drv.cuKernelGetFunction, "cuKernelGetFunction", V);
+  getProc(Drv.cuKernelGetName, "cuKernelGetName", V);
   getProc(Drv.cuMemAlloc, "cuMemAlloc", V);
   getProc(Drv.cuMemsetD32Async, "cuMemsetD32Async", V);
   getProc(Drv.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync", V);
@@ -681,6 +715,7 @@ void onImage(const void *Image) {
   std::lock_guard<std::recursive_mutex> G(Mu);
   const unsigned char *P = static_cast<const unsigned char *>(Image);
   size_t N = imageSize(P);
+  trace("image %p: %zu bytes", Image, N);
   if (P && N)
     scanBytes(P, N);
 }
@@ -701,6 +736,28 @@ void onImageFile(const char *Path) {
   scanBytes(reinterpret_cast<const unsigned char *>(Data.data()), Data.size());
 }
 
+void onKernelHandle(void *Handle, bool IsKernel, const char *Name) {
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  HandleInfo &H = Handles[Handle];
+  H.IsKernel = IsKernel;
+  H.Name = Name ? Name : "";
+}
+
+void trace(const char *Fmt, ...) {
+  static const bool On = [] {
+    const char *V = std::getenv("INCANT_TRACE");
+    return V && *V && std::strcmp(V, "0") != 0;
+  }();
+  if (!On)
+    return;
+  char Buf[512];
+  va_list A;
+  va_start(A, Fmt);
+  std::vsnprintf(Buf, sizeof Buf, Fmt, A);
+  va_end(A);
+  std::fprintf(stderr, "incant trace: %s\n", Buf);
+}
+
 void onUnload() {
   std::lock_guard<std::recursive_mutex> G(Mu);
   if (!Pending.empty())
@@ -711,6 +768,7 @@ void onUnload() {
 
 CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) {
   std::lock_guard<std::recursive_mutex> G(Mu);
+  trace("launch of %p", (void *)L.F);
   driver();
   CUcontext Ctx = nullptr;
   if (!Drv.cuCtxGetCurrent || Drv.cuCtxGetCurrent(&Ctx) != CUDA_SUCCESS ||
@@ -740,6 +798,9 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
     End = event();
     Drv.cuEventRecord(Begin, appStream(L));
   }
+  trace("launch %s grid %u,%u,%u block %u,%u,%u smem %u ticket %u",
+        K.Name.c_str(), L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0],
+        L.Block[1], L.Block[2], L.Smem, Ticket);
   CUresult R = Real(L);
   if (Cf.Time) {
     Drv.cuEventRecord(End, appStream(L));

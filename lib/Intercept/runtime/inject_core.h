@@ -28,6 +28,13 @@ void onImage(const void *Image);
 void onImageFile(const char *Path);
 /// A module or library was unloaded: cached handles may be reused.
 void onUnload();
+/// The driver handed out a kernel handle: a CUkernel (\p IsKernel) or a
+/// CUfunction, with its name if known. Only handles seen here are looked
+/// into at launch: the driver may not survive a CUkernel passed where a
+/// CUfunction is expected.
+void onKernelHandle(void *Handle, bool IsKernel, const char *Name);
+/// INCANT_TRACE=1: one line on stderr per hook and step.
+void trace(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /// One kernel launch as the hooks see it; launch() may change Smem.
 struct Launch {

@@ -99,6 +99,11 @@ using LibraryLoadFromFileFn = CUresult (*)(CUlibrary *, const char *,
                                            CUlibraryOption *, void **,
                                            unsigned);
 using LibraryUnloadFn = CUresult (*)(CUlibrary);
+using LibraryGetKernelFn = CUresult (*)(CUkernel *, CUlibrary, const char *);
+using LibraryEnumerateKernelsFn = CUresult (*)(CUkernel *, unsigned,
+                                               CUlibrary);
+using ModuleGetFunctionFn = CUresult (*)(CUfunction *, CUmodule,
+                                         const char *);
 
 /// Real driver entry points the library calls itself (found through the
 /// real cuGetProcAddress; null where the driver lacks one).
@@ -117,6 +122,7 @@ struct Driver {
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction) = nullptr;
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
   CUresult (*cuKernelGetFunction)(CUfunction *, CUkernel) = nullptr;
+  CUresult (*cuKernelGetName)(const char **, CUkernel) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) =
       nullptr;

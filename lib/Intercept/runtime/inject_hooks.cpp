@@ -55,6 +55,9 @@ ModuleUnloadFn RealModuleUnload;
 LibraryLoadDataFn RealLibraryLoadData;
 LibraryLoadFromFileFn RealLibraryLoadFromFile;
 LibraryUnloadFn RealLibraryUnload;
+LibraryGetKernelFn RealLibraryGetKernel;
+LibraryEnumerateKernelsFn RealLibraryEnumerateKernels;
+ModuleGetFunctionFn RealModuleGetFunction;
 
 template <int PT>
 CUresult hookLaunchKernel(CUfunction F, unsigned Gx, unsigned Gy, unsigned Gz,
@@ -124,12 +127,14 @@ CUresult hookLaunchCooperative(CUfunction F, unsigned Gx, unsigned Gy,
 
 CUresult hookModuleLoadData(CUmodule *M, const void *Image) {
   CUresult R = RealModuleLoadData(M, Image);
+  trace("cuModuleLoadData -> %d", R);
   if (R == CUDA_SUCCESS)
     onImage(Image);
   return R;
 }
 CUresult hookModuleLoadFatBinary(CUmodule *M, const void *Image) {
   CUresult R = RealModuleLoadFatBinary(M, Image);
+  trace("cuModuleLoadFatBinary -> %d", R);
   if (R == CUDA_SUCCESS)
     onImage(Image);
   return R;
@@ -137,6 +142,7 @@ CUresult hookModuleLoadFatBinary(CUmodule *M, const void *Image) {
 CUresult hookModuleLoadDataEx(CUmodule *M, const void *Image, unsigned N,
                               CUjit_option *O, void **V) {
   CUresult R = RealModuleLoadDataEx(M, Image, N, O, V);
+  trace("cuModuleLoadDataEx -> %d", R);
   if (R == CUDA_SUCCESS)
     onImage(Image);
   return R;
@@ -155,6 +161,7 @@ CUresult hookLibraryLoadData(CUlibrary *L, const void *Code, CUjit_option *JO,
                              void **JV, unsigned NJ, CUlibraryOption *LO,
                              void **LV, unsigned NL) {
   CUresult R = RealLibraryLoadData(L, Code, JO, JV, NJ, LO, LV, NL);
+  trace("cuLibraryLoadData %p -> %d", Code, R);
   if (R == CUDA_SUCCESS)
     onImage(Code);
   return R;
@@ -165,6 +172,27 @@ CUresult hookLibraryLoadFromFile(CUlibrary *L, const char *Path,
   CUresult R = RealLibraryLoadFromFile(L, Path, JO, JV, NJ, LO, LV, NL);
   if (R == CUDA_SUCCESS)
     onImageFile(Path);
+  return R;
+}
+CUresult hookLibraryGetKernel(CUkernel *K, CUlibrary L, const char *Name) {
+  CUresult R = RealLibraryGetKernel(K, L, Name);
+  trace("cuLibraryGetKernel %s -> %d", Name ? Name : "?", R);
+  if (R == CUDA_SUCCESS && K)
+    onKernelHandle(*K, true, Name);
+  return R;
+}
+CUresult hookLibraryEnumerateKernels(CUkernel *K, unsigned N, CUlibrary L) {
+  CUresult R = RealLibraryEnumerateKernels(K, N, L);
+  trace("cuLibraryEnumerateKernels %u -> %d", N, R);
+  for (unsigned I = 0; R == CUDA_SUCCESS && K && I < N; ++I)
+    onKernelHandle(K[I], true, nullptr);
+  return R;
+}
+CUresult hookModuleGetFunction(CUfunction *F, CUmodule M, const char *Name) {
+  CUresult R = RealModuleGetFunction(F, M, Name);
+  trace("cuModuleGetFunction %s -> %d", Name ? Name : "?", R);
+  if (R == CUDA_SUCCESS && F)
+    onKernelHandle(*F, false, Name);
   return R;
 }
 CUresult hookLibraryUnload(CUlibrary L) {
@@ -235,6 +263,13 @@ void *substitute(const char *S, void *Real, cuuint64_t Flags) {
     return keep(RealLibraryLoadFromFile, Real, &hookLibraryLoadFromFile);
   if (!std::strcmp(S, "cuLibraryUnload"))
     return keep(RealLibraryUnload, Real, &hookLibraryUnload);
+  if (!std::strcmp(S, "cuLibraryGetKernel"))
+    return keep(RealLibraryGetKernel, Real, &hookLibraryGetKernel);
+  if (!std::strcmp(S, "cuLibraryEnumerateKernels"))
+    return keep(RealLibraryEnumerateKernels, Real,
+                &hookLibraryEnumerateKernels);
+  if (!std::strcmp(S, "cuModuleGetFunction"))
+    return keep(RealModuleGetFunction, Real, &hookModuleGetFunction);
   return Real;
 }
 
@@ -271,6 +306,7 @@ INCANT_EXPORT void *dlsym(void *Handle, const char *Symbol) {
   if (!P || !S || S[0] != 'c' ||
       std::strncmp(S, "cuGetProcAddress", 16) != 0)
     return P;
+  trace("dlsym %s", Symbol);
   if (!std::strcmp(Symbol, "cuGetProcAddress_v2")) {
     RealGetProcV2 = reinterpret_cast<GetProcAddressV2Fn>(P);
     return reinterpret_cast<void *>(&hookGetProcAddressV2);
