@@ -675,10 +675,12 @@ const Driver &driver() {
   if (DrvReady)
     return Drv;
   DrvReady = true;
-  getProc(Drv.cuDriverGetVersion, "cuDriverGetVersion", 12000);
-  int V = 12000;
-  if (Drv.cuDriverGetVersion)
-    Drv.cuDriverGetVersion(&V);
+  // Each entry point is asked for at the CUDA version whose signature
+  // inject_cuda.h declares (12.0, or 12.3 for the two added then): a later
+  // version may return a newer ABI (CUDA 13's cuCtxGetDevice_v2 takes a
+  // context).
+  const int V = 12000, V123 = 12030;
+  getProc(Drv.cuDriverGetVersion, "cuDriverGetVersion", V);
   getProc(Drv.cuCtxGetCurrent, "cuCtxGetCurrent", V);
   getProc(Drv.cuCtxGetDevice, "cuCtxGetDevice", V);
   getProc(Drv.cuDeviceGetAttribute, "cuDeviceGetAttribute", V);
@@ -686,11 +688,11 @@ const Driver &driver() {
   getProc(Drv.cuModuleGetFunction, "cuModuleGetFunction", V);
   getProc(Drv.cuModuleGetGlobal, "cuModuleGetGlobal", V);
   getProc(Drv.cuFuncGetModule, "cuFuncGetModule", V);
-  getProc(Drv.cuFuncGetName, "cuFuncGetName", V);
+  getProc(Drv.cuFuncGetName, "cuFuncGetName", V123);
   getProc(Drv.cuFuncGetAttribute, "cuFuncGetAttribute", V);
   getProc(Drv.cuFuncSetAttribute, "cuFuncSetAttribute", V);
   getProc(Drv.cuKernelGetFunction, "cuKernelGetFunction", V);
-  getProc(Drv.cuKernelGetName, "cuKernelGetName", V);
+  getProc(Drv.cuKernelGetName, "cuKernelGetName", V123);
   getProc(Drv.cuMemAlloc, "cuMemAlloc", V);
   getProc(Drv.cuMemsetD32Async, "cuMemsetD32Async", V);
   getProc(Drv.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync", V);
