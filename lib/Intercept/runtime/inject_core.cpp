@@ -34,10 +34,13 @@ namespace incant_inject {
 
 namespace {
 
-std::recursive_mutex Mu;
+// Every piece of state is made once and never destroyed: the CUDA runtime
+// may unload modules (through our hooks) after this library's static
+// destructors would have run.
+std::recursive_mutex &Mu = *new std::recursive_mutex;
 
 const Config &cfg() {
-  static Config C = readConfig();
+  static Config &C = *new Config(readConfig());
   return C;
 }
 
@@ -110,8 +113,8 @@ template <typename T> void getProc(T &Slot, const char *Name, int Version) {
 
 //===-- Notes and counters ------------------------------------------------===//
 
-std::vector<std::string> Notes;
-std::set<std::string> NoteSet;
+std::vector<std::string> &Notes = *new std::vector<std::string>;
+std::set<std::string> &NoteSet = *new std::set<std::string>;
 
 void note(const std::string &N) {
   if (!NoteSet.insert(N).second)
@@ -128,8 +131,8 @@ struct Counters {
 
 //===-- Units -------------------------------------------------------------===//
 
-std::vector<std::string> UnitIds;
-std::set<std::string> UnitSet;
+std::vector<std::string> &UnitIds = *new std::vector<std::string>;
+std::set<std::string> &UnitSet = *new std::set<std::string>;
 
 bool isHex(char C) { return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'f'); }
 
@@ -199,7 +202,7 @@ struct CtxState {
   unsigned Ticket = 0;
   std::map<unsigned, int> Occupancy; ///< Stress blocks per SM, by size.
 };
-std::map<CUcontext, CtxState> Ctxs;
+std::map<CUcontext, CtxState> &Ctxs = *new std::map<CUcontext, CtxState>;
 
 bool ok(CUresult R, const char *What) {
   if (R == CUDA_SUCCESS)
@@ -241,7 +244,8 @@ struct ModState {
   unsigned UnitFlags = 0;
   std::set<std::string> Units; ///< Whose control block is set here.
 };
-std::map<std::pair<CUcontext, CUmodule>, ModState> Mods;
+std::map<std::pair<CUcontext, CUmodule>, ModState> &Mods =
+    *new std::map<std::pair<CUcontext, CUmodule>, ModState>;
 
 struct KernelState {
   std::string Name;
@@ -252,13 +256,14 @@ struct KernelState {
   uint64_t Launches = 0;
   double Ms = 0;
 };
-std::map<std::pair<CUcontext, void *>, KernelState> Kernels;
+std::map<std::pair<CUcontext, void *>, KernelState> &Kernels =
+    *new std::map<std::pair<CUcontext, void *>, KernelState>;
 
 struct HandleInfo {
   bool IsKernel = false;
   std::string Name;
 };
-std::map<void *, HandleInfo> Handles;
+std::map<void *, HandleInfo> &Handles = *new std::map<void *, HandleInfo>;
 
 bool skipped(const std::string &Name) {
   for (const std::string &S : cfg().Skip)
@@ -507,7 +512,7 @@ int spreadSmem(CtxState &C, KernelState &K, unsigned Asked) {
   if (K.SpreadSmem != -1 || !K.Fn || C.SmemPerSM <= 0)
     return K.SpreadSmem;
   // 1 KiB per block is reserved by the hardware (sm_80 and later).
-  int PerBlock = C.SmemPerSM / int(cfg().Spread) - 1024 + 1;
+  int PerBlock = C.SmemPerSM / int(cfg().Spread) - 1024;
   int Dyn = PerBlock - K.StaticSmem;
   if (Dyn <= int(Asked))
     return K.SpreadSmem = int(Asked);
@@ -526,8 +531,8 @@ struct Timed {
   KernelState *K;
   CUevent Begin, End;
 };
-std::vector<Timed> Pending;
-std::vector<CUevent> FreeEvents;
+std::vector<Timed> &Pending = *new std::vector<Timed>;
+std::vector<CUevent> &FreeEvents = *new std::vector<CUevent>;
 
 CUevent event() {
   if (!FreeEvents.empty()) {
