@@ -1,11 +1,11 @@
 //===- StressCommand.cpp - `incant stress`: the run loop ------------------===//
 #include "incant/AppTest/StressCommand.h"
-#include "incant/AppTest/Process.h"
 #include "incant/AppTest/StressStore.h"
 #include "incant/Intercept/ImageScan.h"
 
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Hash.h"
+#include "incant/Support/Process.h"
 #include "incant/Support/Time.h"
 
 #include <fmt/format.h>
@@ -18,6 +18,7 @@
 #include <fstream>
 #include <regex>
 #include <unistd.h>
+#include <utility>
 
 namespace incant::apptest {
 
@@ -45,23 +46,12 @@ namespace {
 
 /// The program \p Name as exec would find it: a path, or on PATH.
 std::string resolveProgram(const std::string &Name) {
-  if (Name.find('/') != std::string::npos)
-    return isExecutableFile(Name) ? Name : std::string();
-  if (const char *P = std::getenv("PATH")) {
-    std::string S = P;
-    size_t B = 0;
-    while (B <= S.size()) {
-      size_t E = S.find(':', B);
-      if (E == std::string::npos)
-        E = S.size();
-      std::string Dir = E > B ? S.substr(B, E - B) : ".";
-      if (isExecutableFile(Dir + "/" + Name))
-        return Dir + "/" + Name;
-      B = E + 1;
-    }
-  }
-  return {};
+  const char *Path = std::getenv("PATH");
+  std::string P = findOnPath(Name, Path ? Path : "");
+  return !P.empty() && isExecutableFile(P) ? P : std::string();
 }
+
+extern "C" char **environ;
 
 /// A file name under $TMPDIR unique to this process and \p Tag.
 std::string tempPath(const std::string &Tag) {
@@ -72,28 +62,35 @@ std::string tempPath(const std::string &Tag) {
 
 /// The environment of one run: ours, the injected library first in
 /// LD_PRELOAD, the environment's variables and the report file.
-std::vector<std::string> runEnvironment(const StressCommand &Cmd,
-                                        const Environment &E, uint64_t Seed,
-                                        const std::string &Report) {
-  std::vector<std::string> Env;
+std::vector<std::pair<std::string, std::string>>
+runEnvironment(const StressCommand &Cmd, const Environment &E, uint64_t Seed,
+               const std::string &Report) {
+  std::vector<std::pair<std::string, std::string>> Env;
   std::string Preload = Cmd.InjectLibrary;
-  for (const std::string &V : currentEnvironment()) {
-    if (V.rfind("LD_PRELOAD=", 0) == 0) {
-      if (V.size() > 11)
-        Preload += ":" + V.substr(11);
+  for (char **V = environ; V && *V; ++V) {
+    std::string_view S = *V;
+    size_t Eq = S.find('=');
+    if (Eq == std::string_view::npos)
+      continue;
+    std::string Name(S.substr(0, Eq)), Value(S.substr(Eq + 1));
+    if (Name == "LD_PRELOAD") {
+      if (!Value.empty())
+        Preload += ":" + Value;
       continue;
     }
-    if (V.rfind("INCANT_", 0) == 0 && V.rfind("INCANT_INJECT_LIB=", 0) != 0)
+    if (Name.rfind("INCANT_", 0) == 0 && Name != "INCANT_INJECT_LIB")
       continue; // ours to set
-    Env.push_back(V);
+    Env.emplace_back(std::move(Name), std::move(Value));
   }
-  Env.push_back("LD_PRELOAD=" + Preload);
+  Env.emplace_back("LD_PRELOAD", Preload);
   StressKnobs K = Cmd.Knobs;
   if (!K.MaxStressMs)
     K.MaxStressMs = static_cast<unsigned>(std::max(1.0, Cmd.Timeout * 1000));
-  for (std::string &V : libraryVariables(E, K, Seed))
-    Env.push_back(std::move(V));
-  Env.push_back("INCANT_REPORT=" + Report);
+  for (const std::string &V : libraryVariables(E, K, Seed)) {
+    size_t Eq = V.find('=');
+    Env.emplace_back(V.substr(0, Eq), V.substr(Eq + 1));
+  }
+  Env.emplace_back("INCANT_REPORT", Report);
   return Env;
 }
 
@@ -124,28 +121,27 @@ CheckResult runCheck(const StressCommand &Cmd, const ProcessResult &P,
                      std::string &Why) {
   std::string OutFile = tempPath("stdout"), ErrFile = tempPath("stderr");
   {
-    std::ofstream(OutFile, std::ios::binary) << P.Stdout;
-    std::ofstream(ErrFile, std::ios::binary) << P.Stderr;
+    std::ofstream(OutFile, std::ios::binary) << P.Out;
+    std::ofstream(ErrFile, std::ios::binary) << P.Err;
   }
-  std::vector<std::string> Env = currentEnvironment();
-  Env.push_back("INCANT_APP_STDOUT=" + OutFile);
-  Env.push_back("INCANT_APP_STDERR=" + ErrFile);
-  Env.push_back(fmt::format("INCANT_APP_EXIT={}", P.ExitCode));
-  ProcessResult C = runProcess({"/bin/sh", "-c", Cmd.Check}, Env,
-                               std::max(Cmd.Timeout, 60.0));
+  ProcessOptions O;
+  O.Argv = {"/bin/sh", "-c", Cmd.Check};
+  O.SetEnv = {{"INCANT_APP_STDOUT", OutFile},
+              {"INCANT_APP_STDERR", ErrFile},
+              {"INCANT_APP_EXIT", std::to_string(P.ExitCode)}};
+  O.TimeoutSeconds = std::max(Cmd.Timeout, 60.0);
+  O.MaxOutputBytes = 1 << 20;
+  ProcessResult C = runProcess(O);
   fs::remove(OutFile);
   fs::remove(ErrFile);
-  if (!C.Started || C.TimedOut || C.Signal || C.ExitCode > 1) {
-    Why = !C.Started ? "cannot start /bin/sh: " + C.StartError
-          : C.TimedOut ? "it did not finish"
-          : C.Signal   ? fmt::format("it was killed by signal {}", C.Signal)
-                       : fmt::format("it exited with {} (0 means correct, 1 "
-                                     "wrong){}",
-                                     C.ExitCode,
-                                     C.ExitCode == 127 ? ": command not found"
-                                                       : "");
-    if (!C.Stderr.empty())
-      Why += "; its stderr: " + C.Stderr.substr(0, 500);
+  if (C.St != ProcessResult::Status::Exited || C.ExitCode > 1) {
+    Why = C.St == ProcessResult::Status::Exited
+              ? fmt::format("it exited with {} (0 means correct, 1 wrong){}",
+                            C.ExitCode,
+                            C.ExitCode == 127 ? ": command not found" : "")
+              : C.describe();
+    if (!C.Err.empty())
+      Why += "; its stderr: " + C.Err.substr(0, 500);
     return CheckResult::Broken;
   }
   return C.ExitCode == 0 ? CheckResult::Pass : CheckResult::Fail;
@@ -240,20 +236,24 @@ int runStress(const StressCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       R.Index = S.Runs;
       R.Seed = fnv1a64(fmt::format("{}/{}/{}", Cmd.Seed, R.Env, R.Index));
       fs::remove(Report);
-      std::vector<std::string> Argv = Cmd.Argv;
-      Argv[0] = Program;
-      ProcessResult P = runProcess(
-          Argv, runEnvironment(Cmd, S.Env, R.Seed, Report), Cmd.Timeout);
-      if (!P.Started)
-        return Usage(fmt::format("cannot run {}: {}", Program, P.StartError));
+      ProcessOptions O;
+      O.Argv = Cmd.Argv;
+      O.Argv[0] = Program;
+      O.InheritEnv = false;
+      O.SetEnv = runEnvironment(Cmd, S.Env, R.Seed, Report);
+      O.TimeoutSeconds = Cmd.Timeout;
+      O.MaxOutputBytes = 16u << 20;
+      ProcessResult P = runProcess(O);
+      if (!P.started())
+        return Usage(fmt::format("cannot run {}: {}", Program, P.Error));
       R.ExitCode = P.ExitCode;
-      R.Signal = P.Signal;
+      R.Signal = P.St == ProcessResult::Status::Signaled ? P.Signal : 0;
       R.Seconds = P.Seconds;
       readReport(Report, R);
       fs::remove(Report);
-      if (P.TimedOut) {
+      if (P.St == ProcessResult::Status::TimedOut) {
         R.V = Verdict::Hang;
-      } else if (P.Signal) {
+      } else if (P.St == ProcessResult::Status::Signaled) {
         R.V = Verdict::Crash;
       } else if (!Cmd.Check.empty()) {
         std::string Why;
@@ -263,7 +263,7 @@ int runStress(const StressCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                                    Cmd.Check, Why));
         R.V = C == CheckResult::Pass ? Verdict::Pass : Verdict::Fail;
       } else if (!Cmd.ExpectStdout.empty()) {
-        R.V = std::regex_search(P.Stdout, Re) ? Verdict::Pass : Verdict::Fail;
+        R.V = std::regex_search(P.Out, Re) ? Verdict::Pass : Verdict::Fail;
       } else {
         R.V = P.ExitCode == Cmd.ExpectExit.value_or(0) ? Verdict::Pass
                                                        : Verdict::Fail;
