@@ -3,9 +3,13 @@
 // Every read of %ctaid.{x,y,z} and %tid.{x,y,z} in a function is replaced by
 // a register that the function's prologue computes:
 //
-//   block ids   c' = (m * c + a_d) mod %nctaid.d   per dimension d; m is a
-//               prime above 2^31, so this is a bijection of each dimension
-//               and every block keeps its threads;
+//   block ids   per dimension d with n = %nctaid.d: k = bits(n - 1), and
+//               f(y) = ((y ^ (y >> ceil(k/2))) * m + a_d) mod 2^k, m odd, is
+//               a bijection of [0, 2^k); c' = f(c), repeated while c' >= n
+//               ("cycle walking"), is a bijection of [0, n), in fewer than
+//               two steps on average and with 32-bit arithmetic only (a
+//               64-bit remainder would be a call into a division routine,
+//               which gives the whole kernel a stack frame);
 //   thread ids  the linear id l = (tid.z * ntid.y + tid.y) * ntid.x + tid.x
 //               splits into warp w = l / 32 and lane l % 32; full warps are
 //               permuted, w' = (m_w * w + a_w) mod (threads / 32) with m_w a
@@ -293,21 +297,33 @@ bool RandomisePass::rewrite(Unit &U, const FnFacts &F, bool KernelSwitch) {
                                INCANT_RND_BLOCKS));
     Code.push_back(fmt::format("setp.eq.u32 {}, {}, 0;", P, T));
     Code.push_back(fmt::format("@{} bra {};", P, Done));
-    std::string Mul = Reg(".b64"), Add = Reg(".b64"), W = Reg(".b64"),
-                N = Reg(".b32"), N64 = Reg(".b64");
-    Code.push_back(fmt::format("ld.const.u64 {}, [{}+{}];", Mul, Ctl,
+    std::string Mul = Reg(".b32"), Add = Reg(".b32"), N = Reg(".b32"),
+                Mask = Reg(".b32"), H = Reg(".b32"), Y = Reg(".b32");
+    Code.push_back(fmt::format("ld.const.u32 {}, [{}+{}];", Mul, Ctl,
                                INCANT_CTL_BLK_MUL));
     for (size_t K = 0; K < 3; ++K) {
       if (!F.Reads[K])
         continue;
-      Code.push_back(fmt::format("ld.const.u64 {}, [{}+{}];", Add, Ctl,
-                                 INCANT_CTL_BLK_ADD + 8 * K));
+      std::string Walk = U.freshLabel(Func, "$L__incant_");
+      Code.push_back(fmt::format("ld.const.u32 {}, [{}+{}];", Add, Ctl,
+                                 INCANT_CTL_BLK_ADD + 4 * K));
       Code.push_back(fmt::format("mov.u32 {}, %nctaid.{};", N, Dim[K]));
-      Code.push_back(fmt::format("cvt.u64.u32 {}, {};", W, Id[K]));
-      Code.push_back(fmt::format("mad.lo.u64 {}, {}, {}, {};", W, W, Mul, Add));
-      Code.push_back(fmt::format("cvt.u64.u32 {}, {};", N64, N));
-      Code.push_back(fmt::format("rem.u64 {}, {}, {};", W, W, N64));
-      Code.push_back(fmt::format("cvt.u32.u64 {}, {};", Id[K], W));
+      // k = 32 - clz(n - 1); mask = 2^k - 1 (shl by 32 gives 0).
+      Code.push_back(fmt::format("sub.u32 {}, {}, 1;", T, N));
+      Code.push_back(fmt::format("clz.b32 {}, {};", T, T));
+      Code.push_back(fmt::format("sub.u32 {}, 32, {};", T, T));
+      Code.push_back(fmt::format("add.u32 {}, {}, 1;", H, T));
+      Code.push_back(fmt::format("shr.u32 {}, {}, 1;", H, H));
+      Code.push_back(fmt::format("shl.b32 {}, 1, {};", Mask, T));
+      Code.push_back(fmt::format("sub.u32 {}, {}, 1;", Mask, Mask));
+      Labels.emplace_back(Code.size(), Walk);
+      Code.push_back(fmt::format("shr.u32 {}, {}, {};", Y, Id[K], H));
+      Code.push_back(fmt::format("xor.b32 {}, {}, {};", Id[K], Id[K], Y));
+      Code.push_back(fmt::format("mad.lo.u32 {}, {}, {}, {};", Id[K], Id[K],
+                                 Mul, Add));
+      Code.push_back(fmt::format("and.b32 {}, {}, {};", Id[K], Id[K], Mask));
+      Code.push_back(fmt::format("setp.ge.u32 {}, {}, {};", P, Id[K], N));
+      Code.push_back(fmt::format("@{} bra {};", P, Walk));
     }
     Labels.emplace_back(Code.size(), Done);
   }

@@ -39,10 +39,10 @@
 
 /* Unit control block (__incant_ctl_<ID>), byte offsets. */
 #define INCANT_CTL_FLAGS 0     /* u32: INCANT_RND_* for device functions  */
-#define INCANT_CTL_WARP_MUL 4  /* u32: prime > 32                         */
+#define INCANT_CTL_WARP_MUL 4  /* u32: a prime > 32                       */
 #define INCANT_CTL_WARP_ADD 8  /* u32                                     */
-#define INCANT_CTL_BLK_MUL 16  /* u64: prime in (2^31, 2^32)              */
-#define INCANT_CTL_BLK_ADD 24  /* u64[3]: per dimension x, y, z           */
+#define INCANT_CTL_BLK_MUL 12  /* u32: odd                                */
+#define INCANT_CTL_BLK_ADD 16  /* u32[3]: per dimension x, y, z           */
 #define INCANT_CTL_BYTES 64
 
 /* Kernel control words (__incant_k_<K>). */
@@ -53,7 +53,7 @@
 #define INCANT_KCTL_WORDS 4
 
 /* Run-time switches (INCANT_CTL_FLAGS and INCANT_KCTL_ENABLE). */
-#define INCANT_RND_BLOCKS 0x1u /* permute block ids: ctaid' = (m*ctaid + a) mod nctaid */
+#define INCANT_RND_BLOCKS 0x1u /* permute block ids within each dimension  */
 #define INCANT_RND_WARPS 0x2u  /* permute whole warps of a block, keep lanes */
 
 /* What the build found (INCANT_KCTL_INFO). */

@@ -61,38 +61,24 @@ Rng &rng() {
   return R;
 }
 
-bool isPrime(uint64_t N) {
-  if (N < 2 || N % 2 == 0)
-    return N == 2;
-  for (uint64_t D = 3; D * D <= N; D += 2)
-    if (N % D == 0)
-      return false;
-  return true;
-}
-
 /// The unit control block every unit gets (the same for the process).
 struct CtlValues {
   unsigned char Bytes[INCANT_CTL_BYTES] = {};
   void put32(unsigned Off, uint32_t V) { std::memcpy(Bytes + Off, &V, 4); }
-  void put64(unsigned Off, uint64_t V) { std::memcpy(Bytes + Off, &V, 8); }
 };
 
 const CtlValues &ctlValues() {
   static CtlValues V = [] {
     CtlValues C;
     Rng &R = rng();
-    uint64_t M;
-    do
-      M = ((1ull << 31) + R.next() % (1ull << 31)) | 1u;
-    while (!isPrime(M));
     static const unsigned WarpPrimes[] = {37, 41, 43, 47, 53, 59, 61, 67,
                                           71, 73, 79, 83, 89, 97};
     C.put32(INCANT_CTL_FLAGS, 0);
     C.put32(INCANT_CTL_WARP_MUL, WarpPrimes[R.next() % 14]);
     C.put32(INCANT_CTL_WARP_ADD, static_cast<uint32_t>(R.next() % 65536));
-    C.put64(INCANT_CTL_BLK_MUL, M);
+    C.put32(INCANT_CTL_BLK_MUL, static_cast<uint32_t>(R.next()) | 1u);
     for (unsigned D = 0; D < 3; ++D)
-      C.put64(INCANT_CTL_BLK_ADD + 8 * D, R.next() % (1ull << 32));
+      C.put32(INCANT_CTL_BLK_ADD + 4 * D, static_cast<uint32_t>(R.next()));
     return C;
   }();
   return V;
