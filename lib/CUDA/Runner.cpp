@@ -2,6 +2,7 @@
 
 #include "incant/CUDA/Runner.h"
 #include "incant/CUDA/CudaApi.h"
+#include "incant/Litmus/Condition.h"
 
 #include "runtime/incant_params.h"
 
@@ -33,52 +34,7 @@ bool incant::cuda::evaluateCondition(const litmus::Program &P,
 
 bool incant::cuda::evaluateCondition(const litmus::Program &P,
                                      const std::vector<litmus::Value> &Values) {
-  auto ObsIndex = [&](int32_t Thread, int32_t Index) -> int {
-    for (size_t K = 0; K < P.Observe.size(); ++K)
-      if (P.Observe[K].Thread == Thread && P.Observe[K].Index == Index)
-        return static_cast<int>(K);
-    return -1;
-  };
-  auto Eval = [&](auto &Self, const litmus::Cond &C) -> bool {
-    switch (C.K) {
-    case litmus::Cond::True:
-      return true;
-    case litmus::Cond::False:
-      return false;
-    case litmus::Cond::RegEq:
-    case litmus::Cond::LocEq: {
-      int K = C.K == litmus::Cond::RegEq ? ObsIndex(C.Thread, C.Reg)
-                                          : ObsIndex(-1, C.Loc);
-      if (K < 0 || static_cast<size_t>(K) >= Values.size())
-        return false;
-      const litmus::Value &V = Values[K];
-      if (V.isAddress() || C.V.isAddress())
-        return V == C.V;
-      // 32-bit items come as signed 32-bit values and compare on their low
-      // word with a 32-bit constant (so 1:r0=-1 and 1:r0=0xffffffff agree);
-      // 64-bit values compare whole.
-      bool Small = V.Int == static_cast<int32_t>(V.Int);
-      bool Const32 = C.V.Int >= INT32_MIN && C.V.Int <= int64_t{UINT32_MAX};
-      if (Small && Const32)
-        return wordOf(V.Int) == wordOf(C.V.Int);
-      return V.Int == C.V.Int;
-    }
-    case litmus::Cond::Not:
-      return !C.Kids.empty() && !Self(Self, C.Kids[0]);
-    case litmus::Cond::And:
-      for (const auto &Kid : C.Kids)
-        if (!Self(Self, Kid))
-          return false;
-      return true;
-    case litmus::Cond::Or:
-      for (const auto &Kid : C.Kids)
-        if (Self(Self, Kid))
-          return true;
-      return false;
-    }
-    return false;
-  };
-  return Eval(Eval, P.Condition);
+  return litmus::holds(P, P.Condition, Values);
 }
 
 namespace {

@@ -24,11 +24,11 @@ TEST(CudaRunner, Condition) {
   using V = std::vector<litmus::Value>;
   EXPECT_TRUE(cuda::evaluateCondition(P, V{{-1, 1}, {-1, 0}}));
   auto Q = handbuilt::mp();
-  Q.Condition.Kids[0].V = litmus::Value{1, 0}; // 1:r0 = y
+  Q.Condition.Kids[0].Rhs = litmus::Term::constant(litmus::Value{1, 0}); // 1:r0 = y
   EXPECT_TRUE(cuda::evaluateCondition(Q, V{{1, 0}, {-1, 0}}));
   EXPECT_FALSE(cuda::evaluateCondition(Q, V{{0, 0}, {-1, 0}}));
   EXPECT_FALSE(cuda::evaluateCondition(Q, V{{-1, 1}, {-1, 0}}));
-  Q.Condition.Kids[0].V = litmus::Value{-1, -1};
+  Q.Condition.Kids[0].Rhs = litmus::Term::constant(-1);
   EXPECT_TRUE(cuda::evaluateCondition(Q, V{{-1, -1}, {-1, 0}}));
   EXPECT_FALSE(cuda::evaluateCondition(Q, V{{-1, int64_t{1} << 33}, {-1, 0}}));
 }
