@@ -13,6 +13,7 @@
 #include "HandBuilt.h"
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Harness/Stats.h"
+#include "incant/Litmus/Condition.h"
 #ifdef INCANT_HAVE_LITMUS_PARSER
 #include "incant/Litmus/Lower.h"
 #include "incant/Litmus/Parser.h"
@@ -60,7 +61,7 @@ void printResult(const litmus::Program &P, const harness::RunResult &R,
       else
         St += fmt::format(" {}={};", observedName(P, P.Observe[K]), V.Int);
     }
-    bool Sat = harness::evalCond(P, P.Condition, O);
+    bool Sat = litmus::holds(P, P.Condition, O);
     S += fmt::format("{:<12}{}>{}\n", N, Sat ? "*" : ":", St);
   }
   if (R.Lost)

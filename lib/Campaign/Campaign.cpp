@@ -17,6 +17,7 @@
 #include "incant/Harness/Backend.h"
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
+#include "incant/Litmus/Condition.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
 
@@ -305,7 +306,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
       R.ConditionOk = Wi.Ok;
       for (const auto &[O, N] : Run->Hist.outcomes())
         R.Histogram.push_back({driver::formatState(Prog, O),
-                               driver::satisfies(Prog, Prog.Condition, O), N});
+                               litmus::holds(Prog, Prog.Condition, O), N});
     } else {
       // A diagnostic with a location is about the test (no faithful form,
       // a build failure it causes); one without is about the device.

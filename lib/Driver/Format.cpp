@@ -38,6 +38,18 @@ std::string formatState(const Program &P, const std::vector<Value> &Values) {
   return S;
 }
 
+static std::string formatTerm(const Program &P, const Term &T) {
+  switch (T.K) {
+  case Term::Kind::Const:
+    return formatValue(P, T.V);
+  case Term::Kind::Reg:
+    return regName(P, T.Thread, T.Index);
+  case Term::Kind::Loc:
+    return P.Locs[T.Index].Name;
+  }
+  return "?";
+}
+
 /// Binding strength, for parenthesising: Or < And < Not/atoms.
 static int precedence(const Cond &C) {
   switch (C.K) {
@@ -59,11 +71,8 @@ static std::string formatCond(const Program &P, const Cond &C, int Outer) {
   case Cond::False:
     S = "false";
     break;
-  case Cond::RegEq:
-    S = regName(P, C.Thread, C.Reg) + "=" + formatValue(P, C.V);
-    break;
-  case Cond::LocEq:
-    S = P.Locs[C.Loc].Name + "=" + formatValue(P, C.V);
+  case Cond::Eq:
+    S = formatTerm(P, C.Lhs) + "=" + formatTerm(P, C.Rhs);
     break;
   case Cond::Not:
     S = "~" + formatCond(P, C.Kids[0], 3);
@@ -95,46 +104,6 @@ std::string formatCondition(const Program &P) {
 
 const char *conditionKind(const Program &P) {
   return P.Q == Quantifier::Forall ? "Required" : "Allowed";
-}
-
-static const Value *finalValue(const Program &P,
-                               const std::vector<Value> &Values,
-                               int32_t Thread, int32_t Index) {
-  for (size_t I = 0; I != P.Observe.size(); ++I)
-    if (P.Observe[I].Thread == Thread && P.Observe[I].Index == Index)
-      return &Values[I];
-  return nullptr;
-}
-
-bool satisfies(const Program &P, const Cond &C,
-               const std::vector<Value> &Values) {
-  switch (C.K) {
-  case Cond::True:
-    return true;
-  case Cond::False:
-    return false;
-  case Cond::RegEq:
-  case Cond::LocEq: {
-    const Value *V = C.K == Cond::RegEq
-                         ? finalValue(P, Values, C.Thread, C.Reg)
-                         : finalValue(P, Values, -1, C.Loc);
-    assert(V && "condition names something not observed");
-    return V && *V == C.V;
-  }
-  case Cond::Not:
-    return !satisfies(P, C.Kids[0], Values);
-  case Cond::And:
-    for (const Cond &K : C.Kids)
-      if (!satisfies(P, K, Values))
-        return false;
-    return true;
-  case Cond::Or:
-    for (const Cond &K : C.Kids)
-      if (satisfies(P, K, Values))
-        return true;
-    return false;
-  }
-  return false;
 }
 
 } // namespace incant::driver

@@ -13,6 +13,7 @@
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Harness/Stats.h"
+#include "incant/Litmus/Condition.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
 #include "incant/OpenCL/OpenCLBackend.h"
@@ -87,7 +88,7 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   OS << "Test " << P.Name << ' ' << conditionKind(P) << '\n';
   OS << "Histogram (" << R.Hist.outcomes().size() << " states)\n";
   for (const auto &[O, N] : R.Hist.outcomes()) {
-    bool Sat = satisfies(P, P.Condition, O);
+    bool Sat = litmus::holds(P, P.Condition, O);
     std::string Line = fmt::format("{:<8}{}>{}", N, Sat ? '*' : ':',
                                    formatState(P, O));
     if (T.Verdict && !Allowed.count(O))
@@ -158,7 +159,7 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
     nlohmann::json S;
     S["state"] = stateJson(P, O);
     S["count"] = N;
-    S["satisfies"] = satisfies(P, P.Condition, O);
+    S["satisfies"] = litmus::holds(P, P.Condition, O);
     if (T.Verdict)
       S["allowed"] = bool(Allowed.count(O));
     H.push_back(S);

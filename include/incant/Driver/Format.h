@@ -28,9 +28,6 @@ std::string formatProposition(const litmus::Program &P, const litmus::Cond &C);
 std::string formatCondition(const litmus::Program &P);
 /// herd's word for the test kind: "Allowed" (exists, ~exists) or "Required" (forall).
 const char *conditionKind(const litmus::Program &P);
-/// Whether final values satisfy the proposition.
-bool satisfies(const litmus::Program &P, const litmus::Cond &C,
-               const std::vector<litmus::Value> &Values);
 
 } // namespace incant::driver
 
