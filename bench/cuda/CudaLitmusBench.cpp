@@ -14,6 +14,7 @@
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Litmus/Condition.h"
+#include "incant/Litmus/Format.h"
 #ifdef INCANT_HAVE_LITMUS_PARSER
 #include "incant/Litmus/Lower.h"
 #include "incant/Litmus/Parser.h"
@@ -28,41 +29,17 @@ using namespace incant;
 
 namespace {
 
-/// `1:r0` or `x`, as litmus7 names an observed item.
-std::string observedName(const litmus::Program &P, const litmus::Observed &O) {
-  if (O.Thread < 0)
-    return O.Index >= 0 && static_cast<size_t>(O.Index) < P.Locs.size()
-               ? P.Locs[O.Index].Name
-               : std::string("?");
-  const auto &T = P.Threads[O.Thread];
-  std::string Reg = O.Index >= 0 && static_cast<size_t>(O.Index) < T.Regs.size()
-                        ? T.Regs[O.Index].Name
-                        : std::string("?");
-  return fmt::format("{}:{}", T.Id, Reg);
-}
-
 /// A litmus7-style report: the histogram (`*>` on states that satisfy the
 /// condition), Ok/No, witnesses, rates, device and parameters, optcheck.
 void printResult(const litmus::Program &P, const harness::RunResult &R,
                  const harness::Witnesses &W) {
   std::string S;
-  S += fmt::format("Test {} {}\n", P.Name,
-                   P.Q == litmus::Quantifier::Forall ? "Required" : "Allowed");
+  S += fmt::format("Test {} {}\n", P.Name, litmus::conditionKind(P));
   S += fmt::format("Histogram ({} states)\n", R.Hist.outcomes().size());
   for (const auto &[O, N] : R.Hist.outcomes()) {
-    std::string St;
-    for (size_t K = 0; K < O.size() && K < P.Observe.size(); ++K) {
-      const litmus::Value &V = O[K];
-      if (V.isAddress() && static_cast<size_t>(V.Loc) < P.Locs.size())
-        St += V.Int ? fmt::format(" {}={}+{};", observedName(P, P.Observe[K]),
-                                  P.Locs[V.Loc].Name, V.Int)
-                    : fmt::format(" {}={};", observedName(P, P.Observe[K]),
-                                  P.Locs[V.Loc].Name);
-      else
-        St += fmt::format(" {}={};", observedName(P, P.Observe[K]), V.Int);
-    }
     bool Sat = litmus::holds(P, P.Condition, O);
-    S += fmt::format("{:<12}{}>{}\n", N, Sat ? "*" : ":", St);
+    S += fmt::format("{:<12}{}> {}\n", N, Sat ? "*" : ":",
+                     litmus::formatState(P, O));
   }
   if (R.Lost)
     S += fmt::format("{:<12}:> (outcomes beyond the on-GPU table)\n", R.Lost);

@@ -8,18 +8,18 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Campaign.h"
-#include "incant/Support/Time.h"
 #include "incant/Campaign/Classify.h"
 #include "incant/Campaign/Store.h"
-#include "incant/Driver/BackendChoice.h"
-#include "incant/Driver/Format.h"
-#include "incant/Driver/ModelFinder.h"
+#include "incant/Backends/BackendChoice.h"
+#include "incant/Cat/ModelFinder.h"
 #include "incant/Harness/Backend.h"
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Condition.h"
+#include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/Time.h"
 
 #include <atomic>
 #include <chrono>
@@ -253,7 +253,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
     T.Name = Prog.Name;
     T.Family = familyOf(Prog.Name);
     T.Scope = scopeOf(Prog);
-    T.Condition = driver::formatCondition(Prog);
+    T.Condition = litmus::formatCondition(Prog);
     bool Need;
     {
       std::lock_guard<std::mutex> G(S.Mu);
@@ -269,7 +269,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
         V.Candidates = C.Candidates;
         for (const model::State &St : C.States)
           V.Allowed.push_back(
-              {driver::formatState(Prog, St.Values), St.Satisfies, 0});
+              {litmus::formatState(Prog, St.Values), St.Satisfies, 0});
         Verdicts.push_back(std::move(V));
       }
     harness::RunRequest Req;
@@ -305,7 +305,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
       R.Negative = Wi.Negative;
       R.ConditionOk = Wi.Ok;
       for (const auto &[O, N] : Run->Hist.outcomes())
-        R.Histogram.push_back({driver::formatState(Prog, O),
+        R.Histogram.push_back({litmus::formatState(Prog, O),
                                litmus::holds(Prog, Prog.Condition, O), N});
     } else {
       // A diagnostic with a location is about the test (no faithful form,
@@ -410,13 +410,13 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   }
 
   // Models first: a typo in a model name needs no device.
-  driver::ModelFinder Finder(Cmd.ModelDirs);
+  cat::ModelFinder Finder(Cmd.ModelDirs);
   std::vector<std::pair<std::string, const cat::Model *>> Models;
   for (const std::string &M : Cmd.Models) {
     const cat::Model *P = Finder.get(M, Diags);
     if (!P)
       return 2;
-    Models.emplace_back(driver::ModelFinder::displayName(M), P);
+    Models.emplace_back(cat::ModelFinder::displayName(M), P);
   }
 
   // Devices.
@@ -447,8 +447,8 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     }
     First = Indices[0];
   }
-  std::optional<driver::ChosenBackend> Ch =
-      driver::chooseBackend(Cmd.Backend, First, Diags, Rc);
+  std::optional<backends::ChosenBackend> Ch =
+      backends::chooseBackend(Cmd.Backend, First, Diags, Rc);
   if (!Ch)
     return Rc;
   std::vector<harness::DeviceInfo> Listed = Ch->B->devices();
@@ -482,7 +482,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     }
     Worker W;
     W.B =
-        Workers.empty() ? std::move(Ch->B) : driver::createBackend(D->Backend);
+        Workers.empty() ? std::move(Ch->B) : backends::createBackend(D->Backend);
     if (!W.B) {
       Diags.error("cannot create a second " + D->Backend + " backend");
       return 3;

@@ -6,12 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Tune/TuneCommand.h"
-#include "incant/Support/Time.h"
-#include "incant/Driver/BackendChoice.h"
-#include "incant/Driver/ModelFinder.h"
+#include "incant/Backends/BackendChoice.h"
 #include "incant/Harness/Backend.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Support/DataFiles.h"
+#include "incant/Support/Time.h"
 #include "incant/Tune/Plot.h"
 #include "incant/Tune/Tune.h"
 
@@ -151,7 +151,7 @@ std::string testPath(const std::string &Name) {
   if (Name.find('/') != std::string::npos ||
       fs::path(Name).extension() == ".litmus")
     return Name;
-  std::string Lib = driver::libraryDir();
+  std::string Lib = libraryDir();
   if (Lib.empty())
     return Name;
   std::error_code EC;
@@ -510,8 +510,8 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   }
 
   int Rc = 0;
-  std::optional<driver::ChosenBackend> Ch =
-      driver::chooseBackend(Cmd.Backend, Cmd.Device, Diags, Rc);
+  std::optional<backends::ChosenBackend> Ch =
+      backends::chooseBackend(Cmd.Backend, Cmd.Device, Diags, Rc);
   if (!Ch)
     return Rc;
   if (std::string(Ch->B->name()) != "cuda" && Cmd.Mode != "random")

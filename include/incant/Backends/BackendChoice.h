@@ -1,13 +1,14 @@
 //===- BackendChoice.h - Which backend and device a run uses ----*- C++ -*-===//
 //
-// The choice `incant run` makes, shared with `incant campaign`:
+// The backends behind harness::Backend, by name, and the choice `incant
+// run` makes, shared with `incant campaign` and `incant tune`:
 // --backend auto picks an NVIDIA GPU through the CUDA backend when a driver
 // and device exist, else the first OpenCL GPU that can run litmus tests,
 // else such an OpenCL CPU device (PoCL).
 //
 //===----------------------------------------------------------------------===//
-#ifndef INCANT_DRIVER_BACKENDCHOICE_H
-#define INCANT_DRIVER_BACKENDCHOICE_H
+#ifndef INCANT_BACKENDS_BACKENDCHOICE_H
+#define INCANT_BACKENDS_BACKENDCHOICE_H
 
 #include "incant/Harness/Backend.h"
 #include "incant/Support/Diagnostic.h"
@@ -16,7 +17,7 @@
 #include <optional>
 #include <string>
 
-namespace incant::driver {
+namespace incant::backends {
 
 struct ChosenBackend {
   std::unique_ptr<harness::Backend> B;
@@ -35,9 +36,9 @@ std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
                                            DiagnosticEngine &Diags, int &Rc);
 
 /// A fresh backend object named as Backend::name() says ("opencl", "cuda"),
-/// e.g. one per worker thread; null for a backend this build lacks.
+/// e.g. one per worker thread; null for an unknown name.
 std::unique_ptr<harness::Backend> createBackend(const std::string &Name);
 
-} // namespace incant::driver
+} // namespace incant::backends
 
-#endif // INCANT_DRIVER_BACKENDCHOICE_H
+#endif // INCANT_BACKENDS_BACKENDCHOICE_H

@@ -1,13 +1,11 @@
 //===- BackendChoice.cpp - Which backend and device a run uses ------------===//
-#include "incant/Driver/BackendChoice.h"
-#include "incant/OpenCL/OpenCLBackend.h"
-#ifdef INCANT_HAVE_CUDA
+#include "incant/Backends/BackendChoice.h"
 #include "incant/CUDA/CudaBackend.h"
-#endif
+#include "incant/OpenCL/OpenCLBackend.h"
 
 #include <dlfcn.h>
 
-namespace incant::driver {
+namespace incant::backends {
 
 using harness::DeviceInfo;
 
@@ -24,7 +22,6 @@ std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
                                            std::optional<uint32_t> Device,
                                            DiagnosticEngine &Diags, int &Rc) {
   Rc = 3;
-#ifdef INCANT_HAVE_CUDA
   if (Backend == "cuda" || (Backend == "auto" && haveCudaDriver())) {
     ChosenBackend C;
     C.B = cuda::createCudaBackend();
@@ -39,12 +36,6 @@ std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
       Diags.error(cuda::noDriverMessage());
       return std::nullopt;
     }
-  }
-#endif
-  if (Backend == "cuda") {
-    Diags.error("no CUDA backend in this build: use --backend opencl (an "
-                "NVIDIA GPU is reachable through its OpenCL driver)");
-    return std::nullopt;
   }
   if (Backend != "auto" && Backend != "opencl") {
     Rc = 2;
@@ -90,13 +81,11 @@ std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
 }
 
 std::unique_ptr<harness::Backend> createBackend(const std::string &Name) {
-#ifdef INCANT_HAVE_CUDA
   if (Name == "cuda")
     return cuda::createCudaBackend();
-#endif
   if (Name == "opencl")
     return opencl::createOpenCLBackend();
   return nullptr;
 }
 
-} // namespace incant::driver
+} // namespace incant::backends
