@@ -173,14 +173,9 @@ int main(int argc, char **argv) {
   Req.File = File;
   Req.Params = Params;
   Req.EmitDir = EmitDir;
-  std::optional<harness::RunResult> R = B->run(Req, Diags);
-  if (!R) {
-    // A diagnostic with a location is about the test.
-    for (const Diagnostic &D : Diags.diagnostics())
-      if (D.File)
-        return 2;
-    return 4;
-  }
+  Expected<harness::RunResult> R = B->run(Req, Diags);
+  if (!R)
+    return R.error() == ErrorKind::Input ? 2 : 4;
   if (!EmitDir.empty()) {
     std::cout << "emitted to " << EmitDir << "\n";
     for (const std::string &N : R->Device.Notes)

@@ -18,10 +18,9 @@ bool haveCudaDriver() {
   return true;
 }
 
-std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
-                                           std::optional<uint32_t> Device,
-                                           DiagnosticEngine &Diags, int &Rc) {
-  Rc = 3;
+Expected<ChosenBackend> chooseBackend(const std::string &Backend,
+                                      std::optional<uint32_t> Device,
+                                      DiagnosticEngine &Diags) {
   if (Backend == "cuda" || (Backend == "auto" && haveCudaDriver())) {
     ChosenBackend C;
     C.B = cuda::createCudaBackend();
@@ -34,27 +33,26 @@ std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
     }
     if (Backend == "cuda") {
       Diags.error(cuda::noDriverMessage());
-      return std::nullopt;
+      return ErrorKind::Device;
     }
   }
   if (Backend != "auto" && Backend != "opencl") {
-    Rc = 2;
     Diags.error("unknown backend '" + Backend +
                 "' (expected auto, opencl or cuda)");
-    return std::nullopt;
+    return ErrorKind::Input;
   }
   ChosenBackend C;
   C.B = opencl::createOpenCLBackend();
   std::string Why;
   if (!C.B->available(Why)) {
     Diags.error(Why);
-    return std::nullopt;
+    return ErrorKind::Device;
   }
   std::vector<DeviceInfo> Ds = C.B->devices();
   if (Ds.empty()) {
     Diags.error("the OpenCL runtime lists no device; install a driver (e.g. "
                 "Debian's pocl-opencl-icd for the CPU)");
-    return std::nullopt;
+    return ErrorKind::Device;
   }
   if (Device) {
     C.Device = *Device;

@@ -35,11 +35,11 @@ public:
   }
 
   std::vector<harness::DeviceInfo> devices() override;
-  std::optional<harness::RunResult> run(const harness::RunRequest &Req,
-                                        DiagnosticEngine &Diags) override;
+  Expected<harness::RunResult> run(const harness::RunRequest &Req,
+                                   DiagnosticEngine &Diags) override;
 
 private:
-  std::optional<harness::RunResult> emit(const harness::RunRequest &Req,
+  Expected<harness::RunResult> emit(const harness::RunRequest &Req,
                                          const GeneratedTest &G,
                                          DiagnosticEngine &Diags);
   CudaTuning Tuning;
@@ -88,7 +88,7 @@ std::vector<harness::DeviceInfo> CudaBackend::devices() {
 
 /// --emit: the sources, and the PTX and SASS when NVRTC is here (for
 /// sm_90); no device needed.
-std::optional<harness::RunResult>
+Expected<harness::RunResult>
 CudaBackend::emit(const harness::RunRequest &Req, const GeneratedTest &G,
                   DiagnosticEngine &Diags) {
   namespace fs = std::filesystem;
@@ -101,7 +101,7 @@ CudaBackend::emit(const harness::RunRequest &Req, const GeneratedTest &G,
     Ok &= writeFile(Dir / F.Name, F.Text);
   if (!Ok) {
     Diags.error("cannot write to " + Req.EmitDir);
-    return std::nullopt;
+    return ErrorKind::Input;
   }
   SharedLibraries &S = sharedLibraries();
   std::string Why;
@@ -116,7 +116,7 @@ CudaBackend::emit(const harness::RunRequest &Req, const GeneratedTest &G,
     std::string Log;
     if (!compileChecked(S.Libs, G, "sm_90", C, Log)) {
       Diags.error("NVRTC failed to compile the harness:\n" + Log);
-      return std::nullopt;
+      return ErrorKind::Internal;
     }
     Opt = C.Opt;
     Out.Device.Notes.push_back("NVRTC " + nvrtcVersion(S.Libs));
@@ -135,13 +135,13 @@ CudaBackend::emit(const harness::RunRequest &Req, const GeneratedTest &G,
   return Out;
 }
 
-std::optional<harness::RunResult>
+Expected<harness::RunResult>
 CudaBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   CodegenOptions CG;
   CG.LoopBudget = Req.Params.LoopBound;
   std::optional<GeneratedTest> G = generateCuda(*Req.Prog, CG, Req.File, Diags);
   if (!G)
-    return std::nullopt;
+    return ErrorKind::Input;
   if (!Req.EmitDir.empty())
     return emit(Req, *G, Diags);
   {
@@ -150,11 +150,11 @@ CudaBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
     std::string Why;
     if (!S.Libs.loadDriver(Why)) {
       Diags.error(noDriverMessage());
-      return std::nullopt;
+      return ErrorKind::Device;
     }
     if (!S.Libs.loadNvrtc(Why)) {
       Diags.error(Why);
-      return std::nullopt;
+      return ErrorKind::Device;
     }
   }
   return runOnDevice(*G, Req.Params, Tuning, Req.Device, Diags);

@@ -66,7 +66,7 @@ public:
 
 } // namespace
 
-std::optional<harness::RunResult>
+Expected<harness::RunResult>
 runOnDevice(const GeneratedTest &G,
             const harness::RunParams &Params, const CudaTuning &Tuning,
             uint32_t Device, DiagnosticEngine &Diags) {
@@ -82,7 +82,7 @@ runOnDevice(const GeneratedTest &G,
       !S.check(D.cuDevicePrimaryCtxRetain(&Ctx, Dev),
                "cuDevicePrimaryCtxRetain") ||
       !S.check(D.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent"))
-    return std::nullopt;
+    return ErrorKind::Device;
   char Name[256] = {};
   D.cuDeviceGetName(Name, sizeof(Name), Dev);
   int Ma = 0, Mi = 0, SMs = 0, MaxThreads = 1024;
@@ -114,14 +114,14 @@ runOnDevice(const GeneratedTest &G,
   const harness::PlacementShape &Lay = G.Shape;
   if (Lay.ClusterSize > 1 && Ma < 9) {
     Diags.error("the test places threads in one cluster; clusters need sm_90");
-    return std::nullopt;
+    return ErrorKind::Device;
   }
 
   std::string Cubin, Log;
   OptCheckResult Opt;
   if (!compileCached(Libs, G, Arch, Cubin, Opt, Log)) {
     Diags.error("NVRTC failed to compile the harness:\n" + Log);
-    return std::nullopt;
+    return ErrorKind::Internal;
   }
   Res.OptCheck = Opt.line();
   CUfunction TestFn = nullptr, HistFn = nullptr;
@@ -131,7 +131,7 @@ runOnDevice(const GeneratedTest &G,
                "cuModuleGetFunction") ||
       !S.check(D.cuModuleGetFunction(&HistFn, S.Module, "incant_hist_kernel"),
                "cuModuleGetFunction"))
-    return std::nullopt;
+    return ErrorKind::Device;
 
   // Launch shape.
   const uint32_t K = Lay.ClusterSize;
@@ -148,7 +148,7 @@ runOnDevice(const GeneratedTest &G,
   Lanes = std::max(Lanes, LayLanes);
   if (LayLanes > 32 || LayWarps > 32) {
     Diags.error("too many threads of the test in one warp or one CTA");
-    return std::nullopt;
+    return ErrorKind::Input;
   }
   uint32_t SharedStride = 1;
   size_t SmemBytes =
@@ -165,7 +165,7 @@ runOnDevice(const GeneratedTest &G,
   if (!S.check(D.cuOccupancyMaxActiveBlocksPerMultiprocessor(
                    &PerSM, TestFn, static_cast<int>(BlockThreads), SmemBytes),
                "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
-    return std::nullopt;
+    return ErrorKind::Device;
   uint32_t MaxBlocks = std::max(1, PerSM) * static_cast<uint32_t>(SMs);
   MaxBlocks = std::max<uint32_t>(MaxBlocks / K * K, K);
   uint32_t StressBlocks = 0, TestBlocks = 0;
@@ -198,7 +198,7 @@ runOnDevice(const GeneratedTest &G,
   }
   if (TestBlocks / K < LayGroups) {
     Diags.error("the GPU cannot hold as many CTAs as the test needs");
-    return std::nullopt;
+    return ErrorKind::Input;
   }
   const uint32_t N = TestBlocks * W * Lanes;
   const uint32_t NumOut = std::max<uint32_t>(G.NumOut, 1);
@@ -237,7 +237,7 @@ runOnDevice(const GeneratedTest &G,
                 "stress offset {} + {} * {} hits location {} of the test; "
                 "choose another offset",
                 Inc.StressOffset, L, Pr.stressSpread, Gl));
-            return std::nullopt;
+            return ErrorKind::Input;
           }
       Need = std::max<uint64_t>(
           Need, Inc.StressOffset +
@@ -246,7 +246,7 @@ runOnDevice(const GeneratedTest &G,
     if (Need > (1u << 24) || Need * N > (uint64_t(1) << 32)) {
       Diags.error("location distance or stress offset too large for the "
                   "GPU's memory");
-      return std::nullopt;
+      return ErrorKind::Input;
     }
     Pr.locDist = static_cast<uint32_t>(Dist);
     Pr.instWords = static_cast<uint32_t>((Need + 31) / 32 * 32);
@@ -277,7 +277,7 @@ runOnDevice(const GeneratedTest &G,
                    4,
                Scratch) ||
       !S.alloc(ShadowWords * 4, Shadow) || !S.alloc(64, Sync))
-    return std::nullopt;
+    return ErrorKind::Device;
   Pr.mem = Mem;
   Pr.out = Out;
   Pr.histKey = HKey;
@@ -349,14 +349,14 @@ runOnDevice(const GeneratedTest &G,
   Init.flags |= INCANT_F_NOCOUNT;
   if (!Launch(HistFn, HistGrid, 256, 0, Init) ||
       !S.check(D.cuCtxSynchronize(), "kernel"))
-    return std::nullopt;
+    return ErrorKind::Device;
   auto T0 = std::chrono::steady_clock::now();
   for (uint64_t It = 0; It < Params.Iterations; ++It) {
     IncantParams X = Pr;
     Shape(X, Inc.Randomise);
     if (!Launch(TestFn, X.totalBlocks, BlockThreads, SmemBytes, X) ||
         !Launch(HistFn, HistGrid, 256, 0, X))
-      return std::nullopt;
+      return ErrorKind::Device;
     Res.Launches = It + 1;
     // A time budget, checked now and then (launches queue up and block
     // once the queue is full, so wall time follows the GPU's).
@@ -366,7 +366,7 @@ runOnDevice(const GeneratedTest &G,
       break;
   }
   if (!S.check(D.cuCtxSynchronize(), "the test kernel"))
-    return std::nullopt;
+    return ErrorKind::Device;
   Res.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
           .count();
@@ -376,7 +376,7 @@ runOnDevice(const GeneratedTest &G,
   if (!S.check(D.cuMemcpyDtoH(Keys.data(), HKey, Keys.size() * 8), "copy") ||
       !S.check(D.cuMemcpyDtoH(Cnt.data(), HCnt, Cnt.size() * 8), "copy") ||
       !S.check(D.cuMemcpyDtoH(Tup.data(), HTup, Tup.size() * 4), "copy"))
-    return std::nullopt;
+    return ErrorKind::Device;
   for (uint32_t I = 0; I < INCANT_HIST_CAP; ++I) {
     if (!Keys[I])
       continue;

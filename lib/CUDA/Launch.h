@@ -6,7 +6,6 @@
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Harness/Backend.h"
 
-#include <optional>
 
 namespace incant::cuda {
 
@@ -15,9 +14,10 @@ namespace incant::cuda {
 /// and \p Params, the incantations as kernel parameters, Params.Iterations
 /// launches, and the histogram the GPU counted, decoded into the test's
 /// values (decodeOutcome).
-/// The driver and NVRTC must be loaded. Failures (a CUDA call, NVRTC, a
-/// test the device cannot hold) are reported to \p Diags.
-std::optional<harness::RunResult>
+/// The driver and NVRTC must be loaded. Failures are reported to \p Diags:
+/// a CUDA call (Device), NVRTC rejecting the generated code (Internal), a
+/// test or parameters the launch cannot hold (Input).
+Expected<harness::RunResult>
 runOnDevice(const GeneratedTest &G,
             const harness::RunParams &Params, const CudaTuning &Tuning,
             uint32_t Device, DiagnosticEngine &Diags);

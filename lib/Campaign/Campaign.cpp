@@ -247,7 +247,9 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
       T.Source = F->text();
   }
   R.TestHash = T.Hash;
-  bool DeviceFailed = false;
+  // Set when the run failed through no fault of the test (the device, or
+  // incant itself): such a result is not stored, so --resume retries it.
+  std::optional<ErrorKind> NotTheTest;
   if (L) {
     const litmus::Program &Prog = L->Prog;
     T.Name = Prog.Name;
@@ -277,7 +279,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
     Req.File = L->File;
     Req.Params = S.Run;
     Req.Device = W.Info.Index;
-    std::optional<harness::RunResult> Run;
+    Expected<harness::RunResult> Run = ErrorKind::Internal;
     {
       // The first run of each worker is serialised: backends load their
       // runtime (CUDA driver, NVRTC) lazily, and not thread-safely.
@@ -308,13 +310,9 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
         R.Histogram.push_back({litmus::formatState(Prog, O),
                                litmus::holds(Prog, Prog.Condition, O), N});
     } else {
-      // A diagnostic with a location is about the test (no faithful form,
-      // a build failure it causes); one without is about the device.
-      bool Located = false;
-      for (const Diagnostic &D : Diags.diagnostics())
-        Located |= D.File != nullptr;
       R.Error = true;
-      DeviceFailed = !Located;
+      if (Run.error() != ErrorKind::Input)
+        NotTheTest = Run.error();
     }
   } else {
     R.Error = true;
@@ -324,10 +322,11 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
   R.Finished = utcNowIso();
 
   std::lock_guard<std::mutex> G(S.Mu);
-  if (DeviceFailed) {
+  if (NotTheTest) {
     ++S.DeviceFailures;
     S.clearProgress();
-    S.Err << "campaign: " << P.Path << ": device failure, not stored:\n"
+    S.Err << "campaign: " << P.Path << ": " << kindName(*NotTheTest)
+          << " failure, not stored:\n"
           << R.ErrorText;
   } else if (!S.DB.put(T, Verdicts, R)) {
     ++S.StoreFailures;
@@ -420,7 +419,6 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   }
 
   // Devices.
-  int Rc = 0;
   std::optional<uint32_t> First = Cmd.Device;
   std::vector<uint32_t> Indices;
   bool AllDevices = Cmd.Devices == "all";
@@ -447,10 +445,10 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     }
     First = Indices[0];
   }
-  std::optional<backends::ChosenBackend> Ch =
-      backends::chooseBackend(Cmd.Backend, First, Diags, Rc);
+  Expected<backends::ChosenBackend> Ch =
+      backends::chooseBackend(Cmd.Backend, First, Diags);
   if (!Ch)
-    return Rc;
+    return exitCodeOf(Ch.error());
   std::vector<harness::DeviceInfo> Listed = Ch->B->devices();
   const std::string BackendName = Ch->B->name();
   auto Find = [&](uint32_t I) -> const harness::DeviceInfo * {

@@ -230,12 +230,13 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
   }
 
-  int Rc = 0;
   std::optional<backends::ChosenBackend> Ch;
   if (C.EmitDir.empty()) {
-    Ch = backends::chooseBackend(C.Backend, C.Device, Diags, Rc);
-    if (!Ch)
-      return Rc;
+    Expected<backends::ChosenBackend> Chosen =
+        backends::chooseBackend(C.Backend, C.Device, Diags);
+    if (!Chosen)
+      return exitCodeOf(Chosen.error());
+    Ch = std::move(*Chosen);
   } else {
     // Emitting needs no device; use one when there is one.
     Ch.emplace();
@@ -284,15 +285,11 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Req.Params = C.Params;
     Req.Device = Ch->Device;
     Req.EmitDir = C.EmitDir;
-    unsigned ErrorsBefore = Diags.numErrors();
-    std::optional<harness::RunResult> R = Ch->B->run(Req, Diags);
+    Expected<harness::RunResult> R = Ch->B->run(Req, Diags);
     if (!R) {
-      // A diagnostic with a location is about the test; one without is
-      // about the device or runtime.
-      bool Located = false;
-      for (size_t I = ErrorsBefore; I < Diags.diagnostics().size(); ++I)
-        Located |= Diags.diagnostics()[I].File != nullptr;
-      (Located ? InputError : DeviceError) = true;
+      // The test's fault, or the device's (or incant's): the other tests
+      // still run.
+      (R.error() == ErrorKind::Input ? InputError : DeviceError) = true;
       continue;
     }
     if (!C.EmitDir.empty()) {
@@ -323,9 +320,9 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Out.flush();
   }
   if (InputError)
-    return 2;
+    return exitCodeOf(ErrorKind::Input);
   if (DeviceError)
-    return 3;
+    return exitCodeOf(ErrorKind::Device);
   return ForbiddenSeen ? 1 : 0;
 }
 

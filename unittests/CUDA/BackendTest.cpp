@@ -36,7 +36,9 @@ TEST(CudaBackend, NoDriverIsReported) {
   harness::RunRequest Req;
   Req.Prog = &P;
   DiagnosticEngine Diags;
-  EXPECT_FALSE(B->run(Req, Diags));
+  Expected<harness::RunResult> R = B->run(Req, Diags);
+  ASSERT_FALSE(R);
+  EXPECT_EQ(R.error(), ErrorKind::Device);
   ASSERT_EQ(Diags.diagnostics().size(), 1u);
   EXPECT_EQ(Diags.diagnostics()[0].Message, cuda::noDriverMessage());
   EXPECT_EQ(Diags.diagnostics()[0].File, nullptr);
@@ -91,7 +93,9 @@ TEST(CudaBackend, ATestOnTwoDevicesIsRefused) {
   Req.EmitDir = (std::filesystem::temp_directory_path() / "incant-cuda-2dev")
                     .string();
   DiagnosticEngine Diags;
-  EXPECT_FALSE(cuda::createCudaBackend()->run(Req, Diags));
+  Expected<harness::RunResult> R = cuda::createCudaBackend()->run(Req, Diags);
+  ASSERT_FALSE(R);
+  EXPECT_EQ(R.error(), ErrorKind::Input);
   ASSERT_EQ(Diags.diagnostics().size(), 1u);
   EXPECT_EQ(Diags.diagnostics()[0].Message,
             "the test places threads on different devices; the CUDA backend "

@@ -12,6 +12,7 @@
 
 #include "incant/Harness/Backend.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -29,11 +30,11 @@ struct ChosenBackend {
 bool haveCudaDriver();
 
 /// Picks the backend (\p Backend: auto, opencl or cuda) and the device
-/// (\p Device, or chosen). On failure reports to \p Diags, sets \p Rc to 2
-/// (unknown backend) or 3 (no runtime or device) and returns nullopt.
-std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
-                                           std::optional<uint32_t> Device,
-                                           DiagnosticEngine &Diags, int &Rc);
+/// (\p Device, or chosen). On failure reports to \p Diags and returns an
+/// Input error (an unknown backend) or a Device one (no runtime or device).
+Expected<ChosenBackend> chooseBackend(const std::string &Backend,
+                                      std::optional<uint32_t> Device,
+                                      DiagnosticEngine &Diags);
 
 /// A fresh backend object named as Backend::name() says ("opencl", "cuda"),
 /// e.g. one per worker thread; null for an unknown name.
