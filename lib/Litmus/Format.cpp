@@ -1,11 +1,9 @@
 //===- Format.cpp - Printing values, states and conditions ----------------===//
-#include "incant/Driver/Format.h"
+#include "incant/Litmus/Format.h"
 
 #include <cassert>
 
-namespace incant::driver {
-
-using namespace litmus;
+namespace incant::litmus {
 
 std::string formatValue(const Program &P, const Value &V) {
   if (!V.isAddress())
@@ -106,4 +104,4 @@ const char *conditionKind(const Program &P) {
   return P.Q == Quantifier::Forall ? "Required" : "Allowed";
 }
 
-} // namespace incant::driver
+} // namespace incant::litmus
