@@ -8,10 +8,7 @@
 #include "Subcommand.h"
 #include "incant/AppTest/StressCommand.h"
 #include "incant/Harness/Profile.h"
-#ifdef INCANT_HAVE_RUN
-#include "incant/Driver/ModelFinder.h"
-#endif
-#ifdef INCANT_HAVE_CUDA
+#ifdef INCANT_STRESS_HAVE_CUDA
 #include "incant/CUDA/CudaApi.h"
 #endif
 
@@ -44,7 +41,7 @@ std::string injectLibrary() {
 
 /// The name of CUDA device 0, or "" (no driver or device).
 std::string cudaDeviceName() {
-#ifdef INCANT_HAVE_CUDA
+#ifdef INCANT_STRESS_HAVE_CUDA
   cuda::CudaLibraries L;
   std::string Why;
   cuda::CUdevice D = 0;
@@ -63,13 +60,10 @@ bool applyProfile(apptest::StressCommand &Cmd, const std::string &Profile,
   harness::RunParams P;
   std::string From = "built-in defaults";
   std::string Path = Profile;
-#ifdef INCANT_HAVE_RUN
   if (Path.empty() && NeedSys)
     if (std::string Chip = cudaDeviceName(); !Chip.empty())
-      Path = driver::shippedProfileFor(Chip, "cuda");
-#else
-  (void)NeedSys;
-#endif
+      if (auto S = harness::findShippedProfile(Chip, "cuda"))
+        Path = S->Path;
   if (!Path.empty() && Path != "none") {
     DiagnosticEngine Diags(&std::cerr);
     std::optional<harness::Profile> Prof = harness::readProfile(Path, Diags);
