@@ -1,11 +1,12 @@
 #!/bin/sh
-# table5.sh INCANT APPS OUT SECONDS [ENVS] [NAMES] - the PLDI'16 paper's
+# table5.sh INCANT APPS OUT BUDGET [ENVS] [NAMES] - the PLDI'16 paper's
 # Table 5 for this GPU: every case-study application in APPS (built through
 # incant, build-apps.sh), fenced and -nf, under `incant stress` in each
-# environment for SECONDS per cell. Appends one JSON line per application
-# to OUT/table5.jsonl and prints the table (table5.py) last.
+# environment; BUDGET per cell is incant stress's "--runs N" or "--time 5s".
+# Appends one JSON line per application to OUT/table5.jsonl and prints the
+# table (table5.py) last.
 set -u
-INCANT=$1 APPS=$2 OUT=$3 T=$4
+INCANT=$1 APPS=$2 OUT=$3 BUDGET=$4
 ENVS=${5:-all}
 NAMES=${6:-"dot hashtable reduction scan octree taskqueue barneshut ticketlock semaphore pipeline stack gridbarrier"}
 mkdir -p "$OUT"
@@ -13,7 +14,8 @@ for A in $NAMES; do
   for V in "" -nf; do
     B=$APPS/$A$V
     [ -x "$B" ] || continue
-    "$INCANT" stress --env "$ENVS" --time "${T}s" --timeout 15 --json \
+    # shellcheck disable=SC2086
+    "$INCANT" stress --env "$ENVS" $BUDGET --timeout 8 --json \
       --no-progress --label "$A$V" -- "$B" >>"$OUT/table5.jsonl" 2>>"$OUT/table5.err"
   done
 done
