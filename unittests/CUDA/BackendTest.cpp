@@ -1,6 +1,6 @@
 //===- BackendTest.cpp - The CUDA backend's emit and no-driver paths ------===//
 
-#include "HandBuilt.h"
+#include "incant/Testing/Programs.h"
 #include "incant/CUDA/CudaApi.h"
 #include "incant/CUDA/CudaBackend.h"
 
