@@ -11,12 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "incant/Testing/Programs.h"
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Litmus/Condition.h"
 #include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Testing/Programs.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -51,7 +51,8 @@ void printResult(const litmus::Program &P, const harness::RunResult &R,
                    harness::perSecond(W.Positive, R.Seconds));
   // The CUDA backend's notes: "NVRTC <version>", then the launch shape.
   const std::vector<std::string> &Notes = R.Device.Notes;
-  std::string Nvrtc = Notes.empty() ? "" : Notes[0].substr(Notes[0].find(' ') + 1);
+  std::string Nvrtc =
+      Notes.empty() ? "" : Notes[0].substr(Notes[0].find(' ') + 1);
   S += fmt::format("Device {} ({}, {} SMs), driver {}, NVRTC {}\n",
                    R.Device.Name, R.Device.Version, R.Device.ComputeUnits,
                    R.Device.Driver, Nvrtc);

@@ -1,4 +1,4 @@
-//===- Programs.cpp - litmus::Programs built by hand, for tests ------------===//
+//===- Programs.cpp - litmus::Programs built by hand, for tests -----------===//
 #include "incant/Testing/Programs.h"
 
 namespace incant::handbuilt {

@@ -1,4 +1,4 @@
-//===- Programs.h - litmus::Programs built by hand, for tests ----*- C++ -*-===//
+//===- Programs.h - litmus::Programs built by hand, for tests ---*- C++ -*-===//
 //
 // Test support (as LLVM's Testing/Support): unit tests and bench programs
 // build litmus::Programs directly, without the .litmus parser, through this
