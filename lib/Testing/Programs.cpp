@@ -226,32 +226,33 @@ litmus::Program mp(Place Pl, FenceSel F, bool Shared) {
   return P;
 }
 
-litmus::Program sb(Place Pl, FenceSel F, bool Shared) {
+/// SB and LB: thread T accesses location T (\p First), then the other
+/// location (the other kind of access); the weak outcome has r0 = \p Weak
+/// in both threads.
+static litmus::Program crossed(const std::string &Name, Op::Kind First,
+                               int64_t Weak, Place Pl, FenceSel F,
+                               bool Shared) {
   Access X(Pl, F, Shared);
-  litmus::Program P = twoThreads("SB", Pl, Shared);
+  litmus::Program P = twoThreads(Name, Pl, Shared);
+  Op::Kind Second = First == Op::Kind::Store ? Op::Kind::Load : Op::Kind::Store;
   for (int T = 0; T < 2; ++T) {
     auto &Ops = P.Threads[T].Ops;
-    Ops.push_back(X.mem(Op::Kind::Store, T, -1, 1));
+    // Loads go to r0, stores write 1.
+    Ops.push_back(X.mem(First, T, 0, 1));
     X.fence(Ops);
-    Ops.push_back(X.mem(Op::Kind::Load, 1 - T, 0, 0));
+    Ops.push_back(X.mem(Second, 1 - T, 0, 1));
   }
-  P.Condition = both(regEq(0, 0, 0), regEq(1, 0, 0));
+  P.Condition = both(regEq(0, 0, Weak), regEq(1, 0, Weak));
   P.Observe = {{0, 0}, {1, 0}};
   return P;
 }
 
+litmus::Program sb(Place Pl, FenceSel F, bool Shared) {
+  return crossed("SB", Op::Kind::Store, 0, Pl, F, Shared);
+}
+
 litmus::Program lb(Place Pl, FenceSel F, bool Shared) {
-  Access X(Pl, F, Shared);
-  litmus::Program P = twoThreads("LB", Pl, Shared);
-  for (int T = 0; T < 2; ++T) {
-    auto &Ops = P.Threads[T].Ops;
-    Ops.push_back(X.mem(Op::Kind::Load, T, 0, 0));
-    X.fence(Ops);
-    Ops.push_back(X.mem(Op::Kind::Store, 1 - T, -1, 1));
-  }
-  P.Condition = both(regEq(0, 0, 1), regEq(1, 0, 1));
-  P.Observe = {{0, 0}, {1, 0}};
-  return P;
+  return crossed("LB", Op::Kind::Load, 1, Pl, F, Shared);
 }
 
 litmus::Program corr(Place Pl, bool Shared) {
