@@ -211,7 +211,7 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
   Pr.lanes = Lanes;
   Pr.instances = N;
   Pr.stride = std::max<uint32_t>(Params.Stride, 1);
-  Pr.locPerm = harness::coprimeMultiplier(N, Params.Seed * 41 + 7);
+  Pr.locPerm = harness::halfwayMultiplier(N);
   Pr.sharedStride = SharedStride;
   Pr.stressIters = Inc.StressIterations;
   Pr.stressLines = std::max<uint32_t>(Inc.StressLocs, 1);

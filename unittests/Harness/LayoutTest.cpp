@@ -3,6 +3,8 @@
 #include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <numeric>
 #include <set>
 
@@ -164,6 +166,24 @@ TEST(Layout, CoprimeMultiplier) {
       EXPECT_TRUE(N <= 1 || P < N);
       EXPECT_EQ(std::gcd(P, N == 0 ? 1 : N), 1u);
     }
+}
+
+TEST(Layout, HalfwayMultiplier) {
+  for (uint32_t N : {1u, 2u, 3u, 4u, 12u, 97u, 1000u, 270336u}) {
+    uint32_t P = halfwayMultiplier(N);
+    EXPECT_EQ(std::gcd(P, std::max(N, 1u)), 1u) << N;
+    if (N > 2) {
+      EXPECT_GT(P, N / 2) << N;
+      EXPECT_LT(P, N) << N;
+    }
+  }
+  EXPECT_EQ(halfwayMultiplier(12), 7u);
+  EXPECT_EQ(halfwayMultiplier(270336), 135169u);
+  // A bijection on [0, N).
+  std::vector<bool> Hit(1000);
+  for (uint32_t V = 0; V < 1000; ++V)
+    Hit[uint64_t(V) * halfwayMultiplier(1000) % 1000] = true;
+  EXPECT_EQ(std::count(Hit.begin(), Hit.end(), true), 1000);
 }
 
 TEST(Layout, InverseMultiplierUndoesThePermutation) {
