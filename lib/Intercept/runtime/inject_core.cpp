@@ -621,7 +621,7 @@ bool nvmlReady() {
   char Bus[64] = {};
   CUdevice D = 0;
   if (!Nv.Init || !Nv.ByBus || !Nv.Energy || Nv.Init() != 0 ||
-      !Drv.cuDeviceGetPCIBusId || Drv.cuCtxGetDevice(&D) != CUDA_SUCCESS ||
+      !Drv.cuDeviceGetPCIBusId || !Drv.cuCtxGetDevice || Drv.cuCtxGetDevice(&D) != CUDA_SUCCESS ||
       Drv.cuDeviceGetPCIBusId(Bus, sizeof Bus, D) != CUDA_SUCCESS ||
       Nv.ByBus(Bus, &Nv.Dev) != 0) {
     note("INCANT_ENERGY: NVML does not know this device: no energy");
@@ -934,7 +934,7 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   CUevent Begin = nullptr, End = nullptr;
   unsigned long long E0 = 0;
   double W0 = 0;
-  bool Metered = Cf.Energy && nvmlReady() &&
+  bool Metered = Cf.Energy && nvmlReady() && Drv.cuCtxSynchronize &&
                  Drv.cuCtxSynchronize() == CUDA_SUCCESS &&
                  Nv.Energy(Nv.Dev, &E0) == 0;
   if (Metered)
