@@ -50,6 +50,7 @@ bool FenceStore::begin(const std::string &Fingerprint, const std::string &App,
                        const std::string &OptionsJson, uint64_t &Stored,
                        std::string &Error) {
   Stored = 0;
+  I->Search = 0;
   {
     sqlite::Stmt Q(I->Db, "SELECT id FROM searches WHERE fingerprint=? "
                           "ORDER BY id DESC LIMIT 1");
