@@ -23,9 +23,13 @@ using apptest::Environment;
 using apptest::RunRecord;
 using apptest::Verdict;
 
-/// What a failing run said, for the log: its verdict and first line.
+/// What a failing run said, for the log: its verdict and the last line
+/// of its output (where applications print their summary).
 std::string failureText(const RunRecord &R) {
-  std::string Line = R.Stdout.substr(0, R.Stdout.find('\n'));
+  std::string Out = R.Stdout;
+  while (!Out.empty() && (Out.back() == '\n' || Out.back() == '\r'))
+    Out.pop_back();
+  std::string Line = Out.substr(Out.rfind('\n') + 1);
   if (Line.size() > 160)
     Line = Line.substr(0, 157) + "...";
   std::string V = apptest::verdictName(R.V);

@@ -311,12 +311,12 @@ void printFenceReport(const FenceReportInput &In, std::ostream &OS) {
                      "tests only\n");
     if (const std::string *Text = Src.line(X.File, X.Line)) {
       fmt::print(OS, "    {:>5} | {}\n", X.Line, *Text);
-      std::string Indent = Text->substr(0, Text->find_first_not_of(" \t"));
-      fmt::print(OS, "    patch: after line {} of {}: {}{}\n", X.Line,
-                 X.File, Indent, intercept::fenceKindCuda(F.Kind));
+      fmt::print(OS, "    patch: add `{}` after line {} of {}\n",
+                 intercept::fenceKindCuda(F.Kind), X.Line, X.File);
     } else if (X.Line) {
-      fmt::print(OS, "    patch: after line {} of {}: {}\n", X.Line, X.File,
-                 intercept::fenceKindCuda(F.Kind));
+      fmt::print(OS, "    patch: add `{}` after line {} of {} (not "
+                     "readable here)\n",
+                 intercept::fenceKindCuda(F.Kind), X.Line, X.File);
     } else {
       fmt::print(OS, "    (no source line: build with -lineinfo)\n");
     }
