@@ -198,9 +198,11 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
             "{}'s module (notes: {})",
             V.Name, Label, fmt::join(R.Notes, "; ")));
       ++V.Cost.Runs;
-      if (R.V != apptest::Verdict::Pass)
+      V.Cost.Passed += R.V == apptest::Verdict::Pass;
+      if (R.V != apptest::Verdict::Pass &&
+          !(Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported))
         continue;
-      ++V.Cost.Passed;
+      ++V.Cost.Counted;
       double Ms = 0;
       for (const apptest::KernelRecord &K : R.Kernels)
         Ms += K.Ms;
@@ -222,8 +224,9 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   bool AllPassed = true;
   for (Variant &V : Vs) {
     V.Cost.MedianMs = median(V.Ms);
-    V.Cost.EnergyJ = V.Cost.Passed ? V.Mj / 1000.0 / double(V.Cost.Passed) : 0;
-    AllPassed &= V.Cost.Passed > 0;
+    V.Cost.EnergyJ =
+        V.Cost.Counted ? V.Mj / 1000.0 / double(V.Cost.Counted) : 0;
+    AllPassed &= V.Cost.Counted > 0;
     A.Variants.push_back(V.Cost);
   }
 
@@ -255,19 +258,20 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   } else {
     fmt::print(Out, "incant fences cost: {} ({} runs per variant)\n", Label,
                Cmd.Runs);
-    fmt::print(Out, "{:<6} {:>7} {:>8} {:>12} {:>9} {:>12} {:>9} {:>8}\n",
-               "fences", "sites", "passed", "kernel ms", "cost", "energy J",
-               "cost", "steps");
+    fmt::print(Out, "{:<6} {:>7} {:>8} {:>8} {:>12} {:>9} {:>12} {:>9} "
+                    "{:>8}\n",
+               "fences", "sites", "passed", "counted", "kernel ms", "cost",
+               "energy J", "cost", "steps");
     const VariantCost &No = A.Variants[0];
     for (const VariantCost &V : A.Variants) {
       auto Cost = [](double X, double Base) {
         return Base > 0 ? fmt::format("{:+.1f}%", 100 * (X / Base - 1))
                         : std::string("-");
       };
-      fmt::print(Out, "{:<6} {:>7} {:>8} {:>12.4f} {:>9} {:>12.6f} {:>9} "
-                      "{:>8}\n",
+      fmt::print(Out, "{:<6} {:>7} {:>8} {:>8} {:>12.4f} {:>9} {:>12.6f} "
+                      "{:>9} {:>8}\n",
                  V.Name, V.Fences, fmt::format("{}/{}", V.Passed, V.Runs),
-                 V.MedianMs, &V == &No ? "" : Cost(V.MedianMs, No.MedianMs),
+                 V.Counted, V.MedianMs, &V == &No ? "" : Cost(V.MedianMs, No.MedianMs),
                  V.EnergyJ, &V == &No ? "" : Cost(V.EnergyJ, No.EnergyJ),
                  V.EnergyChanges);
     }
@@ -291,6 +295,7 @@ std::string appCostJson(const AppCost &A) {
                  {"fences", C.Fences},
                  {"runs", C.Runs},
                  {"passed", C.Passed},
+                 {"counted", C.Counted},
                  {"median_ms", C.MedianMs},
                  {"energy_j", C.EnergyJ},
                  {"energy_steps", C.EnergyChanges},
@@ -312,6 +317,7 @@ bool appCostFromJson(const std::string &Line, AppCost &A, std::string &Error) {
     C.Fences = V.value("fences", 0u);
     C.Runs = V.value("runs", uint64_t(0));
     C.Passed = V.value("passed", uint64_t(0));
+    C.Counted = V.value("counted", C.Passed);
     C.MedianMs = V.value("median_ms", 0.0);
     C.EnergyJ = V.value("energy_j", 0.0);
     C.EnergyChanges = V.value("energy_steps", uint64_t(0));

@@ -43,7 +43,7 @@ struct Point {
 
 const VariantCost *variant(const AppCost &A, const char *Name) {
   for (const VariantCost &V : A.Variants)
-    if (V.Name == Name && V.Passed)
+    if (V.Name == Name && V.Counted)
       return &V;
   return nullptr;
 }

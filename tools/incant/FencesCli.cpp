@@ -72,6 +72,9 @@ static void addFences(CLI::App &App, int &Rc) {
                 "cons only)");
   C->add_option("--runs", Cost.Runs, "Runs of each variant")
       ->capture_default_str();
+  C->add_flag("--all-runs", Cost.AllRuns,
+              "Count runs that fail the post-condition too (an application "
+              "that fails without fences on every run)");
   C->add_option("--results", Cost.Results,
                 "Append the result here (JSON lines; --plot draws them all)");
   C->add_option("--plot", Cost.Plot, "Draw Figure 5 (SVG) here");

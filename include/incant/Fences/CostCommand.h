@@ -1,7 +1,7 @@
 //===- CostCommand.h - `incant fences cost`: what fences cost ---*- C++ -*-===//
 //
 //   incant fences cost [--set F.json] [--runs N] [--timeout S]
-//                      [post-condition options] [--results F.jsonl]
+//                      [post-condition options] [--all-runs] [--results F.jsonl]
 //                      [--plot F.svg] [--json] -- ./app ARGS
 //
 // The PLDI'16 paper's section 6: the application's runtime and energy
@@ -13,7 +13,9 @@
 // the module (INCANT_FENCE_IMAGES; the driver compiles it). The variants
 // run in turn, N runs each (default 100), without stress; a run counts
 // only if it passes its post-condition. Runtime: the kernels' time by
-// CUDA events (INCANT_TIME), median over the runs. Energy: NVML's total
+// CUDA events (INCANT_TIME), median over the runs (--all-runs counts
+// failing runs too, for applications that fail without fences on every
+// run; hangs and crashes never count). Energy: NVML's total
 // energy counter around each launch (INCANT_ENERGY), the sum over all
 // runs divided by the runs (the counter moves in steps, so enough runs
 // must span many of them; the table says how many it saw).
@@ -44,6 +46,9 @@ struct CostCommand {
   apptest::StressCommand App;
   std::string Set;     ///< `incant fences --save` output ("" : no emp).
   uint64_t Runs = 100;
+  /// Count runs that fail the post-condition too (not hangs or crashes):
+  /// for applications that fail without fences on every run.
+  bool AllRuns = false;
   std::string Results; ///< Append the result here (JSON lines).
   std::string Plot;    ///< Draw Figure 5 here.
   bool Json = false;
@@ -56,8 +61,9 @@ struct VariantCost {
   std::string Name;      ///< "no", "cons", "emp"
   unsigned Fences = 0;
   uint64_t Runs = 0, Passed = 0;
-  double MedianMs = 0;   ///< Kernel time per run, median of passing runs.
-  double EnergyJ = 0;    ///< Per run: the sum over passing runs / runs.
+  uint64_t Counted = 0;  ///< Runs measured: the passing ones (or all).
+  double MedianMs = 0;   ///< Kernel time per run, median of those counted.
+  double EnergyJ = 0;    ///< Per run: the sum over counted runs / runs.
   uint64_t EnergyChanges = 0; ///< Counter steps seen over those runs.
   bool EnergyOk = false;
 };
