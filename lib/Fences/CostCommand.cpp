@@ -61,6 +61,32 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (Cmd.Runs == 0)
     return Usage("--runs must be at least 1");
   std::string Error;
+  if (Cmd.App.Argv.empty()) {
+    // Only draw what --results holds.
+    if (Cmd.Plot.empty() || Cmd.Results.empty())
+      return Usage("no program to run: incant fences cost [options] -- "
+                   "./app ARGS (or --results F.jsonl --plot F.svg to draw "
+                   "earlier results)");
+    std::vector<AppCost> All;
+    std::ifstream In(Cmd.Results);
+    if (!In)
+      return Usage(fmt::format("cannot read {}", Cmd.Results));
+    std::string Line;
+    unsigned N = 0;
+    while (std::getline(In, Line)) {
+      ++N;
+      AppCost X;
+      if (Line.empty())
+        continue;
+      if (!appCostFromJson(Line, X, Error))
+        return Usage(fmt::format("{}:{}: {}", Cmd.Results, N, Error));
+      All.push_back(std::move(X));
+    }
+    std::ofstream F(Cmd.Plot);
+    if (!(F << costPlotSvg(All)))
+      return Usage(fmt::format("cannot write {}", Cmd.Plot));
+    return 0;
+  }
   std::unique_ptr<apptest::AppRunner> Runner =
       apptest::AppRunner::make(Cmd.App, Error);
   if (!Runner)

@@ -45,8 +45,8 @@ public:
             const CandidateList &C, uint64_t Seed)
       : Runner(Runner), Envs(Envs), C(C), Seed(Seed) {}
 
-  bool check(const FenceSet &F, const CheckSpec &Spec, CheckOutcome &Out,
-             std::string &Error) override {
+  bool check(uint64_t Seq, const FenceSet &F, const CheckSpec &Spec,
+             CheckOutcome &Out, std::string &Error) override {
     Out = {};
     std::string Var = fenceVariable(C, F);
     auto T0 = std::chrono::steady_clock::now();
@@ -59,7 +59,7 @@ public:
       RunRecord R;
       R.Env = E.name();
       R.Index = Run;
-      R.Seed = fnv1a64(fmt::format("{}/fences/{}/{}", Seed, Checks, Run));
+      R.Seed = fnv1a64(fmt::format("{}/fences/{}/{}", Seed, Seq, Run));
       if (!Runner.run(E, R.Seed, {{"INCANT_FENCES", Var}}, R, Error))
         return false;
       ++Out.Runs;
@@ -78,7 +78,6 @@ public:
         break;
       }
     }
-    ++Checks;
     return true;
   }
 
@@ -87,7 +86,6 @@ private:
   const std::vector<Environment> &Envs;
   const CandidateList &C;
   uint64_t Seed;
-  uint64_t Checks = 0;
 };
 
 /// One line per check on the error stream.
@@ -292,6 +290,11 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     std::ofstream F(Cmd.Patch);
     if (!(F << fencePatch(In)))
       return Usage(fmt::format("cannot write {}", Cmd.Patch));
+  }
+  if (!Cmd.ReportJson.empty()) {
+    std::ofstream F(Cmd.ReportJson);
+    if (!(F << fenceReportJson(In) << "\n"))
+      return Usage(fmt::format("cannot write {}", Cmd.ReportJson));
   }
   if (Cmd.Json)
     Out << fenceReportJson(In) << "\n";

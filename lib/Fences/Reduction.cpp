@@ -140,7 +140,7 @@ std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
         return std::nullopt;
       }
     }
-    if (!Or.check(F, Capped, C.Out, R.Error)) {
+    if (!Or.check(C.Seq, F, Capped, C.Out, R.Error)) {
       Stopped = Stop::Error;
       return std::nullopt;
     }

@@ -59,6 +59,8 @@ static void addFences(CLI::App &App, int &Rc) {
   Sub->add_flag("--no-db", Cmd.NoDb, "Keep the checks in memory only")
       ->excludes(Db);
   Sub->add_flag("--json", Cmd.Json, "One JSON object instead of the report");
+  Sub->add_option("--report-json", Cmd.ReportJson,
+                  "Also write the JSON object to this file");
   CLI::Option *Exit = tool::addAppOptions(Sub, Cmd.App, ExpectExit);
   // `cost` takes the application after it; `fences` itself needs one only
   // when no subcommand is given.
@@ -80,6 +82,8 @@ static void addFences(CLI::App &App, int &Rc) {
   C->add_option("--plot", Cost.Plot, "Draw Figure 5 (SVG) here");
   C->add_flag("--json", Cost.Json, "One JSON object instead of the table");
   CLI::Option *CostExit = tool::addAppOptions(C, Cost.App, CostExpectExit);
+  // Without an application: draw --results into --plot.
+  C->get_option("app")->required(false);
   C->callback([&Rc, CostExit] {
     if (CostExit->count())
       Cost.App.ExpectExit = CostExpectExit;

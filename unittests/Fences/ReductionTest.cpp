@@ -36,8 +36,8 @@ public:
                unsigned Seed = 1)
       : Needed(std::move(Needed)), P(P), Gen(Seed) {}
 
-  bool check(const FenceSet &F, const CheckSpec &Spec, CheckOutcome &Out,
-             std::string &) override {
+  bool check(uint64_t, const FenceSet &F, const CheckSpec &Spec,
+             CheckOutcome &Out, std::string &) override {
     Out = {};
     ++Checks;
     bool Broken = false;

@@ -22,7 +22,7 @@
 //
 // --results appends this application's result as one JSON line; --plot
 // draws every line of that file (or this result alone) as the paper's
-// Figure 5: energy and runtime with fences against without, log scales,
+// Figure 5 (with no application given, it only draws the file): energy and runtime with fences against without, log scales,
 // crosses for emp and dots for cons.
 //
 // Exit codes: 0 measured; 1 no run of some variant passed; 2 usage or

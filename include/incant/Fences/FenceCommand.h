@@ -4,6 +4,7 @@
 //                 --stable-runs N] [--budget T] [--env E,...] [--no-weaken]
 //                 [--reference ./app-with-its-fences] [--save F.json]
 //                 [--patch F.diff] [--db F.sqlite | --no-db] [--json]
+//                 [--report-json F.json]
 //                 [oracle options as in stress] -- ./app ARGS
 //
 // The application must be built through incant with the pass "fences"
@@ -54,6 +55,7 @@ struct FenceCommand {
   std::string Reference;     ///< A build with the application's own fences.
   std::string Save;          ///< The result for `incant fences cost`.
   std::string Patch;         ///< A unified diff of the reduced fences.
+  std::string ReportJson;    ///< Also write the JSON report here.
   std::string Db = "incant-fences.sqlite";
   bool DbGiven = false;      ///< --db was given (an error if unusable).
   bool NoDb = false;

@@ -68,9 +68,10 @@ class Oracle {
 public:
   virtual ~Oracle() = default;
   /// Runs the application with exactly the fences \p F on, until \p Spec's
-  /// runs or seconds are spent or a run fails. False with \p Error set if
-  /// the application cannot be run at all (a usage error, not a verdict).
-  virtual bool check(const FenceSet &F, const CheckSpec &Spec,
+  /// runs or seconds are spent or a run fails; \p Seq is the check's number
+  /// in the search (for the runs' seeds). False with \p Error set if the
+  /// application cannot be run at all (a usage error, not a verdict).
+  virtual bool check(uint64_t Seq, const FenceSet &F, const CheckSpec &Spec,
                      CheckOutcome &Out, std::string &Error) = 0;
 };
 
