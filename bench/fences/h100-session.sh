@@ -9,7 +9,7 @@
 #      (bench/stress/overhead.sh, ROUNDS=3, --repeat 100).
 # DIST holds bin/incant, lib/incant/libincant-inject.so and the libraries
 # incant needs (fmt, sqlite3), share/incant/profiles; APPS holds plain/,
-# instr/ (bench/stress/build-apps.sh) and fences/ (bench/fences/build-apps.sh).
+# instr/ and fences/ (VARIANTS="plain instr fences" bench/stress/build-apps.sh).
 # Every stage has its own time limit; tables go to OUT (at most 8 files).
 set -u
 DIST=$1 APPS=$2 OUT=$3

@@ -1,7 +1,7 @@
 #!/bin/sh
 # h100.sh INCANT APPS OUT - docs/fences.md's measurements in one device call.
 #   1. incant fences on every -nf case-study application (APPS/fences, from
-#      bench/fences/build-apps.sh), LANES searches at a time, each with its
+#      VARIANTS=fences bench/stress/build-apps.sh), LANES searches at a time, each with its
 #      budget and a hard time limit, compared with the fenced build;
 #   2. incant fences cost of each: no, cons and emp (one at a time).
 # Writes logs under WORK (/tmp/fences-work; packed into OUT/fences-logs.tgz;

@@ -51,6 +51,28 @@ struct Variant {
   double Mj = 0;
 };
 
+/// Every result in \p Path (--results); false with \p Error set.
+bool readResults(const std::string &Path, std::vector<AppCost> &All,
+                 std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = fmt::format("cannot read {}", Path);
+    return false;
+  }
+  std::string Line;
+  for (unsigned N = 1; std::getline(In, Line); ++N) {
+    AppCost X;
+    if (Line.empty())
+      continue;
+    if (!appCostFromJson(Line, X, Error)) {
+      Error = fmt::format("{}:{}: {}", Path, N, Error);
+      return false;
+    }
+    All.push_back(std::move(X));
+  }
+  return true;
+}
+
 } // namespace
 
 int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
@@ -68,20 +90,8 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                    "./app ARGS (or --results F.jsonl --plot F.svg to draw "
                    "earlier results)");
     std::vector<AppCost> All;
-    std::ifstream In(Cmd.Results);
-    if (!In)
-      return Usage(fmt::format("cannot read {}", Cmd.Results));
-    std::string Line;
-    unsigned N = 0;
-    while (std::getline(In, Line)) {
-      ++N;
-      AppCost X;
-      if (Line.empty())
-        continue;
-      if (!appCostFromJson(Line, X, Error))
-        return Usage(fmt::format("{}:{}: {}", Cmd.Results, N, Error));
-      All.push_back(std::move(X));
-    }
+    if (!readResults(Cmd.Results, All, Error))
+      return Usage(Error);
     std::ofstream F(Cmd.Plot);
     if (!(F << costPlotSvg(All)))
       return Usage(fmt::format("cannot write {}", Cmd.Plot));
@@ -263,17 +273,10 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   }
   if (!Cmd.Plot.empty()) {
     std::vector<AppCost> All;
-    if (!Cmd.Results.empty()) {
-      std::ifstream In(Cmd.Results);
-      std::string Line;
-      while (std::getline(In, Line)) {
-        AppCost X;
-        if (!Line.empty() && appCostFromJson(Line, X, Error))
-          All.push_back(std::move(X));
-      }
-    } else {
+    if (Cmd.Results.empty())
       All.push_back(A);
-    }
+    else if (!readResults(Cmd.Results, All, Error))
+      return Usage(Error);
     std::ofstream F(Cmd.Plot);
     if (!(F << costPlotSvg(All)))
       return Usage(fmt::format("cannot write {}", Cmd.Plot));

@@ -19,13 +19,13 @@
 // two fences the source needs (after the CAS and after the store of total).
 //
 //===----------------------------------------------------------------------===//
+#include "FakeRuntime.h"
 #include "incant/Support/Hash.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <string>
 
 #define SITE(ID, FN, KIND, PTX, LINE, COL)                                     \
@@ -69,33 +69,16 @@ extern "C" __attribute__((used)) const char incant_fake_manifest[] =
     SITE(10, "unused_kernel", "st.global.u32", 76, 21, 45)
     "],\"notes\":[]" ORDERS "}";
 
-using GetProc = int (*)(const char *, void **, int, uint64_t, int *);
-
 int main(int Argc, char **Argv) {
   if (Argc < 2)
     return 2;
-  void *H = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!H) {
+  fakeruntime::Driver D;
+  if (!D.open()) {
     std::printf("fake: no libcuda.so.1\n");
     return 2;
   }
-  auto GP = reinterpret_cast<GetProc>(dlsym(H, "cuGetProcAddress_v2"));
-  void *Load = nullptr, *GetKernel = nullptr, *Launch = nullptr;
-  GP("cuLibraryLoadData", &Load, 12000, 0, nullptr);
-  GP("cuLibraryGetKernel", &GetKernel, 12000, 0, nullptr);
-  GP("cuLaunchKernel", &Launch, 12000, 0, nullptr);
-  static const char Image[] =
-      ".version 9.0\n.visible .global .b8 __incant_unit_0123456789abcdef[1];\n";
-  void *Lib = nullptr, *Kern = nullptr;
-  reinterpret_cast<int (*)(void **, const void *, void *, void *, unsigned,
-                           void *, void *, unsigned)>(Load)(
-      &Lib, Image, nullptr, nullptr, 0, nullptr, nullptr, 0);
-  reinterpret_cast<int (*)(void **, void *, const char *)>(GetKernel)(
-      &Kern, Lib, "fake_kernel");
-  reinterpret_cast<int (*)(void *, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, unsigned, unsigned, void *, void **,
-                           void **)>(Launch)(Kern, 8, 1, 1, 64, 1, 1, 0,
-                                             nullptr, nullptr, nullptr);
+  fakeruntime::launchFakeKernel(D);
+  void *H = D.Lib;
   size_t Size = 0;
   auto Global = reinterpret_cast<const void *(*)(const char *, size_t *)>(
       dlsym(H, "fakecuda_global"));

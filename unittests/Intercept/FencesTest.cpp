@@ -10,7 +10,7 @@
 #include "incant/Intercept/Fences.h"
 #include "incant/Intercept/ImageScan.h"
 #include "incant/Intercept/Instrument.h"
-#include "incant/Support/Process.h"
+#include "Ptxas.h"
 #include "runtime/inject_config.h"
 
 #include <gtest/gtest.h>
@@ -272,16 +272,7 @@ TEST(Fences, LibraryFenceVariable) {
 
 bool assembles(const std::string &Ptx, const std::string &Arch, bool Reloc,
                const std::string &Name, std::string &Log) {
-  std::filesystem::create_directories(INCANT_TEST_WORK_DIR);
-  std::string In = std::string(INCANT_TEST_WORK_DIR) + "/" + Name + ".ptx";
-  std::ofstream(In) << Ptx;
-  std::vector<std::string> Argv = {INCANT_PTXAS, "-arch=" + Arch, In, "-o",
-                                   In + ".cubin"};
-  if (Reloc)
-    Argv.push_back("-c");
-  ProcessResult P = runProcess(Argv);
-  Log = P.Out + P.Err;
-  return P.succeeded();
+  return ptxastest::assemble(Ptx, Arch, Reloc, Name, Log).has_value();
 }
 
 TEST(Fences, SmallModuleReassembles) {
@@ -296,13 +287,7 @@ TEST(Fences, SmallModuleReassembles) {
 TEST(Fences, EveryCorpusModuleWithFencesAndFixed) {
   if (std::string(INCANT_PTXAS).empty())
     GTEST_SKIP() << "ptxas not found";
-  std::vector<std::filesystem::path> Files;
-  for (const char *Dir : {INCANT_PTX_CORPUS_DIR, INCANT_PTX_HANDWRITTEN_DIR}) {
-    std::error_code EC;
-    for (const auto &E : std::filesystem::directory_iterator(Dir, EC))
-      if (E.path().extension() == ".ptx")
-        Files.push_back(E.path());
-  }
+  std::vector<std::filesystem::path> Files = ptxastest::corpusFiles();
   ASSERT_FALSE(Files.empty());
   unsigned Sites = 0;
   for (const auto &Path : Files) {
