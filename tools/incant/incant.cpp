@@ -42,6 +42,15 @@ static void addCheck(CLI::App &App, driver::CheckCommand &Cmd, int &Rc) {
   Sub->add_option("--unroll", Cmd.Unroll,
                   "Times a backward branch may be taken per thread")
       ->capture_default_str();
+  Sub->add_option("--max-steps", Cmd.MaxSteps,
+                  "Most steps (trace combinations and candidate executions) "
+                  "per test and model; then the result is incomplete "
+                  "(0: no limit)")
+      ->capture_default_str();
+  Sub->add_option("--timeout", Cmd.Timeout,
+                  "Most seconds per test and model; then the result is "
+                  "incomplete (0: no limit)")
+      ->capture_default_str();
   Sub->callback([&] { Rc = driver::runCheck(Cmd, std::cout, std::cerr); });
 }
 

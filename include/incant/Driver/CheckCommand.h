@@ -11,6 +11,8 @@
 #ifndef INCANT_DRIVER_CHECKCOMMAND_H
 #define INCANT_DRIVER_CHECKCOMMAND_H
 
+#include "incant/Model/Check.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -29,6 +31,10 @@ struct CheckCommand {
   /// and Model are ignored.
   std::string Manifest;
   unsigned Unroll = 2;
+  /// Bounds of each test's search (model::CheckOptions): steps and
+  /// seconds, 0 for none. A search cut short is reported as incomplete.
+  uint64_t MaxSteps = model::CheckOptions::DefaultMaxSteps;
+  double Timeout = model::CheckOptions::DefaultTimeLimit;
 };
 
 int runCheck(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err);
