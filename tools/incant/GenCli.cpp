@@ -53,6 +53,13 @@ static void addGen(CLI::App &App, int &Rc) {
                   "A named family: campaign, classic, modern");
   Sub->add_flag("--list", Cmd.List,
                 "Print each test's name and cycle instead of writing files");
+  Sub->add_option("--timeout", Cmd.Opts.TimeLimit,
+                  "Stop after this many seconds, keeping the tests written "
+                  "(0: no limit; the work is bounded anyway)")
+      ->capture_default_str();
+  Sub->add_flag("--force", Cmd.Force,
+                "Replace files in the output folder that hold other tests "
+                "of the same name (without it, that is an error)");
   Sub->callback([&Rc] {
     Cmd.Opts.Families.clear();
     if (!Preset.empty()) {
