@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Tune/TuneCommand.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Time.h"
 #include "incant/Driver/BackendChoice.h"
 #include "incant/Driver/ModelFinder.h"
@@ -431,6 +432,26 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!Cmd.Budget.empty() && !parseDuration(Cmd.Budget, BudgetS)) {
     Diags.error("--budget: expected a duration like 90s, 5m or 1h, got '" +
                 Cmd.Budget + "'");
+    return 2;
+  }
+  if (!Cmd.Budget.empty() && BudgetS <= 0) {
+    // 0 used to mean "no limit": leave the option out for that.
+    Diags.error("--budget must be more than 0 (leave it out for no limit)");
+    return 2;
+  }
+  if (Cmd.Mode == "sequence" &&
+      (Cmd.MaxLength < 1 || Cmd.MaxLength > MaxSequenceLength)) {
+    Diags.error("--max-length must be between 1 and " +
+                std::to_string(MaxSequenceLength) + " (2^(N+1) - 2 "
+                "sequences per round), not " +
+                std::to_string(Cmd.MaxLength));
+    return 2;
+  }
+  // The results are written after the search: check where first.
+  std::string WriteError;
+  if ((!Cmd.Out.empty() && !checkWritable(Cmd.Out, WriteError)) ||
+      (!Cmd.PlotsDir.empty() && !checkWritableDir(Cmd.PlotsDir, WriteError))) {
+    Diags.error(WriteError);
     return 2;
   }
   if (Cmd.Tests.empty()) {

@@ -51,6 +51,10 @@ struct TuneCommand {
   uint32_t Rounds = 4;
 };
 
+/// The longest access sequence `tune sequence` tries: 2^(N+1) - 2
+/// sequences are measured per round (510 at 8).
+constexpr uint32_t MaxSequenceLength = 8;
+
 int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
 /// "5m", "90s", "1h", "2.5m", "300" (seconds); false on anything else.

@@ -1,0 +1,26 @@
+//===- OutputFile.h - Checking an output path before the work ---*- C++ -*-===//
+//
+// A command that writes its result at the end (a chip profile after a
+// tuning budget, an HTML report, kernel sources) checks the path first, so
+// that an unwritable one is an input error at once, not after the work.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_SUPPORT_OUTPUTFILE_H
+#define INCANT_SUPPORT_OUTPUTFILE_H
+
+#include <string>
+
+namespace incant {
+
+/// Whether the file \p Path can be created or replaced: it is opened for
+/// writing (without truncating; a file created by the check is removed
+/// again). False with \p Error ("cannot write 'P': reason") if not.
+bool checkWritable(const std::string &Path, std::string &Error);
+
+/// Creates the folder \p Dir (and its parents) and checks that files can
+/// be created in it. False with \p Error if not.
+bool checkWritableDir(const std::string &Dir, std::string &Error);
+
+} // namespace incant
+
+#endif // INCANT_SUPPORT_OUTPUTFILE_H
