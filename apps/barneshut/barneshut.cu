@@ -163,7 +163,7 @@ unsigned count_cells(std::vector<Body> &b, size_t begin, size_t end,
 
 struct BarnesHut {
   static constexpr const char *name = "barneshut";
-  static constexpr unsigned long long default_size = 1ull << 18;
+  static constexpr unsigned long long default_size = 1ull << 17;
   static constexpr const char *size_meaning = "bodies";
 
   explicit BarnesHut(const app::Options &o)

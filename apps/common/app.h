@@ -144,9 +144,11 @@ public:
     APP_CUDA(cudaMemcpy(p_, v.data(), v.size() * sizeof(T),
                         cudaMemcpyHostToDevice));
   }
-  std::vector<T> download(size_t n) const {
+  // Elements [first, first + n).
+  std::vector<T> download(size_t n, size_t first = 0) const {
     std::vector<T> v(n);
-    APP_CUDA(cudaMemcpy(v.data(), p_, n * sizeof(T), cudaMemcpyDeviceToHost));
+    APP_CUDA(cudaMemcpy(v.data(), p_ + first, n * sizeof(T),
+                        cudaMemcpyDeviceToHost));
     return v;
   }
   std::vector<T> download() const { return download(n_); }
@@ -278,11 +280,14 @@ inline float median(std::vector<float> v) {
   return v[v.size() / 2];
 }
 
-// What the device-side status says about the last run, if anything.
+// What the device-side status says about the last run: nothing (false), or
+// a wait that passed its deadline or an impossible state, which explains
+// the run better than whatever result it left behind.
 inline bool status_verdict(const char *file, unsigned timeout_ms,
-                           Verdict &out) {
+                           Verdict &out, bool &hung) {
   Status s{};
   APP_CUDA(cudaMemcpyFromSymbol(&s, app_status, sizeof s));
+  hung = s.hang_line != 0;
   if (s.hang_line) {
     out = wrong(format("hang: the wait at %s:%u passed its %u ms deadline",
                        file, s.hang_line, timeout_ms));
@@ -313,7 +318,7 @@ template <class App> int main(int argc, char **argv) {
   std::string file = std::string(App::name) + ".cu";
   Timer timer;
   std::vector<float> kernel_ms, wall_ms;
-  unsigned long long wrong_runs = 0;
+  unsigned long long wrong_runs = 0, hung_runs = 0;
   Verdict first_wrong, last;
   for (unsigned long long r = 0; r < o.repeat; ++r) {
     Status zero{};
@@ -321,9 +326,9 @@ template <class App> int main(int argc, char **argv) {
     auto t0 = std::chrono::steady_clock::now();
     Verdict v = application.run(timer);
     auto t1 = std::chrono::steady_clock::now();
-    // A bounded wait that expired or a state no correct run can reach
-    // explains the run better than whatever result it left behind.
-    detail::status_verdict(file.c_str(), o.timeout_ms, v);
+    bool hung = false;
+    detail::status_verdict(file.c_str(), o.timeout_ms, v, hung);
+    hung_runs += hung;
     kernel_ms.push_back(timer.take_ms());
     wall_ms.push_back(
         std::chrono::duration<float, std::milli>(t1 - t0).count());
@@ -347,10 +352,10 @@ template <class App> int main(int argc, char **argv) {
     std::printf("%s: ok: %llu of %llu runs correct (median %s)\n", name,
                 o.repeat, o.repeat, timing.c_str());
   } else {
-    std::printf("%s: WRONG: %llu of %llu runs wrong, the first: %s (median "
-                "%s)\n",
-                name, wrong_runs, o.repeat, first_wrong.detail.c_str(),
-                timing.c_str());
+    std::printf("%s: WRONG: %llu of %llu runs wrong (%llu hung), the first: "
+                "%s (median %s)\n",
+                name, wrong_runs, o.repeat, hung_runs,
+                first_wrong.detail.c_str(), timing.c_str());
   }
   std::fflush(stdout);
   return wrong_runs ? 1 : 0;

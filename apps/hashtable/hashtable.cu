@@ -71,7 +71,7 @@ __global__ void insert(const unsigned *keys, unsigned n, unsigned buckets,
 
 struct HashTable {
   static constexpr const char *name = "hashtable";
-  static constexpr unsigned long long default_size = 1ull << 20;
+  static constexpr unsigned long long default_size = 1ull << 18;
   static constexpr const char *size_meaning = "keys inserted";
 
   explicit HashTable(const app::Options &o)

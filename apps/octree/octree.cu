@@ -2,18 +2,20 @@
 // Tsigas's octree builder; the deque is Arora, Blumofe and Plaxton's).
 //
 // A task is a cell of the octree with a range of the particle array. The
-// block that runs a task with more than kLeaf particles sorts them into the
-// cell's eight octants, writes eight child cells, and pushes the non-empty
-// ones onto its own deque. Each block takes work from the bottom of its own
-// deque and, when that is empty, steals from the top of another block's.
-// The particles and cells a task refers to were written by the block that
-// pushed it, so a push needs a fence between those writes and the new
-// bottom (release) and a steal a fence between reading the bottom and
-// reading the task (acquire). The deque itself needs two more: the owner's
-// pop publishes its new bottom before it reads the top, and a thief reads
-// the top before the bottom (both store-to-load orders only a full fence
-// keeps). Without them a thief may run a task on particles that have not
-// arrived, or two blocks may run one task.
+// block that runs a task sorts the cell's particles into its eight octants,
+// writes eight child cells, and pushes the children that are still too big
+// (more than kLeaf particles) onto its own deque. Each block takes work from
+// the bottom of its own deque and, when that is empty, steals from the top
+// of another block's. The particles and cells a task refers to were written
+// by the block that pushed it, so a push needs a fence between those writes
+// and the new bottom (release) and a steal a fence between reading the
+// bottom and reading the task (acquire). The deque itself needs three more
+// full fences: the owner's pop must publish its new bottom before it reads
+// the top (a store then a load); when it empties the deque it must reset
+// the bottom before the top and tag (a first version without that fence
+// lost a task in 3 of 100 runs on an H100); and a thief must read the top
+// before the bottom. Without them a thief may run a task on particles that
+// have not arrived, or two blocks may run one task and lose another.
 //
 // Post-condition: the tree is exactly the octree of the input (every cell
 // with more than kLeaf particles split, each child the right octant of its
@@ -94,6 +96,10 @@ __device__ int pop_bottom(Deques q, unsigned d) {
     return task;
   // At most one task was left: race the thieves for it, then reset.
   app::store_volatile(&q.bottom[d], 0u);
+  // The reset bottom before the new age: a thief that sees the new age
+  // with the old bottom would take a slot of the old epoch, and lose the
+  // next task pushed there.
+  APP_FENCE();
   unsigned long long fresh = ((old >> 32) + 1) << 32;
   if (b == top_of(old) && atomicCAS(&q.age[d], old, fresh) == old)
     return task;
@@ -213,8 +219,9 @@ __global__ void build(Particle *pts, Particle *tmp, unsigned n, Cell *cells,
     if (threadIdx.x == 0) {
       int pushed = 0;
       if (cell.first_child >= 0)
-        for (int k = 0; k < 8; ++k)
-          if (count[k] != 0 && push(q, me, cell.first_child + k))
+        for (int k = 0; k < 8; ++k) // small children are finished leaves
+          if (count[k] > kLeaf && cell.level + 1 < kBits &&
+              push(q, me, cell.first_child + k))
             ++pushed;
       atomicAdd(pending, pushed - 1); // children in, this task out
     }
@@ -242,7 +249,7 @@ unsigned count_cells(std::vector<Particle> &pts, int begin, int end,
 
 struct Octree {
   static constexpr const char *name = "octree";
-  static constexpr unsigned long long default_size = 1ull << 18;
+  static constexpr unsigned long long default_size = 1ull << 17;
   static constexpr const char *size_meaning = "particles";
 
   explicit Octree(const app::Options &o)

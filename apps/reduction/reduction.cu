@@ -1,7 +1,7 @@
 // Threadfence reduction (the idiom of the CUDA samples' threadFenceReduction):
 // the last block to finish sums the partial results of the others.
 //
-// The input is cut into groups of 32 blocks, each group one independent
+// The input is cut into groups of 16 blocks, each group one independent
 // reduction. Every block reduces its slice in shared memory, thread 0
 // stores the block's partial sum with an ordinary store, and takes a ticket
 // from the group's counter (atomicInc). The block that draws the last ticket
@@ -18,7 +18,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kItems = 8; // per thread
 constexpr unsigned kSlice = kThreads * kItems;
-constexpr unsigned kGroup = 32; // blocks per reduction
+constexpr unsigned kGroup = 16; // blocks per reduction
 
 __device__ unsigned long long block_sum(unsigned long long mine) {
   __shared__ unsigned long long s[kThreads];

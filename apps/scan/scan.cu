@@ -123,7 +123,7 @@ __global__ void scan(const Affine *in, unsigned n, unsigned long long x0,
 
 struct Scan {
   static constexpr const char *name = "scan";
-  static constexpr unsigned long long default_size = 1ull << 20;
+  static constexpr unsigned long long default_size = 1ull << 19;
   static constexpr const char *size_meaning = "terms of the recurrence";
 
   explicit Scan(const app::Options &o)

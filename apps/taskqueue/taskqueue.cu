@@ -128,7 +128,7 @@ __global__ void work(Queues qs, unsigned roots, unsigned *runs, int *pending) {
 
 struct TaskQueue {
   static constexpr const char *name = "taskqueue";
-  static constexpr unsigned long long default_size = 1ull << 18;
+  static constexpr unsigned long long default_size = 1ull << 17;
   static constexpr const char *size_meaning =
       "tasks, rounded to whole trees of 255";
 
@@ -139,24 +139,26 @@ struct TaskQueue {
         runs_(size_t(roots_) * kTreeSize), pending_(1) {
     // Room for twice the tasks that exist, spread over the queues.
     unsigned long long tasks = size_t(roots_) * kTreeSize;
-    capacity_ = 1;
-    while (capacity_ < 2 * tasks / queues_ + 2)
-      capacity_ *= 2;
+    capacity_ = static_cast<unsigned>(2 * tasks / queues_ + 2);
     q_ = app::DeviceArray<Queue>(queues_);
     slots_ = app::DeviceArray<Task>(size_t(queues_) * capacity_);
-    // The roots, dealt round the queues; the other slots hold what a read
-    // that comes too early finds.
+    // The roots, dealt round the queues: the first slots of each.
+    per_queue_ = (roots_ + queues_ - 1) / queues_;
     start_q_.assign(queues_, Queue{0, 0, 0});
-    start_slots_.assign(size_t(queues_) * capacity_, Task{~0u, ~0u});
+    start_slots_.assign(size_t(queues_) * per_queue_, Task{~0u, ~0u});
     for (unsigned r = 0; r < roots_; ++r) {
       Queue &x = start_q_[r % queues_];
-      start_slots_[size_t(r % queues_) * capacity_ + x.tail++] = Task{r, 0};
+      start_slots_[size_t(r % queues_) * per_queue_ + x.tail++] = Task{r, 0};
     }
   }
 
   app::Verdict run(app::Timer &t) {
     q_.upload(start_q_);
-    slots_.upload(start_slots_);
+    slots_.fill_bytes(0xff); // what a read that comes too early finds
+    APP_CUDA(cudaMemcpy2D(slots_.get(), capacity_ * sizeof(Task),
+                          start_slots_.data(), per_queue_ * sizeof(Task),
+                          per_queue_ * sizeof(Task), queues_,
+                          cudaMemcpyHostToDevice));
     runs_.fill_bytes(0);
     APP_CUDA(cudaMemcpy(pending_.get(), &roots_, sizeof roots_,
                         cudaMemcpyHostToDevice));
@@ -177,7 +179,7 @@ struct TaskQueue {
                                  blocks_ * (kThreads / 32)));
   }
 
-  unsigned roots_, blocks_, queues_, capacity_ = 0;
+  unsigned roots_, blocks_, queues_, capacity_ = 0, per_queue_ = 0;
   std::vector<Queue> start_q_;
   std::vector<Task> start_slots_;
   app::DeviceArray<Queue> q_;

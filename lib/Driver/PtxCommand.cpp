@@ -28,21 +28,11 @@ int runPtx(const PtxCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       else
         Err << "compiling with " << R.Compiler << " (-v shows the command)\n";
     }
-    switch (R.K) {
-    case PtxCompileResult::Ok:
-      break;
-    case PtxCompileResult::NoCompiler:
-      Diags.error(R.Message);
-      return 3;
-    case PtxCompileResult::Rejected:
+    if (!R.ok()) {
+      // The compiler's own messages (file:line: error: ...) first.
       Err << R.Log;
       Diags.error(R.Message);
-      return 2;
-    case PtxCompileResult::NoSource:
-    case PtxCompileResult::NotRun:
-      Err << R.Log;
-      Diags.error(R.Message);
-      return R.K == PtxCompileResult::NoSource ? 2 : 3;
+      return exitCodeOf(R.errorKind());
     }
     File = std::make_shared<SourceFile>(R.PtxName, std::move(R.Ptx));
   } else {

@@ -1,4 +1,4 @@
-//===- PtxCompiler.h - CUDA and OpenCL C source to PTX -----------*- C++ -*-===//
+//===- PtxCompiler.h - CUDA and OpenCL C source to PTX ----------*- C++ -*-===//
 //
 // Every command that reads real kernels (ptx, race, repair, stress) takes
 // PTX, or source that a front end turns into PTX: CUDA through nvcc
@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_SUPPORT_PTXCOMPILER_H
 #define INCANT_SUPPORT_PTXCOMPILER_H
+
+#include "incant/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -46,11 +48,11 @@ struct PtxCompileOptions {
 struct PtxCompileResult {
   enum Kind {
     Ok,
-    NoSource,   ///< The source file does not exist (an input error).
-    NoCompiler, ///< nvcc or clang is not installed (exit code 3).
-    Rejected,   ///< The compiler failed on the source (an input error).
+    NoSource,   ///< The source file does not exist (an Input error).
+    NoCompiler, ///< nvcc or clang is not installed (a Device error).
+    Rejected,   ///< The compiler failed on the source (an Input error).
     NotRun,     ///< No temporary folder, or the compiler could not start or
-                ///< timed out (the machine's fault, not the source's).
+                ///< timed out (an Internal error: not the source's fault).
   } K = NotRun;
   /// "nvcc" or "clang"; "" for PTX.
   std::string Compiler;
@@ -66,6 +68,12 @@ struct PtxCompileResult {
   /// path: "k.cu: nvcc failed (exit code 1)".
   std::string Message;
   bool ok() const { return K == Ok; }
+  /// The kind of error, when not ok().
+  ErrorKind errorKind() const {
+    return K == NoSource || K == Rejected ? ErrorKind::Input
+           : K == NoCompiler              ? ErrorKind::Device
+                                          : ErrorKind::Internal;
+  }
 };
 
 /// Compiles a .cu or .cl file (kernelLanguageOf) to PTX.

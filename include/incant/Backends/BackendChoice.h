@@ -1,22 +1,24 @@
 //===- BackendChoice.h - Which backend and device a run uses ----*- C++ -*-===//
 //
-// The choice `incant run` makes, shared with `incant campaign`:
+// The backends behind harness::Backend, by name, and the choice `incant
+// run` makes, shared with `incant campaign` and `incant tune`:
 // --backend auto picks an NVIDIA GPU through the CUDA backend when a driver
 // and device exist, else the first OpenCL GPU that can run litmus tests,
 // else such an OpenCL CPU device (PoCL).
 //
 //===----------------------------------------------------------------------===//
-#ifndef INCANT_DRIVER_BACKENDCHOICE_H
-#define INCANT_DRIVER_BACKENDCHOICE_H
+#ifndef INCANT_BACKENDS_BACKENDCHOICE_H
+#define INCANT_BACKENDS_BACKENDCHOICE_H
 
 #include "incant/Harness/Backend.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Error.h"
 
 #include <memory>
 #include <optional>
 #include <string>
 
-namespace incant::driver {
+namespace incant::backends {
 
 struct ChosenBackend {
   std::unique_ptr<harness::Backend> B;
@@ -28,16 +30,16 @@ struct ChosenBackend {
 bool haveCudaDriver();
 
 /// Picks the backend (\p Backend: auto, opencl or cuda) and the device
-/// (\p Device, or chosen). On failure reports to \p Diags, sets \p Rc to 2
-/// (unknown backend) or 3 (no runtime or device) and returns nullopt.
-std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
-                                           std::optional<uint32_t> Device,
-                                           DiagnosticEngine &Diags, int &Rc);
+/// (\p Device, or chosen). On failure reports to \p Diags and returns an
+/// Input error (an unknown backend) or a Device one (no runtime or device).
+Expected<ChosenBackend> chooseBackend(const std::string &Backend,
+                                      std::optional<uint32_t> Device,
+                                      DiagnosticEngine &Diags);
 
 /// A fresh backend object named as Backend::name() says ("opencl", "cuda"),
-/// e.g. one per worker thread; null for a backend this build lacks.
+/// e.g. one per worker thread; null for an unknown name.
 std::unique_ptr<harness::Backend> createBackend(const std::string &Name);
 
-} // namespace incant::driver
+} // namespace incant::backends
 
-#endif // INCANT_DRIVER_BACKENDCHOICE_H
+#endif // INCANT_BACKENDS_BACKENDCHOICE_H

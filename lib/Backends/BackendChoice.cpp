@@ -1,13 +1,11 @@
 //===- BackendChoice.cpp - Which backend and device a run uses ------------===//
-#include "incant/Driver/BackendChoice.h"
-#include "incant/OpenCL/OpenCLBackend.h"
-#ifdef INCANT_HAVE_CUDA
+#include "incant/Backends/BackendChoice.h"
 #include "incant/CUDA/CudaBackend.h"
-#endif
+#include "incant/OpenCL/OpenCLBackend.h"
 
 #include <dlfcn.h>
 
-namespace incant::driver {
+namespace incant::backends {
 
 using harness::DeviceInfo;
 
@@ -20,11 +18,9 @@ bool haveCudaDriver() {
   return true;
 }
 
-std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
-                                           std::optional<uint32_t> Device,
-                                           DiagnosticEngine &Diags, int &Rc) {
-  Rc = 3;
-#ifdef INCANT_HAVE_CUDA
+Expected<ChosenBackend> chooseBackend(const std::string &Backend,
+                                      std::optional<uint32_t> Device,
+                                      DiagnosticEngine &Diags) {
   if (Backend == "cuda" || (Backend == "auto" && haveCudaDriver())) {
     ChosenBackend C;
     C.B = cuda::createCudaBackend();
@@ -37,33 +33,26 @@ std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
     }
     if (Backend == "cuda") {
       Diags.error(cuda::noDriverMessage());
-      return std::nullopt;
+      return ErrorKind::Device;
     }
   }
-#endif
-  if (Backend == "cuda") {
-    Diags.error("no CUDA backend in this build: use --backend opencl (an "
-                "NVIDIA GPU is reachable through its OpenCL driver)");
-    return std::nullopt;
-  }
   if (Backend != "auto" && Backend != "opencl") {
-    Rc = 2;
     Diags.error("unknown backend '" + Backend +
                 "' (expected auto, opencl or cuda)");
-    return std::nullopt;
+    return ErrorKind::Input;
   }
   ChosenBackend C;
   C.B = opencl::createOpenCLBackend();
   std::string Why;
   if (!C.B->available(Why)) {
     Diags.error(Why);
-    return std::nullopt;
+    return ErrorKind::Device;
   }
   std::vector<DeviceInfo> Ds = C.B->devices();
   if (Ds.empty()) {
     Diags.error("the OpenCL runtime lists no device; install a driver (e.g. "
                 "Debian's pocl-opencl-icd for the CPU)");
-    return std::nullopt;
+    return ErrorKind::Device;
   }
   if (Device) {
     C.Device = *Device;
@@ -90,13 +79,11 @@ std::optional<ChosenBackend> chooseBackend(const std::string &Backend,
 }
 
 std::unique_ptr<harness::Backend> createBackend(const std::string &Name) {
-#ifdef INCANT_HAVE_CUDA
   if (Name == "cuda")
     return cuda::createCudaBackend();
-#endif
   if (Name == "opencl")
     return opencl::createOpenCLBackend();
   return nullptr;
 }
 
-} // namespace incant::driver
+} // namespace incant::backends

@@ -1,11 +1,9 @@
 //===- Format.cpp - Printing values, states and conditions ----------------===//
-#include "incant/Driver/Format.h"
+#include "incant/Litmus/Format.h"
 
 #include <cassert>
 
-namespace incant::driver {
-
-using namespace litmus;
+namespace incant::litmus {
 
 std::string formatValue(const Program &P, const Value &V) {
   if (!V.isAddress())
@@ -33,7 +31,8 @@ std::string formatState(const Program &P, const std::vector<Value> &Values) {
   for (size_t I = 0; I != Values.size(); ++I) {
     if (I)
       S += ' ';
-    S += formatObserved(P, P.Observe[I]) + "=" + formatValue(P, Values[I]) + ";";
+    S +=
+        formatObserved(P, P.Observe[I]) + "=" + formatValue(P, Values[I]) + ";";
   }
   return S;
 }
@@ -106,4 +105,4 @@ const char *conditionKind(const Program &P) {
   return P.Q == Quantifier::Forall ? "Required" : "Allowed";
 }
 
-} // namespace incant::driver
+} // namespace incant::litmus
