@@ -42,7 +42,7 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
   std::set<ResultKey> Seen;
   std::set<std::string> Versions, Models;
   for (const std::string &Path : Dbs) {
-    std::unique_ptr<Store> S = Store::open(Path, /*Create=*/false, Error);
+    std::unique_ptr<Store> S = Store::open(Path, Store::Mode::Read, Error);
     if (!S)
       return false;
     std::map<std::string, std::pair<TestRecord, std::vector<VerdictRecord>>>

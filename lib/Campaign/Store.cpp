@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Store.h"
+#include "incant/Support/FileLock.h"
+
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <sqlite3.h>
@@ -119,19 +122,51 @@ std::string testHash(const std::string &Text) {
   return S;
 }
 
-std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
+/// The tables of schema 1, each checked on opening: a database that lacks
+/// one is damaged, never silently repaired.
+const char *const Tables[] = {"meta",    "runs",    "tests",   "verdicts",
+                              "allowed", "results", "outcomes"};
+
+std::unique_ptr<Store> Store::open(const std::string &Path, Mode M,
                                    std::string &Error) {
   std::error_code EC;
   bool Exists = std::filesystem::exists(Path, EC);
-  if (!Exists && !Create) {
+  if (!Exists && M == Mode::Read) {
     Error = "no such database: " + Path;
+    return nullptr;
+  }
+  if (std::filesystem::is_directory(Path, EC)) {
+    Error = Path + " is a folder, not a database";
     return nullptr;
   }
   std::unique_ptr<Store> S(new Store());
   S->Path = Path;
-  int Flags = SQLITE_OPEN_READWRITE | (Create ? SQLITE_OPEN_CREATE : 0) |
-              SQLITE_OPEN_FULLMUTEX;
-  if (sqlite3_open_v2(Path.c_str(), &S->Db, Flags, nullptr) != SQLITE_OK) {
+  if (M == Mode::Write) {
+    // One writer at a time, claimed before anything is read: two campaigns
+    // started at once on one new database both passed the "no results
+    // yet" check and then dropped half of each other's results.
+    S->Lock = WriterLock::acquire(Path, Error);
+    if (!S->Lock)
+      return nullptr;
+  }
+  int Flags = (M == Mode::Read ? SQLITE_OPEN_READONLY
+                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+              SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI;
+  auto OpenWith = [&](const std::string &Name) {
+    sqlite3_close_v2(S->Db);
+    S->Db = nullptr;
+    return sqlite3_open_v2(Name.c_str(), &S->Db, Flags, nullptr);
+  };
+  // A file name is passed as a URI (file:...) so that '?' and '#' in it are
+  // escaped, not read as URI syntax.
+  std::string Uri = "file:";
+  for (char C : Path) {
+    if (C == '?' || C == '#' || C == '%')
+      Uri += fmt::format("%{:02X}", static_cast<unsigned char>(C));
+    else
+      Uri += C;
+  }
+  if (OpenWith(Uri) != SQLITE_OK) {
     Error = "cannot open " + Path + ": " +
             (S->Db ? sqlite3_errmsg(S->Db) : "out of memory");
     return nullptr;
@@ -139,24 +174,49 @@ std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
   sqlite3_busy_timeout(S->Db, 10000);
   // Reading the format first tells a foreign file (or one that is not
   // SQLite at all) from an incant database before anything is written.
-  bool HasMeta = false;
-  {
-    Stmt Q(S->Db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
-                  "name='meta'");
-    if (!Q || Q.step() != SQLITE_ROW) {
-      Error =
-          Path + " is not an SQLite database (" + sqlite3_errmsg(S->Db) + ")";
+  auto ReadTables = [&](std::set<std::string> &Names) {
+    Stmt Q(S->Db, "SELECT name FROM sqlite_master WHERE type='table'");
+    int Rc = SQLITE_ERROR;
+    while (Q && (Rc = Q.step()) == SQLITE_ROW)
+      Names.insert(Q.text(0));
+    return Q && Rc == SQLITE_DONE;
+  };
+  std::set<std::string> Names;
+  bool Readable = ReadTables(Names);
+  if (!Readable && M == Mode::Read &&
+      (sqlite3_errcode(S->Db) == SQLITE_CANTOPEN ||
+       sqlite3_errcode(S->Db) == SQLITE_READONLY)) {
+    // A WAL database in a folder this user cannot write (read-only media,
+    // another user's results), whose -shm cannot be made: read it as
+    // immutable (no writer can be at work where no -shm can be made).
+    Names.clear();
+    if (OpenWith(Uri + "?immutable=1") == SQLITE_OK)
+      Readable = ReadTables(Names);
+  }
+  if (!Readable) {
+    Error = Path + " is not an SQLite database (" + sqlite3_errmsg(S->Db) +
+            ")";
+    return nullptr;
+  }
+  std::string NotOurs = Path + " is not an incant campaign database";
+  if (Names.empty()) {
+    // An empty file (or a new one): a campaign or merge sets it up; a
+    // reader finds nothing in it and must not write a schema into it.
+    if (M == Mode::Read) {
+      Error = NotOurs + " (it is empty)";
       return nullptr;
     }
-    HasMeta = Q.flag(0);
-  }
-  if (HasMeta) {
+  } else {
+    if (!Names.count("meta")) {
+      Error = NotOurs;
+      return nullptr;
+    }
     Stmt Q(S->Db, "SELECT value FROM meta WHERE key='format'");
     std::string F = Q && Q.step() == SQLITE_ROW ? Q.text(0) : "";
     Stmt V(S->Db, "SELECT value FROM meta WHERE key='schema'");
     std::string Ver = V && V.step() == SQLITE_ROW ? V.text(0) : "";
     if (F != Format) {
-      Error = Path + " is not an incant campaign database";
+      Error = NotOurs;
       return nullptr;
     }
     if (Ver != SchemaVersion) {
@@ -164,21 +224,30 @@ std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
               SchemaVersion;
       return nullptr;
     }
-  } else if (Exists) {
-    Stmt Q(S->Db, "SELECT count(*) FROM sqlite_master");
-    if (Q && Q.step() == SQLITE_ROW && Q.u64(0) != 0) {
-      Error = Path + " is not an incant campaign database";
+    std::string Missing;
+    for (const char *T : Tables)
+      if (!Names.count(T))
+        Missing += (Missing.empty() ? "" : ", ") + std::string(T);
+    if (!Missing.empty()) {
+      Error = Path + " is damaged: table(s) " + Missing + " missing (it is "
+              "left as it is)";
       return nullptr;
     }
   }
+  if (M == Mode::Read)
+    return S;
   if (!S->exec("PRAGMA journal_mode=WAL") ||
       !S->exec("PRAGMA synchronous=FULL") ||
-      !S->exec("PRAGMA foreign_keys=ON") || !S->exec("BEGIN IMMEDIATE") ||
-      !S->exec(Schema) ||
-      !S->exec(
-          "INSERT OR IGNORE INTO meta VALUES('format', 'incant-campaign')") ||
-      !S->exec("INSERT OR IGNORE INTO meta VALUES('schema', '1')") ||
-      !S->exec("COMMIT")) {
+      !S->exec("PRAGMA foreign_keys=ON")) {
+    Error = "cannot set up " + Path + ": " + S->LastError;
+    return nullptr;
+  }
+  if (Names.empty() &&
+      (!S->exec("BEGIN IMMEDIATE") || !S->exec(Schema) ||
+       !S->exec(
+           "INSERT OR IGNORE INTO meta VALUES('format', 'incant-campaign')") ||
+       !S->exec("INSERT OR IGNORE INTO meta VALUES('schema', '1')") ||
+       !S->exec("COMMIT"))) {
     Error = "cannot set up " + Path + ": " + S->LastError;
     return nullptr;
   }
@@ -436,9 +505,7 @@ std::vector<std::pair<std::string, std::string>> Store::runs() {
 
 int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
                 MergeStats &Stats, std::string &Error) {
-  std::unique_ptr<Store> O = Store::open(Out, /*Create=*/true, Error);
-  if (!O)
-    return 2;
+  // The inputs first, read-only: a bad one leaves no output behind.
   std::vector<std::unique_ptr<Store>> Ins;
   for (const std::string &P : Inputs) {
     std::error_code EC;
@@ -446,10 +513,13 @@ int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
       Error = P + " is the output database";
       return 2;
     }
-    Ins.push_back(Store::open(P, /*Create=*/false, Error));
+    Ins.push_back(Store::open(P, Store::Mode::Read, Error));
     if (!Ins.back())
       return 2;
   }
+  std::unique_ptr<Store> O = Store::open(Out, Store::Mode::Write, Error);
+  if (!O)
+    return 2;
   if (!O->begin()) {
     Error = "cannot write " + Out + ": " + O->error();
     return 2;
