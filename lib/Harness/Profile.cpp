@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Harness/Profile.h"
+#include "incant/Harness/ParamRanges.h"
 #include "incant/Support/DataFiles.h"
 
 #include <nlohmann/json.hpp>
@@ -123,7 +124,7 @@ bool setParam(RunParams &P, const std::string &Name, const ProfileValue &V) {
   const ParamDesc *D = findDesc(Name);
   if (!D || D->K != V.K)
     return false;
-  if (V.K == ProfileValue::Number && V.Num > UINT32_MAX)
+  if (V.K == ProfileValue::Number && !paramRange(Name).contains(V.Num))
     return false;
   if (D->K == ProfileValue::Sequence)
     P.Inc.StressSeq = V.Seq;
@@ -227,8 +228,10 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
     P.Seed = J["seed"].get<uint64_t>();
   }
   if (J.contains("budget_s")) {
-    if (!J["budget_s"].is_number())
-      return Bad("budget_s", "\"budget_s\" must be a number of seconds");
+    if (!J["budget_s"].is_number() || !(J["budget_s"].get<double>() >= 0) ||
+        J["budget_s"].get<double>() > Profile::MaxBudgetSeconds)
+      return Bad("budget_s", "\"budget_s\" must be a number of seconds "
+                             "from 0 to 10^7");
     P.BudgetSeconds = J["budget_s"].get<double>();
   }
   if (J.contains("tests")) {
@@ -255,9 +258,16 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
           return Bad(Name, "parameter '" + Name + "' must be true or false");
         PV.Flag = Val.get<bool>();
       } else if (D->K == ProfileValue::Number) {
-        if (!Val.is_number_unsigned() || Val.get<uint64_t>() > UINT32_MAX)
+        // The range of the `incant run` option of the same name.
+        IntRange R = paramRange(Name);
+        if (!Val.is_number_unsigned() || !R.contains(Val.get<uint64_t>()))
           return Bad(Name, "parameter '" + Name +
-                               "' must be an unsigned 32-bit integer");
+                               "' must be a whole number from " +
+                               R.describe() +
+                               (Val.is_number_unsigned()
+                                    ? ", not " + std::to_string(
+                                                     Val.get<uint64_t>())
+                                    : std::string()));
         PV.Num = Val.get<uint64_t>();
       } else {
         std::string E;

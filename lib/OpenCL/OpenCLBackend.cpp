@@ -1,10 +1,13 @@
 //===- OpenCLBackend.cpp - Build and launch the OpenCL harness -------------===//
 #include "incant/OpenCL/OpenCLBackend.h"
+#include "incant/Harness/ParamRanges.h"
+#include "incant/Support/OutputFile.h"
 #include "CLApi.h"
 #include "incant/OpenCL/Codegen.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -132,18 +135,6 @@ std::vector<Device> listDevices(const CLApi &Api) {
   return Out;
 }
 
-std::string safeFileName(const std::string &Name) {
-  std::string S;
-  for (char C : Name)
-    S += (std::isalnum((unsigned char)C) || C == '+' || C == '-' || C == '_' ||
-          C == '.')
-             ? C
-             : '_';
-  if (S.empty() || S[0] == '.')
-    S = "test" + S;
-  return S;
-}
-
 /// The objects of one run, released in reverse order.
 struct Session {
   const CLApi &Api;
@@ -227,6 +218,11 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   const litmus::Program &P = *Req.Prog;
   const harness::RunParams &RP = Req.Params;
   harness::RunResult Res;
+  std::string RangeError;
+  if (!harness::checkParams(RP, RangeError)) {
+    Diags.error(RangeError);
+    return ErrorKind::Input;
+  }
 
   // --emit needs no device: generate for a full OpenCL 3.0 device.
   const Device *Dev = nullptr;
@@ -272,8 +268,10 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
             .string();
     std::ofstream OS(Path);
     OS << "// Build options: " << K->BuildOptions << "\n" << K->Source;
+    OS.close();
     if (!OS) {
-      Diags.error("cannot write '" + Path + "'");
+      Diags.error("cannot write '" + Path + "': " +
+                  (EC ? EC.message() : std::strerror(errno)));
       return ErrorKind::Input;
     }
     Res.EmittedFiles.push_back(Path);

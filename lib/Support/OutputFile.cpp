@@ -1,6 +1,8 @@
 //===- OutputFile.cpp - Checking an output path before the work -----------===//
 #include "incant/Support/OutputFile.h"
+#include "incant/Support/Hash.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -55,6 +57,21 @@ bool checkWritableDir(const std::string &Dir, std::string &Error) {
   ::close(Fd);
   ::unlink(Probe.c_str());
   return true;
+}
+
+std::string safeFileName(std::string_view Name) {
+  constexpr size_t Max = 120;
+  std::string S;
+  for (char C : Name)
+    S += (std::isalnum(static_cast<unsigned char>(C)) || C == '+' ||
+          C == '-' || C == '_' || C == '.')
+             ? C
+             : '_';
+  if (S.empty() || S[0] == '.')
+    S = "test" + S;
+  if (S.size() > Max)
+    S = S.substr(0, Max - 17) + "+" + hex16(fnv1a64(Name));
+  return S;
 }
 
 } // namespace incant

@@ -8,6 +8,7 @@
 #include "incant/Tune/TuneCommand.h"
 #include "incant/Backends/BackendChoice.h"
 #include "incant/Harness/Backend.h"
+#include "incant/Harness/ParamRanges.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Support/DataFiles.h"
@@ -24,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <tuple>
 
 namespace incant::tune {
 
@@ -441,14 +443,23 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Diags.error("--budget must be more than 0 (leave it out for no limit)");
     return 2;
   }
-  if (Cmd.Mode == "sequence" &&
-      (Cmd.MaxLength < 1 || Cmd.MaxLength > MaxSequenceLength)) {
-    Diags.error("--max-length must be between 1 and " +
-                std::to_string(MaxSequenceLength) + " (2^(N+1) - 2 "
-                "sequences per round), not " +
-                std::to_string(Cmd.MaxLength));
-    return 2;
-  }
+  // The tool checks these as it reads them; a library caller gets the same
+  // ranges.
+  for (auto [Name, V, R] :
+       {std::tuple<const char *, uint64_t, IntRange>{"--max-offset",
+                                                     Cmd.MaxOffset,
+                                                     MaxOffsetRange},
+        {"--phase", Cmd.Phase, PhaseRange},
+        {"--epsilon", Cmd.Epsilon, EpsilonRange},
+        {"--max-length", Cmd.MaxLength, MaxLengthRange},
+        {"--max-spread", Cmd.MaxSpread, MaxSpreadRange},
+        {"--samples", Cmd.Samples, SamplesRange},
+        {"--candidates", Cmd.Candidates, CandidatesRange},
+        {"--rounds", Cmd.Rounds, RoundsRange}})
+    if (!R.contains(V)) {
+      Diags.error(std::string(Name) + " " + outOfRange(R, V));
+      return 2;
+    }
   // The results are written after the search: check where first.
   std::string WriteError;
   if ((!Cmd.Out.empty() && !checkWritable(Cmd.Out, WriteError)) ||
@@ -521,6 +532,17 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       Diags.error("--distances: a distance must be at least 1 word");
       return 2;
     }
+  // Distances and offsets become loc-distance and stress-offset: the
+  // ranges of those run parameters.
+  for (auto [Name, List, R] :
+       {std::tuple<const char *, const std::vector<uint32_t> *, IntRange>{
+            "--distances", &Distances, harness::paramRange("loc-distance")},
+        {"--offsets", &Offsets, harness::paramRange("stress-offset")}})
+    for (uint32_t V : *List)
+      if (!R.contains(V)) {
+        Diags.error(std::string(Name) + ": each " + outOfRange(R, V));
+        return 2;
+      }
 
   std::vector<litmus::LoadedTest> Tests;
   std::vector<std::string> Names;

@@ -109,8 +109,22 @@ TEST(Profile, SemanticErrorsPointAtTheKey) {
   std::string Err;
   EXPECT_FALSE(parse("{\"incant_profile\": 1,\n \"params\": {\"stride\": -4}}",
                      Err));
-  EXPECT_NE(Err.find("p.json:2:13: error: parameter 'stride' must be an "
-                     "unsigned 32-bit integer"),
+  EXPECT_NE(Err.find("p.json:2:13: error: parameter 'stride' must be a "
+                     "whole number from 1 to 4096"),
+            std::string::npos)
+      << Err;
+  // Each number has the range of the run option of the same name: the
+  // stress-patch that crashed the OpenCL kernel is refused.
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"params\": {\"stress-patch\": "
+                     "1000000000, \"mem-stress\": true}}",
+                     Err));
+  EXPECT_NE(Err.find("parameter 'stress-patch' must be a whole number from 1 "
+                     "to 65536, not 1000000000"),
+            std::string::npos)
+      << Err;
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"budget_s\": -1}", Err));
+  EXPECT_NE(Err.find("\"budget_s\" must be a number of seconds from 0 to "
+                     "10^7"),
             std::string::npos)
       << Err;
   EXPECT_FALSE(parse("{\"incant_profile\": 1, \"params\": {\"bogus\": 1}}", Err));

@@ -12,6 +12,7 @@
 #define INCANT_DRIVER_CHECKCOMMAND_H
 
 #include "incant/Model/Check.h"
+#include "incant/Support/Range.h"
 
 #include <iosfwd>
 #include <string>
@@ -36,6 +37,11 @@ struct CheckCommand {
   uint64_t MaxSteps = model::CheckOptions::DefaultMaxSteps;
   double Timeout = model::CheckOptions::DefaultTimeLimit;
 };
+
+/// The ranges of check's numeric options (docs/limits.md).
+inline constexpr IntRange UnrollRange{0, 32};
+inline constexpr IntRange MaxStepsRange{0, 1'000'000'000'000};
+inline constexpr RealRange TimeoutRange{0, 1e6};
 
 int runCheck(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err);
 

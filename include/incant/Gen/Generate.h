@@ -21,6 +21,7 @@
 #include "incant/Gen/Cycle.h"
 #include "incant/Litmus/AST.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Range.h"
 
 #include <cstdint>
 #include <functional>
@@ -104,6 +105,8 @@ struct GenStats {
 constexpr unsigned MaxSizeLimit = 16;    ///< --size: 2 .. 16 edges.
 constexpr unsigned MaxThreadsLimit = 32; ///< --threads: 2 .. 32.
 constexpr size_t MaxCycleEdges = 64;     ///< Edges of a --cycle.
+/// --timeout, in seconds.
+inline constexpr RealRange TimeoutRange{0, 1e6};
 /// Test names are file names: longer ones are cut, with a hash of the
 /// whole name added.
 constexpr size_t MaxNameLength = 120;

@@ -9,6 +9,7 @@
 #define INCANT_SUPPORT_OUTPUTFILE_H
 
 #include <string>
+#include <string_view>
 
 namespace incant {
 
@@ -20,6 +21,12 @@ bool checkWritable(const std::string &Path, std::string &Error);
 /// Creates the folder \p Dir (and its parents) and checks that files can
 /// be created in it. False with \p Error if not.
 bool checkWritableDir(const std::string &Dir, std::string &Error);
+
+/// \p Name made a file name: characters other than letters, digits and
+/// `+-_.` become `_`, a leading `.` gets `test` before it, and a name of
+/// more than 120 bytes is cut and gets `+` and a hash of the whole name.
+/// Generated files are named after litmus tests this way.
+std::string safeFileName(std::string_view Name);
 
 } // namespace incant
 

@@ -11,6 +11,7 @@
 #define INCANT_TUNE_TUNECOMMAND_H
 
 #include "incant/Harness/Params.h"
+#include "incant/Support/Range.h"
 
 #include <iosfwd>
 #include <optional>
@@ -54,6 +55,18 @@ struct TuneCommand {
 /// The longest access sequence `tune sequence` tries: 2^(N+1) - 2
 /// sequences are measured per round (510 at 8).
 constexpr uint32_t MaxSequenceLength = 8;
+
+/// The ranges of the modes' numeric options (docs/limits.md); runTune
+/// checks them too. Offsets and distances take the ranges of the run
+/// parameters they become (stress-offset, loc-distance).
+inline constexpr IntRange MaxOffsetRange{1, 65536};
+inline constexpr IntRange PhaseRange{0, 65535};
+inline constexpr IntRange EpsilonRange{0, 1'000'000'000};
+inline constexpr IntRange MaxLengthRange{1, MaxSequenceLength};
+inline constexpr IntRange MaxSpreadRange{1, 64};
+inline constexpr IntRange SamplesRange{1, 1000};
+inline constexpr IntRange CandidatesRange{1, 10000};
+inline constexpr IntRange RoundsRange{1, 1000};
 
 int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
