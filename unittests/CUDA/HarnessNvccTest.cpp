@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Process.h"
 #include "incant/Support/PtxCompiler.h"
 #include "incant/Testing/Programs.h"
@@ -96,7 +97,7 @@ TEST_P(HarnessNvcc, EmittedHarnessCompiles) {
                   "-diag-suppress",
                   "177,550",
                   "-c",
-                  (Dir / "test.cu").string(),
+                  (Dir / (safeFileName(P.Name) + ".cu")).string(),
                   "-o",
                   (Dir / "test.o").string()};
   Compile.Stderr = OutputMode::ToStdout;
