@@ -383,10 +383,15 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
       continue;
     auto First = Tup.begin() + static_cast<size_t>(I) * NumOut;
     std::vector<uint32_t> Words(First, First + G.NumOut);
+    // An instance cut by the loop bound did not finish: no outcome.
+    if (G.CutSlot >= 0 && Words[static_cast<size_t>(G.CutSlot)] != 0) {
+      Res.LoopBoundHits += Cnt[I];
+      continue;
+    }
     Res.Hist.add(decodeOutcome(G, Words), Cnt[I]);
   }
   Res.Lost = Cnt[INCANT_HIST_CAP];
-  Res.Instances = Res.Hist.total() + Res.Lost;
+  Res.Instances = Res.Hist.total() + Res.Lost + Res.LoopBoundHits;
   return Res;
 }
 

@@ -136,7 +136,11 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   if (R.BarrierTimeouts)
     OS << "Barrier timeouts " << R.BarrierTimeouts << '\n';
   if (R.LoopBoundHits)
-    OS << "Loop bound reached " << R.LoopBoundHits << " time(s)\n";
+    OS << "Cut by the loop bound " << R.LoopBoundHits
+       << " instance(s): they did not finish, so they are no outcome and "
+          "are not in the histogram"
+       << (R.Hist.total() ? "" : " (none finished: raise --loop-bound)")
+       << '\n';
   if (R.Lost)
     OS << "WARNING: " << R.Lost << " instance(s) could not be recorded\n";
   for (const std::string &N : R.Device.Notes)

@@ -332,7 +332,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
 
   const uint32_t N = L->NumInstances;
   const uint32_t NumLocs = std::max<uint32_t>(L->NumLocs, 1);
-  const uint32_t Obs = uint32_t(std::max<size_t>(P.Observe.size(), 1));
+  const uint32_t Obs = K->NumObs;
   const uint32_t Table = 1024;
   const uint32_t ScratchWords =
       std::max<uint32_t>(RP.Inc.StressLocs, 1) *
@@ -447,6 +447,11 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
     for (uint32_t I = 0; I < Table; ++I) {
       if (St[I] != 2 || Cnt[I] == 0)
         continue;
+      // An instance cut by the loop bound did not finish: no outcome.
+      if (K->CutSlot >= 0 && Keys[size_t(I) * Obs + Obs - 1] != 0) {
+        Res.LoopBoundHits += Cnt[I];
+        continue;
+      }
       harness::Outcome O;
       for (uint32_t J = 0; J < P.Observe.size(); ++J) {
         int64_t Raw = Keys[size_t(I) * Obs + J];
@@ -511,7 +516,6 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
              "clEnqueueReadBuffer", Diags))
     return ErrorKind::Device;
   Res.BarrierTimeouts = St[0];
-  Res.LoopBoundHits = St[1];
   Res.Lost = St[2];
   Res.Launches = Launches;
   Res.InstancesPerLaunch = N;

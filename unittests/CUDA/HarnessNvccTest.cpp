@@ -58,6 +58,8 @@ std::vector<Case> cases() {
        {},
        "unittests/CUDA/Inputs/SB+bar.sync+u64+cta.litmus"},
       {"CoRR_cta_global", {}, "litmus/CoRR/CoRR+cta-global.litmus"},
+      // A spin loop: the loop-bound mark in the outcome's key.
+      {"MP_spin", {}, "test/run/Inputs/MP+spin.litmus"},
   };
 }
 
