@@ -322,6 +322,14 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
       std::min<size_t>(KMax ? KMax : 256, Dev->Info.MaxGroupSize
                                               ? Dev->Info.MaxGroupSize
                                               : 256));
+  // A work-group size the device cannot run as given is an error, not a
+  // value changed without a word (--group-size 3 used to become 8).
+  if (RP.GroupSize && (RP.GroupSize % Warp || RP.GroupSize > MaxGroup)) {
+    Diags.error(fmt::format("--group-size {}: this device runs work-groups "
+                            "of a multiple of {} work-items, at most {}",
+                            RP.GroupSize, Warp, MaxGroup / Warp * Warp));
+    return ErrorKind::Input;
+  }
   harness::LayoutParams LP = chooseLayout(P, RP, Dev->Info, Warp, MaxGroup);
   std::string LayoutErr;
   std::optional<harness::Layout> L = harness::computeLayout(P, LP, LayoutErr);
@@ -332,6 +340,10 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
 
   const uint32_t N = L->NumInstances;
   const uint32_t NumLocs = std::max<uint32_t>(L->NumLocs, 1);
+  if (RP.Instances && N != RP.Instances)
+    Res.Device.Notes.push_back(fmt::format(
+        "--instances {}: {} per launch (whole rows of work-groups)",
+        RP.Instances, N));
   const uint32_t Obs = K->NumObs;
   const uint32_t Table = 1024;
   const uint32_t ScratchWords =
