@@ -182,16 +182,29 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
     // Locate the error: nlohmann reports the byte in its exception, which
     // stays inside this function.
     size_t Byte = F.text().size();
+    std::string What = "malformed JSON in chip profile";
     try {
       Json Again = Json::parse(F.text());
       (void)Again;
     } catch (const Json::parse_error &E) {
       Byte = E.byte ? E.byte - 1 : 0;
+    } catch (const Json::exception &E) {
+      // A number too large for a double (1e999) is no parse_error and has
+      // no byte: its text is quoted in the message (found by the fuzzer;
+      // uncaught, it ended incant).
+      std::string M = E.what();
+      size_t Q = M.find('\''), Q2 = M.rfind('\'');
+      if (Q != std::string::npos && Q2 > Q) {
+        size_t At = F.text().find(M.substr(Q + 1, Q2 - Q - 1));
+        if (At != std::string::npos)
+          Byte = At;
+      }
+      What = "number out of range in chip profile";
     }
     SourceRange R;
     R.Begin = F.locAt(uint32_t(std::min(Byte, F.text().size())));
     R.End = R.Begin;
-    Diags.error(File, R, "malformed JSON in chip profile");
+    Diags.error(File, R, What);
     return std::nullopt;
   }
   auto Bad = [&](const std::string &Key, const std::string &Msg) {

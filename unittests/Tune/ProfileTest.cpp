@@ -105,6 +105,20 @@ TEST(Profile, MalformedJsonPointsAtTheByte) {
       << Err;
 }
 
+// A number too large for a double is an error at the number, not an
+// exception out of the JSON library (ProfileFuzzer found it: incant ended
+// with "terminate called").
+TEST(Profile, HugeNumberIsADiagnostic) {
+  std::string Err;
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"seed\": 1e999}", Err));
+  EXPECT_NE(Err.find("p.json:1:31: error: number out of range in chip profile"),
+            std::string::npos)
+      << Err;
+  EXPECT_FALSE(parse("7E777777.77", Err));
+  EXPECT_NE(Err.find("number out of range in chip profile"), std::string::npos)
+      << Err;
+}
+
 TEST(Profile, SemanticErrorsPointAtTheKey) {
   std::string Err;
   EXPECT_FALSE(parse("{\"incant_profile\": 1,\n \"params\": {\"stride\": -4}}",
