@@ -83,11 +83,20 @@ bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
                 Item + "'";
         return false;
       }
+      // Counted before it is expanded: 4:949471947:2 asked for half a
+      // billion values (found by fuzz/OptionFuzzer.cpp).
+      uint64_t Count = B > A ? (uint64_t(B) - A + S - 1) / S : 0;
+      if (Out.size() + Count > MaxGridValues) {
+        Error = "more than " + std::to_string(MaxGridValues) +
+                " values in '" + DiagnosticEngine::capped(Text, 100) + "'";
+        return false;
+      }
       for (uint64_t V = A; V < B; V += S)
         Out.push_back(uint32_t(V));
     }
-    if (Out.size() > 100000) {
-      Error = "too many values in '" + Text + "'";
+    if (Out.size() > MaxGridValues) {
+      Error = "more than " + std::to_string(MaxGridValues) + " values in '" +
+              DiagnosticEngine::capped(Text, 100) + "'";
       return false;
     }
     if (Comma == std::string::npos)

@@ -72,7 +72,10 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
 /// "5m", "90s", "1h", "2.5m", "300" (seconds); false on anything else.
 bool parseDuration(const std::string &Text, double &Seconds);
-/// "1,32:257:32" -> 1, 32, 64, ..., 256; false (with \p Error) if malformed.
+/// The most values one --distances or --offsets list may hold.
+constexpr uint64_t MaxGridValues = 4096;
+/// "1,32:257:32" -> 1, 32, 64, ..., 256; false (with \p Error) if malformed
+/// or longer than MaxGridValues (counted before a range is expanded).
 bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
                 std::string &Error);
 
