@@ -596,8 +596,8 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   Json &Data = S.Data;
   const std::string &PlotName = S.PlotName, &Plot = S.Plot;
   if (!Complete)
-    Out << "Note: the budget ran out before the search finished; the choice "
-           "uses the points measured\n";
+    Out << "Note: incomplete: the budget ran out before the search "
+           "finished; the choice uses the points measured\n";
   F.Summary["complete"] = Complete ? "yes" : "no";
   F.Seconds = B.elapsed();
   F.DataJson = Data.dump();
