@@ -5,14 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Store.h"
-#include "incant/Support/FileLock.h"
-
-#include <fmt/format.h>
+#include "incant/Support/Hash.h"
+#include "incant/Support/Sqlite.h"
 
 #include <filesystem>
 #include <sqlite3.h>
 
 namespace incant::campaign {
+
+using sqlite::Stmt;
 
 namespace {
 
@@ -60,210 +61,27 @@ CREATE TABLE IF NOT EXISTS outcomes(
   PRIMARY KEY(result_id, state));
 )sql";
 
-/// A prepared statement, finalized on scope exit.
-class Stmt {
-public:
-  Stmt(sqlite3 *Db, const char *Sql) {
-    if (sqlite3_prepare_v2(Db, Sql, -1, &S, nullptr) != SQLITE_OK)
-      S = nullptr;
-  }
-  ~Stmt() { sqlite3_finalize(S); }
-  Stmt(const Stmt &) = delete;
-  Stmt &operator=(const Stmt &) = delete;
-  explicit operator bool() const { return S != nullptr; }
-
-  Stmt &bind(int I, const std::string &V) {
-    sqlite3_bind_text(S, I, V.data(), static_cast<int>(V.size()),
-                      SQLITE_TRANSIENT);
-    return *this;
-  }
-  Stmt &bind(int I, uint64_t V) {
-    sqlite3_bind_int64(S, I, static_cast<sqlite3_int64>(V));
-    return *this;
-  }
-  Stmt &bind(int I, bool V) { return bind(I, uint64_t(V)); }
-  Stmt &bind(int I, uint32_t V) { return bind(I, uint64_t(V)); }
-  Stmt &bind(int I, double V) {
-    sqlite3_bind_double(S, I, V);
-    return *this;
-  }
-  /// SQLITE_ROW, SQLITE_DONE or an error code.
-  int step() { return sqlite3_step(S); }
-  bool run() { return step() == SQLITE_DONE; }
-
-  std::string text(int I) const {
-    const unsigned char *T = sqlite3_column_text(S, I);
-    return T ? std::string(reinterpret_cast<const char *>(T),
-                           static_cast<size_t>(sqlite3_column_bytes(S, I)))
-             : std::string();
-  }
-  uint64_t u64(int I) const {
-    return static_cast<uint64_t>(sqlite3_column_int64(S, I));
-  }
-  bool flag(int I) const { return sqlite3_column_int64(S, I) != 0; }
-  double real(int I) const { return sqlite3_column_double(S, I); }
-
-private:
-  sqlite3_stmt *S = nullptr;
-};
-
 } // namespace
 
 std::string testHash(const std::string &Text) {
-  uint64_t H = 14695981039346656037ull;
-  for (unsigned char C : Text) {
-    H ^= C;
-    H *= 1099511628211ull;
-  }
-  static const char Hex[] = "0123456789abcdef";
-  std::string S(16, '0');
-  for (int I = 15; I >= 0; --I, H >>= 4)
-    S[static_cast<size_t>(I)] = Hex[H & 15];
-  return S;
+  return hex16(fnv1a64(Text));
 }
-
-/// The tables of schema 1, each checked on opening: a database that lacks
-/// one is damaged, never silently repaired.
-const char *const Tables[] = {"meta",    "runs",    "tests",   "verdicts",
-                              "allowed", "results", "outcomes"};
 
 std::unique_ptr<Store> Store::open(const std::string &Path, Mode M,
                                    std::string &Error) {
-  std::error_code EC;
-  bool Exists = std::filesystem::exists(Path, EC);
-  if (!Exists && M == Mode::Read) {
-    Error = "no such database: " + Path;
-    return nullptr;
-  }
-  if (std::filesystem::is_directory(Path, EC)) {
-    Error = Path + " is a folder, not a database";
-    return nullptr;
-  }
   std::unique_ptr<Store> S(new Store());
   S->Path = Path;
-  if (M == Mode::Write) {
-    // One writer at a time, claimed before anything is read: two campaigns
-    // started at once on one new database both passed the "no results
-    // yet" check and then dropped half of each other's results.
-    S->Lock = WriterLock::acquire(Path, Error);
-    if (!S->Lock)
-      return nullptr;
-  }
-  int Flags = (M == Mode::Read ? SQLITE_OPEN_READONLY
-                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-              SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI;
-  auto OpenWith = [&](const std::string &Name) {
-    sqlite3_close_v2(S->Db);
-    S->Db = nullptr;
-    return sqlite3_open_v2(Name.c_str(), &S->Db, Flags, nullptr);
-  };
-  // A file name is passed as a URI (file:...) so that '?' and '#' in it are
-  // escaped, not read as URI syntax.
-  std::string Uri = "file:";
-  for (char C : Path) {
-    if (C == '?' || C == '#' || C == '%')
-      Uri += fmt::format("%{:02X}", static_cast<unsigned char>(C));
-    else
-      Uri += C;
-  }
-  if (OpenWith(Uri) != SQLITE_OK) {
-    Error = "cannot open " + Path + ": " +
-            (S->Db ? sqlite3_errmsg(S->Db) : "out of memory");
+  S->Db = sqlite::openDatabase(
+      Path, M == Mode::Read ? sqlite::Access::Read : sqlite::Access::Write,
+      Format, SchemaVersion, Schema, "campaign", S->Lock, Error);
+  if (!S->Db)
     return nullptr;
-  }
-  sqlite3_busy_timeout(S->Db, 10000);
-  // Reading the format first tells a foreign file (or one that is not
-  // SQLite at all) from an incant database before anything is written.
-  auto ReadTables = [&](std::set<std::string> &Names) {
-    Stmt Q(S->Db, "SELECT name FROM sqlite_master WHERE type='table'");
-    int Rc = SQLITE_ERROR;
-    while (Q && (Rc = Q.step()) == SQLITE_ROW)
-      Names.insert(Q.text(0));
-    return Q && Rc == SQLITE_DONE;
-  };
-  std::set<std::string> Names;
-  bool Readable = ReadTables(Names);
-  if (!Readable && M == Mode::Read &&
-      (sqlite3_errcode(S->Db) == SQLITE_CANTOPEN ||
-       sqlite3_errcode(S->Db) == SQLITE_READONLY)) {
-    // A WAL database in a folder this user cannot write (read-only media,
-    // another user's results), whose -shm cannot be made: read it as
-    // immutable (no writer can be at work where no -shm can be made).
-    Names.clear();
-    if (OpenWith(Uri + "?immutable=1") == SQLITE_OK)
-      Readable = ReadTables(Names);
-  }
-  if (!Readable) {
-    Error = Path + " is not an SQLite database (" + sqlite3_errmsg(S->Db) +
-            ")";
-    return nullptr;
-  }
-  std::string NotOurs = Path + " is not an incant campaign database";
-  if (Names.empty()) {
-    // An empty file (or a new one): a campaign or merge sets it up; a
-    // reader finds nothing in it and must not write a schema into it.
-    if (M == Mode::Read) {
-      Error = NotOurs + " (it is empty)";
-      return nullptr;
-    }
-  } else {
-    if (!Names.count("meta")) {
-      Error = NotOurs;
-      return nullptr;
-    }
-    Stmt Q(S->Db, "SELECT value FROM meta WHERE key='format'");
-    std::string F = Q && Q.step() == SQLITE_ROW ? Q.text(0) : "";
-    Stmt V(S->Db, "SELECT value FROM meta WHERE key='schema'");
-    std::string Ver = V && V.step() == SQLITE_ROW ? V.text(0) : "";
-    if (F != Format) {
-      Error = NotOurs;
-      return nullptr;
-    }
-    if (Ver != SchemaVersion) {
-      Error = Path + " has schema version " + Ver + "; this incant reads " +
-              SchemaVersion;
-      return nullptr;
-    }
-    std::string Missing;
-    for (const char *T : Tables)
-      if (!Names.count(T))
-        Missing += (Missing.empty() ? "" : ", ") + std::string(T);
-    if (!Missing.empty()) {
-      Error = Path + " is damaged: table(s) " + Missing + " missing (it is "
-              "left as it is)";
-      return nullptr;
-    }
-  }
-  if (M == Mode::Read)
-    return S;
-  if (!S->exec("PRAGMA journal_mode=WAL") ||
-      !S->exec("PRAGMA synchronous=FULL") ||
-      !S->exec("PRAGMA foreign_keys=ON")) {
-    Error = "cannot set up " + Path + ": " + S->LastError;
-    return nullptr;
-  }
-  if (Names.empty() &&
-      (!S->exec("BEGIN IMMEDIATE") || !S->exec(Schema) ||
-       !S->exec(
-           "INSERT OR IGNORE INTO meta VALUES('format', 'incant-campaign')") ||
-       !S->exec("INSERT OR IGNORE INTO meta VALUES('schema', '1')") ||
-       !S->exec("COMMIT"))) {
-    Error = "cannot set up " + Path + ": " + S->LastError;
-    return nullptr;
-  }
   return S;
 }
 
 Store::~Store() { sqlite3_close_v2(Db); }
 
-bool Store::exec(const char *Sql) {
-  char *Msg = nullptr;
-  if (sqlite3_exec(Db, Sql, nullptr, nullptr, &Msg) == SQLITE_OK)
-    return true;
-  LastError = Msg ? Msg : sqlite3_errmsg(Db);
-  sqlite3_free(Msg);
-  return false;
-}
+bool Store::exec(const char *Sql) { return sqlite::exec(Db, Sql, LastError); }
 
 bool Store::begin() { return exec("BEGIN IMMEDIATE"); }
 bool Store::commit() { return exec("COMMIT"); }

@@ -12,6 +12,7 @@
 
 #include "incant/Harness/Params.h"
 #include "incant/Support/Range.h"
+#include "incant/Support/Time.h"
 
 #include <iosfwd>
 #include <optional>
@@ -70,8 +71,8 @@ inline constexpr IntRange RoundsRange{1, 1000};
 
 int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
-/// "5m", "90s", "1h", "2.5m", "300" (seconds); false on anything else.
-bool parseDuration(const std::string &Text, double &Seconds);
+/// parseDuration (Support/Time.h), for the tune options.
+using incant::parseDuration;
 /// The most values one --distances or --offsets list may hold.
 constexpr uint64_t MaxGridValues = 4096;
 /// "1,32:257:32" -> 1, 32, 64, ..., 256; false (with \p Error) if malformed
