@@ -15,9 +15,11 @@ TEST(ParamRanges, EveryProfileNumberHasARange) {
   // A profile's numbers are checked with these ranges: each numeric
   // profile parameter must have one (paramRange asserts otherwise).
   RunParams P;
-  for (const std::string &N : profileParamNames())
-    if (paramValue(P, N)->K == ProfileValue::Number)
+  for (const std::string &N : profileParamNames()) {
+    if (paramValue(P, N)->K == ProfileValue::Number) {
       EXPECT_TRUE(paramRange(N).contains(paramValue(P, N)->Num)) << N;
+    }
+  }
 }
 
 TEST(ParamRanges, OutOfRangeIsNamed) {
