@@ -83,6 +83,8 @@ bool CandidateEnumerator::step() {
   }
   // The clock is read every 1024 steps (a step takes 0.1 to 100 us).
   if ((Stats.Steps & 1023) == 0) {
+    if (Opts.Progress)
+      Opts.Progress(Stats.Steps, Stats.Candidates);
     if (Opts.TimeLimit > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                       Start)
@@ -92,8 +94,6 @@ bool CandidateEnumerator::step() {
       stopBy(std::string("stopped at the time limit of ") + Buf);
       return false;
     }
-    if (Opts.Progress)
-      Opts.Progress(Stats.Steps, Stats.Candidates);
   }
   return true;
 }

@@ -164,8 +164,8 @@ TEST(CheckTest, TimeLimitBoundsTheSearch) {
                  .count();
   EXPECT_TRUE(R.Incomplete);
   EXPECT_EQ(R.IncompleteReason, "stopped at the time limit of 0.2s");
-  EXPECT_LT(S, 5.0);
-  EXPECT_GT(Calls, 0u);
+  EXPECT_LT(S, 30.0); // generous: the machine may be loaded
+  EXPECT_GT(Calls, 0u); // progress comes before the clock is checked
 }
 
 TEST(CheckTest, DefaultOptionsAreBounded) {
