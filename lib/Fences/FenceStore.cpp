@@ -30,6 +30,7 @@ CREATE INDEX IF NOT EXISTS searches_fingerprint ON searches(fingerprint);
 } // namespace
 
 struct FenceStore::Impl {
+  std::unique_ptr<WriterLock> Lock; ///< Released after Db is closed.
   sqlite3 *Db = nullptr;
   int64_t Search = 0;
   ~Impl() { sqlite3_close_v2(Db); }
@@ -39,8 +40,9 @@ std::unique_ptr<FenceStore> FenceStore::open(const std::string &Path,
                                              std::string &Error) {
   std::unique_ptr<FenceStore> S(new FenceStore());
   S->I = std::make_unique<Impl>();
-  S->I->Db = sqlite::openDatabase(Path, true, "incant-fences", "1", Tables,
-                                  "fences", Error);
+  S->I->Db = sqlite::openDatabase(Path, sqlite::Access::Write,
+                                  "incant-fences", "1", Tables, "fences",
+                                  S->I->Lock, Error);
   if (!S->I->Db)
     return nullptr;
   return S;

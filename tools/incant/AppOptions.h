@@ -9,6 +9,7 @@
 #ifndef INCANT_TOOL_APPOPTIONS_H
 #define INCANT_TOOL_APPOPTIONS_H
 
+#include "Options.h"
 #include "incant/AppTest/StressCommand.h"
 #include "incant/Harness/Profile.h"
 #ifdef INCANT_STRESS_HAVE_CUDA
@@ -85,16 +86,16 @@ inline bool applyProfile(apptest::StressCommand &Cmd, const std::string &Profile
 /// Cmd.ExpectExit from it when it was given).
 inline CLI::Option *addAppOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
                                   int &ExpectExit) {
-  Sub->add_option("--timeout", Cmd.Timeout,
-                  "Seconds per run; a run still going then is a hang")
+  addNumber(Sub, "--timeout", Cmd.Timeout, RealRange{0.01, 1e6},
+            "Seconds per run; a run still going then is a hang")
       ->capture_default_str();
   auto *Check = Sub->add_option(
       "--check", Cmd.Check,
       "Post-condition: a shell command run after each run, with the run's "
       "output in the files $INCANT_APP_STDOUT and $INCANT_APP_STDERR and "
       "its exit status in $INCANT_APP_EXIT; exit 0 means correct, 1 wrong");
-  auto *Exit = Sub->add_option("--expect-exit", ExpectExit,
-                               "Post-condition: this exit status (default 0)");
+  auto *Exit = addNumber(Sub, "--expect-exit", ExpectExit, IntRange{0, 255},
+                         "Post-condition: this exit status (default 0)");
   auto *Stdout = Sub->add_option(
       "--expect-stdout", Cmd.ExpectStdout,
       "Post-condition: stdout matches this regular expression (POSIX ERE)");
@@ -125,17 +126,19 @@ inline void addEnvironmentOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
   Sub->add_option("--profile", Profile,
                   "Chip profile for the sys environment (default: the "
                   "shipped profile of this GPU; 'none': built-in defaults)");
-  Sub->add_option("--stress-blocks", Cmd.Knobs.MinPercent,
-                  "Stressing blocks, least share of the app's blocks, %")
+  // The injected library reads these percentages within 0 to 1000.
+  addNumber(Sub, "--stress-blocks", Cmd.Knobs.MinPercent, IntRange{0, 1000},
+            "Stressing blocks, least share of the app's blocks, %")
       ->capture_default_str();
-  Sub->add_option("--stress-blocks-max", Cmd.Knobs.MaxPercent,
-                  "Stressing blocks, greatest share of the app's blocks, %")
+  addNumber(Sub, "--stress-blocks-max", Cmd.Knobs.MaxPercent,
+            IntRange{0, 1000},
+            "Stressing blocks, greatest share of the app's blocks, %")
       ->capture_default_str();
   Sub->add_option("--keep-ids", Cmd.Knobs.KeepIds,
                   "Kernels whose thread ids randomisation leaves alone "
                   "(e.g. ones that assume lower blocks run first)")
       ->delimiter(',');
-  Sub->add_option("--seed", Cmd.Seed, "Seed of every random choice")
+  addNumber(Sub, "--seed", Cmd.Seed, IntRange{}, "Seed of every random choice")
       ->capture_default_str();
 }
 

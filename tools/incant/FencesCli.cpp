@@ -29,7 +29,7 @@ static void addFences(CLI::App &App, int &Rc) {
                 "remove what stress testing shows unneeded");
   Sub->require_subcommand(0, 1);
   tool::addEnvironmentOptions(Sub, Cmd.App, Profile);
-  Sub->add_option("--iterations", Cmd.Iterations,
+  tool::addNumber(Sub, "--iterations", Cmd.Iterations, IntRange{1, 1'000'000},
                   "Runs per check in the first round (doubled each round)")
       ->capture_default_str();
   Sub->add_option("--check-time", Cmd.CheckTime,
@@ -37,7 +37,8 @@ static void addFences(CLI::App &App, int &Rc) {
   Sub->add_option("--stable-for", Cmd.StableFor,
                   "Time of a stability check (the paper: 1h)")
       ->capture_default_str();
-  Sub->add_option("--stable-runs", Cmd.StableRuns,
+  tool::addNumber(Sub, "--stable-runs", Cmd.StableRuns,
+                  IntRange{0, 10'000'000},
                   "Runs of a stability check (then --stable-for caps it)");
   Sub->add_option("--budget", Cmd.Budget,
                   "Time for this invocation's checks; the store keeps them, "
@@ -72,7 +73,8 @@ static void addFences(CLI::App &App, int &Rc) {
   C->add_option("--set", Cost.Set,
                 "The sets `incant fences --save` wrote (without it: no and "
                 "cons only)");
-  C->add_option("--runs", Cost.Runs, "Runs of each variant")
+  tool::addNumber(C, "--runs", Cost.Runs, IntRange{1, 10'000'000},
+                  "Runs of each variant")
       ->capture_default_str();
   C->add_flag("--all-runs", Cost.AllRuns,
               "Count runs that fail the post-condition too (an application "
