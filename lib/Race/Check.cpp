@@ -1,0 +1,941 @@
+//===- Check.cpp - Pairs of accesses, barriers, and their verdicts --------===//
+#include "Encoder.h"
+#include "incant/IR/MemoryEvents.h"
+#include "incant/IR/Summary.h"
+#include "incant/Race/Race.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+
+namespace incant::race {
+
+using ir::ExprId;
+using ir::NoExpr;
+using ir::NoNode;
+using ir::PairScope;
+using ptx::AddrSpace;
+using smt::Expr;
+
+const char *verdictName(Verdict V) {
+  switch (V) {
+  case Verdict::Safe: return "safe";
+  case Verdict::Race: return "race";
+  case Verdict::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+const char *relationName(Relation R) {
+  switch (R) {
+  case Relation::SameWarp: return "same warp";
+  case Relation::SameBlock: return "same block";
+  case Relation::OtherBlocks: return "different blocks";
+  }
+  return "?";
+}
+
+std::vector<unsigned> KernelReport::unproved() const {
+  std::vector<unsigned> Out;
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    if (!Accesses[I].Proved)
+      Out.push_back(I);
+  return Out;
+}
+
+namespace {
+
+std::string spaceName(AddrSpace S) {
+  const char *N = ptx::addrSpaceName(S);
+  return *N ? std::string(N + 1) : std::string("generic");
+}
+
+bool racySpace(AddrSpace S) {
+  return S == AddrSpace::Global || S == AddrSpace::Shared ||
+         S == AddrSpace::SharedCluster || S == AddrSpace::Generic;
+}
+
+bool sharedSpace(AddrSpace S) { return S == AddrSpace::Shared; }
+
+/// Whether an operation of scope \p S includes two threads related by R.
+bool scopeIncludes(ptx::Scope S, Relation R) {
+  if (S == ptx::Scope::None)
+    return false;
+  if (R == Relation::OtherBlocks)
+    return S == ptx::Scope::GPU || S == ptx::Scope::Sys;
+  return true;
+}
+
+const char *scopeText(ptx::Scope S) {
+  switch (S) {
+  case ptx::Scope::CTA: return "cta";
+  case ptx::Scope::Cluster: return "cluster";
+  case ptx::Scope::GPU: return "gpu";
+  case ptx::Scope::Sys: return "sys";
+  default: return "";
+  }
+}
+
+/// One kernel's check.
+class Checker {
+public:
+  Checker(const ptx::Module &M, const ir::FunctionIR &F, const Options &O)
+      : M(M), F(F), O(O), TV(M, F, Pool), U(F), Enc(TV, O.Launch),
+        S(smt::Limits{O.TimeoutMs, 0}) {}
+
+  KernelReport run();
+
+private:
+  struct Item {
+    ir::MemoryAccess A;
+    bool Call = false;
+  };
+  struct Outcome {
+    Verdict V = Verdict::Safe;
+    std::string Reason;
+    std::optional<Witness> W;
+    Relation Rel = Relation::SameBlock;
+    std::vector<unsigned> Sources;
+  };
+
+  void collectAccesses();
+  void collectBarriers();
+  void checkPair(unsigned I, unsigned J);
+  Outcome query(unsigned I, unsigned J, Relation R, bool AnyWarp,
+                bool WithAddress);
+  Expr contexts(unsigned I, unsigned J, const ir::BarrierIntervals &BI,
+                std::vector<unsigned> &Sources);
+  Expr relationFacts(Relation R, bool AnyWarp);
+  Expr sharing(const std::vector<ExprId> &ExprsA,
+               const std::vector<ExprId> &ExprsB, Relation R);
+  std::vector<unsigned> loopsOf(unsigned Item, const std::vector<ExprId> &Es);
+  void flush();
+  Witness witness(const smt::Model &Mo, unsigned ItemA, unsigned ItemB,
+                  ExprId OffA, ExprId OffB, const std::vector<ExprId> &ExprsA,
+                  const std::vector<ExprId> &ExprsB);
+  void fillThread(const smt::Model &Mo, unsigned T, unsigned Item, ExprId Off,
+                  const std::vector<ExprId> &Es, ThreadWitness &W,
+                  std::vector<std::pair<std::string, int64_t>> &Params);
+  std::string memorySync(unsigned I, unsigned J, Relation R);
+  void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
+  bool reaches(unsigned From, unsigned To);
+  uint32_t lineOf(unsigned Item) const;
+  std::string whereText(unsigned Item) const;
+  const ir::BarrierIntervals &intervals(Relation R) const {
+    return R == Relation::SameWarp    ? *Warp
+           : R == Relation::SameBlock ? *Cta
+                                      : *Grid;
+  }
+  bool multiBlock() const {
+    if (!O.Launch.GridDim)
+      return true;
+    const auto &G = *O.Launch.GridDim;
+    return G[0] * G[1] * G[2] > 1;
+  }
+  bool multiThread() const {
+    if (!O.Launch.BlockDim)
+      return true;
+    const auto &B = *O.Launch.BlockDim;
+    return B[0] * B[1] * B[2] > 1;
+  }
+
+  const ptx::Module &M;
+  const ir::FunctionIR &F;
+  const Options &O;
+  ir::ExprPool Pool;
+  ir::ThreadValues TV;
+  ir::Uniformity U;
+  Encoder Enc;
+  smt::Solver S;
+  KernelReport R;
+  std::vector<Item> Items;
+  std::vector<ir::Barrier> Bars;
+  std::unique_ptr<ir::BarrierIntervals> Warp, Cta, Grid;
+  bool HasWarpBarriers = false;
+  std::vector<std::vector<char>> BlockReach;
+  std::string CallNote;
+};
+
+uint32_t Checker::lineOf(unsigned Item) const {
+  return std::visit([](const auto &N) { return N.Range.Begin.Line; },
+                    F.function().Body[Item]);
+}
+
+std::string Checker::whereText(unsigned Item) const {
+  const ir::DebugLoc &L = F.loc(Item);
+  if (const ir::SourceFrame *Fr = L.userFrame()) {
+    std::string File = Fr->File;
+    size_t Slash = File.find_last_of('/');
+    if (Slash != std::string::npos)
+      File = File.substr(Slash + 1);
+    return fmt::format("{}:{}", File.empty() ? "?" : File, Fr->Line);
+  }
+  return fmt::format("PTX line {}", lineOf(Item));
+}
+
+//===-- Collecting --------------------------------------------------------===//
+
+void Checker::collectAccesses() {
+  for (ir::MemoryAccess &A : ir::memoryAccesses(TV)) {
+    Access X;
+    X.Item = A.Item;
+    X.Part = A.Part;
+    X.PtxLine = A.Event.PtxLine;
+    X.Loc = A.Event.Loc;
+    X.Text = A.Event.Text;
+    X.Reads = A.Reads;
+    X.Writes = A.Writes;
+    X.Atomic = A.Atomic;
+    X.Volatile = A.Volatile;
+    X.Strong = A.Strong;
+    X.Sem = A.Event.Sem;
+    X.Scope = A.Strong ? scopeText(A.Scope) : A.Event.Scope;
+    X.Space = spaceName(A.Space);
+    X.Object = A.Object.Name;
+    X.Offset = A.Offset == NoExpr ? "" : Pool.str(A.Offset);
+    X.Bytes = A.Bytes;
+    X.Affine = A.Affine && A.Bytes != 0;
+    X.Why = A.Affine && A.Bytes == 0 ? "the access size is not known" : A.Why;
+    R.Accesses.push_back(X);
+    Items.push_back({std::move(A), false});
+  }
+  // Calls: what the callee does is not followed; one that may touch memory
+  // counts as an access of unknown address that reads and writes.
+  std::set<std::string> Quiet;
+  for (unsigned I : F.instructions()) {
+    const ptx::Instruction &In = F.inst(I);
+    if (In.Op != ptx::Opcode::Call)
+      continue;
+    std::optional<ir::SummaryEvent> E = ir::summaryEvent(F, I);
+    std::string Callee = E ? E->Op : "?";
+    const ptx::Function *Fn = M.findFunction(Callee);
+    bool Touches = true, Barrier = false;
+    if (Fn && Fn->HasBody) {
+      Touches = false;
+      for (const ptx::BodyItem &B : Fn->Body)
+        if (const auto *CI = std::get_if<ptx::Instruction>(&B)) {
+          switch (CI->Op) {
+          case ptx::Opcode::Bar:
+          case ptx::Opcode::BarWarp:
+            Barrier = true;
+            break;
+          case ptx::Opcode::Ld:
+          case ptx::Opcode::Ldu:
+            Touches |= CI->ASpace != AddrSpace::Param &&
+                       CI->ASpace != AddrSpace::Local &&
+                       CI->ASpace != AddrSpace::Const;
+            break;
+          case ptx::Opcode::St:
+            Touches |= CI->ASpace != AddrSpace::Param &&
+                       CI->ASpace != AddrSpace::Local;
+            break;
+          case ptx::Opcode::Atom:
+          case ptx::Opcode::Red:
+          case ptx::Opcode::Call:
+          case ptx::Opcode::CpAsync:
+            Touches = true;
+            break;
+          default:
+            break;
+          }
+        }
+    } else if (Fn && !Fn->HasBody && Callee.rfind("vprintf", 0) == 0) {
+      Touches = false; // printf's buffer is not the program's memory
+    }
+    if (Barrier)
+      CallNote = fmt::format("the call to {} at {} contains a barrier, which "
+                             "the analysis does not follow",
+                             Callee, whereText(I));
+    if (!Touches && !Barrier)
+      continue;
+    Access X;
+    X.Item = I;
+    X.PtxLine = lineOf(I);
+    X.Loc = F.loc(I);
+    X.Text = ptx::printInstruction(In);
+    X.Reads = X.Writes = true;
+    X.Space = "generic";
+    X.Why = fmt::format("a call to {}, whose accesses are not followed", Callee);
+    R.Accesses.push_back(X);
+    ir::MemoryAccess A;
+    A.Item = I;
+    A.Reads = A.Writes = true;
+    A.Space = AddrSpace::Generic;
+    A.Why = X.Why;
+    Items.push_back({std::move(A), true});
+  }
+  if (!CallNote.empty())
+    R.Notes.push_back(CallNote);
+}
+
+void Checker::collectBarriers() {
+  Bars = ir::findBarriers(F, TV);
+  for (ir::Barrier &B : Bars)
+    if (O.Removed.count(B.Item)) {
+      B.Kind = ir::BarrierKind::NoOrder;
+      B.Note = "assumed removed";
+    }
+  for (const AssumedBarrier &A : O.Extra) {
+    if (!F.isInstruction(A.Item))
+      continue;
+    ir::Barrier B;
+    B.Item = A.Item;
+    B.Kind = A.Kind;
+    B.Assumed = true;
+    Bars.push_back(B);
+  }
+  std::sort(Bars.begin(), Bars.end(), [](const ir::Barrier &A, const ir::Barrier &B) {
+    return A.Item != B.Item ? A.Item < B.Item : A.Assumed > B.Assumed;
+  });
+  for (const ir::Barrier &B : Bars)
+    HasWarpBarriers |= B.Kind == ir::BarrierKind::Warp;
+  Warp = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::Warp);
+  Cta = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::CTA);
+  Grid = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::Grid);
+}
+
+//===-- Encoding helpers --------------------------------------------------===//
+
+void Checker::flush() {
+  for (const Expr &E : Enc.takeSideConditions())
+    S.add(E);
+  for (const Expr &E : Enc.lemmas())
+    S.add(E);
+  for (const Expr &E : Enc.takeSideConditions())
+    S.add(E);
+}
+
+Expr Checker::relationFacts(Relation Rel, bool AnyWarp) {
+  std::vector<Expr> Same, Diff;
+  for (unsigned D = 0; D < 3; ++D) {
+    Expr CA = Enc.ctaid(0, D), CB = Enc.ctaid(1, D);
+    Same.push_back(CA.eq(CB));
+    Diff.push_back(CA.ne(CB));
+  }
+  if (Rel == Relation::OtherBlocks)
+    return Expr::mkOr(Diff);
+  std::vector<Expr> TidDiff;
+  for (unsigned D = 0; D < 3; ++D)
+    TidDiff.push_back(Enc.tid(0, D).ne(Enc.tid(1, D)));
+  Expr F = Expr::mkAnd(Same) && Expr::mkOr(TidDiff);
+  if (AnyWarp)
+    return F;
+  Expr SameWarp = Enc.warp(0).eq(Enc.warp(1));
+  return F && (Rel == Relation::SameWarp ? SameWarp : !SameWarp);
+}
+
+std::vector<unsigned> Checker::loopsOf(unsigned Item,
+                                       const std::vector<ExprId> &Es) {
+  std::set<unsigned> Ls;
+  const auto &Loops = F.loops().loops();
+  unsigned Blk = F.blockOf(Item);
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    if (Loops[L].contains(Blk))
+      Ls.insert(L);
+  for (ExprId E : Es)
+    for (unsigned Sym : Pool.symbolsOf(E)) {
+      const ir::Symbol &Y = Pool.symbol(Sym);
+      if (Y.K == ir::SymKind::Iter || Y.K == ir::SymKind::LoopVar)
+        Ls.insert(Y.Loop);
+    }
+  return {Ls.begin(), Ls.end()};
+}
+
+Expr Checker::contexts(unsigned I, unsigned J, const ir::BarrierIntervals &BI,
+                       std::vector<unsigned> &Sources) {
+  const auto &Loops = F.loops().loops();
+  unsigned IX = Items[I].A.Item, IY = Items[J].A.Item;
+  unsigned BX = F.blockOf(IX), BY = F.blockOf(IY);
+  std::vector<Expr> Alts;
+  for (const auto &RX : BI.reach(IX))
+    for (const auto &RY : BI.reach(IY)) {
+      if (RX.Source != RY.Source)
+        continue;
+      unsigned Src = BI.sources()[RX.Source];
+      if (std::find(Sources.begin(), Sources.end(), Src) == Sources.end())
+        Sources.push_back(Src);
+      const std::vector<unsigned> &SL = BI.sourceLoops(RX.Source);
+      std::vector<Expr> C;
+      for (unsigned L = 0; L < Loops.size(); ++L) {
+        if (!BI.synchronised(L))
+          continue;
+        bool InX = Loops[L].contains(BX), InY = Loops[L].contains(BY);
+        if (!InX && !InY)
+          continue;
+        auto Pos = std::find(SL.begin(), SL.end(), L);
+        if (Pos == SL.end()) {
+          // The source is outside: first iteration for both.
+          if (InX)
+            C.push_back(Enc.iter(0, L).eq(Expr::mkInt(0)));
+          if (InY)
+            C.push_back(Enc.iter(1, L).eq(Expr::mkInt(0)));
+          continue;
+        }
+        if (!InX || !InY)
+          continue;
+        unsigned Bit = static_cast<unsigned>(Pos - SL.begin());
+        int64_t DX = RX.Crossed >> Bit & 1, DY = RY.Crossed >> Bit & 1;
+        C.push_back((Enc.iter(0, L) - Expr::mkInt(DX))
+                        .eq(Enc.iter(1, L) - Expr::mkInt(DY)));
+      }
+      Alts.push_back(Expr::mkAnd(C));
+    }
+  return Expr::mkOr(Alts);
+}
+
+Expr Checker::sharing(const std::vector<ExprId> &ExprsA,
+                      const std::vector<ExprId> &ExprsB, Relation Rel) {
+  // Loop-carried values the uniformity analysis calls uniform are equal for
+  // both threads when they are in the same iterations of the loops around.
+  std::set<unsigned> SA, SB;
+  for (ExprId E : ExprsA)
+    for (unsigned Y : Pool.symbolsOf(E))
+      SA.insert(Y);
+  for (ExprId E : ExprsB)
+    for (unsigned Y : Pool.symbolsOf(E))
+      SB.insert(Y);
+  ir::Variance Need = Rel == Relation::OtherBlocks ? ir::Variance::Grid
+                                                   : ir::Variance::Block;
+  std::vector<Expr> Out;
+  const auto &Loops2 = F.loops().loops();
+  for (unsigned Y : SA) {
+    if (!SB.count(Y))
+      continue;
+    const ir::Symbol &Sym = Pool.symbol(Y);
+    if (Sym.K != ir::SymKind::LoopVar || U.reg(Sym.Reg) > Need)
+      continue;
+    std::vector<Expr> Eq;
+    for (unsigned L = 0; L < Loops2.size(); ++L)
+      if (Loops2[L].contains(Loops2[Sym.Loop].Header))
+        Eq.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
+    Expr VA = Enc.symbolVar(Frame{0, NoNode}, Y);
+    Expr VB = Enc.symbolVar(Frame{1, NoNode}, Y);
+    Out.push_back(Expr::mkAnd(Eq).implies(VA.eq(VB)));
+  }
+  return Expr::mkAnd(Out);
+}
+
+//===-- Pairs -------------------------------------------------------------===//
+
+Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
+                                bool AnyWarp, bool WithAddress) {
+  Outcome Out;
+  Out.Rel = Rel;
+  const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
+  const ir::BarrierIntervals &BI =
+      AnyWarp ? *Cta : intervals(Rel);
+  if (!BI.mayShareInterval(X.Item, Y.Item)) {
+    Out.Reason = Rel == Relation::OtherBlocks
+                     ? "separated by a grid-wide barrier"
+                     : "ordered by a barrier";
+    return Out;
+  }
+  Frame FA{0, NoNode}, FB{1, NoNode};
+  ExprId PcX = TV.execCond(X.Item);
+  ExprId PcY = TV.execCond(Y.Item);
+  std::vector<ExprId> EA = {PcX}, EB = {PcY};
+  if (WithAddress) {
+    EA.push_back(X.Offset);
+    EB.push_back(Y.Offset);
+  }
+  std::vector<Expr> Q;
+  Q.push_back(Enc.encode(FA, PcX));
+  Q.push_back(Enc.encode(FB, PcY));
+  Expr OffA, OffB;
+  if (WithAddress) {
+    OffA = Enc.encode(FA, X.Offset);
+    OffB = Enc.encode(FB, Y.Offset);
+    Expr SA = Expr::mkInt(X.Bytes), SB = Expr::mkInt(Y.Bytes);
+    Q.push_back(OffA.lt(OffB + SB) && OffB.lt(OffA + SA));
+    // Morally strong accesses that overlap completely do not race.
+    if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
+        scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes)
+      Q.push_back(OffA.ne(OffB));
+  }
+  Q.push_back(relationFacts(Rel, AnyWarp));
+  Q.push_back(contexts(I, J, BI, Out.Sources));
+  std::vector<unsigned> LA = loopsOf(X.Item, EA), LB = loopsOf(Y.Item, EB);
+  for (unsigned L : LA)
+    Q.push_back(Enc.iterationExists(0, L));
+  for (unsigned L : LB)
+    Q.push_back(Enc.iterationExists(1, L));
+  Q.push_back(sharing(EA, EB, Rel));
+  flush();
+  S.push();
+  for (const Expr &E : Q)
+    S.add(E);
+  smt::Result Res = S.check();
+  if (Res.isSat() && !Enc.validModel(Res.model())) {
+    // The linear relaxation of a product found a model that is not one;
+    // try the launch geometry and parameters of that model as constants.
+    Res = smt::Result::unknown("nonlinear arithmetic (products of unknowns)");
+  }
+  if (Res.isSat()) {
+    Out.V = Verdict::Race;
+    if (O.Witnesses) {
+      // Encode what the witness reports before reading the model.
+      Out.W = witness(Res.model(), X.Item, Y.Item,
+                      WithAddress ? X.Offset : NoExpr,
+                      WithAddress ? Y.Offset : NoExpr, EA, EB);
+      int64_t WA = Out.W->A.Warp, WB = Out.W->B.Warp;
+      bool SameCta = Out.W->A.Ctaid == Out.W->B.Ctaid;
+      Out.Rel = !SameCta      ? Relation::OtherBlocks
+                : WA == WB    ? Relation::SameWarp
+                              : Relation::SameBlock;
+    } else if (!AnyWarp) {
+      Out.Rel = Rel;
+    } else {
+      std::optional<int64_t> WA = Res.model().evalInt(Enc.warp(0));
+      std::optional<int64_t> WB = Res.model().evalInt(Enc.warp(1));
+      Out.Rel = WA && WB && *WA == *WB ? Relation::SameWarp : Relation::SameBlock;
+    }
+  } else if (Res.isUnsat()) {
+    Out.V = Verdict::Safe;
+    Out.Reason = WithAddress ? "the addresses never meet"
+                             : "never run by two such threads at once";
+  } else {
+    Out.V = Verdict::Unknown;
+    Out.Reason = "the solver gave up: " + Res.str();
+  }
+  S.pop();
+  return Out;
+}
+
+void Checker::checkPair(unsigned I, unsigned J) {
+  const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
+  if (!X.Writes && !Y.Writes)
+    return;
+  if (!racySpace(X.Space) || !racySpace(Y.Space))
+    return;
+  if (X.Space != AddrSpace::Generic && Y.Space != AddrSpace::Generic &&
+      X.Space != Y.Space)
+    return;
+  bool Known = X.Object.K != ir::ObjectKind::Unknown &&
+               Y.Object.K != ir::ObjectKind::Unknown && !Items[I].Call &&
+               !Items[J].Call;
+  if (Known && !(X.Object == Y.Object))
+    return;
+  if (!multiThread())
+    return;
+  bool Affine = Known && R.Accesses[I].Affine && R.Accesses[J].Affine;
+
+  PairResult P;
+  P.First = I;
+  P.Second = J;
+  P.Kind = std::string(X.Writes ? "write" : "read") + "-" +
+           (Y.Writes ? "write" : "read");
+  std::vector<Relation> Rels;
+  bool Shared = sharedSpace(X.Space) || sharedSpace(Y.Space);
+  Rels.push_back(Relation::SameBlock);
+  if (!Shared && multiBlock())
+    Rels.push_back(Relation::OtherBlocks);
+
+  std::vector<Outcome> Outs;
+  for (Relation Rel : Rels) {
+    if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
+        scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes && !Affine) {
+      Outcome Oc;
+      Oc.Reason = "morally strong (atomic or scoped strong accesses)";
+      Outs.push_back(Oc);
+      continue;
+    }
+    if (Rel == Relation::SameBlock && HasWarpBarriers) {
+      // Lanes of one warp and threads of different warps are ordered by
+      // different barriers.
+      Outs.push_back(query(I, J, Relation::SameWarp, false, Affine));
+      Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
+    } else if (Rel == Relation::SameBlock) {
+      Outcome Oc = query(I, J, Relation::SameBlock, true, Affine);
+      if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine) {
+        // Only lanes of one warp? Then the warp-synchronous idiom.
+        Outcome Other = query(I, J, Relation::SameBlock, false, Affine);
+        if (Other.V == Verdict::Safe)
+          Oc.Reason = "intra-warp only";
+        else if (Other.V == Verdict::Race)
+          Oc = Other;
+      }
+      Outs.push_back(Oc);
+    } else {
+      Outs.push_back(query(I, J, Rel, false, Affine));
+    }
+  }
+  // Combine: a race if any, else unknown if any, else safe.
+  const Outcome *Race = nullptr, *Unk = nullptr;
+  for (const Outcome &Oc : Outs) {
+    if (Oc.V == Verdict::Race && !Race)
+      Race = &Oc;
+    if (Oc.V == Verdict::Unknown && !Unk)
+      Unk = &Oc;
+  }
+  if (Race && !Affine) {
+    // Both may run at once, but the addresses are not known.
+    P.V = Verdict::Unknown;
+    P.Reason = R.Accesses[I].Affine ? R.Accesses[J].Why : R.Accesses[I].Why;
+    if (P.Reason.empty())
+      P.Reason = "the addresses are not known";
+    P.Rel = Race->Rel;
+    P.Sources = Race->Sources;
+  } else if (Race) {
+    P.V = Verdict::Race;
+    P.Rel = Race->Rel;
+    P.W = Race->W;
+    P.Sources = Race->Sources;
+    if (std::string Sync = memorySync(I, J, Race->Rel); !Sync.empty()) {
+      P.V = Verdict::Unknown;
+      P.Reason = Sync;
+    } else if (Race->Reason == "intra-warp only") {
+      P.Hint = "the two threads are lanes of one warp: under independent "
+               "thread scheduling (sm_70 and later) lanes are not in lockstep, "
+               "so this warp-synchronous code needs __syncwarp() between the "
+               "accesses";
+    } else if (X.Strong && Y.Strong && Race->Rel == Relation::OtherBlocks) {
+      P.Hint = "both accesses are atomic, but a .cta scope does not include "
+               "threads of other blocks: use gpu scope (atomicAdd rather than "
+               "atomicAdd_block)";
+    } else if (X.Atomic != Y.Atomic) {
+      P.Hint = "an atomic and a plain access to the same location race";
+    } else if (Race->Rel == Relation::OtherBlocks) {
+      P.Hint = "no barrier orders threads of different blocks";
+    }
+  } else if (Unk) {
+    P.V = Verdict::Unknown;
+    P.Reason = Unk->Reason;
+    P.Sources = Unk->Sources;
+  } else {
+    P.V = Verdict::Safe;
+    std::set<std::string> Why;
+    for (const Outcome &Oc : Outs)
+      Why.insert(Oc.Reason);
+    for (const std::string &W : Why)
+      P.Reason += (P.Reason.empty() ? "" : "; ") + W;
+  }
+  R.Pairs.push_back(std::move(P));
+}
+
+//===-- Witnesses ---------------------------------------------------------===//
+
+void Checker::fillThread(const smt::Model &Mo, unsigned T, unsigned Item,
+                         ExprId Off, const std::vector<ExprId> &Es,
+                         ThreadWitness &W,
+                         std::vector<std::pair<std::string, int64_t>> &Params) {
+  Frame Fr{T, NoNode};
+  for (unsigned D = 0; D < 3; ++D) {
+    W.Tid[D] = Mo.evalInt(Enc.tid(T, D)).value_or(0);
+    W.Ctaid[D] = Mo.evalInt(Enc.ctaid(T, D)).value_or(0);
+  }
+  int64_t NX = Mo.evalInt(Enc.ntid(0)).value_or(1);
+  int64_t NY = Mo.evalInt(Enc.ntid(1)).value_or(1);
+  int64_t Linear = W.Tid[0] + NX * (W.Tid[1] + NY * W.Tid[2]);
+  W.Warp = Linear / 32;
+  W.Lane = Linear % 32;
+  const auto &Loops = F.loops().loops();
+  std::vector<unsigned> Ls;
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    if (Loops[L].contains(F.blockOf(Item)))
+      Ls.push_back(L);
+  std::sort(Ls.begin(), Ls.end(), [&](unsigned A, unsigned B) {
+    return Loops[A].Depth < Loops[B].Depth;
+  });
+  for (unsigned L : Ls) {
+    unsigned H = Loops[L].Header;
+    uint32_t Line = lineOf(F.blocks()[H].Begin);
+    W.Iterations.emplace_back(Line, Mo.evalInt(Enc.iter(T, L)).value_or(0));
+  }
+  if (Off != NoExpr)
+    W.Offset = Mo.evalInt(Enc.encode(Fr, Off)).value_or(0);
+  std::set<unsigned> Syms;
+  for (ExprId E : Es)
+    for (unsigned Y : Pool.symbolsOf(E))
+      Syms.insert(Y);
+  for (unsigned Y : Syms) {
+    const ir::Symbol &Sym = Pool.symbol(Y);
+    Expr V = Enc.symbolVar(Fr, Y);
+    if (Sym.K == ir::SymKind::Param) {
+      std::string Name = Pool.symbolName(Y);
+      if (std::none_of(Params.begin(), Params.end(),
+                       [&](const auto &P) { return P.first == Name; }))
+        Params.emplace_back(Name, Mo.evalInt(V).value_or(0));
+    } else if (Sym.K == ir::SymKind::Opaque && !Sym.IsBool) {
+      std::string What = Sym.Item < F.function().Body.size()
+                             ? fmt::format("{} at {}", Sym.Name, whereText(Sym.Item))
+                             : Sym.Name;
+      W.Assumed.emplace_back(What, Mo.evalInt(V).value_or(0));
+    } else if (Sym.K == ir::SymKind::Opaque) {
+      std::string What = Sym.Item < F.function().Body.size()
+                             ? fmt::format("{} at {}", Sym.Name, whereText(Sym.Item))
+                             : Sym.Name;
+      W.Assumed.emplace_back(What, Mo.evalBool(V).value_or(false));
+    } else if (Sym.K == ir::SymKind::LoopVar) {
+      W.Assumed.emplace_back(
+          fmt::format("{} (changed by the loop at PTX line {})", Sym.Name,
+                      lineOf(F.blocks()[Loops[Sym.Loop].Header].Begin)),
+          Mo.evalInt(V).value_or(0));
+    }
+  }
+}
+
+Witness Checker::witness(const smt::Model &Mo, unsigned ItemA, unsigned ItemB,
+                         ExprId OffA, ExprId OffB,
+                         const std::vector<ExprId> &ExprsA,
+                         const std::vector<ExprId> &ExprsB) {
+  Witness W;
+  for (unsigned D = 0; D < 3; ++D) {
+    W.BlockDim[D] = Mo.evalInt(Enc.ntid(D)).value_or(1);
+    W.GridDim[D] = Mo.evalInt(Enc.nctaid(D)).value_or(1);
+  }
+  fillThread(Mo, 0, ItemA, OffA, ExprsA, W.A, W.Params);
+  fillThread(Mo, 1, ItemB, OffB, ExprsB, W.B, W.Params);
+  return W;
+}
+
+//===-- Synchronisation through memory ------------------------------------===//
+
+bool Checker::reaches(unsigned From, unsigned To) {
+  unsigned NB = static_cast<unsigned>(F.blocks().size());
+  if (BlockReach.empty()) {
+    BlockReach.assign(NB, std::vector<char>(NB, 0));
+    for (unsigned B = 0; B < NB; ++B) {
+      std::vector<unsigned> Work(F.cfg().succs(B).begin(), F.cfg().succs(B).end());
+      while (!Work.empty()) {
+        unsigned X = Work.back();
+        Work.pop_back();
+        if (BlockReach[B][X])
+          continue;
+        BlockReach[B][X] = 1;
+        for (unsigned Y : F.cfg().succs(X))
+          Work.push_back(Y);
+      }
+    }
+  }
+  unsigned BF = F.blockOf(From), BT = F.blockOf(To);
+  if (BF == BT && From < To)
+    return true;
+  return BlockReach[BF][BT] != 0;
+}
+
+std::string Checker::memorySync(unsigned I, unsigned J, Relation Rel) {
+  // Fences and release/acquire operations whose scope includes both
+  // threads can order the pair (message passing, locks), given a strong
+  // access to communicate through; the analysis does not model that.
+  std::vector<unsigned> Release, Acquire;
+  bool Comm = false;
+  for (unsigned Item : F.instructions()) {
+    const ptx::Instruction &In = F.inst(Item);
+    ptx::Scope Sc = In.Sc;
+    bool Fence = In.Op == ptx::Opcode::Membar ||
+                 (In.Op == ptx::Opcode::Fence && !In.hasMod(".proxy"));
+    bool Strong = In.Op == ptx::Opcode::Atom || In.Op == ptx::Opcode::Red ||
+                  ((In.Op == ptx::Opcode::Ld || In.Op == ptx::Opcode::St) &&
+                   In.S != ptx::Sem::None && In.S != ptx::Sem::Weak);
+    if (Strong && (In.Op == ptx::Opcode::Atom || In.Op == ptx::Opcode::Red) &&
+        Sc == ptx::Scope::None)
+      Sc = ptx::Scope::GPU;
+    if (In.S == ptx::Sem::Volatile)
+      Sc = ptx::Scope::Sys;
+    if (!scopeIncludes(Sc, Rel))
+      continue;
+    if (Strong)
+      Comm = true;
+    bool Rel_ = Fence || In.S == ptx::Sem::Release || In.S == ptx::Sem::AcqRel ||
+                In.S == ptx::Sem::SC;
+    bool Acq = Fence || In.S == ptx::Sem::Acquire || In.S == ptx::Sem::AcqRel ||
+               In.S == ptx::Sem::SC;
+    if (Rel_)
+      Release.push_back(Item);
+    if (Acq)
+      Acquire.push_back(Item);
+  }
+  if (!Comm || Release.empty() || Acquire.empty())
+    return "";
+  unsigned X = Items[I].A.Item, Y = Items[J].A.Item;
+  for (auto [A, B] : {std::pair{X, Y}, std::pair{Y, X}})
+    for (unsigned Rl : Release)
+      if (reaches(A, Rl))
+        for (unsigned Aq : Acquire)
+          if (reaches(Aq, B))
+            return fmt::format(
+                "may be ordered through the fence or atomic at {} and {} "
+                "(synchronisation through memory is not modelled)",
+                whereText(Rl), whereText(Aq));
+  return "";
+}
+
+//===-- Barrier divergence ------------------------------------------------===//
+
+void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
+  bool GridWide = Bar.Kind == ir::BarrierKind::Grid;
+  ir::Variance Need = GridWide ? ir::Variance::Grid : ir::Variance::Block;
+  ir::Variance V = Bar.Assumed ? U.control(F.blockOf(Bar.Item)) : U.exec(Bar.Item);
+  if (V <= Need) {
+    B.V = Verdict::Safe;
+    B.Reason = GridWide ? "reached under conditions the same for the whole grid"
+                        : "reached under conditions the same for the whole CTA";
+    return;
+  }
+  if (!multiThread()) {
+    B.V = Verdict::Safe;
+    B.Reason = "one thread per block";
+    return;
+  }
+  ExprId Pc = Bar.Assumed ? TV.pathCond(F.blockOf(Bar.Item)) : TV.execCond(Bar.Item);
+  Frame FA{0, NoNode}, FB{1, NoNode};
+  std::vector<Expr> Q;
+  Q.push_back(Enc.encode(FA, Pc));
+  Expr PcB = Enc.encode(FB, Pc);
+  std::vector<unsigned> Ls = loopsOf(Bar.Item, {Pc});
+  const auto &Loops = F.loops().loops();
+  std::vector<Expr> ExistsB;
+  for (unsigned L : Ls) {
+    Q.push_back(Enc.iterationExists(0, L));
+    if (Loops[L].contains(F.blockOf(Bar.Item))) {
+      ExistsB.push_back(Enc.iterationExists(1, L));
+      Q.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
+    } else {
+      Q.push_back(Enc.iterationExists(1, L));
+    }
+  }
+  ExistsB.push_back(PcB);
+  Q.push_back(!Expr::mkAnd(ExistsB));
+  if (GridWide) {
+    std::vector<Expr> Diff;
+    for (unsigned D = 0; D < 3; ++D) {
+      Diff.push_back(Enc.tid(0, D).ne(Enc.tid(1, D)));
+      Diff.push_back(Enc.ctaid(0, D).ne(Enc.ctaid(1, D)));
+    }
+    Q.push_back(Expr::mkOr(Diff));
+  } else {
+    Q.push_back(relationFacts(Relation::SameBlock, true));
+  }
+  Q.push_back(sharing({Pc}, {Pc}, GridWide ? Relation::OtherBlocks
+                                           : Relation::SameBlock));
+  // Which exits B may take instead, for the description.
+  std::vector<std::pair<unsigned, Expr>> Exits;
+  for (unsigned Item : F.instructions()) {
+    ptx::Opcode Op = F.inst(Item).Op;
+    if ((Op == ptx::Opcode::Ret || Op == ptx::Opcode::Exit) &&
+        !reaches(Bar.Item, Item))
+      Exits.emplace_back(Item, Enc.encode(FB, TV.execCond(Item)));
+  }
+  flush();
+  S.push();
+  for (const Expr &E : Q)
+    S.add(E);
+  smt::Result Res = S.check();
+  if (Res.isSat() && !Enc.validModel(Res.model()))
+    Res = smt::Result::unknown("nonlinear arithmetic (products of unknowns)");
+  if (Res.isSat()) {
+    B.V = Verdict::Race;
+    B.Reason = GridWide ? "two threads of the grid disagree on reaching it"
+                        : "two threads of one CTA disagree on reaching it";
+    if (O.Witnesses)
+      B.W = witness(Res.model(), Bar.Item, Bar.Item, NoExpr, NoExpr, {Pc}, {Pc});
+    for (const auto &[Item, Cond] : Exits)
+      if (Res.model().evalBool(Cond) == std::optional<bool>(true)) {
+        B.Missed = fmt::format("it has exited (at {}) before the barrier",
+                               whereText(Item));
+        break;
+      }
+    if (B.Missed.empty())
+      B.Missed = "it takes a path that does not pass the barrier";
+  } else if (Res.isUnsat()) {
+    B.V = Verdict::Safe;
+    B.Reason = "its condition is the same for every thread that gets there";
+  } else {
+    B.V = Verdict::Unknown;
+    B.Reason = "the solver gave up: " + Res.str();
+  }
+  S.pop();
+}
+
+//===-- The kernel --------------------------------------------------------===//
+
+KernelReport Checker::run() {
+  R.Name = F.name();
+  R.Demangled = ir::demangle(F.name());
+  R.PtxLine = F.function().Range.Begin.Line;
+  for (const Expr &E : Enc.launchFacts())
+    S.add(E);
+  collectAccesses();
+  collectBarriers();
+  if (!F.loops().irreducibleEdges().empty())
+    R.Notes.push_back("the control flow is irreducible: loops without a "
+                      "single header are not analysed as loops");
+
+  for (unsigned I = 0; I < Items.size(); ++I)
+    for (unsigned J = I; J < Items.size(); ++J)
+      checkPair(I, J);
+  if (!CallNote.empty())
+    for (PairResult &P : R.Pairs)
+      if (P.V == Verdict::Safe && P.Reason.find("barrier") != std::string::npos) {
+        P.V = Verdict::Unknown;
+        P.Reason = CallNote;
+      }
+
+  for (const ir::Barrier &Bar : Bars) {
+    BarrierResult B;
+    B.Item = Bar.Item;
+    B.PtxLine = lineOf(Bar.Item);
+    B.Loc = F.loc(Bar.Item);
+    B.Text = Bar.Assumed ? "bar.sync 0 (assumed)" : ptx::printInstruction(F.inst(Bar.Item));
+    B.Kind = Bar.Kind;
+    B.Assumed = Bar.Assumed;
+    B.Note = Bar.Note;
+    if (Bar.Kind == ir::BarrierKind::CTA || Bar.Kind == ir::BarrierKind::Grid)
+      checkBarrier(B, Bar);
+    else
+      B.Reason = Bar.Kind == ir::BarrierKind::Warp
+                     ? "warp barriers are not checked for divergence"
+                     : "orders nothing here: " + Bar.Note;
+    R.Divergent += B.V == Verdict::Race;
+    R.UnknownBarriers += B.V == Verdict::Unknown;
+    R.Barriers.push_back(std::move(B));
+  }
+
+  for (const PairResult &P : R.Pairs) {
+    R.Races += P.V == Verdict::Race;
+    R.Safe += P.V == Verdict::Safe;
+    R.Unknown += P.V == Verdict::Unknown;
+    if (P.V != Verdict::Safe) {
+      R.Accesses[P.First].Proved = false;
+      R.Accesses[P.Second].Proved = false;
+    }
+  }
+  return std::move(R);
+}
+
+} // namespace
+
+KernelReport checkKernel(const ptx::Module &M, const ir::FunctionIR &F,
+                         const Options &O) {
+  Checker C(M, F, O);
+  return C.run();
+}
+
+ModuleReport checkModule(const ptx::Module &M, const Options &O) {
+  ModuleReport MR;
+  if (M.File)
+    MR.File = M.File->name();
+  ir::ModuleIR IR(M);
+  bool Found = false;
+  for (const ir::FunctionIR &F : IR.functions()) {
+    if (!F.function().IsEntry)
+      continue;
+    if (!O.Kernel.empty() && F.name() != O.Kernel &&
+        ir::demangle(F.name()) != O.Kernel) {
+      // A demangled name without its parameters also matches.
+      std::string D = ir::demangle(F.name());
+      if (D.empty() || D.substr(0, D.find('(')) != O.Kernel)
+        continue;
+    }
+    Found = true;
+    MR.Kernels.push_back(checkKernel(M, F, O));
+  }
+  if (!Found)
+    MR.Error = O.Kernel.empty() ? "the module has no kernel (.entry)"
+                                : "no kernel named '" + O.Kernel + "'";
+  return MR;
+}
+
+} // namespace incant::race
