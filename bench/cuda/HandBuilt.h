@@ -44,12 +44,7 @@ inline litmus::Op fence(FenceSel F) {
 }
 
 inline litmus::Cond regEq(int T, int R, int64_t V) {
-  litmus::Cond C;
-  C.K = litmus::Cond::RegEq;
-  C.Thread = T;
-  C.Reg = R;
-  C.V = litmus::Value{-1, V};
-  return C;
+  return litmus::Cond::eq(litmus::Term::reg(T, R), litmus::Term::constant(V));
 }
 
 inline litmus::Cond both(litmus::Cond A, litmus::Cond B) {

@@ -385,9 +385,13 @@ litmus::Test writeTest(const GTest &G, const std::string &Name,
         continue;
       litmus::CondExpr C;
       C.K = litmus::CondExpr::Eq;
-      C.Lhs.Thread = int32_t(Tid);
-      C.Lhs.Name = Dst[I];
-      C.Rhs.Int = G.Threads[Tid][I].RVal;
+      litmus::StateRef Reg;
+      Reg.Thread = int32_t(Tid);
+      Reg.Name = Dst[I];
+      C.Lhs = litmus::CondTerm::ref(std::move(Reg));
+      litmus::ValueExpr V;
+      V.Int = G.Threads[Tid][I].RVal;
+      C.Rhs = litmus::CondTerm::value(V);
       Atoms.push_back(std::move(C));
     }
     Code.push_back(std::move(W.Code));
@@ -408,8 +412,12 @@ litmus::Test writeTest(const GTest &G, const std::string &Name,
     if (G.Final[L] >= 0) {
       litmus::CondExpr C;
       C.K = litmus::CondExpr::Eq;
-      C.Lhs.Name = locName(L);
-      C.Rhs.Int = G.Final[L];
+      litmus::StateRef Loc;
+      Loc.Name = locName(L);
+      C.Lhs = litmus::CondTerm::ref(std::move(Loc));
+      litmus::ValueExpr V;
+      V.Int = G.Final[L];
+      C.Rhs = litmus::CondTerm::value(V);
       Atoms.push_back(std::move(C));
     }
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -59,9 +60,11 @@ private:
                     const ptx::Instruction &I, Operand &Out);
   bool addressOperand(int32_t Th, const ptx::Operand &O, Operand &Out);
   void noteUse(int32_t Loc, int32_t Th, SourceRange R);
+  void markWidths();
   void checkShared();
   bool lowerValue(const ValueExpr &V, Value &Out);
   bool lowerRef(const StateRef &R, Observed &Out);
+  bool lowerTerm(const CondTerm &C, Term &Out);
   bool lowerCond(const CondExpr &C, Cond &Out);
   void observe(const Observed &O);
   void lowerCondition();
@@ -87,6 +90,7 @@ std::optional<Program> Lowerer::run() {
   declareRegisters();
   placeThreads();
   lowerCode();
+  markWidths();
   checkShared();
   lowerCondition();
   if (!Ok)
@@ -700,6 +704,38 @@ void Lowerer::lowerCode() {
     }
 }
 
+/// A location is 64 bits wide when its initial value needs 64 bits (an
+/// address, or an integer outside the signed and unsigned 32-bit ranges) or
+/// a 64-bit access names it, directly or through a register initialised to
+/// its address; a 64-bit access whose location is not known so makes every
+/// location 64 bits wide.
+void Lowerer::markWidths() {
+  auto Fits32 = [](const Value &V) {
+    return !V.isAddress() && V.Int >= INT32_MIN && V.Int <= int64_t(UINT32_MAX);
+  };
+  for (Location &L : P.Locs)
+    if (!Fits32(L.Init))
+      L.Bits = 64;
+  for (const ThreadProgram &TP : P.Threads)
+    for (const Op &O : TP.Ops) {
+      bool Mem = O.K == Op::Kind::Load || O.K == Op::Kind::Store ||
+                 O.K == Op::Kind::Rmw;
+      if (!Mem || O.Bits != 64)
+        continue;
+      int32_t L = -1;
+      if (O.Addr.K == Operand::Kind::Addr)
+        L = O.Addr.Imm.Loc;
+      else if (O.Addr.K == Operand::Kind::Reg)
+        L = TP.Regs[size_t(O.Addr.Reg)].Init.Loc;
+      if (L >= 0) {
+        P.Locs[size_t(L)].Bits = 64;
+        continue;
+      }
+      for (Location &Each : P.Locs)
+        Each.Bits = 64;
+    }
+}
+
 void Lowerer::checkShared() {
   if (!Ok)
     return;
@@ -769,6 +805,22 @@ void Lowerer::observe(const Observed &O) {
   P.Observe.push_back(O);
 }
 
+bool Lowerer::lowerTerm(const CondTerm &C, Term &Out) {
+  if (!C.IsRef) {
+    Value V;
+    if (!lowerValue(C.Val, V))
+      return false;
+    Out = Term::constant(V);
+    return true;
+  }
+  Observed O;
+  if (!lowerRef(C.Ref, O))
+    return false;
+  observe(O);
+  Out = O.Thread >= 0 ? Term::reg(O.Thread, O.Index) : Term::loc(O.Index);
+  return true;
+}
+
 bool Lowerer::lowerCond(const CondExpr &C, Cond &Out) {
   switch (C.K) {
   case CondExpr::True:
@@ -779,23 +831,12 @@ bool Lowerer::lowerCond(const CondExpr &C, Cond &Out) {
     return true;
   case CondExpr::Eq:
   case CondExpr::Ne: {
-    Observed O;
-    Value V;
-    bool RefOk = lowerRef(C.Lhs, O);
-    bool ValOk = lowerValue(C.Rhs, V);
-    if (!RefOk || !ValOk)
-      return false;
-    observe(O);
     Cond A;
-    if (O.Thread >= 0) {
-      A.K = Cond::RegEq;
-      A.Thread = O.Thread;
-      A.Reg = O.Index;
-    } else {
-      A.K = Cond::LocEq;
-      A.Loc = O.Index;
-    }
-    A.V = V;
+    A.K = Cond::Eq;
+    bool LhsOk = lowerTerm(C.Lhs, A.Lhs);
+    bool RhsOk = lowerTerm(C.Rhs, A.Rhs);
+    if (!LhsOk || !RhsOk)
+      return false;
     if (C.K == CondExpr::Eq) {
       Out = std::move(A);
     } else {

@@ -110,6 +110,7 @@ private:
   bool parseScopeNode(ScopeNode &N, int ParentRank);
   bool parseMemMap(Test &T);
   bool parseStateRef(StateRef &R);
+  bool parseTerm(CondTerm &T, bool Left);
   bool parseLocations(Test &T);
   bool parseCondition(Test &T);
   bool parseOr(CondExpr &E, unsigned Depth);
@@ -649,10 +650,11 @@ bool Parser::parseUnary(CondExpr &E, unsigned Depth) {
     E.Range = from(B);
     return true;
   }
-  if (!Lex.peek().is(LTok::Ident) && !Lex.peek().is(LTok::Int))
+  if (!Lex.peek().is(LTok::Ident) && !Lex.peek().is(LTok::Int) &&
+      !Lex.peek().is(LTok::Minus))
     return expected("a condition (like 0:r0=1, P0:r0 == 1, x=1, true, '~' "
                     "or '(')");
-  if (!parseStateRef(E.Lhs))
+  if (!parseTerm(E.Lhs, true))
     return false;
   if (Lex.peek().is(LTok::Eq) || Lex.peek().is(LTok::EqEq))
     E.K = CondExpr::Eq;
@@ -661,9 +663,33 @@ bool Parser::parseUnary(CondExpr &E, unsigned Depth) {
   else
     return expected("'=', '==' or '!='");
   Lex.next();
-  if (!parseValue(E.Rhs))
+  if (!parseTerm(E.Rhs, false))
     return false;
   E.Range = from(B);
+  return true;
+}
+
+/// A side of a comparison: `N:reg` / `PN:reg`, a location, or a value. A
+/// bare name is a location's final value on the left and its address on the
+/// right (herd's `0:r0=x`).
+bool Parser::parseTerm(CondTerm &T, bool Left) {
+  const LToken &First = Lex.peek();
+  LitmusLexer Ahead = Lex;
+  Ahead.next();
+  bool Ref = Ahead.peek().is(LTok::Colon) ? First.is(LTok::Int) ||
+                                                First.is(LTok::Ident)
+                                          : Left && First.is(LTok::Ident);
+  if (Ref) {
+    StateRef R;
+    if (!parseStateRef(R))
+      return false;
+    T = CondTerm::ref(std::move(R));
+    return true;
+  }
+  ValueExpr V;
+  if (!parseValue(V))
+    return false;
+  T = CondTerm::value(std::move(V));
   return true;
 }
 

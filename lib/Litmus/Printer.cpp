@@ -34,6 +34,10 @@ std::string printRef(const Test &T, const StateRef &R) {
   return threadPrefix(T, R.Thread) + R.Name;
 }
 
+std::string printTerm(const Test &T, const CondTerm &C) {
+  return C.IsRef ? printRef(T, C.Ref) : printValue(C.Val);
+}
+
 /// Precedence: Or 0, And 1, Not/atoms 2.
 std::string printCond(const Test &T, const CondExpr &C, int Prec) {
   switch (C.K) {
@@ -45,7 +49,7 @@ std::string printCond(const Test &T, const CondExpr &C, int Prec) {
   case CondExpr::Ne: {
     const char *Op = C.K == CondExpr::Ne ? (T.A == Arch::PTX ? " != " : "!=")
                                          : (T.A == Arch::PTX ? " == " : "=");
-    return printRef(T, C.Lhs) + Op + printValue(C.Rhs);
+    return printTerm(T, C.Lhs) + Op + printTerm(T, C.Rhs);
   }
   case CondExpr::Not:
     // Parenthesise a comparison for readability: ~(x == 1).

@@ -2,6 +2,8 @@
 #include "incant/Model/Check.h"
 #include "incant/Model/Executions.h"
 
+#include "incant/Litmus/Condition.h"
+
 #include <algorithm>
 #include <map>
 
@@ -21,8 +23,6 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
     for (std::string &F : V.Flags)
       if (std::find(Flags.begin(), Flags.end(), F) == Flags.end())
         Flags.push_back(std::move(F));
-    bool Sat = satisfies(P.Condition, C);
-    (Sat ? Res.Positive : Res.Negative) += 1;
     Key.clear();
     for (const litmus::Observed &O : P.Observe) {
       if (O.Thread < 0) {
@@ -38,9 +38,10 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
     auto [It, New] = States.try_emplace(Key);
     if (New) {
       It->second.Values = Key;
-      It->second.Satisfies = Sat;
+      It->second.Satisfies = litmus::holds(P, P.Condition, Key);
     }
     ++It->second.Executions;
+    (It->second.Satisfies ? Res.Positive : Res.Negative) += 1;
     return true;
   });
   Res.Candidates = Stats.Candidates;
@@ -49,16 +50,6 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
     Res.States.push_back(std::move(S));
   std::sort(Flags.begin(), Flags.end());
   Res.Flags = std::move(Flags);
-  switch (P.Q) {
-  case litmus::Quantifier::Exists:
-    Res.Ok = Res.Positive > 0;
-    break;
-  case litmus::Quantifier::NotExists:
-    Res.Ok = Res.Positive == 0;
-    break;
-  case litmus::Quantifier::Forall:
-    Res.Ok = Res.Negative == 0;
-    break;
-  }
+  Res.Ok = litmus::quantifierHolds(P.Q, Res.Positive, Res.Negative);
   return Res;
 }

@@ -53,19 +53,6 @@ TEST(Histogram, WitnessesFollowTheQuantifier) {
   EXPECT_FALSE(witnesses(P, H).Ok);
 }
 
-TEST(Histogram, CondConnectives) {
-  Program P = SB();
-  Cond Or;
-  Or.K = Cond::Or;
-  Or.Kids = {regEq(0, 0, 1), regEq(1, 0, 1)};
-  Cond Not;
-  Not.K = Cond::Not;
-  Not.Kids = {Or};
-  EXPECT_TRUE(evalCond(P, Or, vals({1, 0})));
-  EXPECT_FALSE(evalCond(P, Or, vals({0, 0})));
-  EXPECT_TRUE(evalCond(P, Not, vals({0, 0})));
-}
-
 TEST(Params, StressSequence) {
   std::vector<StressAccess> S;
   std::string Err;

@@ -164,4 +164,16 @@ TEST(Layout, CoprimeMultiplier) {
     }
 }
 
+TEST(Layout, InverseMultiplierUndoesThePermutation) {
+  for (uint32_t N : {2u, 3u, 12u, 32u, 97u, 1000u, 33792u})
+    for (uint64_t Seed = 0; Seed < 20; ++Seed) {
+      uint32_t P = coprimeMultiplier(N, Seed);
+      uint32_t X = inverseMultiplier(P, N);
+      EXPECT_LT(X, N);
+      EXPECT_EQ(uint64_t(P) * X % N, N == 1 ? 0u : 1u) << P << " mod " << N;
+    }
+  EXPECT_EQ(inverseMultiplier(1, 1), 0u);
+  EXPECT_EQ(inverseMultiplier(1, 0), 0u);
+}
+
 } // namespace

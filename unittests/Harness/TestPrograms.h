@@ -48,12 +48,7 @@ inline Op fence(Scope Sc = Scope::GPU, FenceKind FK = FenceKind::FenceSC) {
 }
 
 inline Cond regEq(int32_t T, int32_t R, int64_t V) {
-  Cond C;
-  C.K = Cond::RegEq;
-  C.Thread = T;
-  C.Reg = R;
-  C.V = Value{-1, V};
-  return C;
+  return Cond::eq(Term::reg(T, R), Term::constant(V));
 }
 
 inline Cond conj(std::vector<Cond> Kids) {

@@ -84,10 +84,12 @@ TEST(LitmusLower, ThesisSB) {
   EXPECT_EQ(P.Q, Quantifier::Exists);
   EXPECT_EQ(P.Condition.K, Cond::And);
   ASSERT_EQ(P.Condition.Kids.size(), 2u);
-  EXPECT_EQ(P.Condition.Kids[0].K, Cond::RegEq);
-  EXPECT_EQ(P.Condition.Kids[0].Thread, 0);
-  EXPECT_EQ(P.Condition.Kids[0].Reg, reg(T0, "r2"));
-  EXPECT_EQ(P.Condition.Kids[0].V, (Value{-1, 0}));
+  EXPECT_EQ(P.Condition.Kids[0].K, Cond::Eq);
+  EXPECT_EQ(P.Condition.Kids[0].Lhs.K, Term::Kind::Reg);
+  EXPECT_EQ(P.Condition.Kids[0].Lhs.Thread, 0);
+  EXPECT_EQ(P.Condition.Kids[0].Lhs.Index, reg(T0, "r2"));
+  EXPECT_EQ(P.Condition.Kids[0].Rhs.K, Term::Kind::Const);
+  EXPECT_EQ(P.Condition.Kids[0].Rhs.V, (Value{-1, 0}));
   ASSERT_EQ(P.Observe.size(), 2u);
   EXPECT_EQ(P.Observe[0].Thread, 0);
   EXPECT_EQ(P.Observe[1].Thread, 1);
@@ -263,7 +265,7 @@ exists (P1:r2 == 0 /\ x == 3 /\ P0:r6 == m)
   EXPECT_EQ(P.Observe[1].Thread, -1);
   EXPECT_EQ(P.Observe[1].Index, 1);
   EXPECT_EQ(P.Observe[2].Thread, 0);
-  EXPECT_EQ(P.Condition.Kids[2].V, (Value{0, 0}));
+  EXPECT_EQ(P.Condition.Kids[2].Rhs.V, (Value{0, 0}));
 }
 
 TEST(LitmusLower, FalseDependencyAndAlu) {

@@ -50,8 +50,9 @@ TEST(LitmusParser, ThesisSB) {
   EXPECT_EQ(T.Q, Quantifier::Exists);
   EXPECT_EQ(T.Condition.K, CondExpr::And);
   ASSERT_EQ(T.Condition.Kids.size(), 2u);
-  EXPECT_EQ(T.Condition.Kids[1].Lhs.Thread, 1);
-  EXPECT_EQ(T.Condition.Kids[1].Lhs.Name, "r2");
+  EXPECT_TRUE(T.Condition.Kids[1].Lhs.IsRef);
+  EXPECT_EQ(T.Condition.Kids[1].Lhs.Ref.Thread, 1);
+  EXPECT_EQ(T.Condition.Kids[1].Lhs.Ref.Name, "r2");
   EXPECT_EQ(T.Condition.Kids[1].Range.Begin.Line, 24u);
   EXPECT_EQ(T.Condition.Kids[1].Range.Begin.Col, 12u);
 }
@@ -131,6 +132,24 @@ TEST(LitmusParser, ConditionForms) {
   EXPECT_EQ(Cond("exists ~(x=1 /\\ 0:r0 != 2)"), "~(x == 1 /\\ P0:r0 != 2)");
   EXPECT_EQ(Cond("exists ((((x=1))))"), "x == 1");
   EXPECT_EQ(Cond("exists x = y"), "x == y");
+  // Conditions with no register, and registers compared with each other.
+  EXPECT_EQ(Cond("exists 0==0"), "0 == 0");
+  EXPECT_EQ(Cond("exists -1 != 0x10"), "-1 != 0x10");
+  EXPECT_EQ(Cond("exists (P0:r1 == P1:r2 /\\ 1 == P0:r0)"),
+            "P0:r1 == P1:r2 /\\ 1 == P0:r0");
+  EXPECT_EQ(Cond("exists 0:r1=1:r2"), "P0:r1 == P1:r2");
+}
+
+TEST(LitmusParser, ConditionErrors) {
+  Parsed P = parseText("PTX t\n{ x=0; }\n P0 ;\n st.weak x, 1 ;\n"
+                       "exists (0 == )\n");
+  ASSERT_FALSE(P.T);
+  ASSERT_FALSE(P.Diags.empty());
+  EXPECT_EQ(P.Diags[0].Range.Begin.Line, 5u);
+  EXPECT_EQ(P.Diags[0].Range.Begin.Col, 14u);
+  EXPECT_NE(P.Diags[0].Message.find("expected an integer or a location"),
+            std::string::npos)
+      << P.Diags[0].Message;
 }
 
 TEST(LitmusParser, ScopeTreesAndComments) {

@@ -301,7 +301,7 @@ TEST(CheckTest, ArithmeticWrapsAtTheOpWidth) {
   EXPECT_EQ(TS.Threads[0][0].FinalRegs[1], iv(0xffffffff));
   EXPECT_EQ(TS.Values[0], (std::vector<Value>{iv(0), iv(0xffffffff)}));
   // The condition may write -1 for the unsigned register.
-  P.Observe = {{0, 1}};
+  P.Observe = {{0, 1}, {-1, X}};
   P.Condition = both(regEq(0, 1, -1), locEq(X, -1));
   auto M = catModel(NoneCat);
   ASSERT_TRUE(M);

@@ -126,19 +126,11 @@ inline Operand I(int64_t V) { return Operand::imm(V); }
 inline Operand A(int Loc) { return Operand::addr(Loc); }
 
 inline litmus::Cond regEq(int Thread, int Reg, int64_t V) {
-  litmus::Cond C;
-  C.K = litmus::Cond::RegEq;
-  C.Thread = Thread;
-  C.Reg = Reg;
-  C.V = litmus::Value{-1, V};
-  return C;
+  return litmus::Cond::eq(litmus::Term::reg(Thread, Reg),
+                          litmus::Term::constant(V));
 }
 inline litmus::Cond locEq(int Loc, int64_t V) {
-  litmus::Cond C;
-  C.K = litmus::Cond::LocEq;
-  C.Loc = Loc;
-  C.V = litmus::Value{-1, V};
-  return C;
+  return litmus::Cond::eq(litmus::Term::loc(Loc), litmus::Term::constant(V));
 }
 inline litmus::Cond both(litmus::Cond A, litmus::Cond B) {
   litmus::Cond C;

@@ -47,7 +47,9 @@ Outcomes runOn(const Program &P, uint64_t Iterations) {
   Req.Params.Iterations = Iterations;
   DiagnosticEngine Diags;
   Outcomes Out;
-  Out.R = backend()->run(Req, Diags);
+  Expected<RunResult> R = backend()->run(Req, Diags);
+  if (R)
+    Out.R = std::move(*R);
   EXPECT_TRUE(Out.R) << (Diags.diagnostics().empty()
                              ? ""
                              : DiagnosticEngine::format(Diags.diagnostics()[0]));

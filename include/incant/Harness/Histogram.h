@@ -1,8 +1,9 @@
 //===- Histogram.h - Outcome counts of a run, keyed by observed values -*- C++ -*-===//
 //
 // A backend counts outcomes on the device and returns (values, count) pairs;
-// the values are those of Program::Observe, in order. Merging, the condition
-// and the witness counts are computed here, the same for every backend.
+// the values are those of Program::Observe, in order. Merging and the
+// witness counts are computed here, the same for every backend; the
+// condition is litmus::holds (Condition.h), as for the checker.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_HARNESS_HISTOGRAM_H
@@ -32,10 +33,6 @@ private:
   std::map<Outcome, uint64_t> Counts;
   uint64_t Total = 0;
 };
-
-/// Whether observed values (parallel to P.Observe) satisfy \p C.
-bool evalCond(const litmus::Program &P, const litmus::Cond &C,
-              const Outcome &Values);
 
 /// litmus7's summary of a histogram against the test's condition.
 struct Witnesses {

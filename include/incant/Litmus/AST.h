@@ -102,10 +102,33 @@ struct StateRef {
   SourceRange Range;
 };
 
+/// One side of a comparison in the condition: a register or location
+/// (IsRef), or a value: an integer or, on the right of `=`, a location's
+/// address (herd's `0:r0=x`).
+struct CondTerm {
+  bool IsRef = false;
+  StateRef Ref;  ///< For IsRef.
+  ValueExpr Val; ///< Otherwise.
+  SourceRange Range;
+  static CondTerm ref(StateRef R) {
+    CondTerm T;
+    T.IsRef = true;
+    T.Range = R.Range;
+    T.Ref = std::move(R);
+    return T;
+  }
+  static CondTerm value(ValueExpr V) {
+    CondTerm T;
+    T.Range = V.Range;
+    T.Val = std::move(V);
+    return T;
+  }
+};
+
 struct CondExpr {
   enum Kind : uint8_t { True, False, Eq, Ne, Not, And, Or } K = True;
-  StateRef Lhs;  ///< For Eq/Ne.
-  ValueExpr Rhs; ///< For Eq/Ne.
+  CondTerm Lhs; ///< For Eq/Ne.
+  CondTerm Rhs; ///< For Eq/Ne.
   std::vector<CondExpr> Kids;
   SourceRange Range;
 };

@@ -140,16 +140,39 @@ struct Location {
   std::string Name;
   Value Init;            ///< Usually an integer; may be another location's address.
   Region R = Region::Global;
+  /// Width of the location's values: 64 if some access to it is 64 bits
+  /// wide or its initial value needs 64 bits (or is an address), else 32.
+  uint8_t Bits = 32;
 };
 
-/// The final condition, over final register and memory values.
+/// One side of a comparison in the final condition: a register's or a
+/// location's final value, or a constant. Condition.h says how two sides
+/// compare (the register-width rule).
+struct Term {
+  enum class Kind : uint8_t { Const, Reg, Loc } K = Kind::Const;
+  int32_t Thread = -1; ///< Index into Program::Threads, for Reg.
+  int32_t Index = -1;  ///< Register index in that thread, or location index.
+  Value V;             ///< For Const (an integer or a location's address).
+  static Term reg(int32_t Thread, int32_t Reg) {
+    return {Kind::Reg, Thread, Reg, {}};
+  }
+  static Term loc(int32_t Loc) { return {Kind::Loc, -1, Loc, {}}; }
+  static Term constant(Value V) { return {Kind::Const, -1, -1, V}; }
+  static Term constant(int64_t V) { return constant(Value{-1, V}); }
+};
+
+/// The final condition's proposition, over final register and memory values.
 struct Cond {
-  enum Kind : uint8_t { True, False, RegEq, LocEq, Not, And, Or } K = True;
-  int32_t Thread = -1;   ///< Index into Program::Threads, for RegEq.
-  int32_t Reg = -1;      ///< Register index in that thread, for RegEq.
-  int32_t Loc = -1;      ///< For LocEq.
-  Value V;               ///< Compared value, for RegEq/LocEq.
-  std::vector<Cond> Kids;
+  enum Kind : uint8_t { True, False, Eq, Not, And, Or } K = True;
+  Term Lhs, Rhs;         ///< For Eq.
+  std::vector<Cond> Kids; ///< For Not (one), And, Or.
+  static Cond eq(Term A, Term B) {
+    Cond C;
+    C.K = Eq;
+    C.Lhs = A;
+    C.Rhs = B;
+    return C;
+  }
 };
 
 enum class Quantifier : uint8_t { Exists, NotExists, Forall };

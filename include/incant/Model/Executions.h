@@ -68,12 +68,6 @@ EnumerationStats
 forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
                  const std::function<bool(const Candidate &)> &Visit);
 
-/// Evaluates a condition's proposition on a candidate's final state.
-/// Register values are compared as the register's type (so 0xffffffff and
-/// -1 are the same .s32 or .u32 value); location values are compared modulo
-/// 2^32 when both fit in 32 bits (signed or unsigned).
-bool satisfies(const litmus::Cond &C, const Candidate &X);
-
 } // namespace incant::model
 
 #endif // INCANT_MODEL_EXECUTIONS_H
