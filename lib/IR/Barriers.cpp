@@ -204,23 +204,27 @@ BarrierIntervals::BarrierIntervals(const FunctionIR &Fn,
       SrcLoops[S].resize(31);
   }
 
+  for (unsigned L = 0; L < Loops.size() && EnteredLoops.size() < 32; ++L)
+    if (Sync[L])
+      EnteredLoops.push_back(L);
   for (unsigned S = 0; S < Sources.size(); ++S) {
-    std::vector<std::vector<uint32_t>> Seen(F->blocks().size());
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> Seen(
+        F->blocks().size());
     if (Sources[S] == NoNode)
-      walk(S, F->entry(), 0, 0, Seen);
+      walk(S, F->entry(), 0, Seen);
     else
-      walk(S, F->blockOf(Sources[S]), Starts[S], 0, Seen);
+      walk(S, F->blockOf(Sources[S]), Starts[S], Seen);
   }
 }
 
-void BarrierIntervals::walk(unsigned SourceIdx, unsigned Block, unsigned From,
-                            uint32_t Mask,
-                            std::vector<std::vector<uint32_t>> &Seen) {
+void BarrierIntervals::walk(
+    unsigned SourceIdx, unsigned Block, unsigned From,
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> &Seen) {
   struct State {
     unsigned Block, From;
-    uint32_t Mask;
+    uint32_t Mask, Entered;
   };
-  std::vector<State> Work = {{Block, From, Mask}};
+  std::vector<State> Work = {{Block, From, 0, 0}};
   const auto &Loops = F->loops().loops();
   while (!Work.empty()) {
     State St = Work.back();
@@ -238,7 +242,7 @@ void BarrierIntervals::walk(unsigned SourceIdx, unsigned Block, unsigned From,
         Stopped = true;
         break;
       }
-      Reach R{SourceIdx, St.Mask};
+      Reach R{SourceIdx, St.Mask, St.Entered};
       auto &List = Reached[Item];
       if (std::find(List.begin(), List.end(), R) == List.end())
         List.push_back(R);
@@ -246,8 +250,13 @@ void BarrierIntervals::walk(unsigned SourceIdx, unsigned Block, unsigned From,
     if (Stopped)
       continue;
     for (unsigned S : F->cfg().succs(St.Block)) {
-      uint32_t M = St.Mask;
+      uint32_t M = St.Mask, E = St.Entered;
       unsigned HeaderLoop = F->loops().loopWithHeader(S);
+      if (HeaderLoop != NoNode && !Loops[HeaderLoop].contains(St.Block)) {
+        auto It = std::find(EnteredLoops.begin(), EnteredLoops.end(), HeaderLoop);
+        if (It != EnteredLoops.end())
+          E |= 1u << (It - EnteredLoops.begin());
+      }
       if (HeaderLoop != NoNode && Loops[HeaderLoop].contains(St.Block)) {
         // A back edge.
         const std::vector<unsigned> &SL = SrcLoops[SourceIdx];
@@ -262,10 +271,13 @@ void BarrierIntervals::walk(unsigned SourceIdx, unsigned Block, unsigned From,
         }
       }
       auto &SeenMasks = Seen[S];
-      if (std::find(SeenMasks.begin(), SeenMasks.end(), M) != SeenMasks.end())
+      if (SeenMasks.size() > 16)
+        E = ~0u; // too many ways: say every loop may have been entered
+      if (std::find(SeenMasks.begin(), SeenMasks.end(), std::make_pair(M, E)) !=
+          SeenMasks.end())
         continue;
-      SeenMasks.push_back(M);
-      Work.push_back({S, 0, M});
+      SeenMasks.emplace_back(M, E);
+      Work.push_back({S, 0, M, E});
     }
   }
 }

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
+#include <memory>
 #include <set>
 
 namespace incant::race {
@@ -81,13 +83,35 @@ const char *scopeText(ptx::Scope S) {
 /// One kernel's check.
 class Checker {
 public:
-  Checker(const ptx::Module &M, const ir::FunctionIR &F, const Options &O)
-      : M(M), F(F), O(O), TV(M, F, Pool), U(F), Enc(TV, O.Launch),
-        S(smt::Limits{O.TimeoutMs, 0}) {}
+  Checker(const ptx::Module &M, const ir::FunctionIR &F, const Options &Opts)
+      : M(M), F(F), O(Opts), TV(M, F, Pool), U(F) {
+    assumeDimensions();
+    Main = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);
+  }
 
   KernelReport run();
 
 private:
+  /// An encoder and the solver its formulas go to.
+  struct Solving {
+    Encoder Enc;
+    smt::Solver S;
+    Solving(ir::ThreadValues &TV, const LaunchConfig &L, unsigned Ms)
+        : Enc(TV, L), S(smt::Limits{Ms, 0}) {
+      for (const Expr &E : Enc.launchFacts())
+        S.add(E);
+    }
+  };
+  /// A query's answer; with Sat, a model that is exact, and the encoder it
+  /// belongs to.
+  struct Solved {
+    smt::Result Res;
+    Solving *By = nullptr;
+    std::unique_ptr<Solving> Own;
+  };
+  using Builder = std::function<std::vector<Expr>(Encoder &)>;
+  Solved solve(const Builder &Build);
+  LaunchConfig launchOf(const smt::Model &Mo, Encoder &E);
   struct Item {
     ir::MemoryAccess A;
     bool Call = false;
@@ -100,27 +124,34 @@ private:
     std::vector<unsigned> Sources;
   };
 
+  void assumeDimensions();
   void collectAccesses();
   void collectBarriers();
   void checkPair(unsigned I, unsigned J);
   Outcome query(unsigned I, unsigned J, Relation R, bool AnyWarp,
                 bool WithAddress);
-  Expr contexts(unsigned I, unsigned J, const ir::BarrierIntervals &BI,
-                std::vector<unsigned> &Sources);
-  Expr relationFacts(Relation R, bool AnyWarp);
-  Expr sharing(const std::vector<ExprId> &ExprsA,
+  Expr contexts(Encoder &Enc, unsigned I, unsigned J,
+                const ir::BarrierIntervals &BI, std::vector<unsigned> &Sources,
+                std::set<unsigned> &Loops);
+  Expr relationFacts(Encoder &Enc, Relation R, bool AnyWarp);
+  Expr sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
                const std::vector<ExprId> &ExprsB, Relation R);
   std::vector<unsigned> loopsOf(unsigned Item, const std::vector<ExprId> &Es);
-  void flush();
-  Witness witness(const smt::Model &Mo, unsigned ItemA, unsigned ItemB,
+  void flush(Solving &Sv);
+  Witness witness(Encoder &Enc, const smt::Model &Mo, unsigned ItemA, unsigned ItemB,
                   ExprId OffA, ExprId OffB, const std::vector<ExprId> &ExprsA,
                   const std::vector<ExprId> &ExprsB);
-  void fillThread(const smt::Model &Mo, unsigned T, unsigned Item, ExprId Off,
+  void fillThread(Encoder &Enc, const smt::Model &Mo, unsigned T, unsigned Item, ExprId Off,
                   const std::vector<ExprId> &Es, ThreadWitness &W,
                   std::vector<std::pair<std::string, int64_t>> &Params);
   std::string memorySync(unsigned I, unsigned J, Relation R);
   void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
   bool reaches(unsigned From, unsigned To);
+  /// Block \p To is reachable from block \p From without a back edge.
+  bool forwardReaches(unsigned From, unsigned To);
+  Expr skipped(Encoder &Enc, unsigned T, unsigned Item, unsigned SourceItem,
+               const ir::BarrierIntervals &BI,
+               const ir::BarrierIntervals::Reach &RR);
   uint32_t lineOf(unsigned Item) const;
   std::string whereText(unsigned Item) const;
   const ir::BarrierIntervals &intervals(Relation R) const {
@@ -129,32 +160,31 @@ private:
                                       : *Grid;
   }
   bool multiBlock() const {
-    if (!O.Launch.GridDim)
-      return true;
-    const auto &G = *O.Launch.GridDim;
-    return G[0] * G[1] * G[2] > 1;
+    for (const auto &D : O.Launch.Grid)
+      if (D != std::optional<int64_t>(1))
+        return true;
+    return false;
   }
   bool multiThread() const {
-    if (!O.Launch.BlockDim)
-      return true;
-    const auto &B = *O.Launch.BlockDim;
-    return B[0] * B[1] * B[2] > 1;
+    for (const auto &D : O.Launch.Block)
+      if (D != std::optional<int64_t>(1))
+        return true;
+    return false;
   }
 
   const ptx::Module &M;
   const ir::FunctionIR &F;
-  const Options &O;
+  Options O; ///< With the launch assumptions filled in.
   ir::ExprPool Pool;
   ir::ThreadValues TV;
   ir::Uniformity U;
-  Encoder Enc;
-  smt::Solver S;
+  std::unique_ptr<Solving> Main;
   KernelReport R;
   std::vector<Item> Items;
   std::vector<ir::Barrier> Bars;
   std::unique_ptr<ir::BarrierIntervals> Warp, Cta, Grid;
   bool HasWarpBarriers = false;
-  std::vector<std::vector<char>> BlockReach;
+  std::vector<std::vector<char>> BlockReach, FwdReach;
   std::string CallNote;
 };
 
@@ -176,6 +206,40 @@ std::string Checker::whereText(unsigned Item) const {
 }
 
 //===-- Collecting --------------------------------------------------------===//
+
+void Checker::assumeDimensions() {
+  if (!O.UnreadDimensionsAreOne)
+    return;
+  // Which special registers the kernel reads.
+  std::set<std::string> Read;
+  for (unsigned I : F.instructions()) {
+    auto Walk = [&](auto &Self, const ptx::Operand &Op) -> void {
+      if (!Op.Name.empty() && ir::isSpecialRegister(Op.Name))
+        Read.insert(Op.Name);
+      for (const ptx::Operand &E : Op.Elems)
+        Self(Self, E);
+    };
+    for (const ptx::Operand &Op : F.inst(I).Ops)
+      Walk(Walk, Op);
+  }
+  static const char *Dims[] = {"x", "y", "z"};
+  for (unsigned D = 0; D < 3; ++D) {
+    std::string X = Dims[D];
+    if (!O.Launch.Block[D] && !Read.count("%tid." + X) &&
+        !Read.count("%ntid." + X)) {
+      O.Launch.Block[D] = 1;
+      R.Assumptions.push_back(fmt::format(
+          "blockDim.{} = 1: the kernel never reads %tid.{} or %ntid.{}", X, X, X));
+    }
+    if (!O.Launch.Grid[D] && !Read.count("%ctaid." + X) &&
+        !Read.count("%nctaid." + X)) {
+      O.Launch.Grid[D] = 1;
+      R.Assumptions.push_back(fmt::format(
+          "gridDim.{} = 1: the kernel never reads %ctaid.{} or %nctaid.{}", X,
+          X, X));
+    }
+  }
+}
 
 void Checker::collectAccesses() {
   for (ir::MemoryAccess &A : ir::memoryAccesses(TV)) {
@@ -298,16 +362,89 @@ void Checker::collectBarriers() {
 
 //===-- Encoding helpers --------------------------------------------------===//
 
-void Checker::flush() {
-  for (const Expr &E : Enc.takeSideConditions())
-    S.add(E);
-  for (const Expr &E : Enc.lemmas())
-    S.add(E);
-  for (const Expr &E : Enc.takeSideConditions())
-    S.add(E);
+void Checker::flush(Solving &Sv) {
+  for (const Expr &E : Sv.Enc.takeSideConditions())
+    Sv.S.add(E);
+  for (const Expr &E : Sv.Enc.lemmas())
+    Sv.S.add(E);
+  for (const Expr &E : Sv.Enc.takeSideConditions())
+    Sv.S.add(E);
 }
 
-Expr Checker::relationFacts(Relation Rel, bool AnyWarp) {
+LaunchConfig Checker::launchOf(const smt::Model &Mo, Encoder &E) {
+  LaunchConfig L = O.Launch;
+  for (unsigned D = 0; D < 3; ++D) {
+    L.Block[D] = Mo.evalInt(E.ntid(D)).value_or(1);
+    L.Grid[D] = Mo.evalInt(E.nctaid(D)).value_or(1);
+  }
+  for (unsigned Y = 0; Y < Pool.symbolCount(); ++Y) {
+    const ir::Symbol &Sym = Pool.symbol(Y);
+    if (Sym.K != ir::SymKind::Param)
+      continue;
+    std::string Key = Sym.Offset ? Sym.Name + "+" + std::to_string(Sym.Offset)
+                                 : Sym.Name;
+    if (!L.Params.count(Key))
+      L.Params[Key] = Mo.evalInt(E.symbolVar(Frame{0, NoNode}, Y)).value_or(0);
+  }
+  return L;
+}
+
+Checker::Solved Checker::solve(const Builder &Build) {
+  Solved Out;
+  Solving &Mn = *Main;
+  std::vector<Expr> Q = Build(Mn.Enc);
+  flush(Mn);
+  Mn.S.push();
+  for (const Expr &E : Q)
+    Mn.S.add(E);
+  Out.Res = Mn.S.check();
+  Out.By = &Mn;
+
+  // A model of the linear relaxation may not multiply correctly: solve
+  // again with that model's geometry and parameters as constants, which
+  // makes most products linear; else try another geometry.
+  for (unsigned Try = 0; Try < 3 && Out.Res.isSat() &&
+                         !Mn.Enc.validModel(Out.Res.model());
+       ++Try) {
+    LaunchConfig L = launchOf(Out.Res.model(), Mn.Enc);
+    auto Conc = std::make_unique<Solving>(TV, L, O.TimeoutMs);
+    std::vector<Expr> Q2 = Build(Conc->Enc);
+    flush(*Conc);
+    for (const Expr &E : Q2)
+      Conc->S.add(E);
+    smt::Result R2 = Conc->S.check();
+    if (R2.isSat() && Conc->Enc.validModel(R2.model())) {
+      Out.Res = R2;
+      Out.By = Conc.get();
+      Out.Own = std::move(Conc);
+      Mn.S.pop();
+      return Out;
+    }
+    // Not with this geometry and these parameters: another one.
+    std::vector<Expr> Same;
+    for (unsigned D = 0; D < 3; ++D) {
+      Same.push_back(Mn.Enc.ntid(D).eq(Expr::mkInt(*L.Block[D])));
+      Same.push_back(Mn.Enc.nctaid(D).eq(Expr::mkInt(*L.Grid[D])));
+    }
+    for (unsigned Y = 0; Y < Pool.symbolCount(); ++Y)
+      if (Pool.symbol(Y).K == ir::SymKind::Param) {
+        const ir::Symbol &Sym = Pool.symbol(Y);
+        std::string Key = Sym.Offset ? Sym.Name + "+" + std::to_string(Sym.Offset)
+                                     : Sym.Name;
+        Same.push_back(Mn.Enc.symbolVar(Frame{0, NoNode}, Y)
+                           .eq(Expr::mkInt(L.Params[Key])));
+      }
+    Mn.S.add(!Expr::mkAnd(Same));
+    Out.Res = Mn.S.check();
+  }
+  if (Out.Res.isSat() && !Mn.Enc.validModel(Out.Res.model()))
+    Out.Res = smt::Result::unknown(
+        "no witness found with the products of unknowns made linear");
+  Mn.S.pop();
+  return Out;
+}
+
+Expr Checker::relationFacts(Encoder &Enc, Relation Rel, bool AnyWarp) {
   std::vector<Expr> Same, Diff;
   for (unsigned D = 0; D < 3; ++D) {
     Expr CA = Enc.ctaid(0, D), CB = Enc.ctaid(1, D);
@@ -343,8 +480,10 @@ std::vector<unsigned> Checker::loopsOf(unsigned Item,
   return {Ls.begin(), Ls.end()};
 }
 
-Expr Checker::contexts(unsigned I, unsigned J, const ir::BarrierIntervals &BI,
-                       std::vector<unsigned> &Sources) {
+Expr Checker::contexts(Encoder &Enc, unsigned I, unsigned J,
+                       const ir::BarrierIntervals &BI,
+                       std::vector<unsigned> &Sources,
+                       std::set<unsigned> &Used) {
   const auto &Loops = F.loops().loops();
   unsigned IX = Items[I].A.Item, IY = Items[J].A.Item;
   unsigned BX = F.blockOf(IX), BY = F.blockOf(IY);
@@ -362,57 +501,128 @@ Expr Checker::contexts(unsigned I, unsigned J, const ir::BarrierIntervals &BI,
         if (!BI.synchronised(L))
           continue;
         bool InX = Loops[L].contains(BX), InY = Loops[L].contains(BY);
-        if (!InX && !InY)
-          continue;
         auto Pos = std::find(SL.begin(), SL.end(), L);
         if (Pos == SL.end()) {
-          // The source is outside: first iteration for both.
+          // The source is outside: the first iteration.
           if (InX)
             C.push_back(Enc.iter(0, L).eq(Expr::mkInt(0)));
           if (InY)
             C.push_back(Enc.iter(1, L).eq(Expr::mkInt(0)));
           continue;
         }
-        if (!InX || !InY)
-          continue;
+        // The source's loop: each access is in the source's iteration or
+        // the next one (after the back edge). For an access after the loop
+        // the counter is that of the iteration it left in.
         unsigned Bit = static_cast<unsigned>(Pos - SL.begin());
         int64_t DX = RX.Crossed >> Bit & 1, DY = RY.Crossed >> Bit & 1;
         C.push_back((Enc.iter(0, L) - Expr::mkInt(DX))
                         .eq(Enc.iter(1, L) - Expr::mkInt(DY)));
+        // An access after the loop: its thread left in that iteration.
+        if (!InX)
+          C.push_back(!Enc.encode(Frame{0, NoNode}, TV.backEdgeCond(L)));
+        if (!InY)
+          C.push_back(!Enc.encode(Frame{1, NoNode}, TV.backEdgeCond(L)));
+        Used.insert(L);
       }
+      C.push_back(skipped(Enc, 0, IX, Src, BI, RX));
+      C.push_back(skipped(Enc, 1, IY, Src, BI, RY));
       Alts.push_back(Expr::mkAnd(C));
     }
   return Expr::mkOr(Alts);
 }
 
-Expr Checker::sharing(const std::vector<ExprId> &ExprsA,
+bool Checker::forwardReaches(unsigned From, unsigned To) {
+  unsigned NB = static_cast<unsigned>(F.blocks().size());
+  if (FwdReach.empty()) {
+    FwdReach.assign(NB, std::vector<char>(NB, 0));
+    const ir::DominatorTree &DT = F.dominators();
+    for (unsigned B = 0; B < NB; ++B) {
+      std::vector<unsigned> Work = {B};
+      while (!Work.empty()) {
+        unsigned X = Work.back();
+        Work.pop_back();
+        if (FwdReach[B][X])
+          continue;
+        FwdReach[B][X] = 1;
+        for (unsigned Y : F.cfg().succs(X))
+          if (!(DT.reachable(X) && DT.dominates(Y, X))) // not a back edge
+            Work.push_back(Y);
+      }
+    }
+  }
+  return FwdReach[From][To] != 0;
+}
+
+Expr Checker::skipped(Encoder &Enc, unsigned T, unsigned Item,
+                      unsigned SourceItem, const ir::BarrierIntervals &BI,
+                      const ir::BarrierIntervals::Reach &RR) {
+  // A synchronised loop that lies between the source and the access, on a
+  // way the thread did not take (it skipped the loop): the thread's entry
+  // condition of that loop is false. Only where the source, the access and
+  // the loop share their enclosing loop and the way crossed no back edge
+  // of it, so that "between" means one pass.
+  const auto &Loops = F.loops().loops();
+  unsigned BZ = F.blockOf(Item);
+  unsigned BS = SourceItem == NoNode ? F.entry() : F.blockOf(SourceItem);
+  unsigned Encl = SourceItem == NoNode ? NoNode : F.loops().loopFor(BS);
+  if (F.loops().loopFor(BZ) != Encl)
+    return Expr::mkBool(true);
+  if (Encl != NoNode) {
+    const std::vector<unsigned> &SL = BI.sourceLoops(RR.Source);
+    auto Pos = std::find(SL.begin(), SL.end(), Encl);
+    if (Pos == SL.end() || (RR.Crossed >> (Pos - SL.begin()) & 1))
+      return Expr::mkBool(true);
+  }
+  std::vector<Expr> C;
+  const std::vector<unsigned> &EL = BI.enteredLoops();
+  for (unsigned K = 0; K < EL.size(); ++K) {
+    unsigned L = EL[K];
+    if (RR.Entered >> K & 1 || Loops[L].contains(BZ) || Loops[L].contains(BS) ||
+        Loops[L].Parent != Encl)
+      continue;
+    // Between: the source reaches its header, and its exits reach the
+    // access, without a back edge.
+    if (!forwardReaches(BS, Loops[L].Header))
+      continue;
+    bool After = false;
+    for (unsigned N : Loops[L].Nodes)
+      for (unsigned S : F.cfg().succs(N))
+        After |= !Loops[L].contains(S) && forwardReaches(S, BZ);
+    if (After)
+      C.push_back(!Enc.encode(Frame{T, NoNode}, TV.loopEntryCond(L)));
+  }
+  return Expr::mkAnd(C);
+}
+
+Expr Checker::sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
                       const std::vector<ExprId> &ExprsB, Relation Rel) {
-  // Loop-carried values the uniformity analysis calls uniform are equal for
-  // both threads when they are in the same iterations of the loops around.
-  std::set<unsigned> SA, SB;
-  for (ExprId E : ExprsA)
-    for (unsigned Y : Pool.symbolsOf(E))
-      SA.insert(Y);
-  for (ExprId E : ExprsB)
-    for (unsigned Y : Pool.symbolsOf(E))
-      SB.insert(Y);
+  // A loop-carried value the uniformity analysis calls uniform is the same
+  // for both threads in the same iteration of its loop (and of the loops
+  // around it): link every pair of instances the formulas made.
+  (void)ExprsA;
+  (void)ExprsB;
   ir::Variance Need = Rel == Relation::OtherBlocks ? ir::Variance::Grid
                                                    : ir::Variance::Block;
+  const auto &Loops = F.loops().loops();
   std::vector<Expr> Out;
-  const auto &Loops2 = F.loops().loops();
-  for (unsigned Y : SA) {
-    if (!SB.count(Y))
+  const auto &Inst = Enc.loopVarInstances();
+  for (const auto &A : Inst) {
+    if (A.Fr.Thread != 0)
       continue;
-    const ir::Symbol &Sym = Pool.symbol(Y);
-    if (Sym.K != ir::SymKind::LoopVar || U.reg(Sym.Reg) > Need)
+    const ir::Symbol &Sym = Pool.symbol(A.Sym);
+    if (U.reg(Sym.Reg) > Need ||
+        (A.Fr.ShiftLoop != NoNode && A.Fr.ShiftLoop != Sym.Loop))
       continue;
-    std::vector<Expr> Eq;
-    for (unsigned L = 0; L < Loops2.size(); ++L)
-      if (Loops2[L].contains(Loops2[Sym.Loop].Header))
-        Eq.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
-    Expr VA = Enc.symbolVar(Frame{0, NoNode}, Y);
-    Expr VB = Enc.symbolVar(Frame{1, NoNode}, Y);
-    Out.push_back(Expr::mkAnd(Eq).implies(VA.eq(VB)));
+    for (const auto &B : Inst) {
+      if (B.Fr.Thread != 1 || B.Sym != A.Sym ||
+          (B.Fr.ShiftLoop != NoNode && B.Fr.ShiftLoop != Sym.Loop))
+        continue;
+      std::vector<Expr> Eq = {A.Iter.eq(B.Iter)};
+      for (unsigned L = 0; L < Loops.size(); ++L)
+        if (L != Sym.Loop && Loops[L].contains(Loops[Sym.Loop].Header))
+          Eq.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
+      Out.push_back(Expr::mkAnd(Eq).implies(A.Var.eq(B.Var)));
+    }
   }
   return Expr::mkAnd(Out);
 }
@@ -424,82 +634,76 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
   Outcome Out;
   Out.Rel = Rel;
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
-  const ir::BarrierIntervals &BI =
-      AnyWarp ? *Cta : intervals(Rel);
+  const ir::BarrierIntervals &BI = AnyWarp ? *Cta : intervals(Rel);
   if (!BI.mayShareInterval(X.Item, Y.Item)) {
     Out.Reason = Rel == Relation::OtherBlocks
                      ? "separated by a grid-wide barrier"
                      : "ordered by a barrier";
     return Out;
   }
-  Frame FA{0, NoNode}, FB{1, NoNode};
-  ExprId PcX = TV.execCond(X.Item);
-  ExprId PcY = TV.execCond(Y.Item);
+  ExprId PcX = TV.execCond(X.Item), PcY = TV.execCond(Y.Item);
   std::vector<ExprId> EA = {PcX}, EB = {PcY};
   if (WithAddress) {
     EA.push_back(X.Offset);
     EB.push_back(Y.Offset);
   }
-  std::vector<Expr> Q;
-  Q.push_back(Enc.encode(FA, PcX));
-  Q.push_back(Enc.encode(FB, PcY));
-  Expr OffA, OffB;
-  if (WithAddress) {
-    OffA = Enc.encode(FA, X.Offset);
-    OffB = Enc.encode(FB, Y.Offset);
-    Expr SA = Expr::mkInt(X.Bytes), SB = Expr::mkInt(Y.Bytes);
-    Q.push_back(OffA.lt(OffB + SB) && OffB.lt(OffA + SA));
-    // Morally strong accesses that overlap completely do not race.
-    if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
-        scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes)
-      Q.push_back(OffA.ne(OffB));
-  }
-  Q.push_back(relationFacts(Rel, AnyWarp));
-  Q.push_back(contexts(I, J, BI, Out.Sources));
-  std::vector<unsigned> LA = loopsOf(X.Item, EA), LB = loopsOf(Y.Item, EB);
-  for (unsigned L : LA)
-    Q.push_back(Enc.iterationExists(0, L));
-  for (unsigned L : LB)
-    Q.push_back(Enc.iterationExists(1, L));
-  Q.push_back(sharing(EA, EB, Rel));
-  flush();
-  S.push();
-  for (const Expr &E : Q)
-    S.add(E);
-  smt::Result Res = S.check();
-  if (Res.isSat() && !Enc.validModel(Res.model())) {
-    // The linear relaxation of a product found a model that is not one;
-    // try the launch geometry and parameters of that model as constants.
-    Res = smt::Result::unknown("nonlinear arithmetic (products of unknowns)");
-  }
-  if (Res.isSat()) {
-    Out.V = Verdict::Race;
-    if (O.Witnesses) {
-      // Encode what the witness reports before reading the model.
-      Out.W = witness(Res.model(), X.Item, Y.Item,
-                      WithAddress ? X.Offset : NoExpr,
-                      WithAddress ? Y.Offset : NoExpr, EA, EB);
-      int64_t WA = Out.W->A.Warp, WB = Out.W->B.Warp;
-      bool SameCta = Out.W->A.Ctaid == Out.W->B.Ctaid;
-      Out.Rel = !SameCta      ? Relation::OtherBlocks
-                : WA == WB    ? Relation::SameWarp
-                              : Relation::SameBlock;
-    } else if (!AnyWarp) {
-      Out.Rel = Rel;
-    } else {
-      std::optional<int64_t> WA = Res.model().evalInt(Enc.warp(0));
-      std::optional<int64_t> WB = Res.model().evalInt(Enc.warp(1));
-      Out.Rel = WA && WB && *WA == *WB ? Relation::SameWarp : Relation::SameBlock;
+  bool First = true;
+  Builder Build = [&](Encoder &Enc) {
+    Frame FA{0, NoNode}, FB{1, NoNode};
+    std::vector<Expr> Q;
+    Q.push_back(Enc.encode(FA, PcX));
+    Q.push_back(Enc.encode(FB, PcY));
+    if (WithAddress) {
+      Expr OffA = Enc.encode(FA, X.Offset), OffB = Enc.encode(FB, Y.Offset);
+      Expr SA = Expr::mkInt(X.Bytes), SB = Expr::mkInt(Y.Bytes);
+      Q.push_back(OffA.lt(OffB + SB) && OffB.lt(OffA + SA));
+      // Morally strong accesses that overlap completely do not race.
+      if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
+          scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes)
+        Q.push_back(OffA.ne(OffB));
     }
-  } else if (Res.isUnsat()) {
+    Q.push_back(relationFacts(Enc, Rel, AnyWarp));
+    std::vector<unsigned> Sources;
+    std::set<unsigned> CtxLoops;
+    Q.push_back(contexts(Enc, I, J, BI, Sources, CtxLoops));
+    if (First)
+      Out.Sources = Sources;
+    First = false;
+    std::vector<unsigned> LA = loopsOf(X.Item, EA), LB = loopsOf(Y.Item, EB);
+    LA.insert(LA.end(), CtxLoops.begin(), CtxLoops.end());
+    LB.insert(LB.end(), CtxLoops.begin(), CtxLoops.end());
+    std::sort(LA.begin(), LA.end());
+    LA.erase(std::unique(LA.begin(), LA.end()), LA.end());
+    std::sort(LB.begin(), LB.end());
+    LB.erase(std::unique(LB.begin(), LB.end()), LB.end());
+    for (unsigned L : LA)
+      Q.push_back(Enc.iterationExists(0, L));
+    for (unsigned L : LB)
+      Q.push_back(Enc.iterationExists(1, L));
+    Q.push_back(sharing(Enc, EA, EB, Rel));
+    return Q;
+  };
+  Solved Sv = solve(Build);
+  if (Sv.Res.isSat()) {
+    Encoder &Enc = Sv.By->Enc;
+    const smt::Model &Mo = Sv.Res.model();
+    Out.V = Verdict::Race;
+    Witness W = witness(Enc, Mo, X.Item, Y.Item, WithAddress ? X.Offset : NoExpr,
+                        WithAddress ? Y.Offset : NoExpr, EA, EB);
+    bool SameCta = W.A.Ctaid == W.B.Ctaid;
+    Out.Rel = !SameCta               ? Relation::OtherBlocks
+              : W.A.Warp == W.B.Warp ? Relation::SameWarp
+                                     : Relation::SameBlock;
+    if (O.Witnesses)
+      Out.W = std::move(W);
+  } else if (Sv.Res.isUnsat()) {
     Out.V = Verdict::Safe;
     Out.Reason = WithAddress ? "the addresses never meet"
                              : "never run by two such threads at once";
   } else {
     Out.V = Verdict::Unknown;
-    Out.Reason = "the solver gave up: " + Res.str();
+    Out.Reason = "the solver gave up: " + Sv.Res.str();
   }
-  S.pop();
   return Out;
 }
 
@@ -616,7 +820,8 @@ void Checker::checkPair(unsigned I, unsigned J) {
 
 //===-- Witnesses ---------------------------------------------------------===//
 
-void Checker::fillThread(const smt::Model &Mo, unsigned T, unsigned Item,
+void Checker::fillThread(Encoder &Enc, const smt::Model &Mo, unsigned T,
+                         unsigned Item,
                          ExprId Off, const std::vector<ExprId> &Es,
                          ThreadWitness &W,
                          std::vector<std::pair<std::string, int64_t>> &Params) {
@@ -676,7 +881,8 @@ void Checker::fillThread(const smt::Model &Mo, unsigned T, unsigned Item,
   }
 }
 
-Witness Checker::witness(const smt::Model &Mo, unsigned ItemA, unsigned ItemB,
+Witness Checker::witness(Encoder &Enc, const smt::Model &Mo, unsigned ItemA,
+                         unsigned ItemB,
                          ExprId OffA, ExprId OffB,
                          const std::vector<ExprId> &ExprsA,
                          const std::vector<ExprId> &ExprsB) {
@@ -685,8 +891,8 @@ Witness Checker::witness(const smt::Model &Mo, unsigned ItemA, unsigned ItemB,
     W.BlockDim[D] = Mo.evalInt(Enc.ntid(D)).value_or(1);
     W.GridDim[D] = Mo.evalInt(Enc.nctaid(D)).value_or(1);
   }
-  fillThread(Mo, 0, ItemA, OffA, ExprsA, W.A, W.Params);
-  fillThread(Mo, 1, ItemB, OffB, ExprsB, W.B, W.Params);
+  fillThread(Enc, Mo, 0, ItemA, OffA, ExprsA, W.A, W.Params);
+  fillThread(Enc, Mo, 1, ItemB, OffB, ExprsB, W.B, W.Params);
   return W;
 }
 
@@ -780,73 +986,74 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     return;
   }
   ExprId Pc = Bar.Assumed ? TV.pathCond(F.blockOf(Bar.Item)) : TV.execCond(Bar.Item);
-  Frame FA{0, NoNode}, FB{1, NoNode};
-  std::vector<Expr> Q;
-  Q.push_back(Enc.encode(FA, Pc));
-  Expr PcB = Enc.encode(FB, Pc);
   std::vector<unsigned> Ls = loopsOf(Bar.Item, {Pc});
   const auto &Loops = F.loops().loops();
-  std::vector<Expr> ExistsB;
-  for (unsigned L : Ls) {
-    Q.push_back(Enc.iterationExists(0, L));
-    if (Loops[L].contains(F.blockOf(Bar.Item))) {
-      ExistsB.push_back(Enc.iterationExists(1, L));
-      Q.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
-    } else {
-      Q.push_back(Enc.iterationExists(1, L));
-    }
-  }
-  ExistsB.push_back(PcB);
-  Q.push_back(!Expr::mkAnd(ExistsB));
-  if (GridWide) {
-    std::vector<Expr> Diff;
-    for (unsigned D = 0; D < 3; ++D) {
-      Diff.push_back(Enc.tid(0, D).ne(Enc.tid(1, D)));
-      Diff.push_back(Enc.ctaid(0, D).ne(Enc.ctaid(1, D)));
-    }
-    Q.push_back(Expr::mkOr(Diff));
-  } else {
-    Q.push_back(relationFacts(Relation::SameBlock, true));
-  }
-  Q.push_back(sharing({Pc}, {Pc}, GridWide ? Relation::OtherBlocks
-                                           : Relation::SameBlock));
-  // Which exits B may take instead, for the description.
-  std::vector<std::pair<unsigned, Expr>> Exits;
+  // The exits B may take instead, for the description.
+  std::vector<unsigned> ExitItems;
   for (unsigned Item : F.instructions()) {
     ptx::Opcode Op = F.inst(Item).Op;
     if ((Op == ptx::Opcode::Ret || Op == ptx::Opcode::Exit) &&
         !reaches(Bar.Item, Item))
-      Exits.emplace_back(Item, Enc.encode(FB, TV.execCond(Item)));
+      ExitItems.push_back(Item);
   }
-  flush();
-  S.push();
-  for (const Expr &E : Q)
-    S.add(E);
-  smt::Result Res = S.check();
-  if (Res.isSat() && !Enc.validModel(Res.model()))
-    Res = smt::Result::unknown("nonlinear arithmetic (products of unknowns)");
-  if (Res.isSat()) {
+  Builder Build = [&](Encoder &Enc) {
+    Frame FA{0, NoNode}, FB{1, NoNode};
+    std::vector<Expr> Q;
+    Q.push_back(Enc.encode(FA, Pc));
+    std::vector<Expr> ReachB = {Enc.encode(FB, Pc)};
+    for (unsigned L : Ls) {
+      Q.push_back(Enc.iterationExists(0, L));
+      if (Loops[L].contains(F.blockOf(Bar.Item))) {
+        // The same barrier instance: the same iteration of every loop
+        // around it, which B may not have.
+        ReachB.push_back(Enc.iterationExists(1, L));
+        Q.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
+      } else {
+        Q.push_back(Enc.iterationExists(1, L));
+      }
+    }
+    Q.push_back(!Expr::mkAnd(ReachB));
+    if (GridWide) {
+      std::vector<Expr> Diff;
+      for (unsigned D = 0; D < 3; ++D) {
+        Diff.push_back(Enc.tid(0, D).ne(Enc.tid(1, D)));
+        Diff.push_back(Enc.ctaid(0, D).ne(Enc.ctaid(1, D)));
+      }
+      Q.push_back(Expr::mkOr(Diff));
+    } else {
+      Q.push_back(relationFacts(Enc, Relation::SameBlock, true));
+    }
+    Q.push_back(sharing(Enc, {Pc}, {Pc},
+                        GridWide ? Relation::OtherBlocks : Relation::SameBlock));
+    for (unsigned Item : ExitItems)
+      Enc.encode(FB, TV.execCond(Item));
+    return Q;
+  };
+  Solved Sv = solve(Build);
+  if (Sv.Res.isSat()) {
+    Encoder &Enc = Sv.By->Enc;
+    const smt::Model &Mo = Sv.Res.model();
     B.V = Verdict::Race;
     B.Reason = GridWide ? "two threads of the grid disagree on reaching it"
                         : "two threads of one CTA disagree on reaching it";
     if (O.Witnesses)
-      B.W = witness(Res.model(), Bar.Item, Bar.Item, NoExpr, NoExpr, {Pc}, {Pc});
-    for (const auto &[Item, Cond] : Exits)
-      if (Res.model().evalBool(Cond) == std::optional<bool>(true)) {
+      B.W = witness(Enc, Mo, Bar.Item, Bar.Item, NoExpr, NoExpr, {Pc}, {Pc});
+    for (unsigned Item : ExitItems)
+      if (Mo.evalBool(Enc.encode(Frame{1, NoNode}, TV.execCond(Item))) ==
+          std::optional<bool>(true)) {
         B.Missed = fmt::format("it has exited (at {}) before the barrier",
                                whereText(Item));
         break;
       }
     if (B.Missed.empty())
       B.Missed = "it takes a path that does not pass the barrier";
-  } else if (Res.isUnsat()) {
+  } else if (Sv.Res.isUnsat()) {
     B.V = Verdict::Safe;
     B.Reason = "its condition is the same for every thread that gets there";
   } else {
     B.V = Verdict::Unknown;
-    B.Reason = "the solver gave up: " + Res.str();
+    B.Reason = "the solver gave up: " + Sv.Res.str();
   }
-  S.pop();
 }
 
 //===-- The kernel --------------------------------------------------------===//
@@ -855,8 +1062,6 @@ KernelReport Checker::run() {
   R.Name = F.name();
   R.Demangled = ir::demangle(F.name());
   R.PtxLine = F.function().Range.Begin.Line;
-  for (const Expr &E : Enc.launchFacts())
-    S.add(E);
   collectAccesses();
   collectBarriers();
   if (!F.loops().irreducibleEdges().empty())

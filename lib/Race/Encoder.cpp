@@ -37,26 +37,26 @@ std::string Encoder::frameKey(Frame Fr) const {
 //===-- Geometry and ids --------------------------------------------------===//
 
 Expr Encoder::ntid(unsigned D) {
-  if (Launch.BlockDim)
-    return Expr::mkInt((*Launch.BlockDim)[D]);
+  if (Launch.Block[D])
+    return Expr::mkInt(*Launch.Block[D]);
   return Expr::mkVar(std::string("ntid.") + Dims[D], smt::Sort::integer());
 }
 
 Expr Encoder::nctaid(unsigned D) {
-  if (Launch.GridDim)
-    return Expr::mkInt((*Launch.GridDim)[D]);
+  if (Launch.Grid[D])
+    return Expr::mkInt(*Launch.Grid[D]);
   return Expr::mkVar(std::string("nctaid.") + Dims[D], smt::Sort::integer());
 }
 
 Expr Encoder::tid(unsigned T, unsigned D) {
-  if (Launch.BlockDim && (*Launch.BlockDim)[D] == 1)
+  if (Launch.Block[D] == std::optional<int64_t>(1))
     return Expr::mkInt(0);
   return Expr::mkVar(std::string("tid.") + Dims[D] + (T ? "!B" : "!A"),
                      smt::Sort::integer());
 }
 
 Expr Encoder::ctaid(unsigned T, unsigned D) {
-  if (Launch.GridDim && (*Launch.GridDim)[D] == 1)
+  if (Launch.Grid[D] == std::optional<int64_t>(1))
     return Expr::mkInt(0);
   return Expr::mkVar(std::string("ctaid.") + Dims[D] + (T ? "!B" : "!A"),
                      smt::Sort::integer());
@@ -182,15 +182,13 @@ Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
     SymVars.emplace(Key, V); // before encoding the start value
     Approx = true;
     // In iteration 0 it holds its start value.
-    for (const ir::LoopVarInfo &LV : TV->loopVars())
-      if (pool().node(LV.Sym).Sym == SymIdx) {
-        Symbol IterSym;
-        IterSym.K = SymKind::Iter;
-        IterSym.Loop = S.Loop;
-        Expr K = encode(Fr, pool().sym(IterSym));
-        Side.push_back(K.eq(Expr::mkInt(0)).implies(V.eq(encode(Fr, LV.Init))));
-        break;
-      }
+    Symbol IterSym;
+    IterSym.K = SymKind::Iter;
+    IterSym.Loop = S.Loop;
+    Expr K = encode(Fr, pool().sym(IterSym));
+    Instances.push_back({SymIdx, Fr, V, K});
+    if (const ir::LoopVarInfo *LV = TV->loopVarOf(SymIdx))
+      Side.push_back(K.eq(Expr::mkInt(0)).implies(V.eq(encode(Fr, LV->Init))));
     return V;
   }
   case SymKind::Opaque:

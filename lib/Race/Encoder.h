@@ -86,6 +86,17 @@ public:
   /// Whether \p M gives every product variable the product of its factors.
   bool validModel(const smt::Model &M) const;
 
+  /// One thread's value of a loop-carried variable in one frame, and the
+  /// iteration of its loop it belongs to.
+  struct LoopVarInstance {
+    unsigned Sym;
+    Frame Fr;
+    smt::Expr Var, Iter;
+  };
+  const std::vector<LoopVarInstance> &loopVarInstances() const {
+    return Instances;
+  }
+
   /// Symbols encoded in thread \p T's base frame (pool indices).
   const std::vector<unsigned> &symbolsUsed(unsigned T) const {
     return Used[T];
@@ -118,6 +129,7 @@ private:
   std::set<std::pair<unsigned, unsigned>> IterMade;
   std::map<std::vector<void *>, unsigned> ProductIndex;
   std::vector<unsigned> Used[2];
+  std::vector<LoopVarInstance> Instances;
   std::vector<char> UsedLoops[2];
   bool Approx = false;
   unsigned Fresh = 0;

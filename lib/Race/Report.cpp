@@ -245,6 +245,9 @@ void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose) {
                             P.Reason);
     for (const std::string &N : K.Notes)
       OS << "  note: " << N << "\n";
+    if (Verbose)
+      for (const std::string &A : K.Assumptions)
+        OS << "  assuming " << A << "\n";
     unsigned Unproved = static_cast<unsigned>(K.unproved().size());
     OS << fmt::format(
         "  summary: {}, {}; pairs: {} race, {} safe, {} unknown; {} of {} "
@@ -376,6 +379,7 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
          {"hazards", Hazards},
          {"barriers", Bars},
          {"notes", K.Notes},
+         {"assumptions", K.Assumptions},
          {"unproved", K.unproved()},
          {"summary",
           {{"races", Hazards.size()},

@@ -82,6 +82,9 @@ public:
   struct Reach {
     unsigned Source = 0;
     uint32_t Crossed = 0;
+    /// Per loop of enteredLoops() (bit i for the i-th), whether the path
+    /// went through that loop (entered its header from outside).
+    uint32_t Entered = 0;
     friend bool operator==(const Reach &, const Reach &) = default;
   };
   const std::vector<Reach> &reach(unsigned Item) const;
@@ -89,6 +92,9 @@ public:
   const std::vector<unsigned> &sourceLoops(unsigned Source) const {
     return SrcLoops[Source];
   }
+  /// The synchronised loops whose entry Reach::Entered records (at most
+  /// 32, in loop order).
+  const std::vector<unsigned> &enteredLoops() const { return EnteredLoops; }
   /// Whether every iteration of loop \p Loop passes a barrier of the scope.
   bool synchronised(unsigned Loop) const { return Sync[Loop]; }
   /// Whether the instruction at \p Item is a barrier of the scope, or one
@@ -98,8 +104,8 @@ public:
   bool mayShareInterval(unsigned A, unsigned B) const;
 
 private:
-  void walk(unsigned SourceIdx, unsigned Block, unsigned From, uint32_t Mask,
-            std::vector<std::vector<uint32_t>> &Seen);
+  void walk(unsigned SourceIdx, unsigned Block, unsigned From,
+            std::vector<std::vector<std::pair<uint32_t, uint32_t>>> &Seen);
 
   const FunctionIR *F;
   std::vector<char> IsBarrier; ///< per body item: 1 at, 2 before it
@@ -107,6 +113,7 @@ private:
   std::vector<unsigned> Starts; ///< Per source, the first item it reaches.
   std::vector<std::vector<unsigned>> SrcLoops;
   std::vector<char> Sync;
+  std::vector<unsigned> EnteredLoops;
   std::vector<std::vector<Reach>> Reached; ///< per body item
 };
 

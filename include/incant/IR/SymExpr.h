@@ -123,6 +123,7 @@ public:
 
   const ExprNode &node(ExprId E) const { return Nodes[E]; }
   const Symbol &symbol(unsigned S) const { return Syms[S]; }
+  unsigned symbolCount() const { return static_cast<unsigned>(Syms.size()); }
   size_t size() const { return Nodes.size(); }
   bool isBool(ExprId E) const;
   /// The symbol an expression is, or null.

@@ -51,7 +51,16 @@ namespace incant::race {
 /// What the launch is known to be; what is not given stays symbolic
 /// (any geometry CUDA allows, any parameter value).
 struct LaunchConfig {
-  std::optional<std::array<int64_t, 3>> BlockDim, GridDim;
+  /// Threads per block and blocks per grid, per dimension (x, y, z).
+  std::array<std::optional<int64_t>, 3> Block, Grid;
+  void setBlock(const std::array<int64_t, 3> &D) {
+    for (unsigned I = 0; I < 3; ++I)
+      Block[I] = D[I];
+  }
+  void setGrid(const std::array<int64_t, 3> &D) {
+    for (unsigned I = 0; I < 3; ++I)
+      Grid[I] = D[I];
+  }
   /// Parameter values by PTX name (`_Z4loopPii_param_1`) or by position
   /// ("1").
   std::map<std::string, int64_t> Params;
@@ -76,6 +85,11 @@ struct Options {
   /// Skip the concrete witness of each race (faster; repair only needs
   /// which pairs race).
   bool Witnesses = true;
+  /// A dimension of the block (grid) that the kernel never reads (%tid.y
+  /// and %ntid.y for blockDim.y, %ctaid.y and %nctaid.y for gridDim.y) is
+  /// taken to be 1 unless given: launched wider, every thread would
+  /// repeat another's work. KernelReport::Assumptions says which.
+  bool UnreadDimensionsAreOne = true;
 };
 
 enum class Verdict : uint8_t { Safe, Race, Unknown };
@@ -173,6 +187,9 @@ struct KernelReport {
   std::vector<BarrierResult> Barriers;
   /// Kernel-wide limits of the analysis (calls not followed, ...).
   std::vector<std::string> Notes;
+  /// What was assumed about the launch ("blockDim.y = 1: the kernel never
+  /// reads %tid.y or %ntid.y").
+  std::vector<std::string> Assumptions;
   unsigned Races = 0, Safe = 0, Unknown = 0; ///< Pair counts.
   unsigned Divergent = 0;                    ///< Barrier verdicts Race.
   unsigned UnknownBarriers = 0;

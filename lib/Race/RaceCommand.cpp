@@ -1,0 +1,189 @@
+//===- RaceCommand.cpp - `incant race`: data races and divergence ---------===//
+#include "incant/Race/RaceCommand.h"
+#include "incant/IR/FunctionIR.h"
+#include "incant/PTX/Module.h"
+#include "incant/Race/Race.h"
+#include "incant/Support/Diagnostic.h"
+#include "incant/Support/Process.h"
+#include "incant/Support/PtxCompiler.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdlib>
+#include <ostream>
+
+namespace incant::race {
+
+namespace {
+
+/// An integer option value: decimal or 0x hex, optionally negative.
+std::optional<int64_t> parseInt(const std::string &S) {
+  if (S.empty())
+    return std::nullopt;
+  char *End = nullptr;
+  errno = 0;
+  long long V = std::strtoll(S.c_str(), &End, 0);
+  if (errno || End != S.c_str() + S.size())
+    return std::nullopt;
+  return V;
+}
+
+/// "X[,Y,Z]" with positive integers; missing dimensions are 1.
+std::optional<std::array<int64_t, 3>> parseDim(const std::string &S) {
+  std::array<int64_t, 3> D = {1, 1, 1};
+  size_t Start = 0;
+  for (unsigned I = 0; I < 3; ++I) {
+    size_t Comma = S.find(',', Start);
+    std::string Part = S.substr(Start, Comma == std::string::npos
+                                           ? std::string::npos
+                                           : Comma - Start);
+    std::optional<int64_t> V = parseInt(Part);
+    if (!V || *V < 1)
+      return std::nullopt;
+    D[I] = *V;
+    if (Comma == std::string::npos)
+      return D;
+    Start = Comma + 1;
+  }
+  return std::nullopt; // a fourth dimension
+}
+
+bool checkDims(const std::string &Opt, const std::string &Text,
+               const std::array<int64_t, 3> &D, bool Block,
+               DiagnosticEngine &Diags) {
+  static const int64_t MaxBlock[] = {1024, 1024, 64};
+  static const int64_t MaxGrid[] = {2147483647, 65535, 65535};
+  for (unsigned I = 0; I < 3; ++I)
+    if (D[I] > (Block ? MaxBlock : MaxGrid)[I]) {
+      Diags.error(fmt::format("{} {}: dimension {} is {}, more than CUDA "
+                              "allows ({})",
+                              Opt, Text, "xyz"[I], D[I],
+                              (Block ? MaxBlock : MaxGrid)[I]));
+      return false;
+    }
+  if (Block && D[0] * D[1] * D[2] > 1024) {
+    Diags.error(fmt::format("{} {}: {} threads per block, more than CUDA "
+                            "allows (1024)",
+                            Opt, Text, D[0] * D[1] * D[2]));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  Options O;
+  O.Kernel = Cmd.Kernel;
+  O.TimeoutMs = Cmd.TimeoutMs;
+  if (!Cmd.BlockDim.empty()) {
+    std::optional<std::array<int64_t, 3>> D = parseDim(Cmd.BlockDim);
+    if (!D) {
+      Diags.error(fmt::format("--block-dim: expected X[,Y,Z] with positive "
+                              "integers, got '{}'",
+                              Cmd.BlockDim));
+      return 2;
+    }
+    if (!checkDims("--block-dim", Cmd.BlockDim, *D, true, Diags))
+      return 2;
+    O.Launch.setBlock(*D);
+  }
+  if (!Cmd.GridDim.empty()) {
+    std::optional<std::array<int64_t, 3>> D = parseDim(Cmd.GridDim);
+    if (!D) {
+      Diags.error(fmt::format("--grid-dim: expected X[,Y,Z] with positive "
+                              "integers, got '{}'",
+                              Cmd.GridDim));
+      return 2;
+    }
+    if (!checkDims("--grid-dim", Cmd.GridDim, *D, false, Diags))
+      return 2;
+    O.Launch.setGrid(*D);
+  }
+  for (const std::string &P : Cmd.Params) {
+    size_t Eq = P.find('=');
+    std::optional<int64_t> V =
+        Eq == std::string::npos ? std::nullopt : parseInt(P.substr(Eq + 1));
+    if (Eq == std::string::npos || Eq == 0 || !V) {
+      Diags.error(fmt::format("--param: expected NAME=INTEGER (NAME a "
+                              "parameter's PTX name or position), got '{}'",
+                              P));
+      return 2;
+    }
+    O.Launch.Params[P.substr(0, Eq)] = *V;
+  }
+
+  std::shared_ptr<SourceFile> File;
+  if (kernelLanguageOf(Cmd.File) != KernelLanguage::Ptx) {
+    PtxCompileOptions CO;
+    CO.Arch = Cmd.Arch;
+    CO.ExtraArgs = Cmd.CompilerArgs;
+    PtxCompileResult R = compileToPtx(Cmd.File, CO);
+    if (!R.Argv.empty() && Cmd.Verbose)
+      Err << "compiling with " << R.Compiler << ": " << shellQuote(R.Argv)
+          << "\n";
+    if (!R.ok()) {
+      Err << R.Log;
+      Diags.error(R.Message);
+      return exitCodeOf(R.errorKind());
+    }
+    File = std::make_shared<SourceFile>(R.PtxName, std::move(R.Ptx));
+  } else {
+    std::string Error;
+    File = SourceFile::read(Cmd.File, Error);
+    if (!File) {
+      Diags.error(Cmd.File + ": " + Error);
+      return 2;
+    }
+  }
+  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+  if (!M)
+    return 2;
+
+  // Parameters named on the command line must exist in the kernels checked.
+  for (const auto &[Name, V] : O.Launch.Params) {
+    bool Known = false;
+    std::string Names;
+    for (const ptx::ModuleItem &I : M->Items) {
+      const auto *Fn = std::get_if<ptx::Function>(&I);
+      if (!Fn || !Fn->IsEntry)
+        continue;
+      for (unsigned K = 0; K < Fn->Params.size(); ++K) {
+        if (Fn->Params[K].Name == Name || std::to_string(K) == Name)
+          Known = true;
+        Names += (Names.empty() ? "" : ", ") + Fn->Params[K].Name;
+      }
+    }
+    if (!Known) {
+      Diags.error(fmt::format("--param {}: no kernel has that parameter (by "
+                              "PTX name or position){}",
+                              Name, Names.empty() ? "" : "; parameters: " + Names));
+      return 2;
+    }
+  }
+
+  ModuleReport R = checkModule(*M, O);
+  if (!R.Error.empty()) {
+    Diags.error(fmt::format("{}: {}", Cmd.File, R.Error));
+    return 2;
+  }
+  R.File = Cmd.File;
+  if (Cmd.Json)
+    Out << reportToJson(R).dump() << "\n";
+  else
+    printReport(R, Out, Cmd.Verbose);
+
+  bool Found = false, Open = false;
+  for (const KernelReport &K : R.Kernels) {
+    Found |= K.Races || K.Divergent;
+    Open |= K.Unknown || K.UnknownBarriers;
+  }
+  if (Found || (Cmd.Strict && Open))
+    return 1;
+  return 0;
+}
+
+} // namespace incant::race
