@@ -714,3 +714,36 @@ ExprId ThreadValues::backEdgeCond(unsigned LoopIdx) {
 }
 
 } // namespace incant::ir
+
+namespace incant::ir {
+
+std::vector<ThreadValues::StopPoint> ThreadValues::stopPoints(unsigned Loop) {
+  std::vector<StopPoint> Out;
+  std::vector<ExprId> Work = {backEdgeCond(Loop)};
+  ExprId K = iter(Loop);
+  while (!Work.empty()) {
+    ExprId C = Work.back();
+    Work.pop_back();
+    const ExprNode &N = P->node(C);
+    if (N.O == Op::BoolAnd) {
+      Work.insert(Work.end(), N.Ops.begin(), N.Ops.end());
+      continue;
+    }
+    if (N.O != Op::Cmp || N.Cmp != CmpKind::Ne)
+      continue;
+    AffineForm D = P->affine(P->sub(N.Ops[0], N.Ops[1]));
+    auto It = D.Terms.find({K});
+    if (It == D.Terms.end())
+      continue;
+    StopPoint S;
+    S.Coeff = It->second;
+    D.Terms.erase(It);
+    S.Rest = P->fromAffine(D);
+    if (P->mentions(S.Rest, [&](const Symbol &Y) { return variesIn(Y, Loop); }))
+      continue;
+    Out.push_back(S);
+  }
+  return Out;
+}
+
+} // namespace incant::ir

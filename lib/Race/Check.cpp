@@ -10,6 +10,7 @@
 #include <cassert>
 #include <functional>
 #include <memory>
+#include <map>
 #include <set>
 
 namespace incant::race {
@@ -115,6 +116,8 @@ private:
   struct Item {
     ir::MemoryAccess A;
     bool Call = false;
+    /// Part of a recognised grid.sync(): its own synchronisation.
+    bool GridSync = false;
   };
   struct Outcome {
     Verdict V = Verdict::Safe;
@@ -145,6 +148,14 @@ private:
                   const std::vector<ExprId> &Es, ThreadWitness &W,
                   std::vector<std::pair<std::string, int64_t>> &Params);
   std::string memorySync(unsigned I, unsigned J, Relation R);
+  /// Loads (index into Items) whose values the expressions mention.
+  std::vector<std::pair<unsigned, unsigned>>
+  loadsIn(const std::vector<ExprId> &Es);
+  /// Two loads of one location return one value: always for memory the
+  /// kernel never writes; with \p SameThread, also for two loads by one
+  /// thread with no write by it to that memory between them.
+  Expr consistency(Encoder &Enc, const std::vector<ExprId> &EA,
+                   const std::vector<ExprId> &EB, bool SameThread);
   void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
   bool reaches(unsigned From, unsigned To);
   /// Block \p To is reachable from block \p From without a back edge.
@@ -185,6 +196,10 @@ private:
   std::unique_ptr<ir::BarrierIntervals> Warp, Cta, Grid;
   bool HasWarpBarriers = false;
   std::vector<std::vector<char>> BlockReach, FwdReach;
+  /// Per Items index: the memory the kernel never writes.
+  std::vector<char> ReadOnly;
+  /// Body index of a load -> its index in Items.
+  std::map<unsigned, unsigned> LoadAt;
   std::string CallNote;
 };
 
@@ -262,8 +277,15 @@ void Checker::collectAccesses() {
     X.Bytes = A.Bytes;
     X.Affine = A.Affine && A.Bytes != 0;
     X.Why = A.Affine && A.Bytes == 0 ? "the access size is not known" : A.Why;
+    bool Sync = false;
+    for (const ir::Barrier &B : Bars)
+      if (B.Kind == ir::BarrierKind::Grid && A.Item > B.GridStart &&
+          A.Item < B.Item && F.dominates(B.GridStart, A.Item))
+        Sync = true;
+    if (Sync)
+      X.Why = "part of grid.sync()";
     R.Accesses.push_back(X);
-    Items.push_back({std::move(A), false});
+    Items.push_back({std::move(A), false, Sync});
   }
   // Calls: what the callee does is not followed; one that may touch memory
   // counts as an access of unknown address that reads and writes.
@@ -627,6 +649,63 @@ Expr Checker::sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
   return Expr::mkAnd(Out);
 }
 
+std::vector<std::pair<unsigned, unsigned>>
+Checker::loadsIn(const std::vector<ExprId> &Es) {
+  std::vector<std::pair<unsigned, unsigned>> Out; // (symbol, Items index)
+  std::set<unsigned> Syms;
+  for (ExprId E : Es)
+    for (unsigned Y : Pool.symbolsOf(E))
+      Syms.insert(Y);
+  for (unsigned Y : Syms) {
+    const ir::Symbol &S = Pool.symbol(Y);
+    if (S.K != ir::SymKind::Opaque || S.Part != 0)
+      continue;
+    auto It = LoadAt.find(S.Item);
+    if (It != LoadAt.end())
+      Out.emplace_back(Y, It->second);
+  }
+  return Out;
+}
+
+Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
+                          const std::vector<ExprId> &EB, bool SameThread) {
+  std::vector<std::pair<unsigned, unsigned>> LA = loadsIn(EA), LB = loadsIn(EB);
+  std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> All;
+  for (const auto &L : LA)
+    All.push_back({0, L});
+  for (const auto &L : LB)
+    All.push_back({1, L});
+  std::vector<Expr> Out;
+  for (size_t P = 0; P < All.size(); ++P)
+    for (size_t Q = P + 1; Q < All.size(); ++Q) {
+      auto [TP, LP] = All[P];
+      auto [TQ, LQ] = All[Q];
+      const ir::MemoryAccess &AP = Items[LP.second].A, &AQ = Items[LQ.second].A;
+      if (!(AP.Object == AQ.Object) || !AP.Affine || !AQ.Affine ||
+          AP.Object.K == ir::ObjectKind::Unknown || AP.Bytes != AQ.Bytes)
+        continue;
+      bool Ok = ReadOnly[LP.second];
+      if (!Ok && SameThread && TP == TQ && LP.first != LQ.first) {
+        // No write by the thread to that memory between the two reads.
+        Ok = true;
+        unsigned I1 = AP.Item, I2 = AQ.Item;
+        for (const Item &W : Items)
+          if (W.A.Writes && (W.Call || W.A.Object == AP.Object) &&
+              ((reaches(I1, W.A.Item) && reaches(W.A.Item, I2)) ||
+               (reaches(I2, W.A.Item) && reaches(W.A.Item, I1))))
+            Ok = false;
+      }
+      if (!Ok)
+        continue;
+      Frame FP{TP, NoNode}, FQ{TQ, NoNode};
+      Expr OP = Enc.encode(FP, AP.Offset), OQ = Enc.encode(FQ, AQ.Offset);
+      Expr VP = Enc.symbolVar(FP, LP.first), VQ = Enc.symbolVar(FQ, LQ.first);
+      if (VP.sort() == VQ.sort())
+        Out.push_back(OP.eq(OQ).implies(VP.eq(VQ)));
+    }
+  return Expr::mkAnd(Out);
+}
+
 //===-- Pairs -------------------------------------------------------------===//
 
 Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
@@ -648,6 +727,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     EB.push_back(Y.Offset);
   }
   bool First = true;
+  bool SameThread = false;
   Builder Build = [&](Encoder &Enc) {
     Frame FA{0, NoNode}, FB{1, NoNode};
     std::vector<Expr> Q;
@@ -681,9 +761,24 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     for (unsigned L : LB)
       Q.push_back(Enc.iterationExists(1, L));
     Q.push_back(sharing(Enc, EA, EB, Rel));
+    Q.push_back(consistency(Enc, EA, EB, SameThread));
     return Q;
   };
   Solved Sv = solve(Build);
+  if (Sv.Res.isSat() && (!loadsIn(EA).empty() || !loadsIn(EB).empty())) {
+    // The witness depends on loaded values: ask for one where a thread's
+    // two reads of one location agree (unless it writes there between).
+    SameThread = true;
+    Solved Again = solve(Build);
+    if (Again.Res.isUnsat()) {
+      Out.V = Verdict::Unknown;
+      Out.Reason = "a race only if another thread changes a location between "
+                   "two reads by one thread (the loaded values decide)";
+      return Out;
+    }
+    if (Again.Res.isSat())
+      Sv = std::move(Again);
+  }
   if (Sv.Res.isSat()) {
     Encoder &Enc = Sv.By->Enc;
     const smt::Model &Mo = Sv.Res.model();
@@ -710,6 +805,8 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
 void Checker::checkPair(unsigned I, unsigned J) {
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
   if (!X.Writes && !Y.Writes)
+    return;
+  if (Items[I].GridSync || Items[J].GridSync)
     return;
   if (!racySpace(X.Space) || !racySpace(Y.Space))
     return;
@@ -1062,8 +1159,23 @@ KernelReport Checker::run() {
   R.Name = F.name();
   R.Demangled = ir::demangle(F.name());
   R.PtxLine = F.function().Range.Begin.Line;
-  collectAccesses();
   collectBarriers();
+  collectAccesses();
+  bool UnknownWrites = false;
+  for (const Item &It : Items)
+    UnknownWrites |= It.A.Writes && (It.Call || It.A.Object.K == ir::ObjectKind::Unknown);
+  ReadOnly.assign(Items.size(), 0);
+  for (unsigned I = 0; I < Items.size(); ++I) {
+    if (Items[I].Call)
+      continue;
+    if (F.inst(Items[I].A.Item).Op == ptx::Opcode::Ld ||
+        F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu)
+      LoadAt[Items[I].A.Item] = I;
+    bool Written = UnknownWrites;
+    for (const Item &W : Items)
+      Written |= W.A.Writes && W.A.Object == Items[I].A.Object;
+    ReadOnly[I] = !Written && Items[I].A.Object.K != ir::ObjectKind::Unknown;
+  }
   if (!F.loops().irreducibleEdges().empty())
     R.Notes.push_back("the control flow is irreducible: loops without a "
                       "single header are not analysed as loops");

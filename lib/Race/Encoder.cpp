@@ -499,8 +499,18 @@ std::vector<Expr> Encoder::takeSideConditions() {
 
 Expr Encoder::iterationExists(unsigned T, unsigned Loop) {
   Expr K = iter(T, Loop);
-  Expr Back = encode(Frame{T, Loop}, TV->backEdgeCond(Loop));
-  return K.eq(Expr::mkInt(0)) || (K.ge(Expr::mkInt(1)) && Back);
+  Expr One = Expr::mkInt(1), Zero = Expr::mkInt(0);
+  std::vector<Expr> Cont = {K.ge(One),
+                            encode(Frame{T, Loop}, TV->backEdgeCond(Loop))};
+  // A loop that runs while `i != n` stops at the first iteration where
+  // i == n: none of the iterations before k may be that one.
+  for (const ir::ThreadValues::StopPoint &S : TV->stopPoints(Loop)) {
+    Expr Minus = -encode(Frame{T, ir::NoNode}, S.Rest);
+    Expr A = Expr::mkInt(S.Coeff);
+    Expr J = Minus.div(A);
+    Cont.push_back(!(Minus.mod(A).eq(Zero) && J.ge(Zero) && J.le(K - One)));
+  }
+  return K.eq(Zero) || Expr::mkAnd(Cont);
 }
 
 } // namespace incant::race

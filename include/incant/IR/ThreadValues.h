@@ -92,6 +92,16 @@ public:
   /// iter(Loop): some latch runs and takes the back edge.
   ExprId backEdgeCond(unsigned Loop);
 
+  /// A point where a loop stops: its back edge needs `X != Y`, and X - Y
+  /// is Coeff * iter + Rest (Rest the same in every iteration), so the loop
+  /// stops in the iteration j where Coeff * j + Rest == 0, if there is one
+  /// (nvcc's `i != n` loops after unrolling).
+  struct StopPoint {
+    int64_t Coeff = 0;
+    ExprId Rest = NoExpr;
+  };
+  std::vector<StopPoint> stopPoints(unsigned Loop);
+
   /// Every loop-carried register found so far (registers at headers of
   /// loops that redefine them), induction variables included.
   const std::vector<LoopVarInfo> &loopVars() const { return LoopVars; }
