@@ -1,5 +1,6 @@
 //===- Check.cpp - Pairs of accesses, barriers, and their verdicts --------===//
 #include "Encoder.h"
+#include "incant/IR/Inliner.h"
 #include "incant/IR/MemoryEvents.h"
 #include "incant/IR/Summary.h"
 #include "incant/Race/Race.h"
@@ -1230,10 +1231,12 @@ KernelReport checkKernel(const ptx::Module &M, const ir::FunctionIR &F,
   return C.run();
 }
 
-ModuleReport checkModule(const ptx::Module &M, const Options &O) {
+ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
   ModuleReport MR;
-  if (M.File)
-    MR.File = M.File->name();
+  if (Given.File)
+    MR.File = Given.File->name();
+  ir::Inlined In = ir::inlineCalls(Given);
+  const ptx::Module &M = In.M;
   ir::ModuleIR IR(M);
   bool Found = false;
   for (const ir::FunctionIR &F : IR.functions()) {
@@ -1247,7 +1250,25 @@ ModuleReport checkModule(const ptx::Module &M, const Options &O) {
         continue;
     }
     Found = true;
-    MR.Kernels.push_back(checkKernel(M, F, O));
+    KernelReport K = checkKernel(M, F, O);
+    // Positions in the module as given.
+    auto Orig = In.Origins.find(F.name());
+    auto Map = [&](unsigned Item, std::string &Fn, unsigned &At,
+                   std::vector<std::pair<std::string, unsigned>> *Calls) {
+      Fn = F.name();
+      At = Item;
+      if (Orig != In.Origins.end() && Item < Orig->second.size()) {
+        Fn = Orig->second[Item].Function;
+        At = Orig->second[Item].Item;
+        if (Calls)
+          *Calls = Orig->second[Item].Calls;
+      }
+    };
+    for (Access &A : K.Accesses)
+      Map(A.Item, A.OriginFunction, A.OriginItem, &A.OriginCalls);
+    for (BarrierResult &B : K.Barriers)
+      Map(B.Item, B.OriginFunction, B.OriginItem, nullptr);
+    MR.Kernels.push_back(std::move(K));
   }
   if (!Found)
     MR.Error = O.Kernel.empty() ? "the module has no kernel (.entry)"

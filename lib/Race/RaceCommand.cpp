@@ -120,7 +120,10 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (kernelLanguageOf(Cmd.File) != KernelLanguage::Ptx) {
     PtxCompileOptions CO;
     CO.Arch = Cmd.Arch;
-    CO.ExtraArgs = Cmd.CompilerArgs;
+    if (kernelLanguageOf(Cmd.File) == KernelLanguage::Cuda && !Cmd.Optimized)
+      CO.ExtraArgs = {"-Xcicc", "-O0"};
+    CO.ExtraArgs.insert(CO.ExtraArgs.end(), Cmd.CompilerArgs.begin(),
+                        Cmd.CompilerArgs.end());
     PtxCompileResult R = compileToPtx(Cmd.File, CO);
     if (!R.Argv.empty() && Cmd.Verbose)
       Err << "compiling with " << R.Compiler << ": " << shellQuote(R.Argv)

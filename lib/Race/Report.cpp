@@ -327,6 +327,12 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
                           {"affine", A.Affine},
                           {"why", A.Why},
                           {"proved_safe", A.Proved}};
+      nlohmann::json Calls = nlohmann::json::array();
+      for (const auto &[Fn, At] : A.OriginCalls)
+        Calls.push_back({{"function", Fn}, {"item", At}});
+      J["origin"] = {{"function", A.OriginFunction},
+                     {"item", A.OriginItem},
+                     {"inlined_through", Calls}};
       J.update(ir::debugLocToJson(A.Loc));
       Accs.push_back(std::move(J));
     }
@@ -358,6 +364,8 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
     nlohmann::json Bars = nlohmann::json::array();
     for (const BarrierResult &B : K.Barriers) {
       nlohmann::json J = {{"item", B.Item},
+                          {"origin", {{"function", B.OriginFunction},
+                                      {"item", B.OriginItem}}},
                           {"ptx_line", B.PtxLine},
                           {"text", B.Text},
                           {"kind", ir::barrierKindName(B.Kind)},

@@ -39,6 +39,9 @@ static void addRace(CLI::App &App, int &Rc) {
                 "Show the compiler's command, safe pairs and every unknown one");
   Sub->add_option("--arch", Cmd.Arch, "nvcc's -arch for .cu files")
       ->capture_default_str();
+  Sub->add_flag("--optimized", Cmd.Optimized,
+                "Analyse nvcc's optimised PTX (default: -Xcicc -O0, which "
+                "keeps every access the source makes)");
   Sub->add_option("-X,--compiler-arg", Cmd.CompilerArgs,
                   "An argument for nvcc or clang (-X -DN=64); repeatable");
   Sub->add_option("--timeout", Cmd.TimeoutMs,

@@ -134,6 +134,9 @@ private:
   ExprId merge(unsigned Block, const std::vector<unsigned> &Preds,
                const std::vector<ExprId> &Vals);
   ExprId headerValue(unsigned Reg, unsigned Loop);
+  /// The value stored by the latest st.param to \p Var + \p Offset before
+  /// \p Item, or NoExpr.
+  ExprId paramStore(unsigned Item, const std::string &Var, int64_t Offset);
   bool loopDefines(unsigned Loop, unsigned Reg) const;
   bool joins(unsigned From, unsigned Block) const;
   bool isBackEdge(unsigned From, unsigned To) const;

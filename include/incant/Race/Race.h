@@ -106,7 +106,14 @@ const char *relationName(Relation R);
 
 /// One memory access of a kernel.
 struct Access {
-  unsigned Item = 0; ///< IR position: body index in the function.
+  /// IR position: body index in the kernel the analysis read, which has
+  /// the calls to the module's functions inlined (ir::inlineCalls).
+  unsigned Item = 0;
+  /// Where that is in the module as given: the function and body index
+  /// (and the calls it was inlined through, outermost first).
+  std::string OriginFunction;
+  unsigned OriginItem = 0;
+  std::vector<std::pair<std::string, unsigned>> OriginCalls;
   unsigned Part = 0; ///< cp.async: 0 destination, 1 source.
   uint32_t PtxLine = 0;
   ir::DebugLoc Loc;
@@ -163,7 +170,9 @@ struct PairResult {
 };
 
 struct BarrierResult {
-  unsigned Item = 0;
+  unsigned Item = 0; ///< As Access::Item.
+  std::string OriginFunction;
+  unsigned OriginItem = 0;
   uint32_t PtxLine = 0;
   ir::DebugLoc Loc;
   std::string Text;
@@ -204,10 +213,14 @@ struct ModuleReport {
   std::string Error;
 };
 
-/// Checks one kernel of \p M (whose IR \p F is).
+/// Checks one kernel of \p M (whose IR \p F is), as it is: calls stay
+/// calls (each an access to unknown memory). checkModule inlines first.
 KernelReport checkKernel(const ptx::Module &M, const ir::FunctionIR &F,
                          const Options &O);
-/// Checks every kernel of \p M (or Options::Kernel).
+/// Checks every kernel of \p M (or Options::Kernel), with the calls to the
+/// module's own functions inlined; Access::Origin* say where each access
+/// is in \p M. Options::Extra and Removed are positions in the inlined
+/// kernel (as Access::Item).
 ModuleReport checkModule(const ptx::Module &M, const Options &O);
 
 /// The report as text: per kernel, folded races with both source lines,
