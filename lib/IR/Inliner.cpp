@@ -239,6 +239,17 @@ const ptx::Function *builtin(const std::string &Name) {
 
 } // namespace
 
+const ptx::Function *definitionOf(const ptx::Module &M, std::string_view Name) {
+  const ptx::Function *Decl = nullptr;
+  for (const ptx::ModuleItem &I : M.Items)
+    if (const auto *F = std::get_if<ptx::Function>(&I); F && F->Name == Name) {
+      if (F->HasBody)
+        return F;
+      Decl = F;
+    }
+  return Decl;
+}
+
 Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) {
   Inlined Out;
   Out.M = Src;
@@ -265,7 +276,7 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) 
           continue;
         }
         CallShape Call = shapeOf(*In);
-        const ptx::Function *F = Src.findFunction(Call.Callee);
+        const ptx::Function *F = definitionOf(Src, Call.Callee);
         if (!Call.Indirect && (!F || !F->HasBody))
           if (const ptx::Function *B = builtin(Call.Callee))
             F = B;

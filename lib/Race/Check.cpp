@@ -297,7 +297,7 @@ void Checker::collectAccesses() {
       continue;
     std::optional<ir::SummaryEvent> E = ir::summaryEvent(F, I);
     std::string Callee = E ? E->Op : "?";
-    const ptx::Function *Fn = M.findFunction(Callee);
+    const ptx::Function *Fn = ir::definitionOf(M, Callee);
     bool Touches = true, Barrier = false;
     if (Fn && Fn->HasBody) {
       Touches = false;
@@ -887,7 +887,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
     if (std::string Sync = memorySync(I, J, Race->Rel); !Sync.empty()) {
       P.V = Verdict::Unknown;
       P.Reason = Sync;
-    } else if (Race->Reason == "intra-warp only") {
+    } else if (Race->Reason == "intra-warp only" && X.Item != Y.Item) {
       P.Hint = "the two threads are lanes of one warp: under independent "
                "thread scheduling (sm_70 and later) lanes are not in lockstep, "
                "so this warp-synchronous code needs __syncwarp() between the "

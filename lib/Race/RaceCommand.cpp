@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <map>
+#include <set>
 #include <cstdlib>
 #include <ostream>
 
@@ -72,10 +74,70 @@ bool checkDims(const std::string &Opt, const std::string &Text,
   return true;
 }
 
+/// file:line, read/write and space of an access: how accesses of two
+/// builds of one source are matched.
+std::string accessKey(const Access &A) {
+  const ir::SourceFrame *Fr = A.Loc.userFrame();
+  return fmt::format("{}:{}:{}{}:{}", Fr ? Fr->File : "", Fr ? Fr->Line : 0,
+                     A.Reads ? "r" : "", A.Writes ? "w" : "", A.Space);
+}
+
+/// Adds to \p R the races that \p RU (the unoptimised build) finds between
+/// accesses of which at least one is missing from the optimised build: the
+/// optimiser removed it (a store to memory nothing reads, a copy of an
+/// undefined value), and with it a race of the source. Races the two builds
+/// share are reported from the optimised build only, which is analysed more
+/// precisely.
+void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
+  for (KernelReport &K : R.Kernels) {
+    K.Build = "optimized";
+    const KernelReport *KU = nullptr;
+    for (const KernelReport &C : RU.Kernels)
+      if (C.Name == K.Name)
+        KU = &C;
+    if (!KU)
+      continue;
+    std::set<std::string> Present;
+    for (const Access &A : K.Accesses)
+      Present.insert(accessKey(A));
+    std::map<unsigned, unsigned> Added; // index in KU -> index in K
+    auto Take = [&](unsigned I) {
+      auto [It, New] = Added.emplace(I, static_cast<unsigned>(K.Accesses.size()));
+      if (New) {
+        Access A = KU->Accesses[I];
+        A.Build = "unoptimized";
+        K.Accesses.push_back(std::move(A));
+      }
+      return It->second;
+    };
+    unsigned Found = 0;
+    for (const PairResult &P : KU->Pairs) {
+      if (P.V != Verdict::Race)
+        continue;
+      if (Present.count(accessKey(KU->Accesses[P.First])) &&
+          Present.count(accessKey(KU->Accesses[P.Second])))
+        continue;
+      PairResult Q = P;
+      Q.First = Take(P.First);
+      Q.Second = Take(P.Second);
+      K.Pairs.push_back(std::move(Q));
+      ++K.Races;
+      ++Found;
+    }
+    if (Found)
+      K.Notes.push_back(fmt::format(
+          "{} race{} found in nvcc's unoptimised build (-Xcicc -O0) between "
+          "accesses the optimised code no longer makes (their positions are "
+          "in that build)",
+          Found, Found == 1 ? "" : "s"));
+  }
+}
+
 } // namespace
 
 int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   DiagnosticEngine Diags(&Err);
+  int Failed = 0;
   Options O;
   O.Kernel = Cmd.Kernel;
   O.TimeoutMs = Cmd.TimeoutMs;
@@ -116,11 +178,15 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     O.Launch.Params[P.substr(0, Eq)] = *V;
   }
 
-  std::shared_ptr<SourceFile> File;
-  if (kernelLanguageOf(Cmd.File) != KernelLanguage::Ptx) {
+  // The module(s) to check: the PTX as given, or what the compiler makes
+  // of the source: for CUDA, nvcc's optimised build and, unless
+  // --optimized, its unoptimised one (-Xcicc -O0), which still has every
+  // access the source makes.
+  KernelLanguage Lang = kernelLanguageOf(Cmd.File);
+  auto Compile = [&](bool Unoptimised) -> std::shared_ptr<SourceFile> {
     PtxCompileOptions CO;
     CO.Arch = Cmd.Arch;
-    if (kernelLanguageOf(Cmd.File) == KernelLanguage::Cuda && !Cmd.Optimized)
+    if (Unoptimised)
       CO.ExtraArgs = {"-Xcicc", "-O0"};
     CO.ExtraArgs.insert(CO.ExtraArgs.end(), Cmd.CompilerArgs.begin(),
                         Cmd.CompilerArgs.end());
@@ -131,9 +197,21 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (!R.ok()) {
       Err << R.Log;
       Diags.error(R.Message);
-      return exitCodeOf(R.errorKind());
+      Failed = exitCodeOf(R.errorKind());
+      return nullptr;
     }
-    File = std::make_shared<SourceFile>(R.PtxName, std::move(R.Ptx));
+    return std::make_shared<SourceFile>(R.PtxName, std::move(R.Ptx));
+  };
+  std::shared_ptr<SourceFile> File, Unopt;
+  if (Lang != KernelLanguage::Ptx) {
+    File = Compile(false);
+    if (!File)
+      return Failed;
+    if (Lang == KernelLanguage::Cuda && !Cmd.Optimized) {
+      Unopt = Compile(true);
+      if (!Unopt)
+        return Failed;
+    }
   } else {
     std::string Error;
     File = SourceFile::read(Cmd.File, Error);
@@ -145,6 +223,12 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
   if (!M)
     return 2;
+  std::optional<ptx::Module> MU;
+  if (Unopt) {
+    MU = ptx::parseModule(Unopt, Diags);
+    if (!MU)
+      return 2;
+  }
 
   // Parameters named on the command line must exist in the kernels checked.
   for (const auto &[Name, V] : O.Launch.Params) {
@@ -174,6 +258,8 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
   }
   R.File = Cmd.File;
+  if (MU)
+    addUnoptimisedRaces(R, checkModule(*MU, O));
   if (Cmd.Json)
     Out << reportToJson(R).dump() << "\n";
   else

@@ -326,7 +326,8 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
                           {"bytes", A.Bytes},
                           {"affine", A.Affine},
                           {"why", A.Why},
-                          {"proved_safe", A.Proved}};
+                          {"proved_safe", A.Proved},
+                          {"build", A.Build}};
       nlohmann::json Calls = nlohmann::json::array();
       for (const auto &[Fn, At] : A.OriginCalls)
         Calls.push_back({{"function", Fn}, {"item", At}});
@@ -381,6 +382,7 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
     Kernels.push_back(
         {{"name", K.Name},
          {"demangled", K.Demangled},
+         {"build", K.Build},
          {"ptx_line", K.PtxLine},
          {"accesses", Accs},
          {"pairs", Pairs},

@@ -40,8 +40,8 @@ static void addRace(CLI::App &App, int &Rc) {
   Sub->add_option("--arch", Cmd.Arch, "nvcc's -arch for .cu files")
       ->capture_default_str();
   Sub->add_flag("--optimized", Cmd.Optimized,
-                "Analyse nvcc's optimised PTX (default: -Xcicc -O0, which "
-                "keeps every access the source makes)");
+                "Check only nvcc's optimised build of a .cu file (default: "
+                "also its unoptimised build, for races the optimiser hides)");
   Sub->add_option("-X,--compiler-arg", Cmd.CompilerArgs,
                   "An argument for nvcc or clang (-X -DN=64); repeatable");
   Sub->add_option("--timeout", Cmd.TimeoutMs,

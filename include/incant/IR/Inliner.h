@@ -51,6 +51,10 @@ struct Inlined {
   std::map<std::string, std::vector<std::pair<unsigned, std::string>>> Kept;
 };
 
+/// The function named \p Name that has a body (a module may declare a
+/// function before it defines it), else its declaration, else null.
+const ptx::Function *definitionOf(const ptx::Module &M, std::string_view Name);
+
 /// \p M with calls inlined (see above). \p MaxDepth bounds nesting and
 /// \p MaxItems the size a function may grow to.
 Inlined inlineCalls(const ptx::Module &M, unsigned MaxDepth = 8,

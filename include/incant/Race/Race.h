@@ -114,6 +114,9 @@ struct Access {
   std::string OriginFunction;
   unsigned OriginItem = 0;
   std::vector<std::pair<std::string, unsigned>> OriginCalls;
+  /// "unoptimized" for an access of nvcc's unoptimised build that `incant
+  /// race` adds to the report of the optimised one (RaceCommand.h).
+  std::string Build;
   unsigned Part = 0; ///< cp.async: 0 destination, 1 source.
   uint32_t PtxLine = 0;
   ir::DebugLoc Loc;
@@ -190,6 +193,10 @@ struct BarrierResult {
 
 struct KernelReport {
   std::string Name, Demangled;
+  /// Which compilation of the source the report is about: "" for PTX given
+  /// as such, "optimized" for nvcc's default build (some accesses may come
+  /// from the unoptimised one: Access::Build).
+  std::string Build;
   uint32_t PtxLine = 0;
   std::vector<Access> Accesses;
   std::vector<PairResult> Pairs;

@@ -5,12 +5,15 @@
 //       [--json] [--strict] [-v] [--arch sm_90] [--optimized] [-X ARG]...
 //       [--timeout MS]
 //
-// Compiles a .cu file with nvcc (-ptx -lineinfo, and -Xcicc -O0 unless
-// --optimized, so that the accesses are those the source makes: no store
-// removed as dead, no loop unrolled) or a .cl file with clang (NVPTX),
-// reads the PTX and checks every kernel (or --kernel) for data races and
-// barrier divergence (Race.h), with the launch geometry and parameters
-// symbolic unless given.
+// Reads PTX, or compiles a .cu file with nvcc (-ptx -lineinfo) or a .cl
+// file with clang (NVPTX), and checks every kernel (or --kernel) for data
+// races and barrier divergence (Race.h), with the launch geometry and
+// parameters symbolic unless given. A .cu file is compiled twice unless
+// --optimized: nvcc's optimised build is checked (the code that runs,
+// compact and precise to analyse), and where it shows no race, the
+// unoptimised build (-Xcicc -O0) too, in which every access the source
+// makes is still there (the optimiser removes stores to memory nothing
+// reads, for example, and with them their races).
 //
 // Exit codes: 0 no race and no divergent barrier found (pairs the analysis
 // could not decide are listed as unknown but do not fail, unless --strict);
@@ -38,8 +41,9 @@ struct RaceCommand {
   bool Strict = false;
   bool Verbose = false;
   std::string Arch = "sm_90";           ///< nvcc's -arch for .cu files.
-  /// Analyse nvcc's optimised PTX instead of its unoptimised one (-Xcicc
-  /// -O0), in which every access the source makes is still there.
+  /// Check only nvcc's optimised build of a .cu file (by default its
+  /// unoptimised build, -Xcicc -O0, is checked too, for races that the
+  /// optimiser hides: stores to memory nothing reads, ...).
   bool Optimized = false;
   std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
   unsigned TimeoutMs = 5000;             ///< Per solver query.
