@@ -85,10 +85,10 @@ struct Options {
   /// Skip the concrete witness of each race (faster; repair only needs
   /// which pairs race).
   bool Witnesses = true;
-  /// A dimension of the block (grid) that the kernel never reads (%tid.y
-  /// and %ntid.y for blockDim.y, %ctaid.y and %nctaid.y for gridDim.y) is
-  /// taken to be 1 unless given: launched wider, every thread would
-  /// repeat another's work. KernelReport::Assumptions says which.
+  /// The y or z dimension of the block (grid) that the kernel never reads
+  /// (%tid.y and %ntid.y for blockDim.y, %ctaid.y and %nctaid.y for
+  /// gridDim.y) is taken to be 1 unless given: launched wider, every thread
+  /// would repeat another's work. KernelReport::Assumptions says which.
   bool UnreadDimensionsAreOne = true;
 };
 
