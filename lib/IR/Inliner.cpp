@@ -1,11 +1,7 @@
 //===- Inliner.cpp - Calls replaced by the bodies they call ---------------===//
 #include "incant/IR/Inliner.h"
-#include "incant/IR/Rewriter.h"
+#include "Builtins.h"
 
-#include <fmt/format.h>
-
-#include <map>
-#include <memory>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -96,12 +92,22 @@ private:
   std::string Suffix, RegPrefix, Exit;
 };
 
-/// The body items of one inlined copy of \p F.
-std::vector<BodyItem> cloneBody(const ptx::Function &F, const Renamer &R) {
+/// The body items of one inlined copy of \p F. \p Site is the `.loc` of
+/// the call, if any: the copy's own positions are chained to it, as nvcc's
+/// inlined_at does, so that locations lead back to the caller's source.
+std::vector<BodyItem> cloneBody(const ptx::Function &F, const Renamer &R,
+                                const ptx::LocDirective *Site) {
   std::vector<BodyItem> Out;
   for (const BodyItem &B : F.Body) {
     BodyItem C = B;
-    if (auto *V = std::get_if<ptx::Variable>(&C)) {
+    if (auto *L = std::get_if<ptx::LocDirective>(&C)) {
+      if (Site && !L->HasInlinedAt && L->Line != 0) {
+        L->HasInlinedAt = true;
+        L->InlinedFile = Site->File;
+        L->InlinedLine = Site->Line;
+        L->InlinedCol = Site->Col;
+      }
+    } else if (auto *V = std::get_if<ptx::Variable>(&C)) {
       if (V->Space == ptx::AddrSpace::Reg)
         V->Name = R.reg(V->Name);
       else
@@ -135,108 +141,6 @@ std::vector<BodyItem> cloneBody(const ptx::Function &F, const Renamer &R) {
   return Out;
 }
 
-/// PTX text defining a CUDA built-in that nvcc leaves as a call to a
-/// declared function when it does not optimise (-Xcicc -O0): the atomics
-/// (__uAtomicAdd, __iAtomicCAS_block, ...), the fences and a few more.
-std::optional<std::string> builtinText(const std::string &Name) {
-  if (Name == "__threadfence" || Name == "__threadfence_block" ||
-      Name == "__threadfence_system") {
-    const char *Bar = Name == "__threadfence"         ? "membar.gl"
-                      : Name == "__threadfence_block" ? "membar.cta"
-                                                      : "membar.sys";
-    return fmt::format(".func {}()\n{{\n\t{};\n\tret;\n}}\n", Name, Bar);
-  }
-  if (Name == "__trap")
-    return ".func __trap()\n{\n\ttrap;\n}\n";
-  if (Name == "__umul24" || Name == "__mul24")
-    return fmt::format(
-        ".func (.param .b32 r) {}(.param .b32 a, .param .b32 b)\n{{\n"
-        "\t.reg .b32 %v<3>;\n\tld.param.b32 %v0, [a];\n\tld.param.b32 %v1, "
-        "[b];\n\tmul24.lo.{} %v2, %v0, %v1;\n\tst.param.b32 [r], %v2;\n"
-        "\tret;\n}}\n",
-        Name, Name == "__umul24" ? "u32" : "s32");
-  // __<t>Atomic<Op>[_block|_system]
-  size_t At = Name.find("Atomic");
-  if (Name.compare(0, 2, "__") != 0 || At == std::string::npos)
-    return std::nullopt;
-  std::string T = Name.substr(2, At - 2);
-  std::string Rest = Name.substr(At + 6);
-  std::string Scope;
-  for (auto [Suffix, S] : {std::pair{"_block", ".cta"}, std::pair{"_system", ".sys"}})
-    if (Rest.size() > std::string_view(Suffix).size() &&
-        Rest.compare(Rest.size() - std::string_view(Suffix).size(),
-                     std::string::npos, Suffix) == 0) {
-      Rest = Rest.substr(0, Rest.size() - std::string_view(Suffix).size());
-      Scope = S;
-    }
-  static const std::map<std::string, std::string> Ops = {
-      {"Add", "add"}, {"And", "and"}, {"CAS", "cas"}, {"Dec", "dec"},
-      {"Exch", "exch"}, {"Inc", "inc"}, {"Max", "max"}, {"Min", "min"},
-      {"Or", "or"}, {"Xor", "xor"}};
-  auto Op = Ops.find(Rest);
-  if (Op == Ops.end())
-    return std::nullopt;
-  bool Bitwise = Op->second == "and" || Op->second == "or" ||
-                 Op->second == "xor" || Op->second == "exch" ||
-                 Op->second == "cas";
-  unsigned Bits;
-  std::string Ty;
-  if (T == "u" || T == "i") {
-    Bits = 32;
-    Ty = Bitwise ? "b32" : (T == "u" ? "u32" : "s32");
-  } else if (T == "ull" || T == "ll" || T == "ill") {
-    Bits = 64;
-    Ty = Bitwise ? "b64" : (T == "ill" ? "s64" : "u64");
-  } else if (T == "f") {
-    Bits = 32;
-    Ty = Bitwise ? "b32" : "f32";
-  } else if (T == "d") {
-    Bits = 64;
-    Ty = "f64";
-  } else if (T == "us") {
-    Bits = 16;
-    Ty = "b16";
-  } else {
-    return std::nullopt;
-  }
-  bool Cas = Op->second == "cas";
-  std::string B = fmt::format("b{}", Bits);
-  std::string Text = fmt::format(
-      ".func (.param .{0} r) {1}(.param .b64 p, .param .{0} a{2})\n{{\n"
-      "\t.reg .b64 %p;\n\t.reg .{0} %v<3>;\n"
-      "\tld.param.b64 %p, [p];\n\tld.param.{0} %v0, [a];\n",
-      B, Name, Cas ? fmt::format(", .param .{} c", B) : "");
-  if (Cas)
-    Text += fmt::format("\tld.param.{} %v1, [c];\n", B);
-  Text += fmt::format("\tatom{}.{}.{} %v2, [%p], %v0{};\n", Scope, Op->second,
-                      Ty, Cas ? ", %v1" : "");
-  Text += fmt::format("\tst.param.{} [r], %v2;\n\tret;\n}}\n", B);
-  return Text;
-}
-
-/// The definition of a built-in, parsed once.
-const ptx::Function *builtin(const std::string &Name) {
-  static std::map<std::string, std::unique_ptr<ptx::Module>> Cache;
-  auto It = Cache.find(Name);
-  if (It == Cache.end()) {
-    std::unique_ptr<ptx::Module> M;
-    if (std::optional<std::string> Text = builtinText(Name)) {
-      auto File = std::make_shared<SourceFile>("<builtin " + Name + ">",
-                                               ".version 8.0\n.target sm_90\n"
-                                               ".address_size 64\n" +
-                                                   *Text);
-      DiagnosticEngine Diags;
-      if (std::optional<ptx::Module> P = ptx::parseModule(File, Diags)) {
-        for (ptx::ModuleItem &I : P->Items)
-          clearRanges(I);
-        M = std::make_unique<ptx::Module>(std::move(*P));
-      }
-    }
-    It = Cache.emplace(Name, std::move(M)).first;
-  }
-  return It->second ? It->second->findFunction(Name) : nullptr;
-}
-
 } // namespace
 
 const ptx::Function *definitionOf(const ptx::Module &M, std::string_view Name) {
@@ -268,7 +172,11 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) 
       std::vector<Origin> Orig;
       bool Changed = false;
       Kept.clear();
+      std::optional<ptx::LocDirective> CallLoc; // the latest .loc
       for (unsigned I = 0; I < G->Body.size(); ++I) {
+        if (const auto *L = std::get_if<ptx::LocDirective>(&G->Body[I]))
+          if (L->Line != 0)
+            CallLoc = *L;
         const auto *In = std::get_if<Instruction>(&G->Body[I]);
         if (!In || In->Op != Opcode::Call) {
           Body.push_back(G->Body[I]);
@@ -278,7 +186,7 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) 
         CallShape Call = shapeOf(*In);
         const ptx::Function *F = definitionOf(Src, Call.Callee);
         if (!Call.Indirect && (!F || !F->HasBody))
-          if (const ptx::Function *B = builtin(Call.Callee))
+          if (const ptx::Function *B = builtinDefinition(Call.Callee))
             F = B;
         std::string Why;
         std::set<std::string> Chain = {G->Name};
@@ -308,7 +216,8 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) 
         Calls.emplace_back(Site.Function, Site.Item);
         Body.push_back(ptx::BlockBegin{In->Range});
         Orig.push_back(Site);
-        std::vector<BodyItem> Copy = cloneBody(*F, R);
+        std::vector<BodyItem> Copy =
+            cloneBody(*F, R, CallLoc ? &*CallLoc : nullptr);
         for (unsigned K = 0; K < Copy.size(); ++K) {
           Body.push_back(std::move(Copy[K]));
           Orig.push_back({F->Name, K, Calls});

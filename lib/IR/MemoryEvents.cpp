@@ -125,6 +125,10 @@ void splitAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
     A.Object.K = ObjectKind::Param;
     A.Object.Name = paramKey(S);
     A.Object.Space = AddrSpace::Global;
+    // `.param .u64 .ptr .shared`: OpenCL's __local pointer arguments.
+    for (const ptx::Variable &V : TV.function().function().Params)
+      if (V.Name == S.Name && V.IsPtr && V.PtrSpace != AddrSpace::Generic)
+        A.Object.Space = V.PtrSpace;
   }
   AffineForm Rest = F;
   Rest.Terms.erase(*Base);

@@ -104,8 +104,11 @@ Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
       switch (I.Op) {
       case Opcode::Ld:
       case Opcode::Ldu:
-        if (I.ASpace != ptx::AddrSpace::Param &&
-            I.ASpace != ptx::AddrSpace::Const)
+        // A kernel parameter is the same for all; a .param variable of the
+        // body holds a call's argument or result, which may not be.
+        if ((I.ASpace != ptx::AddrSpace::Param &&
+             I.ASpace != ptx::AddrSpace::Const) ||
+            (I.ASpace == ptx::AddrSpace::Param && !readsParameter(I)))
           V = Variance::Thread;
         break;
       case Opcode::Atom:
@@ -133,6 +136,15 @@ Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
         }
     }
   }
+}
+
+bool Uniformity::readsParameter(const Instruction &I) const {
+  for (const Operand &O : I.Ops)
+    if (O.K == Operand::Address)
+      for (const ptx::Variable &P : F->function().Params)
+        if (P.Name == O.Name)
+          return true;
+  return false;
 }
 
 Variance Uniformity::operandVariance(unsigned Item) const {

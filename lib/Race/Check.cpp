@@ -87,6 +87,8 @@ class Checker {
 public:
   Checker(const ptx::Module &M, const ir::FunctionIR &F, const Options &Opts)
       : M(M), F(F), O(Opts), TV(M, F, Pool), U(F) {
+    collectBarriers();
+    collectAccesses();
     assumeDimensions();
     Main = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);
   }
@@ -205,8 +207,14 @@ private:
 };
 
 uint32_t Checker::lineOf(unsigned Item) const {
-  return std::visit([](const auto &N) { return N.Range.Begin.Line; },
-                    F.function().Body[Item]);
+  // Code the inliner made has no position: that of what precedes it.
+  for (unsigned I = Item + 1; I-- > 0;) {
+    uint32_t L = std::visit([](const auto &N) { return N.Range.Begin.Line; },
+                            F.function().Body[I]);
+    if (L)
+      return L;
+  }
+  return 0;
 }
 
 std::string Checker::whereText(unsigned Item) const {
@@ -226,35 +234,46 @@ std::string Checker::whereText(unsigned Item) const {
 void Checker::assumeDimensions() {
   if (!O.UnreadDimensionsAreOne)
     return;
-  // Which special registers the kernel reads.
-  std::set<std::string> Read;
-  for (unsigned I : F.instructions()) {
-    auto Walk = [&](auto &Self, const ptx::Operand &Op) -> void {
-      if (!Op.Name.empty() && ir::isSpecialRegister(Op.Name))
-        Read.insert(Op.Name);
-      for (const ptx::Operand &E : Op.Elems)
-        Self(Self, E);
-    };
-    for (const ptx::Operand &Op : F.inst(I).Ops)
-      Walk(Walk, Op);
+  // Which ids and sizes the kernel's accesses and barriers depend on (not
+  // merely read: inlined built-ins read all three dimensions).
+  std::set<std::pair<ir::SymKind, unsigned>> Used;
+  auto Note = [&](ExprId E) {
+    if (E == NoExpr)
+      return;
+    for (unsigned Y : Pool.symbolsOf(E))
+      Used.insert({Pool.symbol(Y).K, Pool.symbol(Y).Dim});
+  };
+  for (const Item &It : Items) {
+    Note(It.A.Offset);
+    Note(It.A.Address);
+    if (F.isInstruction(It.A.Item))
+      Note(TV.execCond(It.A.Item));
+  }
+  for (const ir::Barrier &B : Bars)
+    Note(B.Assumed ? TV.pathCond(F.blockOf(B.Item)) : TV.execCond(B.Item));
+  for (const ir::LoopVarInfo &V : TV.loopVars()) {
+    Note(V.Init);
+    Note(V.Update);
   }
   static const char *Dims[] = {"x", "y", "z"};
-  // x stays open: a kernel that never reads %tid.x is still launched with
+  // x stays open: a kernel that never uses %tid.x is still launched with
   // many threads, and all of them do its work.
   for (unsigned D = 1; D < 3; ++D) {
     std::string X = Dims[D];
-    if (!O.Launch.Block[D] && !Read.count("%tid." + X) &&
-        !Read.count("%ntid." + X)) {
+    if (!O.Launch.Block[D] && !Used.count({ir::SymKind::Tid, D}) &&
+        !Used.count({ir::SymKind::Ntid, D})) {
       O.Launch.Block[D] = 1;
       R.Assumptions.push_back(fmt::format(
-          "blockDim.{} = 1: the kernel never reads %tid.{} or %ntid.{}", X, X, X));
+          "blockDim.{} = 1: no access or barrier depends on %tid.{} or %ntid.{}",
+          X, X, X));
     }
-    if (!O.Launch.Grid[D] && !Read.count("%ctaid." + X) &&
-        !Read.count("%nctaid." + X)) {
+    if (!O.Launch.Grid[D] && !Used.count({ir::SymKind::Ctaid, D}) &&
+        !Used.count({ir::SymKind::Nctaid, D})) {
       O.Launch.Grid[D] = 1;
       R.Assumptions.push_back(fmt::format(
-          "gridDim.{} = 1: the kernel never reads %ctaid.{} or %nctaid.{}", X,
-          X, X));
+          "gridDim.{} = 1: no access or barrier depends on %ctaid.{} or "
+          "%nctaid.{}",
+          X, X, X));
     }
   }
 }
@@ -895,9 +914,9 @@ void Checker::checkPair(unsigned I, unsigned J) {
                "so this warp-synchronous code needs __syncwarp() between the "
                "accesses";
     } else if (X.Strong && Y.Strong && Race->Rel == Relation::OtherBlocks) {
-      P.Hint = "both accesses are atomic, but a .cta scope does not include "
-               "threads of other blocks: use gpu scope (atomicAdd rather than "
-               "atomicAdd_block)";
+      P.Hint = "both accesses are atomic or strong, but a .cta scope does not "
+               "include threads of other blocks: use gpu scope (atomicAdd "
+               "rather than atomicAdd_block)";
     } else if (X.Atomic != Y.Atomic) {
       P.Hint = "an atomic and a plain access to the same location race";
     } else if (Race->Rel == Relation::OtherBlocks) {
@@ -909,6 +928,10 @@ void Checker::checkPair(unsigned I, unsigned J) {
     P.Sources = Unk->Sources;
   } else {
     P.V = Verdict::Safe;
+    for (const Outcome &Oc : Outs)
+      for (unsigned Src : Oc.Sources)
+        if (std::find(P.Sources.begin(), P.Sources.end(), Src) == P.Sources.end())
+          P.Sources.push_back(Src);
     std::set<std::string> Why;
     for (const Outcome &Oc : Outs)
       Why.insert(Oc.Reason);
@@ -1088,13 +1111,19 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
   ExprId Pc = Bar.Assumed ? TV.pathCond(F.blockOf(Bar.Item)) : TV.execCond(Bar.Item);
   std::vector<unsigned> Ls = loopsOf(Bar.Item, {Pc});
   const auto &Loops = F.loops().loops();
-  // The exits B may take instead, for the description.
-  std::vector<unsigned> ExitItems;
-  for (unsigned Item : F.instructions()) {
-    ptx::Opcode Op = F.inst(Item).Op;
-    if ((Op == ptx::Opcode::Ret || Op == ptx::Opcode::Exit) &&
-        !reaches(Bar.Item, Item))
-      ExitItems.push_back(Item);
+  // For the description: the branches after which the barrier cannot be
+  // reached (B took one of them), and the loops around it (B may have left
+  // one early).
+  unsigned BarBlock = F.blockOf(Bar.Item);
+  reaches(Bar.Item, Bar.Item); // computes the block reachability
+  std::vector<std::pair<unsigned, unsigned>> Away;
+  for (unsigned P = 0; P < F.blocks().size(); ++P) {
+    const auto &Succs = F.cfg().succs(P);
+    if (Succs.size() < 2 || !(P == BarBlock || BlockReach[P][BarBlock]))
+      continue;
+    for (unsigned S2 : Succs)
+      if (S2 != BarBlock && !BlockReach[S2][BarBlock])
+        Away.emplace_back(P, S2);
   }
   Builder Build = [&](Encoder &Enc) {
     Frame FA{0, NoNode}, FB{1, NoNode};
@@ -1125,8 +1154,8 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     }
     Q.push_back(sharing(Enc, {Pc}, {Pc},
                         GridWide ? Relation::OtherBlocks : Relation::SameBlock));
-    for (unsigned Item : ExitItems)
-      Enc.encode(FB, TV.execCond(Item));
+    for (auto [P, S2] : Away)
+      Enc.encode(FB, Pool.land(TV.pathCond(P), TV.edgeCond(P, S2)));
     return Q;
   };
   Solved Sv = solve(Build);
@@ -1138,13 +1167,42 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
                         : "two threads of one CTA disagree on reaching it";
     if (O.Witnesses)
       B.W = witness(Enc, Mo, Bar.Item, Bar.Item, NoExpr, NoExpr, {Pc}, {Pc});
-    for (unsigned Item : ExitItems)
-      if (Mo.evalBool(Enc.encode(Frame{1, NoNode}, TV.execCond(Item))) ==
-          std::optional<bool>(true)) {
-        B.Missed = fmt::format("it has exited (at {}) before the barrier",
-                               whereText(Item));
+    Frame FB{1, NoNode};
+    for (unsigned L : Ls)
+      if (Loops[L].contains(BarBlock) &&
+          Mo.evalBool(Enc.iterationExists(1, L)) == std::optional<bool>(false)) {
+        unsigned Latch = Loops[L].Latches.front();
+        B.Missed = fmt::format(
+            "it has left the loop (at {}) after fewer iterations",
+            whereText(F.blocks()[Latch].Insts.empty()
+                          ? F.blocks()[Latch].Begin
+                          : F.blocks()[Latch].Insts.back()));
         break;
       }
+    for (auto [P, S2] : Away) {
+      if (!B.Missed.empty())
+        break;
+      ExprId Took = Pool.land(TV.pathCond(P), TV.edgeCond(P, S2));
+      if (Mo.evalBool(Enc.encode(FB, Took)) != std::optional<bool>(true))
+        continue;
+      unsigned Branch = F.blocks()[P].Insts.back();
+      // Where it went: straight to the end of the thread, or on.
+      bool Exits = false;
+      for (unsigned Item : F.blocks()[S2].Insts) {
+        ptx::Opcode Op = F.inst(Item).Op;
+        if (Op == ptx::Opcode::Ret || Op == ptx::Opcode::Exit)
+          Exits = true;
+        if (Op == ptx::Opcode::Ld || Op == ptx::Opcode::St ||
+            Op == ptx::Opcode::Atom || Op == ptx::Opcode::Red ||
+            Op == ptx::Opcode::Call || Op == ptx::Opcode::Bar)
+          break;
+      }
+      B.Missed = Exits ? fmt::format("it has exited (the branch at {} returns) "
+                                     "before the barrier",
+                                     whereText(Branch))
+                       : fmt::format("it branches around the barrier at {}",
+                                     whereText(Branch));
+    }
     if (B.Missed.empty())
       B.Missed = "it takes a path that does not pass the barrier";
   } else if (Sv.Res.isUnsat()) {
@@ -1162,8 +1220,6 @@ KernelReport Checker::run() {
   R.Name = F.name();
   R.Demangled = ir::demangle(F.name());
   R.PtxLine = F.function().Range.Begin.Line;
-  collectBarriers();
-  collectAccesses();
   bool UnknownWrites = false;
   for (const Item &It : Items)
     UnknownWrites |= It.A.Writes && (It.Call || It.A.Object.K == ir::ObjectKind::Unknown);

@@ -74,23 +74,62 @@ bool checkDims(const std::string &Opt, const std::string &Text,
   return true;
 }
 
+/// clang 14's NVPTX output with -gline-tables-only is not quite PTX: it
+/// puts debug labels (`Ltmp3:`) inside call operand lists and writes
+/// `.file 1 "dir" "name"`. Drops those labels (nothing branches to them)
+/// and joins the two strings, so that OpenCL C kernels get source lines.
+std::string fixClangLineInfo(const std::string &Ptx) {
+  std::string Out;
+  size_t Pos = 0;
+  while (Pos < Ptx.size()) {
+    size_t End = Ptx.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Ptx.size();
+    std::string Line = Ptx.substr(Pos, End - Pos);
+    Pos = End + 1;
+    bool Tmp = Line.size() > 5 && Line.compare(0, 4, "Ltmp") == 0 &&
+               Line.back() == ':' &&
+               Line.find_first_not_of("0123456789", 4) == Line.size() - 1;
+    if (Tmp)
+      continue;
+    size_t F = Line.find(".file");
+    size_t Q1 = Line.find('"');
+    size_t Q2 = Q1 == std::string::npos ? Q1 : Line.find('"', Q1 + 1);
+    size_t Q3 = Q2 == std::string::npos ? Q2 : Line.find('"', Q2 + 1);
+    size_t Q4 = Q3 == std::string::npos ? Q3 : Line.find('"', Q3 + 1);
+    if (F != std::string::npos && F < Q1 && Q4 != std::string::npos &&
+        Line.find_first_not_of(" \t", Q2 + 1) == Q3) {
+      std::string Dir = Line.substr(Q1 + 1, Q2 - Q1 - 1);
+      std::string Name = Line.substr(Q3 + 1, Q4 - Q3 - 1);
+      Line = Line.substr(0, Q1) + "\"" +
+             (Name.empty() || Name[0] == '/' ? Name : Dir + "/" + Name) + "\"" +
+             Line.substr(Q4 + 1);
+    }
+    Out += Line;
+    Out += '\n';
+  }
+  return Out;
+}
+
 /// file:line, read/write and space of an access: how accesses of two
 /// builds of one source are matched.
 std::string accessKey(const Access &A) {
   const ir::SourceFrame *Fr = A.Loc.userFrame();
-  return fmt::format("{}:{}:{}{}:{}", Fr ? Fr->File : "", Fr ? Fr->Line : 0,
-                     A.Reads ? "r" : "", A.Writes ? "w" : "", A.Space);
+  return fmt::format("{}:{}:{}{}", Fr ? Fr->File : "", Fr ? Fr->Line : 0,
+                     A.Reads ? "r" : "", A.Writes ? "w" : "");
 }
 
 /// Adds to \p R the races that \p RU (the unoptimised build) finds between
 /// accesses of which at least one is missing from the optimised build: the
 /// optimiser removed it (a store to memory nothing reads, a copy of an
-/// undefined value), and with it a race of the source. Races the two builds
-/// share are reported from the optimised build only, which is analysed more
-/// precisely.
+/// undefined value), and with it a race of the source. Only for kernels in
+/// which the optimised build, analysed more precisely, shows no race or
+/// divergence.
 void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
   for (KernelReport &K : R.Kernels) {
     K.Build = "optimized";
+    if (K.Races || K.Divergent)
+      continue;
     const KernelReport *KU = nullptr;
     for (const KernelReport &C : RU.Kernels)
       if (C.Name == K.Name)
@@ -188,6 +227,8 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     CO.Arch = Cmd.Arch;
     if (Unoptimised)
       CO.ExtraArgs = {"-Xcicc", "-O0"};
+    if (Lang == KernelLanguage::OpenCL)
+      CO.ExtraArgs = {"-gline-tables-only"};
     CO.ExtraArgs.insert(CO.ExtraArgs.end(), Cmd.CompilerArgs.begin(),
                         Cmd.CompilerArgs.end());
     PtxCompileResult R = compileToPtx(Cmd.File, CO);
@@ -200,6 +241,8 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       Failed = exitCodeOf(R.errorKind());
       return nullptr;
     }
+    if (Lang == KernelLanguage::OpenCL)
+      R.Ptx = fixClangLineInfo(R.Ptx);
     return std::make_shared<SourceFile>(R.PtxName, std::move(R.Ptx));
   };
   std::shared_ptr<SourceFile> File, Unopt;

@@ -52,6 +52,8 @@ public:
 
 private:
   Variance operandVariance(unsigned Item) const;
+  /// Whether a load's address names one of the function's parameters.
+  bool readsParameter(const ptx::Instruction &I) const;
 
   const FunctionIR *F;
   std::vector<Variance> Regs, Branch, Control;
