@@ -840,8 +840,9 @@ void Checker::checkPair(unsigned I, unsigned J) {
                !Items[J].Call;
   if (Known && !(X.Object == Y.Object))
     return;
-  if (!multiThread())
-    return;
+  bool SharedMem = sharedSpace(X.Space) || sharedSpace(Y.Space);
+  if (!multiThread() && (SharedMem || !multiBlock()))
+    return; // one thread per block, and the memory is the block's own
   bool Affine = Known && R.Accesses[I].Affine && R.Accesses[J].Affine;
 
   PairResult P;
@@ -850,9 +851,9 @@ void Checker::checkPair(unsigned I, unsigned J) {
   P.Kind = std::string(X.Writes ? "write" : "read") + "-" +
            (Y.Writes ? "write" : "read");
   std::vector<Relation> Rels;
-  bool Shared = sharedSpace(X.Space) || sharedSpace(Y.Space);
-  Rels.push_back(Relation::SameBlock);
-  if (!Shared && multiBlock())
+  if (multiThread())
+    Rels.push_back(Relation::SameBlock);
+  if (!SharedMem && multiBlock())
     Rels.push_back(Relation::OtherBlocks);
 
   std::vector<Outcome> Outs;
@@ -1045,11 +1046,18 @@ bool Checker::reaches(unsigned From, unsigned To) {
 }
 
 std::string Checker::memorySync(unsigned I, unsigned J, Relation Rel) {
-  // Fences and release/acquire operations whose scope includes both
-  // threads can order the pair (message passing, locks), given a strong
-  // access to communicate through; the analysis does not model that.
-  std::vector<unsigned> Release, Acquire;
-  bool Comm = false;
+  // Fences and release/acquire operations can order the pair (message
+  // passing, locks), given a strong access to communicate through; the
+  // analysis does not model that. Their scope must include both threads,
+  // or, for threads of two blocks, a third thread may carry the order on
+  // (causality order is transitive) when some fence or release in the
+  // kernel has gpu scope.
+  struct Op {
+    unsigned Item;
+    ptx::Scope Sc;
+  };
+  std::vector<Op> Release, Acquire;
+  bool Comm = false, Wide = false;
   for (unsigned Item : F.instructions()) {
     const ptx::Instruction &In = F.inst(Item);
     ptx::Scope Sc = In.Sc;
@@ -1063,31 +1071,37 @@ std::string Checker::memorySync(unsigned I, unsigned J, Relation Rel) {
       Sc = ptx::Scope::GPU;
     if (In.S == ptx::Sem::Volatile)
       Sc = ptx::Scope::Sys;
-    if (!scopeIncludes(Sc, Rel))
+    if (Sc == ptx::Scope::None)
       continue;
-    if (Strong)
-      Comm = true;
     bool Rel_ = Fence || In.S == ptx::Sem::Release || In.S == ptx::Sem::AcqRel ||
                 In.S == ptx::Sem::SC;
-    bool Acq = Fence || In.S == ptx::Sem::Acquire || In.S == ptx::Sem::AcqRel ||
-               In.S == ptx::Sem::SC;
+    // A strong read may observe a flag that a fenced write set: with a
+    // fence on the other side that is how many CUDA programs pass messages
+    // (the PTX ISA wants an acquire or a fence on this side as well).
+    bool StrongRead = Strong && In.Op != ptx::Opcode::St &&
+                      In.Op != ptx::Opcode::Red;
+    bool Acq = Fence || StrongRead || In.S == ptx::Sem::Acquire ||
+               In.S == ptx::Sem::AcqRel || In.S == ptx::Sem::SC;
+    Comm |= Strong && scopeIncludes(Sc, Rel);
+    Wide |= Rel_ && scopeIncludes(Sc, Relation::OtherBlocks);
     if (Rel_)
-      Release.push_back(Item);
+      Release.push_back({Item, Sc});
     if (Acq)
-      Acquire.push_back(Item);
+      Acquire.push_back({Item, Sc});
   }
-  if (!Comm || Release.empty() || Acquire.empty())
+  if (!Comm)
     return "";
+  auto Usable = [&](const Op &O) { return scopeIncludes(O.Sc, Rel) || Wide; };
   unsigned X = Items[I].A.Item, Y = Items[J].A.Item;
   for (auto [A, B] : {std::pair{X, Y}, std::pair{Y, X}})
-    for (unsigned Rl : Release)
-      if (reaches(A, Rl))
-        for (unsigned Aq : Acquire)
-          if (reaches(Aq, B))
+    for (const Op &Rl : Release)
+      if (Usable(Rl) && reaches(A, Rl.Item))
+        for (const Op &Aq : Acquire)
+          if (Usable(Aq) && reaches(Aq.Item, B))
             return fmt::format(
                 "may be ordered through the fence or atomic at {} and {} "
                 "(synchronisation through memory is not modelled)",
-                whereText(Rl), whereText(Aq));
+                whereText(Rl.Item), whereText(Aq.Item));
   return "";
 }
 

@@ -277,13 +277,17 @@ Expr Encoder::encodeNode(Frame Fr, ExprId E) {
     if (std::optional<int64_t> C = X.asInt())
       return bitOp(N.O, Y, *C);
     Approx = true;
+    // Bounds that hold for non-negative operands: a & b is at most either,
+    // a | b at least either; both | and ^ at most their sum.
     Expr R = fresh("bits");
+    Expr Zero = Expr::mkInt(0);
+    Expr NonNeg = X.ge(Zero) && Y.ge(Zero);
     if (N.O == Op::And)
-      Side.push_back((X.ge(Expr::mkInt(0)) && Y.ge(Expr::mkInt(0)))
-                         .implies(R.ge(Expr::mkInt(0)) && R.le(X) && R.le(Y)));
+      Side.push_back(NonNeg.implies(R.ge(Zero) && R.le(X) && R.le(Y)));
+    else if (N.O == Op::Or)
+      Side.push_back(NonNeg.implies(R.ge(X) && R.ge(Y) && R.le(X + Y)));
     else
-      Side.push_back((X.ge(Expr::mkInt(0)) && Y.ge(Expr::mkInt(0)))
-                         .implies(R.ge(Expr::mkInt(0))));
+      Side.push_back(NonNeg.implies(R.ge(Zero) && R.le(X + Y)));
     return R;
   }
   case Op::Min:
