@@ -52,5 +52,5 @@ __global__ void uniform(int *A, int n) {
   s[threadIdx.x] = A[blockIdx.x * blockDim.x + threadIdx.x];
   if (n > 4 && blockIdx.x % 2 == 0)
     __syncthreads();
-  A[blockIdx.x * blockDim.x + threadIdx.x] = n;
+  A[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x] + n;
 }

@@ -1,0 +1,102 @@
+//===- RaceBench.cpp - incant race's analysis time per kernel -------------===//
+//
+//   build/bench/Race/RaceBench [Google Benchmark flags]
+//
+// One benchmark per kernel of the PTX files CMake prepared (the kernel
+// library of test/race and the IR tests' kernels): checkModule with the
+// launch symbolic, as `incant race FILE.ptx --kernel NAME` does, in one
+// process (the Z3 context is made once, as in one incant run). At the end,
+// the median time per kernel over all of them. Numbers go to docs/race.md.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/IR/Inliner.h"
+#include "incant/Race/Race.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <sstream>
+
+using namespace incant;
+
+namespace {
+
+struct Loaded {
+  std::string File;
+  std::unique_ptr<ptx::Module> M;
+  std::vector<std::string> Kernels;
+};
+
+std::vector<Loaded> &modules() {
+  static std::vector<Loaded> Ms;
+  return Ms;
+}
+
+/// Keeps each benchmark's real time per iteration.
+class Collect : public benchmark::ConsoleReporter {
+public:
+  void ReportRuns(const std::vector<Run> &Runs) override {
+    for (const Run &R : Runs)
+      if (R.run_type == Run::RT_Iteration && R.iterations > 0)
+        Times.push_back(R.GetAdjustedRealTime()); // in the run's unit (ms)
+    ConsoleReporter::ReportRuns(Runs);
+  }
+  std::vector<double> Times;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::stringstream List(INCANT_RACE_BENCH_FILES);
+  for (std::string Path; std::getline(List, Path, ',');) {
+    std::string Error;
+    auto File = SourceFile::read(Path, Error);
+    if (!File) {
+      std::fprintf(stderr, "RaceBench: %s: %s\n", Path.c_str(), Error.c_str());
+      continue;
+    }
+    DiagnosticEngine Diags;
+    std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+    if (!M)
+      continue;
+    Loaded L;
+    L.File = Path.substr(Path.find_last_of('/') + 1);
+    L.M = std::make_unique<ptx::Module>(std::move(*M));
+    for (const ptx::ModuleItem &I : L.M->Items)
+      if (const auto *F = std::get_if<ptx::Function>(&I); F && F->IsEntry)
+        L.Kernels.push_back(F->Name);
+    modules().push_back(std::move(L));
+  }
+  for (const Loaded &L : modules())
+    for (const std::string &K : L.Kernels) {
+      const ptx::Module *M = L.M.get();
+      benchmark::RegisterBenchmark(
+          (L.File + "/" + K).c_str(),
+          [M, K](benchmark::State &S) {
+            race::Options O;
+            O.Kernel = K;
+            for (auto _ : S) {
+              race::ModuleReport R = race::checkModule(*M, O);
+              benchmark::DoNotOptimize(R);
+            }
+          })
+          ->Unit(benchmark::kMillisecond);
+    }
+  benchmark::Initialize(&argc, argv);
+  Collect Reporter;
+  benchmark::RunSpecifiedBenchmarks(&Reporter);
+  std::vector<double> &T = Reporter.Times;
+  if (!T.empty()) {
+    std::sort(T.begin(), T.end());
+    double Median = T.size() % 2 ? T[T.size() / 2]
+                                 : (T[T.size() / 2 - 1] + T[T.size() / 2]) / 2;
+    std::printf("%zu kernels: median %.1f ms, min %.1f ms, max %.1f ms per "
+                "kernel\n",
+                T.size(), Median, T.front(), T.back());
+  }
+  benchmark::Shutdown();
+  return 0;
+}
