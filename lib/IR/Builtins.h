@@ -1,4 +1,4 @@
-//===- Builtins.h - Definitions of built-ins compilers leave as calls ------===//
+//===- Builtins.h - Definitions of built-ins compilers leave as calls -----===//
 //
 // Private to lib/IR (the inliner uses it). Some built-ins reach PTX as
 // calls to functions the module only declares:

@@ -1,4 +1,4 @@
-//===- Uniformity.h - Which values and branches depend on the thread -*- C++ -*-===//
+//===- Uniformity.h - What depends on the thread ----------------*- C++ -*-===//
 //
 // A divergence analysis over the IR: for every register, whether all threads
 // of the grid hold the same value (Grid: parameters, %ntid, %nctaid), all

@@ -1,4 +1,4 @@
-//===- Race.h - Static data-race and barrier-divergence checking -*- C++ -*-===//
+//===- Race.h - Static data-race and barrier-divergence check ---*- C++ -*-===//
 //
 // Finds data races and barrier divergence in the kernels of a PTX module,
 // statically (GRace's static half, docs/race.md): for every pair of memory

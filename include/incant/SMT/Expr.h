@@ -1,4 +1,4 @@
-//===- Expr.h - SMT expressions: booleans, integers, bit-vectors -*- C++ -*-===//
+//===- Expr.h - SMT terms: booleans, integers, bit-vectors ------*- C++ -*-===//
 //
 // The project's one wall around Z3 (only lib/SMT includes z3.h): a small
 // value type for SMT terms, in the manner of Alive2's smt::expr. An Expr
