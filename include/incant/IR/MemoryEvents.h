@@ -1,4 +1,4 @@
-//===- MemoryEvents.h - A kernel's memory accesses, symbolically -*- C++ -*-===//
+//===- MemoryEvents.h - A kernel's memory accesses --------------*- C++ -*-===//
 //
 // The loads, stores, atomics and asynchronous copies of a function (the
 // events incant ptx summarises, Summary.h), each with what a race checker
