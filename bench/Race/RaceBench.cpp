@@ -6,7 +6,9 @@
 // library of test/race and the IR tests' kernels): checkModule with the
 // launch symbolic, as `incant race FILE.ptx --kernel NAME` does, in one
 // process (the Z3 context is made once, as in one incant run). At the end,
-// the median time per kernel over all of them. Numbers go to docs/race.md.
+// the median wall and CPU time per kernel over all of them (on a shared
+// machine the wall time grows with its load; the CPU time does not).
+// Numbers go to docs/race.md.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/IR/Inliner.h"
@@ -41,10 +43,13 @@ public:
   void ReportRuns(const std::vector<Run> &Runs) override {
     for (const Run &R : Runs)
       if (R.run_type == Run::RT_Iteration && R.iterations > 0)
-        Times.push_back(R.GetAdjustedRealTime()); // in the run's unit (ms)
+      {
+        Real.push_back(R.GetAdjustedRealTime()); // in the run's unit (ms)
+        Cpu.push_back(R.GetAdjustedCPUTime());
+      }
     ConsoleReporter::ReportRuns(Runs);
   }
-  std::vector<double> Times;
+  std::vector<double> Real, Cpu;
 };
 
 } // namespace
@@ -88,14 +93,16 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   Collect Reporter;
   benchmark::RunSpecifiedBenchmarks(&Reporter);
-  std::vector<double> &T = Reporter.Times;
-  if (!T.empty()) {
-    std::sort(T.begin(), T.end());
-    double Median = T.size() % 2 ? T[T.size() / 2]
-                                 : (T[T.size() / 2 - 1] + T[T.size() / 2]) / 2;
-    std::printf("%zu kernels: median %.1f ms, min %.1f ms, max %.1f ms per "
-                "kernel\n",
-                T.size(), Median, T.front(), T.back());
+  for (auto [What, T] : {std::pair{"wall", &Reporter.Real},
+                         std::pair{"cpu", &Reporter.Cpu}}) {
+    if (T->empty())
+      continue;
+    std::sort(T->begin(), T->end());
+    size_t N = T->size();
+    double Median = N % 2 ? (*T)[N / 2] : ((*T)[N / 2 - 1] + (*T)[N / 2]) / 2;
+    std::printf("%zu kernels, %s time: median %.1f ms, min %.1f ms, max "
+                "%.1f ms per kernel\n",
+                N, What, Median, T->front(), T->back());
   }
   benchmark::Shutdown();
   return 0;

@@ -120,40 +120,79 @@ std::string Result::str() const {
 // deadlock in Z3 4.8.10 to 4.8.12 (Z3Prover/z3#5371), Debian 12's version.
 // A watchdog thread interrupts the check instead.
 namespace {
-class Watchdog {
+/// One thread for the process, armed for the length of each check (a
+/// thread per check would cost a thread start each time).
+class Timer {
 public:
-  explicit Watchdog(unsigned Ms) {
-    if (!Ms)
-      return;
-    T = std::thread([this, Ms] {
-      std::unique_lock<std::mutex> L(Mu);
-      if (!Cv.wait_for(L, std::chrono::milliseconds(Ms), [this] { return Done; })) {
+  static Timer &get() {
+    // Never destroyed: its thread waits on it until the process ends.
+    static Timer *T = new Timer;
+    return *T;
+  }
+  /// Arms the timer for \p Ms milliseconds; returns the arming's number.
+  uint64_t arm(unsigned Ms) {
+    std::lock_guard<std::mutex> L(Mu);
+    Deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(Ms);
+    Armed = true;
+    Fired = false;
+    ++Arming;
+    Cv.notify_one();
+    return Arming;
+  }
+  /// Disarms it; whether arming \p Which ran out (and interrupted Z3).
+  bool disarm(uint64_t Which) {
+    std::lock_guard<std::mutex> L(Mu);
+    bool F = Fired && Which == Arming;
+    Armed = false;
+    Fired = false;
+    return F;
+  }
+
+private:
+  Timer() : T([this] { loop(); }) { T.detach(); }
+  void loop() {
+    std::unique_lock<std::mutex> L(Mu);
+    for (;;) {
+      if (!Armed) {
+        Cv.wait(L);
+        continue;
+      }
+      uint64_t Which = Arming;
+      if (Cv.wait_until(L, Deadline) == std::cv_status::timeout && Armed &&
+          Which == Arming && !Fired) {
         Fired = true;
         Z3_interrupt(ctx());
       }
-    });
-  }
-  ~Watchdog() {
-    if (!T.joinable())
-      return;
-    {
-      std::lock_guard<std::mutex> L(Mu);
-      Done = true;
     }
-    Cv.notify_one();
-    T.join();
   }
-  /// Whether the time ran out (call after the check returned).
+  std::mutex Mu;
+  std::condition_variable Cv;
+  std::chrono::steady_clock::time_point Deadline;
+  bool Armed = false, Fired = false;
+  uint64_t Arming = 0;
+  std::thread T;
+};
+
+/// Arms the timer for one check (nothing when \p Ms is 0).
+class Watchdog {
+public:
+  explicit Watchdog(unsigned Ms) {
+    if (Ms)
+      Which = Timer::get().arm(Ms);
+  }
+  ~Watchdog() { fired(); }
+  /// Whether the time ran out; disarms.
   bool fired() {
-    std::lock_guard<std::mutex> L(Mu);
+    if (!Which)
+      return Fired;
+    Fired = Timer::get().disarm(Which);
+    Which = 0;
     return Fired;
   }
 
 private:
-  std::mutex Mu;
-  std::condition_variable Cv;
-  bool Done = false, Fired = false;
-  std::thread T;
+  uint64_t Which = 0;
+  bool Fired = false;
 };
 } // namespace
 
