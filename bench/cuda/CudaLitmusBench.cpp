@@ -1,24 +1,22 @@
 //===- CudaLitmusBench.cpp - MP/SB/LB on the GPU without the parser -------===//
 //
-// Runs the hand-built tests of HandBuilt.h (or a .litmus file) through the
-// CUDA backend, with its own incantation switches and defaults (below; they
-// are those of the measurements in docs/cuda.md, bench/cuda/run-h100.sh),
-// which it turns into harness::RunParams and cuda::CudaTuning once.
+// Runs the hand-built tests of incant/Testing/Programs.h (or a .litmus
+// file) through the CUDA backend, with its own incantation switches and
+// defaults (below; they are those of the measurements in docs/cuda.md,
+// bench/cuda/run-h100.sh), which it turns into harness::RunParams and
+// cuda::CudaTuning once.
 //
 // Exit codes: 0 ran, 2 usage error or a test the backend cannot run, 3 no
 // CUDA driver or device, 4 failure.
 //
 //===----------------------------------------------------------------------===//
 
-#include "HandBuilt.h"
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Litmus/Condition.h"
 #include "incant/Litmus/Format.h"
-#ifdef INCANT_HAVE_LITMUS_PARSER
-#include "incant/Litmus/Lower.h"
-#include "incant/Litmus/Parser.h"
-#endif
+#include "incant/Litmus/Load.h"
+#include "incant/Testing/Programs.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -53,7 +51,8 @@ void printResult(const litmus::Program &P, const harness::RunResult &R,
                    harness::perSecond(W.Positive, R.Seconds));
   // The CUDA backend's notes: "NVRTC <version>", then the launch shape.
   const std::vector<std::string> &Notes = R.Device.Notes;
-  std::string Nvrtc = Notes.empty() ? "" : Notes[0].substr(Notes[0].find(' ') + 1);
+  std::string Nvrtc =
+      Notes.empty() ? "" : Notes[0].substr(Notes[0].find(' ') + 1);
   S += fmt::format("Device {} ({}, {} SMs), driver {}, NVRTC {}\n",
                    R.Device.Name, R.Device.Version, R.Device.ComputeUnits,
                    R.Device.Driver, Nvrtc);
@@ -130,25 +129,12 @@ int main(int argc, char **argv) {
   DiagnosticEngine Diags(&std::cerr);
   std::shared_ptr<const SourceFile> File;
   if (Test.size() > 7 && Test.substr(Test.size() - 7) == ".litmus") {
-#ifdef INCANT_HAVE_LITMUS_PARSER
-    std::string Err;
-    File = SourceFile::read(Test, Err);
-    if (!File) {
-      std::cerr << "error: " << Test << ": " << Err << "\n";
+    std::optional<litmus::LoadedTest> L = litmus::loadTest(Test, Diags);
+    if (!L)
       return 2;
-    }
-    auto T = litmus::parseTest(File, Diags);
-    if (!T)
-      return 2;
-    auto Low = litmus::lower(*T, Diags);
-    if (!Low)
-      return 2;
-    P = std::move(*Low);
+    P = std::move(L->Prog);
+    File = L->File;
     Place = "file";
-#else
-    std::cerr << "error: built without the litmus parser\n";
-    return 2;
-#endif
   } else if (Test == "MP")
     P = handbuilt::mp(Pl, F, Shared);
   else if (Test == "SB")

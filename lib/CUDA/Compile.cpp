@@ -1,4 +1,4 @@
-//===- Compile.cpp - NVRTC, optcheck and the compile cache -----------------===//
+//===- Compile.cpp - NVRTC, optcheck and the compile cache ----------------===//
 #include "Compile.h"
 
 #include <fmt/format.h>
@@ -90,8 +90,8 @@ bool compileChecked(CudaLibraries &L, const GeneratedTest &G,
     OptCheckResult R = checkSass(S2, G.ExpectedMemOps, G.RegionNames);
     if (R.K != OptCheckResult::Ok)
       continue;
-    R.Detail = fmt::format("ptxas {}; at its default level {}", Level,
-                           Out.Opt.Detail);
+    R.Detail =
+        fmt::format("ptxas {}; at its default level {}", Level, Out.Opt.Detail);
     Out.Opt = std::move(R);
     Out.Cubin = std::move(C2);
     Out.Sass = std::move(S2);

@@ -1,4 +1,4 @@
-//===- Compile.h - NVRTC, optcheck and the compile cache (private) -*- C++ -*-===//
+//===- Compile.h - NVRTC, optcheck, compile cache (private) -----*- C++ -*-===//
 //
 // The CUDA libraries are opened once per process and shared by every
 // backend object (`incant campaign` runs one per worker thread); compiled

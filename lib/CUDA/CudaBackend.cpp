@@ -1,4 +1,4 @@
-//===- CudaBackend.cpp - The CUDA backend behind harness::Backend ----------===//
+//===- CudaBackend.cpp - The CUDA backend behind harness::Backend ---------===//
 #include "incant/CUDA/CudaBackend.h"
 #include "Compile.h"
 #include "Launch.h"
@@ -40,8 +40,8 @@ public:
 
 private:
   Expected<harness::RunResult> emit(const harness::RunRequest &Req,
-                                         const GeneratedTest &G,
-                                         DiagnosticEngine &Diags);
+                                    const GeneratedTest &G,
+                                    DiagnosticEngine &Diags);
   CudaTuning Tuning;
 };
 
@@ -88,9 +88,9 @@ std::vector<harness::DeviceInfo> CudaBackend::devices() {
 
 /// --emit: the sources, and the PTX and SASS when NVRTC is here (for
 /// sm_90); no device needed.
-Expected<harness::RunResult>
-CudaBackend::emit(const harness::RunRequest &Req, const GeneratedTest &G,
-                  DiagnosticEngine &Diags) {
+Expected<harness::RunResult> CudaBackend::emit(const harness::RunRequest &Req,
+                                               const GeneratedTest &G,
+                                               DiagnosticEngine &Diags) {
   namespace fs = std::filesystem;
   harness::RunResult Out;
   std::error_code EC;
@@ -135,8 +135,8 @@ CudaBackend::emit(const harness::RunRequest &Req, const GeneratedTest &G,
   return Out;
 }
 
-Expected<harness::RunResult>
-CudaBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
+Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
+                                              DiagnosticEngine &Diags) {
   CodegenOptions CG;
   CG.LoopBudget = Req.Params.LoopBound;
   std::optional<GeneratedTest> G = generateCuda(*Req.Prog, CG, Req.File, Diags);

@@ -1,4 +1,4 @@
-//===- Launch.cpp - Run a generated test on a CUDA device ------------------===//
+//===- Launch.cpp - Run a generated test on a CUDA device -----------------===//
 //
 // Parallel testing as docs/cuda.md describes it: every co-resident block
 // not stressing tests; every thread plays each role for another instance,
@@ -51,8 +51,7 @@ public:
     return false;
   }
   bool alloc(size_t Bytes, CUdeviceptr &P) {
-    if (!check(L.Drv.cuMemAlloc(&P, std::max<size_t>(Bytes, 16)),
-               "cuMemAlloc"))
+    if (!check(L.Drv.cuMemAlloc(&P, std::max<size_t>(Bytes, 16)), "cuMemAlloc"))
       return false;
     Allocs.push_back(P);
     return check(L.Drv.cuMemsetD8(P, 0, std::max<size_t>(Bytes, 16)),
@@ -66,10 +65,11 @@ public:
 
 } // namespace
 
-Expected<harness::RunResult>
-runOnDevice(const GeneratedTest &G,
-            const harness::RunParams &Params, const CudaTuning &Tuning,
-            uint32_t Device, DiagnosticEngine &Diags) {
+Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
+                                         const harness::RunParams &Params,
+                                         const CudaTuning &Tuning,
+                                         uint32_t Device,
+                                         DiagnosticEngine &Diags) {
   const harness::Incantations &Inc = Params.Inc;
   SharedLibraries &Shared = sharedLibraries();
   CudaLibraries &Libs = Shared.Libs;
@@ -138,9 +138,9 @@ runOnDevice(const GeneratedTest &G,
   const uint32_t LayWarps = Lay.maxWarps(), LayLanes = Lay.maxLanes();
   const uint32_t LayGroups = Lay.NumClusterGroups;
   const bool Single = Params.Instances == 1;
-  uint32_t Threads = std::clamp<uint32_t>(
-      Params.GroupSize ? Params.GroupSize : 256, 32,
-      static_cast<uint32_t>(MaxThreads));
+  uint32_t Threads =
+      std::clamp<uint32_t>(Params.GroupSize ? Params.GroupSize : 256, 32,
+                           static_cast<uint32_t>(MaxThreads));
   Threads = std::max<uint32_t>(Threads / 32 * 32, 32 * LayWarps);
   uint32_t W = Threads / 32;
   uint32_t Lanes =
@@ -157,9 +157,9 @@ runOnDevice(const GeneratedTest &G,
   // (not in tests with bar.sync: every thread must meet their barriers).
   const uint32_t MaxWarps = static_cast<uint32_t>(MaxThreads) / 32;
   uint32_t CtaStress =
-      G.HasBarrier ? 0
-                   : std::min(Tuning.CtaStressWarps,
-                              MaxWarps - std::min(W, MaxWarps));
+      G.HasBarrier
+          ? 0
+          : std::min(Tuning.CtaStressWarps, MaxWarps - std::min(W, MaxWarps));
   uint32_t BlockThreads = Threads + 32 * CtaStress;
   int PerSM = 0;
   if (!S.check(D.cuOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -192,7 +192,8 @@ runOnDevice(const GeneratedTest &G,
     if (Params.Instances > 1) {
       uint64_t Want =
           (uint64_t(Params.Instances) + W * Lanes - 1) / (W * Lanes);
-      Want = std::max<uint64_t>((Want + K - 1) / K * K, uint64_t(LayGroups) * K);
+      Want =
+          std::max<uint64_t>((Want + K - 1) / K * K, uint64_t(LayGroups) * K);
       TestBlocks = static_cast<uint32_t>(std::min<uint64_t>(TestBlocks, Want));
     }
   }
@@ -210,7 +211,7 @@ runOnDevice(const GeneratedTest &G,
   Pr.lanes = Lanes;
   Pr.instances = N;
   Pr.stride = std::max<uint32_t>(Params.Stride, 1);
-  Pr.locPerm = harness::coprimeMultiplier(N, Params.Seed * 41 + 7);
+  Pr.locPerm = harness::halfwayMultiplier(N);
   Pr.sharedStride = SharedStride;
   Pr.stressIters = Inc.StressIterations;
   Pr.stressLines = std::max<uint32_t>(Inc.StressLocs, 1);
@@ -273,8 +274,7 @@ runOnDevice(const GeneratedTest &G,
       !S.alloc(INCANT_HIST_CAP * 8, HKey) ||
       !S.alloc((INCANT_HIST_CAP + 1) * 8, HCnt) ||
       !S.alloc(static_cast<size_t>(INCANT_HIST_CAP) * NumOut * 4, HTup) ||
-      !S.alloc((static_cast<size_t>(Pr.stressLines) * Pr.stressSpread + 64) *
-                   4,
+      !S.alloc((static_cast<size_t>(Pr.stressLines) * Pr.stressSpread + 64) * 4,
                Scratch) ||
       !S.alloc(ShadowWords * 4, Shadow) || !S.alloc(64, Sync))
     return ErrorKind::Device;
@@ -304,7 +304,8 @@ runOnDevice(const GeneratedTest &G,
       X.blockStride = std::uniform_int_distribution<uint32_t>(1, MaxS)(Rng);
       X.warpStride = std::uniform_int_distribution<uint32_t>(1, MaxWs)(Rng);
       X.lanePerm = harness::coprimeMultiplier(Lanes, Rng());
-      X.blockPerm = K > 1 ? 1 : harness::coprimeMultiplier(X.totalBlocks, Rng());
+      X.blockPerm =
+          K > 1 ? 1 : harness::coprimeMultiplier(X.totalBlocks, Rng());
       X.blockOff = K > 1 ? 0
                          : std::uniform_int_distribution<uint32_t>(
                                0, X.totalBlocks - 1)(Rng);

@@ -1,11 +1,10 @@
-//===- Launch.h - Run a generated test on a CUDA device (private) -*- C++ -*-===//
+//===- Launch.h - Run a generated test on a GPU (private) -------*- C++ -*-===//
 #ifndef INCANT_LIB_CUDA_LAUNCH_H
 #define INCANT_LIB_CUDA_LAUNCH_H
 
 #include "incant/CUDA/Codegen.h"
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Harness/Backend.h"
-
 
 namespace incant::cuda {
 
@@ -18,9 +17,8 @@ namespace incant::cuda {
 /// a CUDA call (Device), NVRTC rejecting the generated code (Internal), a
 /// test or parameters the launch cannot hold (Input).
 Expected<harness::RunResult>
-runOnDevice(const GeneratedTest &G,
-            const harness::RunParams &Params, const CudaTuning &Tuning,
-            uint32_t Device, DiagnosticEngine &Diags);
+runOnDevice(const GeneratedTest &G, const harness::RunParams &Params,
+            const CudaTuning &Tuning, uint32_t Device, DiagnosticEngine &Diags);
 
 } // namespace incant::cuda
 

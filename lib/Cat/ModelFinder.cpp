@@ -16,7 +16,7 @@ std::string ModelFinder::displayName(const std::string &NameOrPath) {
 }
 
 const Model *ModelFinder::get(const std::string &NameOrPath,
-                                   DiagnosticEngine &Diags) {
+                              DiagnosticEngine &Diags) {
   if (auto It = Cache.find(NameOrPath); It != Cache.end())
     return It->second.get();
   if (Failed.count(NameOrPath)) {

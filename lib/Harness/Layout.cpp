@@ -112,6 +112,15 @@ uint32_t coprimeMultiplier(uint32_t N, uint64_t Seed) {
   }
 }
 
+uint32_t halfwayMultiplier(uint32_t N) {
+  if (N <= 2)
+    return 1;
+  for (uint32_t V = N / 2 + 1; V < N; ++V)
+    if (std::gcd(V, N) == 1)
+      return V;
+  return 1;
+}
+
 uint32_t inverseMultiplier(uint32_t P, uint32_t N) {
   if (N <= 1)
     return 0;

@@ -31,7 +31,8 @@ std::string formatState(const Program &P, const std::vector<Value> &Values) {
   for (size_t I = 0; I != Values.size(); ++I) {
     if (I)
       S += ' ';
-    S += formatObserved(P, P.Observe[I]) + "=" + formatValue(P, Values[I]) + ";";
+    S +=
+        formatObserved(P, P.Observe[I]) + "=" + formatValue(P, Values[I]) + ";";
   }
   return S;
 }

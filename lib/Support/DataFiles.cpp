@@ -1,4 +1,4 @@
-//===- DataFiles.cpp - Where the shipped data lives ------------------------===//
+//===- DataFiles.cpp - Where the shipped data lives -----------------------===//
 #include "incant/Support/DataFiles.h"
 
 #include <algorithm>

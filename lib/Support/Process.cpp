@@ -80,8 +80,7 @@ std::vector<std::string> childEnvironment(const ProcessOptions &Opts) {
       Env.push_back(std::move(Entry));
   }
   for (const std::string &Name : Opts.UnsetEnv)
-    std::erase_if(Env,
-                  [&](const std::string &S) { return NameOf(S) == Name; });
+    std::erase_if(Env, [&](const std::string &S) { return NameOf(S) == Name; });
   return Env;
 }
 
@@ -100,24 +99,42 @@ struct ChildFailure {
 
 const char *signalName(int Sig) {
   switch (Sig) {
-  case SIGHUP: return "SIGHUP";
-  case SIGINT: return "SIGINT";
-  case SIGQUIT: return "SIGQUIT";
-  case SIGILL: return "SIGILL";
-  case SIGTRAP: return "SIGTRAP";
-  case SIGABRT: return "SIGABRT";
-  case SIGBUS: return "SIGBUS";
-  case SIGFPE: return "SIGFPE";
-  case SIGKILL: return "SIGKILL";
-  case SIGUSR1: return "SIGUSR1";
-  case SIGSEGV: return "SIGSEGV";
-  case SIGUSR2: return "SIGUSR2";
-  case SIGPIPE: return "SIGPIPE";
-  case SIGALRM: return "SIGALRM";
-  case SIGTERM: return "SIGTERM";
-  case SIGXCPU: return "SIGXCPU";
-  case SIGXFSZ: return "SIGXFSZ";
-  default: return nullptr;
+  case SIGHUP:
+    return "SIGHUP";
+  case SIGINT:
+    return "SIGINT";
+  case SIGQUIT:
+    return "SIGQUIT";
+  case SIGILL:
+    return "SIGILL";
+  case SIGTRAP:
+    return "SIGTRAP";
+  case SIGABRT:
+    return "SIGABRT";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGKILL:
+    return "SIGKILL";
+  case SIGUSR1:
+    return "SIGUSR1";
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGUSR2:
+    return "SIGUSR2";
+  case SIGPIPE:
+    return "SIGPIPE";
+  case SIGALRM:
+    return "SIGALRM";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGXCPU:
+    return "SIGXCPU";
+  case SIGXFSZ:
+    return "SIGXFSZ";
+  default:
+    return nullptr;
   }
 }
 
@@ -272,8 +289,8 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
   }
   // stdout "to stdout" is plain capture; stderr to stdout goes wherever
   // stdout goes (the child dups its fd 1).
-  bool CaptureOut = Opts.Stdout == OutputMode::Capture ||
-                    Opts.Stdout == OutputMode::ToStdout;
+  bool CaptureOut =
+      Opts.Stdout == OutputMode::Capture || Opts.Stdout == OutputMode::ToStdout;
   if (CaptureOut && !makePipe(OutRead, OutWrite))
     return Fail("cannot create a pipe");
   if (Opts.Stderr == OutputMode::Capture && !makePipe(ErrRead, ErrWrite))
@@ -362,12 +379,12 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
     Reap(true);
     switch (F.Stage) {
     case 0:
-      R.Error = "cannot set up the streams of " + Program + ": " +
-                errnoText(F.Errno);
+      R.Error =
+          "cannot set up the streams of " + Program + ": " + errnoText(F.Errno);
       break;
     case 1:
-      R.Error = "cannot change to " + Opts.WorkingDir + ": " +
-                errnoText(F.Errno);
+      R.Error =
+          "cannot change to " + Opts.WorkingDir + ": " + errnoText(F.Errno);
       break;
     default:
       R.Error = Program + ": " + errnoText(F.Errno);
@@ -402,8 +419,8 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
     }
     size_t Keep = static_cast<size_t>(N);
     if (Opts.MaxOutputBytes) {
-      size_t Room = Opts.MaxOutputBytes - std::min(Opts.MaxOutputBytes,
-                                                   S.Text->size());
+      size_t Room =
+          Opts.MaxOutputBytes - std::min(Opts.MaxOutputBytes, S.Text->size());
       if (Keep > Room) {
         Keep = Room;
         *S.Truncated = true;
@@ -424,9 +441,9 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
           TimedOut = true;
           LastSignal = SIGTERM;
           ::kill(-Pid, SIGTERM);
-          Deadline = Now + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(
-                                   Opts.KillGraceSeconds));
+          Deadline =
+              Now + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(Opts.KillGraceSeconds));
           continue;
         }
         TimedOut = true;

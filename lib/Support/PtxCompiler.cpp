@@ -1,4 +1,4 @@
-//===- PtxCompiler.cpp - CUDA and OpenCL C source to PTX -------------------===//
+//===- PtxCompiler.cpp - CUDA and OpenCL C source to PTX ------------------===//
 #include "incant/Support/PtxCompiler.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Process.h"
@@ -105,8 +105,8 @@ PtxCompileResult compileToPtx(const std::string &Source,
   }
   TempDir Tmp;
   if (Tmp.Path.empty()) {
-    R.Message = "cannot create a temporary folder for " + R.Compiler +
-                "'s output";
+    R.Message =
+        "cannot create a temporary folder for " + R.Compiler + "'s output";
     return R;
   }
   std::string Out = (Tmp.Path / R.PtxName).string();
@@ -115,12 +115,17 @@ PtxCompileResult compileToPtx(const std::string &Source,
     if (Opts.LineInfo)
       R.Argv.push_back("-lineinfo");
   } else {
-    R.Argv = {Program,  "-x",
-              "cl",     "-cl-std=CL2.0",
-              "-target", "nvptx64-nvidia-cuda",
+    R.Argv = {Program,
+              "-x",
+              "cl",
+              "-cl-std=CL2.0",
+              "-target",
+              "nvptx64-nvidia-cuda",
               "-march=" + Opts.OpenCLArch,
-              "-Xclang", "-finclude-default-header",
-              "-O2",    "-S"};
+              "-Xclang",
+              "-finclude-default-header",
+              "-O2",
+              "-S"};
   }
   R.Argv.insert(R.Argv.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
   R.Argv.insert(R.Argv.end(), {Source, "-o", Out});

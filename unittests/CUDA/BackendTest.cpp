@@ -1,8 +1,8 @@
 //===- BackendTest.cpp - The CUDA backend's emit and no-driver paths ------===//
 
-#include "HandBuilt.h"
 #include "incant/CUDA/CudaApi.h"
 #include "incant/CUDA/CudaBackend.h"
+#include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
 
@@ -90,8 +90,8 @@ TEST(CudaBackend, ATestOnTwoDevicesIsRefused) {
   harness::RunRequest Req;
   Req.Prog = &P;
   Req.File = File;
-  Req.EmitDir = (std::filesystem::temp_directory_path() / "incant-cuda-2dev")
-                    .string();
+  Req.EmitDir =
+      (std::filesystem::temp_directory_path() / "incant-cuda-2dev").string();
   DiagnosticEngine Diags;
   Expected<harness::RunResult> R = cuda::createCudaBackend()->run(Req, Diags);
   ASSERT_FALSE(R);
@@ -107,6 +107,7 @@ TEST(CudaBackend, NvrtcCandidates) {
   auto C = cuda::nvrtcCandidates();
   ASSERT_FALSE(C.empty());
   EXPECT_NE(std::find(C.begin(), C.end(), "libnvrtc.so.13"), C.end());
-  EXPECT_NE(std::find(C.begin(), C.end(), "/usr/local/cuda/lib64/libnvrtc.so.13"),
-            C.end());
+  EXPECT_NE(
+      std::find(C.begin(), C.end(), "/usr/local/cuda/lib64/libnvrtc.so.13"),
+      C.end());
 }

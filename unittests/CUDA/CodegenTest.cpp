@@ -1,6 +1,6 @@
 //===- CodegenTest.cpp - CUDA code generation from litmus::Program --------===//
 
-#include "HandBuilt.h"
+#include "incant/Testing/Programs.h"
 #include "incant/CUDA/Codegen.h"
 
 #include <gtest/gtest.h>
@@ -132,13 +132,13 @@ TEST(CudaCodegen, SemanticsScopesCacheOpsAndRmw) {
   T1[1].S = litmus::Sem::Weak;
   T1[1].Cache = litmus::CacheOp::CG;
   T1[1].Sp = litmus::Space::Generic;
-  litmus::Op Cas = mem(litmus::Op::Kind::Rmw, 0, 0, 0);
+  litmus::Op Cas = memOp(litmus::Op::Kind::Rmw, 0, 0, 0);
   Cas.Rmw = litmus::RmwOp::Cas;
   Cas.Dst = 0;
   Cas.Src = {litmus::Operand::imm(0), litmus::Operand::imm(2)};
   Cas.S = litmus::Sem::AcqRel;
   T0.push_back(Cas);
-  litmus::Op Red = mem(litmus::Op::Kind::Rmw, 1, -1, 0);
+  litmus::Op Red = memOp(litmus::Op::Kind::Rmw, 1, -1, 0);
   Red.Rmw = litmus::RmwOp::Add;
   Red.Dst = -1;
   Red.Src = {litmus::Operand::imm(1)};
@@ -248,7 +248,7 @@ TEST(CudaCodegen, SixtyFourBitAccesses) {
     for (auto &O : T.Ops)
       O.Bits = 64;
   P.Threads[1].Regs[0].Bits = 64;
-  litmus::Op Cas = mem(litmus::Op::Kind::Rmw, 1, 0, 0);
+  litmus::Op Cas = memOp(litmus::Op::Kind::Rmw, 1, 0, 0);
   Cas.Rmw = litmus::RmwOp::Cas;
   Cas.Bits = 64;
   Cas.Dst = 0;

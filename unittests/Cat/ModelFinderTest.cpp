@@ -1,4 +1,4 @@
-//===- ModelFinderTest.cpp - Loading shipped models by name ----------------===//
+//===- ModelFinderTest.cpp - Loading shipped models by name ---------------===//
 #include "incant/Cat/ModelFinder.h"
 
 #include <gtest/gtest.h>
@@ -17,8 +17,8 @@ TEST(ModelFinderTest, LoadsShippedModelsByNameOnce) {
                            : DiagnosticEngine::format(Diags.diagnostics()[0]));
   EXPECT_EQ(F.get("ptx", Diags), Ptx);
   EXPECT_TRUE(F.get("sc", Diags));
-  EXPECT_TRUE(F.get(std::string(INCANT_SOURCE_DIR) + "/models/ptx-rmo.cat",
-                    Diags));
+  EXPECT_TRUE(
+      F.get(std::string(INCANT_SOURCE_DIR) + "/models/ptx-rmo.cat", Diags));
   EXPECT_EQ(Diags.numErrors(), 0u);
   EXPECT_EQ(ModelFinder::displayName("models/ptx-rmo.cat"), "ptx-rmo");
   EXPECT_EQ(ModelFinder::displayName("sc"), "sc");

@@ -1,4 +1,4 @@
-//===- DataFilesTest.cpp - Where the shipped data lives --------------------===//
+//===- DataFilesTest.cpp - Where the shipped data lives -------------------===//
 #include "incant/Support/DataFiles.h"
 
 #include <gtest/gtest.h>

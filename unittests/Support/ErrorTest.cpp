@@ -1,4 +1,4 @@
-//===- ErrorTest.cpp - Error kinds and Expected -----------------------------===//
+//===- ErrorTest.cpp - Error kinds and Expected ---------------------------===//
 #include "incant/Support/Error.h"
 
 #include <gtest/gtest.h>

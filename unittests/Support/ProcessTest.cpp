@@ -1,4 +1,4 @@
-//===- ProcessTest.cpp - The process runner --------------------------------===//
+//===- ProcessTest.cpp - The process runner -------------------------------===//
 #include "incant/Support/Process.h"
 
 #include <gtest/gtest.h>
@@ -43,8 +43,8 @@ TEST(ProcessTest, CapturesBothStreamsApartAndTheExitCode) {
 }
 
 TEST(ProcessTest, ArgumentsReachTheProgramUnchangedWithNoShell) {
-  ProcessResult R = runProcess(
-      {"printf", "%s|", "a b", "$HOME", "'q'", "*", ""});
+  ProcessResult R =
+      runProcess({"printf", "%s|", "a b", "$HOME", "'q'", "*", ""});
   ASSERT_TRUE(R.succeeded()) << R.describe();
   EXPECT_EQ(R.Out, "a b|$HOME|'q'|*||");
 }

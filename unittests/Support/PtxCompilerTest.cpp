@@ -1,10 +1,10 @@
-//===- PtxCompilerTest.cpp - CUDA and OpenCL C source to PTX ---------------===//
+//===- PtxCompilerTest.cpp - CUDA and OpenCL C source to PTX --------------===//
 #include "incant/Support/PtxCompiler.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-//===- ModelFinder.h - Load and cache .cat models by name ---------*- C++ -*-===//
+//===- ModelFinder.h - Load and cache .cat models by name -------*- C++ -*-===//
 #ifndef INCANT_CAT_MODELFINDER_H
 #define INCANT_CAT_MODELFINDER_H
 

@@ -1,12 +1,12 @@
-//===- PtxCommand.h - `incant ptx`: summarise the kernels of PTX -*- C++ -*-===//
+//===- PtxCommand.h - `incant ptx`: the kernels of PTX ----------*- C++ -*-===//
 //
 //   incant ptx FILE.ptx|FILE.cu|FILE.cl [-v] [--json] [--arch sm_90]
 //
 // Reads a PTX module (a .cu file is compiled first with `nvcc -arch=ARCH
 // -ptx -lineinfo`, a .cl file with clang's NVPTX target: compileToPtx in
-// Support/PtxCompiler.h) and prints, per kernel and device function, its global, shared
-// and generic loads and stores, atomics, fences, barriers and loops with
-// their source lines (Summary.h).
+// Support/PtxCompiler.h) and prints, per kernel and device function, its
+// global, shared and generic loads and stores, atomics, fences, barriers and
+// loops with their source lines (Summary.h).
 //
 // Exit codes: 0 printed; 2 usage or input error (unreadable file, malformed
 // PTX, the compiler rejected the source); 3 nvcc or clang is needed and not

@@ -117,6 +117,15 @@ std::optional<Layout> computeLayout(const litmus::Program &P,
 /// v -> v * P mod N is then a permutation of [0, N).
 uint32_t coprimeMultiplier(uint32_t N, uint64_t Seed);
 
+/// The first multiplier above N / 2 coprime with N (1 for N <= 2): a
+/// permutation that spreads consecutive values about half the range apart
+/// while every other one stays next to its neighbour (v and v + 2 land two
+/// words apart), so a warp's accesses still share cache lines. The CUDA
+/// harness places locations with it: on the H100 a seeded multiplier
+/// (coprimeMultiplier) scatters a warp's accesses and halves the
+/// throughput (docs/cuda.md, "Refactoring check").
+uint32_t halfwayMultiplier(uint32_t N);
+
 /// The inverse of \p P modulo \p N (P * X = 1 mod N), for undoing a
 /// permutation on the device; \p P must be coprime with N. 0 for N <= 1.
 uint32_t inverseMultiplier(uint32_t P, uint32_t N);

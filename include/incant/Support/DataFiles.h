@@ -1,4 +1,4 @@
-//===- DataFiles.h - Where the shipped data lives -----------------*- C++ -*-===//
+//===- DataFiles.h - Where the shipped data lives ---------------*- C++ -*-===//
 //
 // incant ships data beside the tool: .cat models (models/), the litmus
 // library (litmus/) and chip profiles (profiles/). They are found in the

@@ -1,4 +1,4 @@
-//===- Error.h - What kind of failure, carried to the top ---------*- C++ -*-===//
+//===- Error.h - What kind of failure, carried to the top -------*- C++ -*-===//
 //
 // A step that fails reports what went wrong to a DiagnosticEngine (the one
 // message format) and returns the kind of failure, so that the command

@@ -1,4 +1,4 @@
-//===- Process.h - Run a program and capture what it prints ------*- C++ -*-===//
+//===- Process.h - Run a program and capture what it prints -----*- C++ -*-===//
 //
 // The one way incant runs another program (nvcc, ptxas, cuobjdump, an
 // application under test): an argument vector, never a shell; the

@@ -1,4 +1,4 @@
-//===- PtxCompiler.h - CUDA and OpenCL C source to PTX -----------*- C++ -*-===//
+//===- PtxCompiler.h - CUDA and OpenCL C source to PTX ----------*- C++ -*-===//
 //
 // Every command that reads real kernels (ptx, race, repair, stress) takes
 // PTX, or source that a front end turns into PTX: CUDA through nvcc

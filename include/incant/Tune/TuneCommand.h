@@ -12,6 +12,8 @@
 
 #include "incant/Harness/Params.h"
 
+#include "incant/Support/Time.h"
+
 #include <iosfwd>
 #include <optional>
 #include <set>
@@ -53,8 +55,8 @@ struct TuneCommand {
 
 int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
-/// "5m", "90s", "1h", "2.5m", "300" (seconds); false on anything else.
-bool parseDuration(const std::string &Text, double &Seconds);
+/// parseDuration (Support/Time.h), for the tune options.
+using incant::parseDuration;
 /// "1,32:257:32" -> 1, 32, 64, ..., 256; false (with \p Error) if malformed.
 bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
                 std::string &Error);
