@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <set>
 
 namespace incant::ir {
 
@@ -421,6 +422,31 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
   auto Src = [&](unsigned K) {
     return K < I.Ops.size() ? value(Item, I.Ops[K]) : opaque(Item, 94, "operand");
   };
+  // A pure operation the analysis does not model (bfi, popc, a float add):
+  // the same for every thread, and in every iteration, when its operands
+  // are (parameters, launch sizes, %envreg; CUDA's grid handle is a bfi of
+  // two %envreg).
+  auto Pure = [&](const std::string &What) {
+    static const std::set<std::string> Alu = {
+        "add",  "sub",  "mul",  "mad",  "mul24", "mad24", "sad",  "div",
+        "rem",  "abs",  "neg",  "min",  "max",   "popc",  "clz",  "bfind",
+        "fns",  "brev", "bfe",  "bfi",  "bmsk",  "szext", "prmt", "lop3",
+        "shf",  "shl",  "shr",  "selp", "slct",  "set",   "cnot", "copysign",
+        "testp", "dp4a", "dp2a", "fma", "rcp",   "sqrt",  "rsqrt", "sin",
+        "cos",  "lg2",  "ex2",  "tanh", "and",   "or",    "xor",  "not",
+        "cvt",  "setp"};
+    bool Uniform = I.Ops.size() >= 2 && (I.Op != Opcode::Other || Alu.count(I.Name));
+    for (unsigned K = 1; K < I.Ops.size() && Uniform; ++K) {
+      const Operand &O = I.Ops[K];
+      if (O.K != Operand::Imm && O.K != Operand::Reg && O.K != Operand::Symbol) {
+        Uniform = false;
+        break;
+      }
+      for (unsigned Y : P->symbolsOf(Src(K)))
+        Uniform = Uniform && P->symbol(Y).isGridUniform();
+    }
+    return opaque(Item, Part, What, Bool, Uniform);
+  };
 
   ExprId V = NoExpr;
   switch (I.Op) {
@@ -437,7 +463,7 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
   case Opcode::Mul:
     if (!allInt(I) || I.hasMod(".hi") || I.hasMod(".cc") || I.hasMod(".sat") ||
         I.Ops.size() < 3) {
-      V = Opq(I.Name);
+      V = Pure(I.Name);
     } else if (I.Op == Opcode::Add) {
       V = P->add(Src(1), Src(2));
     } else if (I.Op == Opcode::Sub) {
@@ -450,7 +476,7 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
   case Opcode::Or:
   case Opcode::Xor:
     if (I.Ops.size() < 3) {
-      V = Opq(I.Name);
+      V = Pure(I.Name);
     } else if (isPred(I)) {
       ExprId A = Src(1), B = Src(2);
       V = I.Op == Opcode::And  ? P->land(A, B)
@@ -462,23 +488,23 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
           : I.Op == Opcode::Or ? P->bitOr(A, B)
                                : P->bitXor(A, B);
     } else {
-      V = Opq(I.Name);
+      V = Pure(I.Name);
     }
     break;
   case Opcode::Not:
     if (I.Ops.size() < 2)
-      V = Opq("not");
+      V = Pure("not");
     else if (isPred(I))
       V = P->lnot(Src(1));
     else if (allInt(I))
       V = P->bitNot(Src(1));
     else
-      V = Opq("not");
+      V = Pure("not");
     break;
   case Opcode::Cvt:
     // Between integer types: the value (no wrap-around assumed).
     V = allInt(I) && I.Ops.size() >= 2 && !I.hasMod(".sat") ? Src(1)
-                                                            : Opq("cvt");
+                                                            : Pure("cvt");
     break;
   case Opcode::Cvta:
     V = I.Ops.size() >= 2 ? Src(1) : Opq("cvta");
@@ -487,7 +513,7 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
     bool Signed = !I.Types.empty() && I.Types[0].isSigned();
     ptx::CmpOp C = I.Cmp;
     if (!allInt(I) || C == ptx::CmpOp::None || I.Ops.size() < 3) {
-      V = Opq("setp");
+      V = Pure("setp");
       break;
     }
     CmpKind K = CmpKind::Eq;
@@ -556,7 +582,7 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
     if (I.Name == "selp" && I.Ops.size() >= 4) {
       V = P->select(Src(3), Src(1), Src(2));
     } else if (!allInt(I) || I.Ops.size() < 2) {
-      V = Opq(I.Name);
+      V = Pure(I.Name);
     } else if ((I.Name == "mad" || I.Name == "mad24") &&
                (I.hasMod(".lo") || I.hasMod(".wide")) && !I.hasMod(".cc") &&
                !I.hasMod(".sat") && I.Ops.size() >= 4) {
@@ -579,13 +605,19 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
       V = I.Name == "shl" ? P->shl(Src(1), Src(2))
                           : P->shr(Src(1), Src(2), isSignedType(I));
     } else {
-      V = Opq(I.Name);
+      V = Pure(I.Name);
     }
     break;
   default:
     V = Opq(I.Name.empty() ? "value" : I.Name);
     break;
   }
+  // A predicate set from an integer (mov.pred %p, 0) is that integer's
+  // truth; the formulas keep the two sorts apart.
+  if (Bool && !P->isBool(V))
+    V = P->cmp(CmpKind::Ne, V, P->constant(0), false);
+  else if (!Bool && P->isBool(V))
+    V = P->select(V, P->constant(1), P->constant(0));
   if (I.G && I.Op != Opcode::Bra)
     V = P->select(guard(Item), V, regBefore(Reg, Item));
   return V;

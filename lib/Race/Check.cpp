@@ -73,13 +73,20 @@ void Checker::assumeDimensions() {
       Used.insert({Pool.symbol(Y).K, Pool.symbol(Y).Dim});
   };
   for (const Item &It : Items) {
+    // grid.sync()'s own accesses find thread 0 of the CTA whatever its shape.
+    if (It.GridSync)
+      continue;
     Note(It.A.Offset);
     Note(It.A.Address);
     if (F.isInstruction(It.A.Item))
       Note(TV.execCond(It.A.Item));
   }
-  for (const ir::Barrier &B : Bars)
-    Note(B.Assumed ? TV.pathCond(F.blockOf(B.Item)) : TV.execCond(B.Item));
+  for (const ir::Barrier &B : Bars) {
+    // A grid barrier is entered at the first bar.sync of its sequence.
+    bool Grid = B.Kind == ir::BarrierKind::Grid && B.GridStart != NoNode;
+    unsigned At = Grid ? B.GridStart : B.Item;
+    Note(B.Assumed ? TV.pathCond(F.blockOf(At)) : TV.execCond(At));
+  }
   for (const ir::LoopVarInfo &V : TV.loopVars()) {
     Note(V.Init);
     Note(V.Update);

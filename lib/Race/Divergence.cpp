@@ -12,7 +12,11 @@ namespace incant::race {
 void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
   bool GridWide = Bar.Kind == ir::BarrierKind::Grid;
   ir::Variance Need = GridWide ? ir::Variance::Grid : ir::Variance::Block;
-  ir::Variance V = Bar.Assumed ? U.control(F.blockOf(Bar.Item)) : U.exec(Bar.Item);
+  // A grid barrier is entered at the first bar.sync of its sequence; after
+  // that, one thread of each CTA spins on a counter while the others wait
+  // at the second, so whether a thread takes part is decided at the first.
+  unsigned At = GridWide && Bar.GridStart != NoNode ? Bar.GridStart : Bar.Item;
+  ir::Variance V = Bar.Assumed ? U.control(F.blockOf(At)) : U.exec(At);
   if (V <= Need) {
     B.V = Verdict::Safe;
     B.Reason = GridWide ? "reached under conditions the same for the whole grid"
@@ -24,14 +28,14 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     B.Reason = "one thread per block";
     return;
   }
-  ExprId Pc = Bar.Assumed ? TV.pathCond(F.blockOf(Bar.Item)) : TV.execCond(Bar.Item);
-  std::vector<unsigned> Ls = loopsOf(Bar.Item, {Pc});
+  ExprId Pc = Bar.Assumed ? TV.pathCond(F.blockOf(At)) : TV.execCond(At);
+  std::vector<unsigned> Ls = loopsOf(At, {Pc});
   const auto &Loops = F.loops().loops();
   // For the description: the branches after which the barrier cannot be
   // reached (B took one of them), and the loops around it (B may have left
   // one early).
-  unsigned BarBlock = F.blockOf(Bar.Item);
-  reaches(Bar.Item, Bar.Item); // computes the block reachability
+  unsigned BarBlock = F.blockOf(At);
+  reaches(At, At); // computes the block reachability
   std::vector<std::pair<unsigned, unsigned>> Away;
   for (unsigned P = 0; P < F.blocks().size(); ++P) {
     const auto &Succs = F.cfg().succs(P);
@@ -48,7 +52,7 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     std::vector<Expr> ReachB = {Enc.encode(FB, Pc)};
     for (unsigned L : Ls) {
       Q.push_back(Enc.iterationExists(0, L));
-      if (Loops[L].contains(F.blockOf(Bar.Item))) {
+      if (Loops[L].contains(BarBlock)) {
         // The same barrier instance: the same iteration of every loop
         // around it, which B may not have.
         ReachB.push_back(Enc.iterationExists(1, L));
@@ -82,7 +86,7 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     B.Reason = GridWide ? "two threads of the grid disagree on reaching it"
                         : "two threads of one CTA disagree on reaching it";
     if (O.Witnesses)
-      B.W = witness(Enc, Mo, Bar.Item, Bar.Item, NoExpr, NoExpr, {Pc}, {Pc});
+      B.W = witness(Enc, Mo, At, At, NoExpr, NoExpr, {Pc}, {Pc});
     Frame FB{1, NoNode};
     for (unsigned L : Ls)
       if (Loops[L].contains(BarBlock) &&

@@ -193,7 +193,7 @@ Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
   }
   case SymKind::Opaque:
     if (S.Uniform)
-      V = Expr::mkVar("opaque:" + S.Name, S.IsBool ? smt::Sort::boolean()
+      V = Expr::mkVar("opaque:" + pool().symbolName(SymIdx), S.IsBool ? smt::Sort::boolean()
                                                    : smt::Sort::integer());
     else
       V = Expr::mkVar(pool().symbolName(SymIdx) + Suffix,

@@ -10,12 +10,18 @@ namespace incant::race {
 //===-- Encoding helpers --------------------------------------------------===//
 
 void Checker::flush(Solving &Sv) {
+  // A side condition or lemma that could not be built only constrains the
+  // threads less: leaving it out can give a race or unknown, never safe.
+  auto Add = [&](const Expr &E) {
+    if (E.isValid())
+      Sv.S.add(E);
+  };
   for (const Expr &E : Sv.Enc.takeSideConditions())
-    Sv.S.add(E);
+    Add(E);
   for (const Expr &E : Sv.Enc.lemmas())
-    Sv.S.add(E);
+    Add(E);
   for (const Expr &E : Sv.Enc.takeSideConditions())
-    Sv.S.add(E);
+    Add(E);
 }
 
 LaunchConfig Checker::launchOf(const smt::Model &Mo, Encoder &E) {
@@ -40,6 +46,12 @@ Checker::Solved Checker::solve(const Builder &Build) {
   Solved Out;
   Solving &Mn = *Main;
   std::vector<Expr> Q = Build(Mn.Enc);
+  if (!std::all_of(Q.begin(), Q.end(), [](const Expr &E) { return E.isValid(); })) {
+    flush(Mn);
+    Out.Res = smt::Result::unknown("a formula the encoder could not build");
+    Out.By = &Mn;
+    return Out;
+  }
   flush(Mn);
   Mn.S.push();
   for (const Expr &E : Q)
@@ -56,6 +68,8 @@ Checker::Solved Checker::solve(const Builder &Build) {
     LaunchConfig L = launchOf(Out.Res.model(), Mn.Enc);
     auto Conc = std::make_unique<Solving>(TV, L, O.TimeoutMs);
     std::vector<Expr> Q2 = Build(Conc->Enc);
+    if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }))
+      break;
     flush(*Conc);
     for (const Expr &E : Q2)
       Conc->S.add(E);
