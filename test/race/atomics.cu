@@ -9,9 +9,18 @@
 __global__ void count(int *n) { atomicAdd(n, 1); }
 
 // CHECK-LABEL: kernel _Z5mixedPi
-// CHECK:       race: {{.*}} on global memory, parameter 0
+// CHECK:       race: write-write on global memory, parameter 0, between threads of one block
+// CHECK-NEXT:    write at atomics.cu:[[@LINE+15]]  atom.global.add.u32
+// CHECK-NEXT:          [[@LINE+14]] | atomicAdd(n, 1);
+// CHECK-NEXT:    write at atomics.cu:[[@LINE+11]]  st.global.u32
+// CHECK-NEXT:          [[@LINE+10]] | *n = 0;
+// CHECK-NEXT:    witness: thread ([[#]],0,0) of block ([[#B:]],0,0)
+// CHECK-NEXT:         and thread (0,0,0) of block ([[#B]],0,0)
 // CHECK:         hint: an atomic and a plain access to the same location race
-// CHECK:       summary: {{[1-9]}} race
+// CHECK:       race: write-write on global memory, parameter 0, between threads of different blocks
+// CHECK:         witness: thread (0,0,0) of block
+// CHECK-NEXT:         and thread (0,0,0) of block
+// CHECK:       summary: 2 races
 __global__ void mixed(int *n) {
   if (threadIdx.x == 0)
     *n = 0;

@@ -27,8 +27,14 @@ __global__ void stride(int *A, int n) {
 
 // The stride is the block, not the grid: blocks overlap.
 // CHECK-LABEL: kernel _Z9badstridePii
-// CHECK:       race: {{.*}} on global memory, parameter 0, between threads of different blocks
-// CHECK:         iteration {{[0-9]+}} of the loop
+// CHECK:       race: {{read-write|write-read|write-write}} on global memory, parameter 0, between threads of different blocks
+// CHECK-NEXT:    {{read|write}} at global.cu:[[@LINE+10]]  {{ld|st}}.global.u32
+// CHECK-NEXT:          [[@LINE+9]] | A[i] += 1;
+// CHECK-NEXT:    {{read|write}} at global.cu:[[@LINE+8]]  {{ld|st}}.global.u32
+// CHECK-NEXT:          [[@LINE+7]] | A[i] += 1;
+// CHECK-NEXT:    witness: thread ({{[0-9]+}},0,0) of block ([[#]],0,0) (warp [[#]], lane [[#]]), iteration [[#]] of the loop at PTX line [[#L:]]
+// CHECK-NEXT:         and thread ({{[0-9]+}},0,0) of block ([[#]],0,0) (warp [[#]], lane [[#]]), iteration [[#]] of the loop at PTX line [[#L]]
+// CHECK-NEXT:             blockDim ([[#]],1,1), gridDim ([[#]],1,1), parameter 1 = [[#]]
 // CHECK:       summary: {{[1-9]}} race
 __global__ void badstride(int *A, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x)
@@ -38,8 +44,13 @@ __global__ void badstride(int *A, int n) {
 // A loop with a constant stride of 16 over a block of any size: threads t
 // and t + 16 meet.
 // CHECK-LABEL: kernel _Z6strip4Pi
-// CHECK:       race: {{.*}} on global memory, parameter 0, between threads of one {{block|warp}}
-// CHECK:       summary: {{[1-9]}} race
+// CHECK:       race: write-write on global memory, parameter 0, between threads of one {{block|warp}}
+// CHECK-NEXT:    write at global.cu:[[@LINE+8]]  st.global.u32
+// CHECK-NEXT:          [[@LINE+7]] | A[blockIdx.x * 256 + i] = i;
+// CHECK-NEXT:    write at global.cu:[[@LINE+6]]  st.global.u32
+// CHECK:         witness: thread ([[#]],0,0) of block ([[#B:]],0,0) {{.*}}, iteration [[#]] of the loop
+// CHECK-NEXT:         and thread ([[#]],0,0) of block ([[#B]],0,0) {{.*}}, iteration [[#]] of the loop
+// CHECK:       summary: 1 race
 __global__ void strip4(int *A) {
   for (int i = threadIdx.x; i < 256; i += 16)
     A[blockIdx.x * 256 + i] = i;
