@@ -1,9 +1,11 @@
 //===- RaceBench.cpp - incant race's analysis time per kernel -------------===//
 //
-//   build/bench/Race/RaceBench [Google Benchmark flags]
+//   build/bench/Race/RaceBench [--ptx-list=FILE] [Google Benchmark flags]
 //
 // One benchmark per kernel of the PTX files CMake prepared (the kernel
-// library of test/race and the IR tests' kernels): checkModule with the
+// library of test/race and the IR tests' kernels), or of the PTX files
+// FILE names (one path a line: kernels of a suite compiled outside the
+// repository, docs/race.md says how): checkModule with the
 // launch symbolic, as `incant race FILE.ptx --kernel NAME` does, in one
 // process (the Z3 context is made once, as in one incant run). At the end,
 // the median wall and CPU time per kernel over all of them (on a shared
@@ -18,9 +20,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 using namespace incant;
 
@@ -55,8 +59,33 @@ public:
 } // namespace
 
 int main(int argc, char **argv) {
-  std::stringstream List(INCANT_RACE_BENCH_FILES);
-  for (std::string Path; std::getline(List, Path, ',');) {
+  std::vector<std::string> Paths;
+  std::stringstream Builtin(INCANT_RACE_BENCH_FILES);
+  for (std::string Path; std::getline(Builtin, Path, ',');)
+    Paths.push_back(Path);
+  // --ptx-list=FILE replaces the built-in files; the rest of the
+  // arguments are Google Benchmark's.
+  int Kept = 1;
+  bool FromList = false;
+  for (int I = 1; I < argc; ++I) {
+    std::string_view A = argv[I];
+    if (A.substr(0, 11) != "--ptx-list=") {
+      argv[Kept++] = argv[I];
+      continue;
+    }
+    std::ifstream In{std::string(A.substr(11))};
+    if (!In) {
+      std::fprintf(stderr, "RaceBench: cannot read %s\n", argv[I] + 11);
+      return 2;
+    }
+    Paths.clear();
+    FromList = true;
+    for (std::string Line; std::getline(In, Line);)
+      if (!Line.empty())
+        Paths.push_back(Line);
+  }
+  argc = Kept;
+  for (const std::string &Path : Paths) {
     std::string Error;
     auto File = SourceFile::read(Path, Error);
     if (!File) {
@@ -68,7 +97,8 @@ int main(int argc, char **argv) {
     if (!M)
       continue;
     Loaded L;
-    L.File = Path.substr(Path.find_last_of('/') + 1);
+    // A suite's files may share a name (kernel.ptx): name them by path.
+    L.File = FromList ? Path : Path.substr(Path.find_last_of('/') + 1);
     L.M = std::make_unique<ptx::Module>(std::move(*M));
     for (const ptx::ModuleItem &I : L.M->Items)
       if (const auto *F = std::get_if<ptx::Function>(&I); F && F->IsEntry)

@@ -3,11 +3,14 @@
 // On nvcc 13's PTX of unittests/IR/Inputs/analyses.cu.
 //
 //===----------------------------------------------------------------------===//
+#include "incant/IR/Rewriter.h"
 #include "incant/Race/Race.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <set>
 #include <sstream>
 
 using namespace incant;
@@ -160,6 +163,61 @@ TEST(Race, AssumedBarrierRepairsARace) {
   for (const BarrierResult &B : R.Barriers)
     Assumed |= B.Assumed && B.V == Verdict::Safe;
   EXPECT_TRUE(Assumed);
+}
+
+TEST(Race, RepairByAssumptionMatchesRepairByRewriting) {
+  // The transpose through shared memory, launched as written, without its
+  // barrier: the racing pairs say where one is needed; assuming a barrier
+  // there and inserting one into the module give the same verdict.
+  ptx::Module M = module();
+  unsigned Func = 0;
+  for (unsigned I = 0; I < M.Items.size(); ++I)
+    if (auto *F = std::get_if<ptx::Function>(&M.Items[I]);
+        F && F->Name == "_Z4tilePfi") {
+      Func = I;
+      auto &Body = F->Body;
+      auto Bar = std::find_if(Body.begin(), Body.end(), [](const auto &B) {
+        const auto *In = std::get_if<ptx::Instruction>(&B);
+        return In && In->Op == ptx::Opcode::Bar;
+      });
+      ASSERT_NE(Bar, Body.end());
+      Body.erase(Bar);
+    }
+  Options O;
+  O.Kernel = "_Z4tilePfi";
+  O.Launch.setBlock({16, 16, 1});
+  O.Launch.setGrid({1, 1, 1});
+  O.Launch.Params["1"] = 16;
+  KernelReport Racy = checkModule(M, O).Kernels.at(0);
+  ASSERT_GT(Racy.Races, 0u);
+  // Before the later access of every racing pair.
+  std::set<unsigned> Before;
+  for (const PairResult &P : Racy.Pairs)
+    if (P.V == Verdict::Race) {
+      const Access &A = Racy.Accesses[P.First], &B = Racy.Accesses[P.Second];
+      EXPECT_TRUE(P.W.has_value());
+      EXPECT_EQ(P.Sources, std::vector<unsigned>{ir::NoNode}); // the entry
+      Before.insert(std::max(A.Item, B.Item));
+    }
+  Options Assumed = O;
+  for (unsigned Item : Before)
+    Assumed.Extra.push_back({Item, ir::BarrierKind::CTA});
+  KernelReport Fixed = checkModule(M, Assumed).Kernels.at(0);
+  EXPECT_EQ(Fixed.Races, 0u);
+  EXPECT_EQ(Fixed.Unknown, 0u);
+  EXPECT_TRUE(Fixed.unproved().empty());
+
+  DiagnosticEngine Diags;
+  ir::Rewriter RW(M, Diags);
+  for (unsigned Item : Before)
+    ASSERT_TRUE(RW.insertBefore(Func, Item, "bar.sync 0;")); // no calls:
+                                                             // Item is the
+                                                             // module's too
+  RW.apply();
+  KernelReport Rewritten = checkModule(M, O).Kernels.at(0);
+  EXPECT_EQ(Rewritten.Races, 0u);
+  EXPECT_EQ(Rewritten.Safe, Fixed.Safe);
+  EXPECT_EQ(Rewritten.Barriers.size(), Fixed.Barriers.size());
 }
 
 TEST(Race, KernelsWithoutBlockIdxRaceAcrossBlocks) {
