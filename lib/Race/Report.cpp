@@ -248,6 +248,11 @@ void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose) {
     if (Verbose)
       for (const std::string &A : K.Assumptions)
         OS << "  assuming " << A << "\n";
+    if (Verbose)
+      for (unsigned I : K.unproved()) // what a dynamic checker must watch
+        OS << fmt::format("  not proved safe: {}  {}\n",
+                          where(K.Accesses[I].Loc, K.Accesses[I].PtxLine),
+                          K.Accesses[I].Text);
     unsigned Unproved = static_cast<unsigned>(K.unproved().size());
     OS << fmt::format(
         "  summary: {}, {}; pairs: {} race, {} safe, {} unknown; {} of {} "

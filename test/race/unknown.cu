@@ -6,7 +6,14 @@
 // RUN: %incant race %s | FileCheck %s
 // RUN: %incant race %s --strict > /dev/null; test $? -eq 1
 // RUN: %incant race %s --json | FileCheck %s --check-prefix=JSON
+// RUN: %incant race %s -v | FileCheck %s --check-prefix=VERBOSE
 
+// The load of idx[i] races with nothing (idx is never written); the store
+// is what a dynamic checker must watch.
+// VERBOSE-LABEL: kernel _Z7scatterPiPKi
+// VERBOSE-NOT:   not proved safe: {{.*}} ld.global
+// VERBOSE:       not proved safe: unknown.cu:[[@LINE+8]]  st.global.u32
+// VERBOSE-NEXT:  summary:
 // CHECK-LABEL: kernel _Z7scatterPiPKi
 // CHECK:       unknown: 1 pair: the offset depends on a loaded value (an index read from memory)
 // CHECK-NEXT:    unknown.cu:[[@LINE+4]] and unknown.cu:[[@LINE+4]]
