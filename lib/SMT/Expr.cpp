@@ -2,6 +2,7 @@
 #include "incant/SMT/Expr.h"
 #include "Context.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace incant::smt {
@@ -231,51 +232,33 @@ Expr Expr::operator!() const {
   return Expr(Z3_mk_not(ctx(), A));
 }
 
-Expr Expr::mkAnd(const std::vector<Expr> &Args) {
+/// The conjunction (\p And) or disjunction of \p Args: the unit (true for
+/// and, false for or) dropped, the absorbing constant returned, duplicates
+/// removed.
+static Expr junction(const std::vector<Expr> &Args, bool And) {
   std::vector<Z3_ast> Kept;
   for (const Expr &E : Args) {
     if (!E.isValid())
       return {};
     assert(E.isBool());
-    if (E.isTrue())
+    if (And ? E.isTrue() : E.isFalse())
       continue;
-    if (E.isFalse())
-      return mkBool(false);
-    bool Dup = false;
-    for (Z3_ast K : Kept)
-      Dup |= K == E.ast();
-    if (!Dup)
+    if (And ? E.isFalse() : E.isTrue())
+      return Expr::mkBool(!And);
+    if (std::find(Kept.begin(), Kept.end(), E.ast()) == Kept.end())
       Kept.push_back(E.ast());
   }
   if (Kept.empty())
-    return mkBool(true);
+    return Expr::mkBool(And);
   if (Kept.size() == 1)
-    return Expr(Kept[0]);
-  return Expr(Z3_mk_and(ctx(), static_cast<unsigned>(Kept.size()), Kept.data()));
+    return Expr::fromAst(Kept[0]);
+  unsigned N = static_cast<unsigned>(Kept.size());
+  return Expr::fromAst(And ? Z3_mk_and(ctx(), N, Kept.data())
+                          : Z3_mk_or(ctx(), N, Kept.data()));
 }
 
-Expr Expr::mkOr(const std::vector<Expr> &Args) {
-  std::vector<Z3_ast> Kept;
-  for (const Expr &E : Args) {
-    if (!E.isValid())
-      return {};
-    assert(E.isBool());
-    if (E.isFalse())
-      continue;
-    if (E.isTrue())
-      return mkBool(true);
-    bool Dup = false;
-    for (Z3_ast K : Kept)
-      Dup |= K == E.ast();
-    if (!Dup)
-      Kept.push_back(E.ast());
-  }
-  if (Kept.empty())
-    return mkBool(false);
-  if (Kept.size() == 1)
-    return Expr(Kept[0]);
-  return Expr(Z3_mk_or(ctx(), static_cast<unsigned>(Kept.size()), Kept.data()));
-}
+Expr Expr::mkAnd(const std::vector<Expr> &Args) { return junction(Args, true); }
+Expr Expr::mkOr(const std::vector<Expr> &Args) { return junction(Args, false); }
 
 Expr operator&&(const Expr &L, const Expr &R) { return Expr::mkAnd({L, R}); }
 Expr operator||(const Expr &L, const Expr &R) { return Expr::mkOr({L, R}); }
