@@ -294,6 +294,7 @@ ExprId ThreadValues::headerValue(unsigned Reg, unsigned LoopIdx) {
   S.Loop = LoopIdx;
   S.Reg = Reg;
   S.Name = F->registers()[Reg].Name;
+  S.IsBool = F->registers()[Reg].Type == ".pred";
   ExprId Sym = P->sym(S);
   std::pair<unsigned, unsigned> Key(Reg, H);
   size_t Mark = Journal.size();

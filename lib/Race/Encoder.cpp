@@ -178,7 +178,8 @@ Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
       V = iter(Fr.Thread, S.Loop);
     break;
   case SymKind::LoopVar: {
-    V = Expr::mkVar(pool().symbolName(SymIdx) + Suffix, smt::Sort::integer());
+    V = Expr::mkVar(pool().symbolName(SymIdx) + Suffix,
+                    S.IsBool ? smt::Sort::boolean() : smt::Sort::integer());
     SymVars.emplace(Key, V); // before encoding the start value
     Approx = true;
     // In iteration 0 it holds its start value.

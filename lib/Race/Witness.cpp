@@ -65,7 +65,8 @@ void Checker::fillThread(Encoder &Enc, const smt::Model &Mo, unsigned T,
       W.Assumed.emplace_back(
           fmt::format("{} (changed by the loop at PTX line {})", Sym.Name,
                       lineOf(F.blocks()[Loops[Sym.Loop].Header].Begin)),
-          Mo.evalInt(V).value_or(0));
+          Sym.IsBool ? int64_t(Mo.evalBool(V).value_or(false))
+                     : Mo.evalInt(V).value_or(0));
     }
   }
 }
