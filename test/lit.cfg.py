@@ -14,6 +14,8 @@ config.substitutions.append(("%incant", os.path.join(config.incant_bin, "incant"
 config.substitutions.append(("%src", config.incant_src))
 config.substitutions.append(("%models", os.path.join(config.incant_src, "models")))
 config.substitutions.append(("%litmus", os.path.join(config.incant_src, "litmus")))
+# Runs a command with standard error on a terminal (progress lines).
+config.substitutions.append(("%ontty", "python3 " + os.path.join(config.test_source_root, "Inputs", "on-tty.py")))
 # incant stress: the fake programs (unittests/AppTest, unittests/Intercept)
 # and the injected library.
 config.substitutions.append(("%fakeapp", os.path.join(config.test_bin, "incant-fakeapp")))

@@ -5,6 +5,7 @@
 // failed; 1 some run failed; 2 usage or input error.
 //
 //===----------------------------------------------------------------------===//
+#include "Options.h"
 #include "Subcommand.h"
 #include "incant/AppTest/StressCommand.h"
 #include "incant/Harness/Profile.h"
@@ -95,11 +96,12 @@ static void addStress(CLI::App &App, int &Rc) {
       ->capture_default_str();
   Sub->add_flag("--randomise", Cmd.Randomise,
                 "Thread randomisation for environments named without + or -");
-  Sub->add_option("--runs", Cmd.Runs, "Runs per environment (default 100)");
+  tool::addNumber(Sub, "--runs", Cmd.Runs, IntRange{0, 10'000'000},
+                  "Runs per environment (default 100)");
   Sub->add_option("--time", Cmd.Time,
                   "Time per environment instead (90s, 5m, 1h); with --runs, "
                   "whichever ends first");
-  Sub->add_option("--timeout", Cmd.Timeout,
+  tool::addNumber(Sub, "--timeout", Cmd.Timeout, RealRange{0.01, 1e6},
                   "Seconds per run; a run still going then is a hang")
       ->capture_default_str();
   auto *Check = Sub->add_option(
@@ -107,7 +109,8 @@ static void addStress(CLI::App &App, int &Rc) {
       "Post-condition: a shell command run after each run, with the run's "
       "output in the files $INCANT_APP_STDOUT and $INCANT_APP_STDERR and "
       "its exit status in $INCANT_APP_EXIT; exit 0 means correct, 1 wrong");
-  auto *Exit = Sub->add_option("--expect-exit", ExpectExit,
+  auto *Exit = tool::addNumber(Sub, "--expect-exit", ExpectExit,
+                               IntRange{0, 255},
                                "Post-condition: this exit status (default 0)");
   auto *Stdout = Sub->add_option(
       "--expect-stdout", Cmd.ExpectStdout,
@@ -117,10 +120,13 @@ static void addStress(CLI::App &App, int &Rc) {
   Sub->add_option("--profile", Profile,
                   "Chip profile for the sys environment (default: the "
                   "shipped profile of this GPU; 'none': built-in defaults)");
-  Sub->add_option("--stress-blocks", Cmd.Knobs.MinPercent,
+  // The injected library reads these percentages within 0 to 1000.
+  tool::addNumber(Sub, "--stress-blocks", Cmd.Knobs.MinPercent,
+                  IntRange{0, 1000},
                   "Stressing blocks, least share of the app's blocks, %")
       ->capture_default_str();
-  Sub->add_option("--stress-blocks-max", Cmd.Knobs.MaxPercent,
+  tool::addNumber(Sub, "--stress-blocks-max", Cmd.Knobs.MaxPercent,
+                  IntRange{0, 1000},
                   "Stressing blocks, greatest share of the app's blocks, %")
       ->capture_default_str();
   Sub->add_option("--keep-ids", Cmd.Knobs.KeepIds,
@@ -129,7 +135,8 @@ static void addStress(CLI::App &App, int &Rc) {
       ->delimiter(',');
   Sub->add_option("--db", Cmd.Db, "Store every run in this SQLite database");
   Sub->add_flag("--json", Cmd.Json, "One JSON object instead of the table");
-  Sub->add_option("--seed", Cmd.Seed, "Seed of every random choice")
+  tool::addNumber(Sub, "--seed", Cmd.Seed, IntRange{},
+                  "Seed of every random choice")
       ->capture_default_str();
   Sub->add_option("--label", Cmd.Label, "The application's name in output");
   Sub->add_flag("--no-build-check", Cmd.NoBuildCheck,
