@@ -5,6 +5,7 @@
 // input error; 3 nvcc or clang is needed and was not found.
 //
 //===----------------------------------------------------------------------===//
+#include "Options.h"
 #include "Subcommand.h"
 #include "incant/Race/RaceCommand.h"
 
@@ -44,7 +45,7 @@ static void addRace(CLI::App &App, int &Rc) {
                 "also its unoptimised build, for races the optimiser hides)");
   Sub->add_option("-X,--compiler-arg", Cmd.CompilerArgs,
                   "An argument for nvcc or clang (-X -DN=64); repeatable");
-  Sub->add_option("--timeout", Cmd.TimeoutMs,
+  tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown")
       ->capture_default_str();
   Sub->callback([&Rc] { Rc = race::runRace(Cmd, std::cout, std::cerr); });
