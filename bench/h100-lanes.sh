@@ -29,7 +29,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw --format=csv \
 
 # Lanes 1-2: the searches, then their cost.
 SEARCH=${SEARCH:-"--env sys+ --iterations 1 --stable-runs 24 --timeout 10 --budget 330s"}
-ARGS="--repeat 20 --timeout-ms 200"
+ARGS=${ARGS:-"--repeat 50 --timeout-ms 200"}
 LIMIT=${LIMIT:-390}
 export INCANT APPS W SEARCH ARGS LIMIT
 for A in ${SEARCH_NAMES:-stack taskqueue}; do
@@ -51,7 +51,7 @@ done
 # Lanes 3-: Table 5 with and without placement.
 SPREAD=none-:spread1,none+:spread1,sys-:spread1,sys+:spread1,rand-:spread1,rand+:spread1,cache-:spread1,cache+:spread1
 LANES=${T5_LANES:-6} timeout -k 5 "$(($(left) - 100))" sh "$HERE/stress/table5.sh" \
-  "$INCANT" "$APPS/instr" "$W/t5" "${T5:---runs 10 --time 5s}" "all,$SPREAD" \
+  "$INCANT" "$APPS/instr" "$W/t5" "${T5:---runs 10 --time 4s}" "all,$SPREAD" \
   >"$W/table5.md" 2>&1 &
 
 # Last lane: CUDA by Example's hash table, with and without its fences.
