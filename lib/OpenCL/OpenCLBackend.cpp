@@ -513,6 +513,10 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
              "clEnqueueReadBuffer", Diags))
     return ErrorKind::Device;
   Res.BarrierTimeouts = St[0];
+  // Every testing work-item (one per role of each instance) waits once a
+  // launch.
+  Res.BarrierWaits =
+      RP.Inc.SpinBarrier ? Launches * N * uint64_t(P.Threads.size()) : 0;
   Res.LoopBoundHits = St[1];
   Res.Lost = St[2];
   Res.Launches = Launches;

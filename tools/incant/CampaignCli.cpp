@@ -42,6 +42,13 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "Take every N-th test, starting at the i-th: 'i/N' "
                   "(default from SLURM_ARRAY_TASK_ID/COUNT)");
   tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
+  Sub->add_option("-j,--jobs", Cmd.Jobs,
+                  "Threads that load, check and compile tests while the "
+                  "devices run (default: the cores less one per worker)");
+  Sub->add_option("--batch", Cmd.Batch,
+                  "Tests a thread takes at a time; CUDA compiles them as one "
+                  "module")
+      ->capture_default_str();
   Sub->add_option("-m,--model", Cmd.Models,
                   "Models whose verdicts are stored (default: sc ptx-rmo "
                   "ptx)");

@@ -2,7 +2,8 @@
 //
 // Runs every litmus test under folders and files on a backend, as
 // `incant run` does, and stores each result with every shipped model's
-// verdict in an SQLite database (Store.h), one transaction per test. With
+// verdict in an SQLite database (Store.h). Threads load, check and compile
+// tests while the devices run earlier ones (lib/Campaign/Pipeline.h). With
 // --resume a campaign that was killed continues where it stopped; with
 // --devices it runs on several devices at once, one worker thread each;
 // with --shard i/N (or Slurm's job array variables) it takes every N-th
@@ -50,6 +51,12 @@ struct CampaignCommand {
   /// parameters named in Explicit, as `incant run --profile` does.
   std::string Profile;
   std::set<std::string> Explicit;
+  /// Threads that load, check and compile tests ahead of the devices; 0:
+  /// the machine's cores less one per worker (at least one).
+  unsigned Jobs = 0;
+  /// Tests a preparing thread takes at a time; the CUDA backend compiles
+  /// them as one module.
+  unsigned Batch = 16;
   /// Models whose verdicts are stored; the shipped three by default.
   std::vector<std::string> Models = {"sc", "ptx-rmo", "ptx"};
   std::vector<std::string> ModelDirs;
