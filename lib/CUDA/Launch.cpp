@@ -419,6 +419,16 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
                    "cuLaunchKernel");
   };
   const uint32_t HistGrid = (N + 255) / 256;
+  // A run that stops early (a launch refused) waits for what it already
+  // queued before its buffers and module serve the next run.
+  struct DrainOnError {
+    const DriverApi &D;
+    bool Armed = true;
+    ~DrainOnError() {
+      if (Armed)
+        D.cuCtxSynchronize();
+    }
+  } Drain{D};
   // Initial values for the first launch.
   IncantParams Init = Pr;
   Init.flags |= INCANT_F_NOCOUNT;
@@ -440,6 +450,7 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
                 .count() > Tuning.MaxSeconds)
       break;
   }
+  Drain.Armed = false;
   if (!S.check(D.cuCtxSynchronize(), "the test kernel"))
     return ErrorKind::Device;
   Res.Seconds =
