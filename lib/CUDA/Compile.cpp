@@ -1,10 +1,17 @@
 //===- Compile.cpp - NVRTC, optcheck and the compile cache ----------------===//
 #include "Compile.h"
 #include "incant/CUDA/Batch.h"
+#include "incant/Support/FindProgram.h"
+#include "incant/Support/Hash.h"
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
 
 namespace incant::cuda {
 
@@ -152,9 +159,110 @@ bool compileCached(CudaLibraries &L, const GeneratedTest &G,
   return true;
 }
 
+namespace {
+
+/// A batch in the compile cache: DIR/KEY.cubin and DIR/KEY.opt, one line
+/// per test: "<ok|failed|skipped> <alone 0|1> <detail>". Files are
+/// written under a temporary name and renamed, the .opt last, so a reader
+/// sees whole entries or none.
+struct CacheEntry {
+  std::string Cubin;
+  std::vector<std::pair<OptCheckResult, bool>> Tests; ///< (optcheck, alone)
+};
+
+std::string cacheKey(CudaLibraries &L, const std::string &Source,
+                     const std::string &Arch) {
+  // The optcheck results depend on the disassembler found.
+  uint64_t H = fnv1a64("incant-cubin-1\n" + nvrtcVersion(L) + '\n' + Arch +
+                       (nvrtcHasMinimal(L) ? "\n-minimal\n" : "\n") +
+                       findCudaProgram("cuobjdump") + '\n' +
+                       findCudaProgram("nvdisasm"));
+  for (const auto &F : harnessFiles())
+    H = fnv1a64(F.Text, fnv1a64(F.Name, H));
+  return hex16(fnv1a64(Source, H));
+}
+
+bool readWhole(const std::filesystem::path &P, std::string &Out) {
+  std::ifstream F(P, std::ios::binary);
+  if (!F)
+    return false;
+  std::stringstream S;
+  S << F.rdbuf();
+  Out = S.str();
+  return static_cast<bool>(F) || F.eof();
+}
+
+std::optional<CacheEntry> readCache(const std::string &Dir,
+                                    const std::string &Key, size_t N) {
+  namespace fs = std::filesystem;
+  std::string Opt;
+  CacheEntry E;
+  if (!readWhole(fs::path(Dir) / (Key + ".opt"), Opt) ||
+      !readWhole(fs::path(Dir) / (Key + ".cubin"), E.Cubin) || E.Cubin.empty())
+    return std::nullopt;
+  std::istringstream In(Opt);
+  std::string Line;
+  while (std::getline(In, Line)) {
+    std::istringstream LS(Line);
+    std::string Kind;
+    int Alone = 0;
+    if (!(LS >> Kind >> Alone))
+      return std::nullopt;
+    OptCheckResult R;
+    R.K = Kind == "ok"       ? OptCheckResult::Ok
+          : Kind == "failed" ? OptCheckResult::Failed
+                             : OptCheckResult::Skipped;
+    std::getline(LS >> std::ws, R.Detail);
+    E.Tests.emplace_back(std::move(R), Alone != 0);
+  }
+  if (E.Tests.size() != N)
+    return std::nullopt;
+  return E;
+}
+
+void writeCache(const std::string &Dir, const std::string &Key,
+                const CacheEntry &E) {
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  fs::create_directories(Dir, EC);
+  std::ostringstream Opt;
+  for (const auto &[R, Alone] : E.Tests) {
+    std::string D = R.Detail;
+    for (char &C : D)
+      if (C == '\n' || C == '\r')
+        C = ' ';
+    Opt << (R.K == OptCheckResult::Ok       ? "ok"
+            : R.K == OptCheckResult::Failed ? "failed"
+                                            : "skipped")
+        << ' ' << (Alone ? 1 : 0) << ' ' << D << '\n';
+  }
+  std::string Tmp = fmt::format(".tmp-{}-{}", getpid(),
+                                std::hash<std::thread::id>()(
+                                    std::this_thread::get_id()));
+  auto Put = [&](const std::string &Name, const std::string &Text) {
+    fs::path T = fs::path(Dir) / (Name + Tmp);
+    {
+      std::ofstream F(T, std::ios::binary);
+      F.write(Text.data(), static_cast<std::streamsize>(Text.size()));
+      if (!F)
+        return false;
+    }
+    fs::rename(T, fs::path(Dir) / Name, EC);
+    if (EC)
+      fs::remove(T, EC);
+    return !EC;
+  };
+  // A cache that cannot be written is only slower.
+  if (Put(Key + ".cubin", E.Cubin))
+    Put(Key + ".opt", Opt.str());
+}
+
+} // namespace
+
 std::vector<std::optional<CompiledKernels>>
 compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
-             const std::string &Arch, std::vector<std::string> &Logs) {
+             const std::string &Arch, std::vector<std::string> &Logs,
+             const std::string &CacheDir) {
   std::vector<std::optional<CompiledKernels>> Out(Tests.size());
   Logs.assign(Tests.size(), std::string());
   // One test alone, as `incant run` compiles it.
@@ -168,12 +276,30 @@ compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
     Out[K] = CompiledKernels{std::move(M), testKernelName(-1),
                              histKernelName(-1), std::move(C.Opt)};
   };
-  if (Tests.size() == 1) {
+  if (Tests.size() == 1 && CacheDir.empty()) {
     Alone(0);
     return Out;
   }
+  std::string Source = batchSource(Tests);
+  std::string Key = CacheDir.empty() ? "" : cacheKey(L, Source, Arch);
+  if (!Key.empty())
+    if (std::optional<CacheEntry> E = readCache(CacheDir, Key, Tests.size())) {
+      auto M = std::make_shared<CompiledModule>();
+      M->Cubin = std::move(E->Cubin);
+      M->Arch = Arch;
+      for (size_t K = 0; K < Tests.size(); ++K) {
+        if (E->Tests[K].second) {
+          Alone(K);
+          continue;
+        }
+        int Id = static_cast<int>(K);
+        Out[K] = CompiledKernels{M, testKernelName(Id), histKernelName(Id),
+                                 std::move(E->Tests[K].first)};
+      }
+      return Out;
+    }
   std::string Ptx, Cubin, Log;
-  if (!compile(L, batchSource(Tests), Arch, "", Ptx, Cubin, Log)) {
+  if (!compile(L, Source, Arch, "", Ptx, Cubin, Log)) {
     for (size_t K = 0; K < Tests.size(); ++K)
       Alone(K);
     return Out;
@@ -181,6 +307,7 @@ compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
   auto M = std::make_shared<CompiledModule>();
   M->Cubin = std::move(Cubin);
   M->Arch = Arch;
+  CacheEntry Entry;
   std::string Sass, Why;
   bool HaveSass = disassemble(M->Cubin, Sass, Why);
   std::map<std::string, std::string> Functions;
@@ -203,10 +330,16 @@ compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
     // What ptxas did to this test in the batch may differ from what it does
     // to the test alone; a failure is settled the way `incant run` settles
     // it, on the test alone.
-    if (C.Opt.K == OptCheckResult::Failed)
+    bool Failed = C.Opt.K == OptCheckResult::Failed;
+    Entry.Tests.emplace_back(C.Opt, Failed);
+    if (Failed)
       Alone(K);
     else
       Out[K] = std::move(C);
+  }
+  if (!Key.empty()) {
+    Entry.Cubin = M->Cubin;
+    writeCache(CacheDir, Key, Entry);
   }
   return Out;
 }

@@ -76,10 +76,14 @@ bool compileCached(CudaLibraries &L, const GeneratedTest &G,
 /// and every test when the batch does not compile, is compiled alone
 /// (compileChecked, with its lower ptxas levels), so one test cannot
 /// spoil the others. Per test: its kernels, or nullopt with NVRTC's log
-/// in \p Logs[i].
+/// in \p Logs[i]. With \p CacheDir, the module and the optcheck results
+/// are kept there under a hash of everything they depend on (NVRTC's
+/// version, the options, the harness, the batch's source) and taken from
+/// there when the same batch comes again.
 std::vector<std::optional<CompiledKernels>>
 compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
-             const std::string &Arch, std::vector<std::string> &Logs);
+             const std::string &Arch, std::vector<std::string> &Logs,
+             const std::string &CacheDir = "");
 
 } // namespace incant::cuda
 

@@ -218,7 +218,8 @@ CudaBackend::prepare(const std::vector<harness::RunRequest> &Reqs,
   }
   std::vector<std::string> Logs;
   std::vector<std::optional<CompiledKernels>> K =
-      compileBatch(sharedLibraries().Libs, Batch, *Arch, Logs);
+      compileBatch(sharedLibraries().Libs, Batch, *Arch, Logs,
+                   Reqs[0].CompileCache);
   for (size_t J = 0; J < Where.size(); ++J) {
     size_t I = Where[J];
     if (!K[J]) {

@@ -248,6 +248,7 @@ void Pipeline::loadAndCheck(Item &I) {
   I.Req.File = I.L->File;
   I.Req.Params = C.Run;
   I.Req.Device = Workers[0].Info.Index;
+  I.Req.CompileCache = Cmd.CompileCache;
 }
 
 void Pipeline::prepareChunk(size_t First, size_t Last) {

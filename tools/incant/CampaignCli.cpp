@@ -49,6 +49,9 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "Tests a thread takes at a time; CUDA compiles them as one "
                   "module")
       ->capture_default_str();
+  Sub->add_option("--compile-cache", Cmd.CompileCache,
+                  "Keep compiled tests in this folder and reuse them when a "
+                  "campaign compiles the same tests again (CUDA)");
   Sub->add_option("-m,--model", Cmd.Models,
                   "Models whose verdicts are stored (default: sc ptx-rmo "
                   "ptx)");

@@ -198,3 +198,61 @@ TEST(CudaBatch, PrepareCompilesOneModuleThroughNvrtc) {
   EXPECT_EQ(S2->TestKernel, "incant_test_kernel_1");
   EXPECT_EQ(S0->OptCheck.rfind("optcheck: ", 0), 0u);
 }
+
+TEST(CudaBatch, CompileCacheServesTheSameBatchAgain) {
+  cuda::CudaLibraries L;
+  std::string Why;
+  if (!L.loadNvrtc(Why))
+    GTEST_SKIP() << Why;
+  fs::path Dir = fs::path(::testing::TempDir()) / "incant-compile-cache";
+  fs::remove_all(Dir);
+  cuda::CudaTuning T;
+  T.PrepareArch = "sm_90";
+  auto B = cuda::createCudaBackend(T);
+  litmus::Program Mp = mp(), Lb = lb(Place::Warp);
+  std::vector<harness::RunRequest> Reqs(2);
+  Reqs[0].Prog = &Mp;
+  Reqs[1].Prog = &Lb;
+  for (auto &R : Reqs)
+    R.CompileCache = Dir.string();
+  auto Prepare = [&] {
+    std::vector<DiagnosticEngine> D(2);
+    auto P = B->prepare(Reqs, {&D[0], &D[1]});
+    std::vector<cuda::PreparedSummary> S;
+    for (auto &X : P) {
+      EXPECT_TRUE(X);
+      if (X)
+        S.push_back(*cuda::summarisePrepared(**X));
+    }
+    return S;
+  };
+  std::vector<cuda::PreparedSummary> First = Prepare();
+  ASSERT_EQ(First.size(), 2u);
+  size_t Cubins = 0, Opts = 0;
+  fs::path Opt;
+  for (const auto &E : fs::directory_iterator(Dir)) {
+    Cubins += E.path().extension() == ".cubin";
+    if (E.path().extension() == ".opt") {
+      ++Opts;
+      Opt = E.path();
+    }
+  }
+  EXPECT_EQ(Cubins, 1u);
+  ASSERT_EQ(Opts, 1u);
+  std::vector<cuda::PreparedSummary> Again = Prepare();
+  ASSERT_EQ(Again.size(), 2u);
+  for (size_t K = 0; K < 2; ++K) {
+    EXPECT_EQ(Again[K].ModuleBytes, First[K].ModuleBytes);
+    EXPECT_EQ(Again[K].TestKernel, First[K].TestKernel);
+    EXPECT_EQ(Again[K].OptCheck, First[K].OptCheck);
+  }
+  // A damaged entry is compiled again, not trusted.
+  std::ofstream(Opt) << "ok 0\n";
+  std::vector<cuda::PreparedSummary> Rebuilt = Prepare();
+  ASSERT_EQ(Rebuilt.size(), 2u);
+  EXPECT_EQ(Rebuilt[1].TestKernel, "incant_test_kernel_1");
+  std::ifstream In(Opt);
+  std::string Text((std::istreambuf_iterator<char>(In)), {});
+  EXPECT_EQ(std::count(Text.begin(), Text.end(), '\n'), 2);
+  fs::remove_all(Dir);
+}

@@ -57,6 +57,9 @@ struct CampaignCommand {
   /// Tests a preparing thread takes at a time; the CUDA backend compiles
   /// them as one module.
   unsigned Batch = 16;
+  /// Where the backend keeps compiled tests between campaigns
+  /// (RunRequest::CompileCache); empty: nowhere.
+  std::string CompileCache;
   /// Models whose verdicts are stored; the shipped three by default.
   std::vector<std::string> Models = {"sc", "ptx-rmo", "ptx"};
   std::vector<std::string> ModelDirs;

@@ -60,6 +60,10 @@ struct RunRequest {
   uint32_t Device = 0;
   /// Write generated code here and do not run (empty: run).
   std::string EmitDir;
+  /// A folder where the backend keeps compiled code between commands and
+  /// takes it from when the same code comes again (campaign
+  /// --compile-cache); empty: nowhere.
+  std::string CompileCache;
   /// What Backend::prepare made of this request (the same Program, File
   /// and Params), or null: the run generates and compiles itself.
   std::shared_ptr<const PreparedTest> Prepared;
