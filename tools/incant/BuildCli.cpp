@@ -8,6 +8,7 @@
 // is not found.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantIntercept
 #include "Subcommand.h"
 #include "incant/Intercept/BuildCommands.h"
 #include "incant/Intercept/Instrument.h"

@@ -6,6 +6,7 @@
 // device failure.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantCampaign
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"

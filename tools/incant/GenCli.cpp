@@ -4,6 +4,7 @@
 // Exit codes: 0 tests written; 2 a malformed option or an impossible cycle.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantGen
 #include "Subcommand.h"
 #include "incant/Gen/Generate.h"
 

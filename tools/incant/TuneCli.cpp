@@ -5,6 +5,7 @@
 // 3 no usable device or driver.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantTune
 #ifdef INCANT_HAVE_RUN
 #include "Subcommand.h"
 #include "incant/Tune/TuneCommand.h"
