@@ -14,6 +14,7 @@ packages=(
   llvm-14-tools            # lit and FileCheck for the tool-output tests
   clang-14                 # compiles lib/OpenCL/runtime/harness.cl on its own
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
+  slurmctld slurmd slurm-client munge  # a one-node cluster for campaign --slurm's test
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@
 #include "incant/Campaign/Campaign.h"
 #include "Pipeline.h"
 #include "incant/Backends/BackendChoice.h"
+#include "incant/Campaign/Slurm.h"
 #include "incant/Campaign/Store.h"
 #include "incant/Cat/ModelFinder.h"
 #include "incant/Harness/ParamsJson.h"
@@ -18,6 +19,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -127,6 +129,51 @@ bool chooseShard(const CampaignCommand &Cmd, uint32_t &Index, uint32_t &Count,
   return true;
 }
 
+/// --slurm: the submission script instead of the campaign.
+int writeSlurm(const CampaignCommand &Cmd, size_t Tests, std::ostream &Out,
+               DiagnosticEngine &Diags) {
+  SlurmJob Job;
+  std::string E;
+  if (!shardArguments(Cmd.SlurmArgs, Job.Args, E)) {
+    Diags.error(E);
+    return 2;
+  }
+  std::error_code EC;
+  Job.Incant = fs::absolute(Cmd.Incant, EC).lexically_normal().string();
+  Job.WorkDir = Cmd.WorkDir;
+  Job.Db = Cmd.Db;
+  Job.Shards = Cmd.Shards;
+  Job.SbatchOptions = Cmd.Sbatch;
+  Job.Tests = Tests;
+  Job.IncantVersion = Cmd.IncantVersion;
+  if (Cmd.Shards == 0) {
+    Diags.error("--slurm needs --shards N, the number of jobs of the array");
+    return 2;
+  }
+  std::string Script;
+  if (!slurmScript(Job, Script, E)) {
+    Diags.error(E);
+    return 2;
+  }
+  {
+    std::ofstream F(Cmd.Slurm, std::ios::binary | std::ios::trunc);
+    F << Script;
+    if (!F) {
+      Diags.error("cannot write " + Cmd.Slurm);
+      return 2;
+    }
+  }
+  fs::permissions(Cmd.Slurm,
+                  fs::perms::owner_exec | fs::perms::group_exec |
+                      fs::perms::others_exec,
+                  fs::perm_options::add, EC);
+  Out << fmt::format("wrote {}: {} test(s) in {} shard(s) of a Slurm job "
+                     "array, then the merge into {}; submit with: bash {}\n",
+                     Cmd.Slurm, Tests, Cmd.Shards,
+                     shardDatabase(Cmd.Db, "all"), Cmd.Slurm);
+  return 0;
+}
+
 } // namespace
 
 int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
@@ -195,6 +242,10 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       return 2;
     Models.emplace_back(cat::ModelFinder::displayName(M), P);
   }
+  // The script for a cluster needs the tests and models checked, not a
+  // device: the login node writing it often has none.
+  if (!Cmd.Slurm.empty())
+    return writeSlurm(Cmd, AllTests, Out, Diags);
 
   // Devices.
   std::optional<uint32_t> First = Cmd.Device;

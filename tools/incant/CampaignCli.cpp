@@ -11,7 +11,9 @@
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -62,6 +64,17 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "Chip profile from `incant tune`; options given here "
                   "override it ('none' or absent: the built-in defaults)");
   Sub->add_flag("!--no-progress", Cmd.Progress, "No progress line on stderr");
+  Sub->add_option("--slurm", Cmd.Slurm,
+                  "Write a script that runs this campaign on a Slurm cluster "
+                  "(--shards jobs of a job array, then the merge) instead of "
+                  "running it here");
+  Sub->add_option("--shards", Cmd.Shards,
+                  "With --slurm: the number of shards (jobs of the array)");
+  Sub->add_option("--sbatch", Cmd.Sbatch,
+                  "With --slurm: an #SBATCH option for the array's jobs, e.g. "
+                  "--sbatch=--gres=gpu:1 (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   // Test hook: exit without cleanup after N stored results, as if killed.
   Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
   Sub->callback([&Rc, Sub] {
@@ -70,6 +83,17 @@ static void addCampaign(CLI::App &App, int &Rc) {
       if (O->count() > 0 && !O->get_lnames().empty())
         Cmd.Explicit.insert(O->get_lnames()[0]);
     Cmd.IncantVersion = INCANT_VERSION;
+    if (!Cmd.Slurm.empty()) {
+      const std::vector<std::string> &All = tool::commandLine();
+      auto It = std::find(All.begin() + (All.empty() ? 0 : 1), All.end(),
+                          std::string("campaign"));
+      Cmd.SlurmArgs.assign(It == All.end() ? It : It + 1, All.end());
+      std::error_code EC;
+      Cmd.WorkDir = std::filesystem::current_path(EC).string();
+      Cmd.Incant = std::filesystem::read_symlink("/proc/self/exe", EC);
+      if (EC && !All.empty())
+        Cmd.Incant = All[0];
+    }
     Cmd.ProgressTty = isatty(STDERR_FILENO);
     for (const char *K : {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",
                           "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"})

@@ -94,6 +94,7 @@ int main(int Argc, char **Argv) {
   CLI::App App{"incant: find and fix concurrency bugs in GPU programs"};
   App.set_version_flag("--version", "incant " INCANT_VERSION);
   App.require_subcommand(1);
+  tool::commandLine().assign(Argv, Argv + Argc);
   int Rc = 0;
   driver::CheckCommand Check;
   addCheck(App, Check, Rc);

@@ -67,6 +67,16 @@ struct CampaignCommand {
   /// (ProgressTty), else a line every 30 s and at the end.
   bool Progress = true;
   bool ProgressTty = true;
+  /// --slurm FILE: write a Slurm submission script for the campaign
+  /// (Slurm.h) in --shards shards instead of running it; SlurmArgs are the
+  /// command's arguments as given (after "campaign"), run by each shard in
+  /// WorkDir; Sbatch the array's #SBATCH options; Incant the tool's path.
+  std::string Slurm;
+  uint32_t Shards = 0;
+  std::vector<std::string> Sbatch;
+  std::vector<std::string> SlurmArgs;
+  std::string WorkDir;
+  std::string Incant;
   /// Test hook: exit at once (no cleanup, as if killed) after storing this
   /// many results; 0: never.
   uint64_t StopAfter = 0;
