@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantCampaign
+#include "OptionKinds.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
@@ -55,33 +56,32 @@ static void addCampaign(CLI::App &App, int &Rc) {
   Sub->add_option("--compile-cache", Cmd.CompileCache,
                   "Keep compiled tests in this folder and reuse them when a "
                   "campaign compiles the same tests again (CUDA)");
-  Sub->add_option("-m,--model", Cmd.Models,
-                  "Models whose verdicts are stored (default: sc ptx-rmo "
-                  "ptx)");
-  Sub->add_option("--models", Cmd.ModelDirs,
+  tool::addList(Sub, "-m,--model", Cmd.Models,
+                "Models whose verdicts are stored, one per -m or "
+                "comma-separated (default: sc,ptx-rmo,ptx)",
+                /*Commas=*/true);
+  tool::addList(Sub, "--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
   Sub->add_option("--profile", Cmd.Profile,
                   "Chip profile from `incant tune`; options given here "
                   "override it ('none' or absent: the built-in defaults)");
-  Sub->add_flag("!--no-progress", Cmd.Progress, "No progress line on stderr");
+  Sub->add_flag_callback(
+      "--no-progress", [] { Cmd.Progress = false; },
+      "No progress line on stderr");
   Sub->add_option("--slurm", Cmd.Slurm,
                   "Write a script that runs this campaign on a Slurm cluster "
                   "(--shards jobs of a job array, then the merge) instead of "
                   "running it here");
   Sub->add_option("--shards", Cmd.Shards,
                   "With --slurm: the number of shards (jobs of the array)");
-  Sub->add_option("--sbatch", Cmd.Sbatch,
-                  "With --slurm: an #SBATCH option for the array's jobs, e.g. "
-                  "--sbatch=--gres=gpu:1 (repeatable)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  tool::addList(Sub, "--sbatch", Cmd.Sbatch,
+                "With --slurm: an #SBATCH option for the array's jobs, e.g. "
+                "--sbatch=--gres=gpu:1 (repeatable)");
   // Test hook: exit without cleanup after N stored results, as if killed.
   Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
   Sub->callback([&Rc, Sub] {
     // Options given on the command line win over the profile.
-    for (const CLI::Option *O : Sub->get_options())
-      if (O->count() > 0 && !O->get_lnames().empty())
-        Cmd.Explicit.insert(O->get_lnames()[0]);
+    Cmd.Explicit = tool::givenOptions(Sub);
     Cmd.IncantVersion = INCANT_VERSION;
     if (!Cmd.Slurm.empty()) {
       const std::vector<std::string> &All = tool::commandLine();

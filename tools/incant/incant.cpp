@@ -15,6 +15,7 @@
 //      which kind each failure is (ErrorKind, Support/Error.h)
 //
 //===----------------------------------------------------------------------===//
+#include "OptionKinds.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Driver/CheckCommand.h"
@@ -36,7 +37,7 @@ static void addCheck(CLI::App &App, driver::CheckCommand &Cmd, int &Rc) {
   Sub->add_option("-m,--model", Cmd.Model,
                   "Model: a shipped name (sc, ptx-rmo, ptx) or a .cat file")
       ->capture_default_str();
-  Sub->add_option("--models", Cmd.ModelDirs,
+  tool::addList(Sub, "--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
   Sub->add_flag("--json", Cmd.Json, "One JSON object per test, one per line");
   Sub->add_option("--manifest", Cmd.Manifest,
@@ -68,16 +69,14 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
                   "Model whose verdict is printed beside the histogram "
                   "('none' for no verdict)")
       ->capture_default_str();
-  Sub->add_option("--models", Cmd.ModelDirs,
+  tool::addList(Sub, "--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
   Sub->add_option("--profile", Cmd.Profile,
                   "Chip profile from `incant tune`; options given here "
                   "override it (default: the shipped profile of the chip, "
                   "if any; 'none': the built-in defaults)");
   Sub->callback([&Cmd, &Rc, Sub] {
-    for (const CLI::Option *O : Sub->get_options())
-      if (O->count() > 0 && !O->get_lnames().empty())
-        Cmd.Explicit.insert(O->get_lnames()[0]);
+    Cmd.Explicit = tool::givenOptions(Sub);
     Rc = driver::runRun(Cmd, std::cout, std::cerr);
   });
 }
