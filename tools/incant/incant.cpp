@@ -18,6 +18,7 @@
 #include "OptionKinds.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
+#include "UsageError.h"
 #include "incant/Driver/CheckCommand.h"
 #ifdef INCANT_HAVE_RUN
 #include "incant/Driver/RunCommand.h"
@@ -111,10 +112,23 @@ int main(int Argc, char **Argv) {
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
-    int Code = App.exit(E);
     // CLI11 uses 0 for --help/--version and 1..N for usage errors; incant
-    // reports every usage error as 2.
-    return Code == 0 ? 0 : 2;
+    // reports every usage error as 2, in the one diagnostic format.
+    if (E.get_exit_code() == 0)
+      return App.exit(E);
+    std::string Message = E.what();
+    const std::vector<std::string> &Args = tool::commandLine();
+    if (App.get_subcommands().empty() && Args.size() > 1 &&
+        Args[1].rfind("-", 0) != 0) {
+      Message = "unknown command '" + Args[1] + "'; the commands are";
+      for (const CLI::App *S : App.get_subcommands({}))
+        Message += " " + S->get_name();
+    }
+    tool::reportUsageError(Args, Message, std::cerr);
+    DiagnosticEngine(&std::cerr)
+        .report(Severity::Note, nullptr, {},
+                "`incant --help` and `incant COMMAND --help` list the options");
+    return 2;
   }
   return Rc;
 }
