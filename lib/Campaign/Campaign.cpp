@@ -14,6 +14,7 @@
 #include "incant/Cat/ModelFinder.h"
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
+#include "incant/Litmus/Load.h"
 #include "incant/Support/Time.h"
 
 #include <chrono>
@@ -44,26 +45,17 @@ std::string paramsKey(const std::string &Backend, const harness::RunParams &P) {
 
 bool collectTests(const std::vector<std::string> &Inputs,
                   std::vector<std::string> &Files, std::string &Error) {
+  std::vector<std::string> Expanded;
+  if (!litmus::expandFolders(Inputs, Expanded, Error))
+    return false;
   std::set<std::string> Found;
-  for (const std::string &In : Inputs) {
+  for (const std::string &F : Expanded) {
     std::error_code EC;
-    if (fs::is_directory(In, EC)) {
-      fs::recursive_directory_iterator It(
-          In, fs::directory_options::skip_permission_denied, EC),
-          End;
-      for (; !EC && It != End; It.increment(EC))
-        if (It->path().extension() == ".litmus" && It->is_regular_file(EC))
-          Found.insert(It->path().lexically_normal().string());
-      if (EC) {
-        Error = "cannot list " + In + ": " + EC.message();
-        return false;
-      }
-    } else if (fs::exists(In, EC)) {
-      Found.insert(fs::path(In).lexically_normal().string());
-    } else {
-      Error = "no such file or folder: " + In;
+    if (!fs::exists(F, EC)) {
+      Error = "no such file or folder: " + F;
       return false;
     }
+    Found.insert(fs::path(F).lexically_normal().string());
   }
   Files.assign(Found.begin(), Found.end());
   return true;
@@ -219,10 +211,6 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   std::vector<std::string> Files;
   if (!collectTests(Cmd.Inputs, Files, E)) {
     Diags.error(E);
-    return 2;
-  }
-  if (Files.empty()) {
-    Diags.error("no .litmus file found under the given folders");
     return 2;
   }
   size_t AllTests = Files.size();

@@ -301,7 +301,13 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
 
   bool InputError = false, ForbiddenSeen = false, DeviceError = false;
-  for (const std::string &Path : C.Files) {
+  std::vector<std::string> Files;
+  std::string FolderError;
+  if (!litmus::expandFolders(C.Files, Files, FolderError)) {
+    Diags.error(FolderError);
+    return 2;
+  }
+  for (const std::string &Path : Files) {
     if (!FirstTest)
       Mark = std::chrono::steady_clock::now();
     std::optional<litmus::LoadedTest> Loaded = litmus::loadTest(Path, Diags);

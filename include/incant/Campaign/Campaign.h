@@ -88,8 +88,9 @@ struct CampaignCommand {
 int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
                 std::ostream &Err);
 
-/// Every *.litmus file under \p Inputs (a file is taken as it is), sorted
-/// and without duplicates. A missing input is reported in \p Error.
+/// Every *.litmus file under \p Inputs (a file is taken as it is;
+/// litmus::expandFolders), sorted and without duplicates. A missing input,
+/// or a folder without tests, is reported in \p Error.
 bool collectTests(const std::vector<std::string> &Inputs,
                   std::vector<std::string> &Files, std::string &Error);
 
