@@ -30,6 +30,7 @@ CREATE INDEX IF NOT EXISTS runs_app_env ON runs(app, env);
 } // namespace
 
 struct StressStore::Impl {
+  std::unique_ptr<WriterLock> Lock; ///< Released after Db is closed.
   sqlite3 *Db = nullptr;
   int64_t Invocation = 0;
   std::string App;
@@ -40,8 +41,9 @@ std::unique_ptr<StressStore> StressStore::open(const std::string &Path,
                                                std::string &Error) {
   std::unique_ptr<StressStore> S(new StressStore());
   S->I = std::make_unique<Impl>();
-  S->I->Db = sqlite::openDatabase(Path, true, "incant-stress", "1", Tables,
-                                  "stress", Error);
+  S->I->Db = sqlite::openDatabase(Path, sqlite::Access::Write,
+                                  "incant-stress", "1", Tables, "stress",
+                                  S->I->Lock, Error);
   if (!S->I->Db)
     return nullptr;
   return S;

@@ -67,12 +67,13 @@ std::string testHash(const std::string &Text) {
   return hex16(fnv1a64(Text));
 }
 
-std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
+std::unique_ptr<Store> Store::open(const std::string &Path, Mode M,
                                    std::string &Error) {
   std::unique_ptr<Store> S(new Store());
   S->Path = Path;
-  S->Db = sqlite::openDatabase(Path, Create, Format, SchemaVersion, Schema,
-                               "campaign", Error);
+  S->Db = sqlite::openDatabase(
+      Path, M == Mode::Read ? sqlite::Access::Read : sqlite::Access::Write,
+      Format, SchemaVersion, Schema, "campaign", S->Lock, Error);
   if (!S->Db)
     return nullptr;
   return S;
@@ -322,9 +323,7 @@ std::vector<std::pair<std::string, std::string>> Store::runs() {
 
 int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
                 MergeStats &Stats, std::string &Error) {
-  std::unique_ptr<Store> O = Store::open(Out, /*Create=*/true, Error);
-  if (!O)
-    return 2;
+  // The inputs first, read-only: a bad one leaves no output behind.
   std::vector<std::unique_ptr<Store>> Ins;
   for (const std::string &P : Inputs) {
     std::error_code EC;
@@ -332,10 +331,13 @@ int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
       Error = P + " is the output database";
       return 2;
     }
-    Ins.push_back(Store::open(P, /*Create=*/false, Error));
+    Ins.push_back(Store::open(P, Store::Mode::Read, Error));
     if (!Ins.back())
       return 2;
   }
+  std::unique_ptr<Store> O = Store::open(Out, Store::Mode::Write, Error);
+  if (!O)
+    return 2;
   if (!O->begin()) {
     Error = "cannot write " + Out + ": " + O->error();
     return 2;

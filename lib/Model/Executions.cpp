@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
+#include <cstdio>
 
 using namespace incant;
 using namespace incant::model;
@@ -36,6 +38,14 @@ private:
   EnumerationStats Stats;
   bool Stop = false;
   TraceSet TS;
+  std::chrono::steady_clock::time_point Start;
+
+  /// Counts a step; false (and Stop set) once a limit of Opts is reached.
+  bool step();
+  void stopBy(std::string Reason) {
+    Stats.Incomplete = Stats.StoppedByCaller = Stop = true;
+    Stats.Reason = std::move(Reason);
+  }
 
   // The current trace combination.
   std::vector<const Trace *> Chosen;
@@ -63,11 +73,40 @@ private:
 
 } // namespace incant::model
 
+bool CandidateEnumerator::step() {
+  ++Stats.Steps;
+  if (Opts.MaxSteps && Stats.Steps > Opts.MaxSteps) {
+    --Stats.Steps;
+    stopBy("stopped after " + std::to_string(Opts.MaxSteps) +
+           " steps (trace combinations and candidate executions)");
+    return false;
+  }
+  // The clock is read every 1024 steps (a step takes 0.1 to 100 us).
+  if ((Stats.Steps & 1023) == 0) {
+    if (Opts.Progress)
+      Opts.Progress(Stats.Steps, Stats.Candidates);
+    if (Opts.TimeLimit > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      Start)
+                .count() >= Opts.TimeLimit) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof(Buf), "%gs", Opts.TimeLimit);
+      stopBy(std::string("stopped at the time limit of ") + Buf);
+      return false;
+    }
+  }
+  return true;
+}
+
 EnumerationStats CandidateEnumerator::run() {
+  Start = std::chrono::steady_clock::now();
   TraceOptions TO;
   TO.Unroll = Opts.Unroll;
   TS = computeTraces(P, TO);
   Stats.Incomplete = TS.Incomplete;
+  if (TS.Incomplete)
+    Stats.Reason = "a limit of the per-thread trace search was reached "
+                   "(values per location, traces or reads per thread)";
   Chosen.assign(P.Threads.size(), nullptr);
   for (const std::vector<Trace> &Ts : TS.Threads)
     if (Ts.empty())
@@ -78,6 +117,8 @@ EnumerationStats CandidateEnumerator::run() {
 
 void CandidateEnumerator::forEachCombination(size_t Thread) {
   if (Thread == P.Threads.size()) {
+    if (!step())
+      return;
     setUpCombination();
     for (const std::vector<int32_t> &C : RfCands)
       if (C.empty())
@@ -173,10 +214,12 @@ void CandidateEnumerator::forEachCo(size_t I) {
 
 void CandidateEnumerator::visitCandidate() {
   if (Opts.MaxCandidates && Stats.Candidates >= Opts.MaxCandidates) {
-    Stats.Incomplete = true;
-    Stop = true;
+    stopBy("stopped after " + std::to_string(Opts.MaxCandidates) +
+           " candidate executions");
     return;
   }
+  if (!step())
+    return;
   ++Stats.Candidates;
   size_t NumLocs = P.Locs.size();
   FinalLocs.resize(NumLocs);

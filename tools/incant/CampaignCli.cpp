@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 // Tool part: incantCampaign
 #include "OptionKinds.h"
+#include "Options.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
@@ -38,7 +39,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
                   "opencl or cuda")
       ->capture_default_str();
-  Sub->add_option("--device", Cmd.Device,
+  tool::addNumber(Sub, "--device", Cmd.Device, tool::DeviceIndexRange,
                   "Device index within the backend (see `incant devices`)");
   Sub->add_option("--devices", Cmd.Devices,
                   "Run on several devices at once: 'all' or indices '0,1'");
@@ -78,7 +79,9 @@ static void addCampaign(CLI::App &App, int &Rc) {
                 "With --slurm: an #SBATCH option for the array's jobs, e.g. "
                 "--sbatch=--gres=gpu:1 (repeatable)");
   // Test hook: exit without cleanup after N stored results, as if killed.
-  Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
+  tool::addNumber(Sub, "--stop-after", Cmd.StopAfter, IntRange{1, 1'000'000'000},
+                  "")
+      ->group("");
   Sub->callback([&Rc, Sub] {
     // Options given on the command line win over the profile.
     Cmd.Explicit = tool::givenOptions(Sub);

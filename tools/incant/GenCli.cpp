@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 // Tool part: incantGen
 #include "OptionKinds.h"
+#include "Options.h"
 #include "Subcommand.h"
 #include "incant/Gen/Generate.h"
 
@@ -28,9 +29,11 @@ static void addGen(CLI::App &App, int &Rc) {
   Sub->add_option("-r,--relax", F.Relax,
                   "Relaxations: enumerate the cycles that use at least one");
   Sub->add_option("--safe", F.Safe, "Safe edges that cycles may also use");
-  Sub->add_option("--size", F.MaxSize, "Most edges in an enumerated cycle")
+  tool::addNumber(Sub, "--size", F.MaxSize, IntRange{2, gen::MaxSizeLimit},
+                  "Most edges in an enumerated cycle")
       ->capture_default_str();
-  Sub->add_option("--threads", F.MaxThreads,
+  tool::addNumber(Sub, "--threads", F.MaxThreads,
+                  IntRange{2, gen::MaxThreadsLimit},
                   "Most threads in an enumerated cycle")
       ->capture_default_str();
   Sub->add_option("--shapes", F.Shapes,
@@ -55,6 +58,13 @@ static void addGen(CLI::App &App, int &Rc) {
                   "A named family: campaign, classic, modern");
   Sub->add_flag("--list", Cmd.List,
                 "Print each test's name and cycle instead of writing files");
+  tool::addNumber(Sub, "--timeout", Cmd.Opts.TimeLimit, gen::TimeoutRange,
+                  "Stop after this many seconds, keeping the tests written "
+                  "(0: no limit; the work is bounded anyway)")
+      ->capture_default_str();
+  Sub->add_flag("--force", Cmd.Force,
+                "Replace files in the output folder that hold other tests "
+                "of the same name (without it, that is an error)");
   Sub->callback([&Rc] {
     Cmd.Opts.Families.clear();
     if (!Preset.empty()) {

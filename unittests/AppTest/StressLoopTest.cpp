@@ -220,8 +220,12 @@ TEST(StressLoop, Store) {
   }
   std::string App = std::string(INCANT_FAKEAPP) + " rate 30";
   EXPECT_EQ(S->count(App, "sys-"), 5u);
-  // A second invocation adds its runs.
+  // A second invocation adds its runs (after this one lets go: one writer
+  // per database at a time).
+  S.reset();
   run(Cmd);
+  S = StressStore::open(Db, Error);
+  ASSERT_TRUE(S) << Error;
   EXPECT_EQ(S->count(App, "sys-"), 10u);
   std::filesystem::remove(Db);
 }

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace incant::model {
@@ -58,12 +59,15 @@ private:
 
 struct EnumerationStats {
   uint64_t Candidates = 0; ///< Candidates handed to the visitor.
-  bool Incomplete = false; ///< A limit (traces, values, MaxCandidates) was hit.
+  uint64_t Steps = 0;      ///< Trace combinations and candidates.
+  bool Incomplete = false; ///< A limit (traces, values, CheckOptions) was hit.
+  std::string Reason;      ///< Which limit, in words.
+  bool StoppedByCaller = false; ///< MaxCandidates, MaxSteps or TimeLimit.
 };
 
-/// Calls \p Visit on every candidate execution of \p P (at most
-/// Opts.MaxCandidates of them if that is not 0). \p Visit returns false to
-/// stop early.
+/// Calls \p Visit on every candidate execution of \p P, within the limits
+/// of \p Opts (MaxCandidates, MaxSteps, TimeLimit). \p Visit returns false
+/// to stop early.
 EnumerationStats
 forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
                  const std::function<bool(const Candidate &)> &Visit);

@@ -3,14 +3,18 @@
 // The conventions every incant database follows (the campaign store, the
 // stress store): WAL journal with synchronous=FULL, so a process killed at
 // any moment leaves each stored row whole; a `meta` table naming the
-// format and schema version, checked before anything is written. Only for
-// parts that link SQLite (it includes sqlite3.h).
+// format and schema version, checked before anything is written; readers
+// open read-only and never write; one writer at a time. Only for parts
+// that link SQLite (it includes sqlite3.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_SUPPORT_SQLITE_H
 #define INCANT_SUPPORT_SQLITE_H
 
+#include "incant/Support/FileLock.h"
+
 #include <cstdint>
+#include <memory>
 #include <sqlite3.h>
 #include <string>
 
@@ -64,16 +68,28 @@ private:
 };
 
 
-/// Opens (creating if \p Create) the database at \p Path and checks or sets
-/// up its `meta` table (format \p Format, schema \p Schema) and \p Tables
-/// (SQL run once inside the first transaction). Null with \p Error set if
-/// it cannot be opened, is not SQLite, or is another format or version.
-/// \p Kind names the format in messages ("campaign": "... is not an incant
-/// campaign database").
-sqlite3 *openDatabase(const std::string &Path, bool Create,
+/// How a database is opened: Read never writes to it (report, merge's
+/// inputs); Write may, and claims it for this process alone.
+enum class Access { Read, Write };
+
+/// Opens the database at \p Path and checks its `meta` table (format
+/// \p Format, schema \p Schema, \p Kind naming it in messages: "... is not
+/// an incant campaign database") and that every table of \p Tables (its
+/// `CREATE TABLE IF NOT EXISTS` statements) is there.
+///
+/// Read: opened read-only and never written, whatever it holds: an empty
+/// file or a missing table is an error, never set up or repaired; a WAL
+/// database in a folder this user cannot write (read-only media, another
+/// user's results) is read as immutable.
+/// Write: created if absent; claimed for this process alone before
+/// anything is read (\p Lock, a WriterLock: a second writer gets an error
+/// at once; keep it until the connection is closed); \p Tables run once if
+/// the database is new; a missing table is an error here too.
+/// Null with \p Error set if it cannot be opened or is not such a database.
+sqlite3 *openDatabase(const std::string &Path, Access A,
                       const std::string &Format, const std::string &Schema,
                       const char *Tables, const std::string &Kind,
-                      std::string &Error);
+                      std::unique_ptr<WriterLock> &Lock, std::string &Error);
 
 /// Runs \p Sql; false with \p Error set on failure.
 bool exec(sqlite3 *Db, const char *Sql, std::string &Error);
