@@ -47,10 +47,11 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "Take every N-th test, starting at the i-th: 'i/N' "
                   "(default from SLURM_ARRAY_TASK_ID/COUNT)");
   tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
-  Sub->add_option("-j,--jobs", Cmd.Jobs,
+  tool::addNumber(Sub, "-j,--jobs", Cmd.Jobs, IntRange{0, 1024},
                   "Threads that load, check and compile tests while the "
-                  "devices run (default: the cores less one per worker)");
-  Sub->add_option("--batch", Cmd.Batch,
+                  "devices run (0, the default: the cores less one per "
+                  "worker)");
+  tool::addNumber(Sub, "--batch", Cmd.Batch, IntRange{1, 4096},
                   "Tests a thread takes at a time; CUDA compiles them as one "
                   "module")
       ->capture_default_str();
@@ -73,7 +74,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "Write a script that runs this campaign on a Slurm cluster "
                   "(--shards jobs of a job array, then the merge) instead of "
                   "running it here");
-  Sub->add_option("--shards", Cmd.Shards,
+  tool::addNumber(Sub, "--shards", Cmd.Shards, IntRange{1, 1'000'000},
                   "With --slurm: the number of shards (jobs of the array)");
   tool::addList(Sub, "--sbatch", Cmd.Sbatch,
                 "With --slurm: an #SBATCH option for the array's jobs, e.g. "

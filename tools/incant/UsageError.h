@@ -58,7 +58,8 @@ inline void reportUsageError(const std::vector<std::string> &Args,
       // "--x v" with a bad v: point at v.
       bool Value = Message.find("= ") != std::string::npos ||
                    Message.find("Could not convert") != std::string::npos ||
-                   Message.find("not in range") != std::string::npos;
+                   Message.find("not in range") != std::string::npos ||
+                   Message.find(", got '") != std::string::npos;
       if (Value && Args[I + 1].find('=') == std::string::npos &&
           I + 1 < Spans.size()) {
         Begin = Spans[I + 1].first;
