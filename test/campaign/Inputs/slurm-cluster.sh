@@ -53,17 +53,17 @@ CONF
 export SLURM_CONF=$D/slurm.conf
 slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF" ||
   { echo "slurm did not start"; exit 1; }
-for _ in $(seq 60); do
-  sinfo -h -o %t 2>/dev/null | grep -q idle && break
-  sleep 0.5
-done
-sinfo -h -o %t | grep -q idle || { echo "the node never came up"; cat "$D"/*.log; exit 1; }
-"$@"
+# Every Slurm command under a deadline: a controller that does not answer
+# makes a client retry for minutes, and CI must not wait for it.
+idle() { timeout 5 sinfo -h -o %t 2>/dev/null | grep -q idle; }
+T=$((SECONDS + 30))
+until idle || ((SECONDS > T)); do sleep 0.5; done
+idle || { echo "the node never came up"; cat "$D"/*.log; exit 1; }
+timeout 120 "$@"
 rc=$?
 # Until every job has ended (at most 3 minutes).
-for _ in $(seq 360); do
-  [ -z "$(squeue -h 2>/dev/null)" ] && break
-  sleep 0.5
-done
-[ -z "$(squeue -h)" ] || { echo "jobs still queued:"; squeue; exit 1; }
+queued() { timeout 5 squeue -h 2>/dev/null || echo "squeue failed"; }
+T=$((SECONDS + 180))
+while [ -n "$(queued)" ] && ((SECONDS <= T)); do sleep 0.5; done
+[ -z "$(queued)" ] || { echo "jobs still queued:"; queued; cat "$D"/*.log; exit 1; }
 exit $rc
