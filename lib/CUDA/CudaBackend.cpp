@@ -276,7 +276,8 @@ Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
   if (!State)
     State = std::make_unique<DeviceState>(sharedLibraries().Libs, Req.Device);
   return runOnDevice(Pre ? Pre->G : *Here, Pre ? &Pre->Kernels : nullptr,
-                     Req.Params, Tuning, *State, Req.Device, Diags);
+                     Req.Params, Tuning, *State, Req.Device, Req.OnLaunch,
+                     Diags);
 }
 
 } // namespace

@@ -136,7 +136,9 @@ bool DeviceState::module(const std::shared_ptr<const CompiledModule> &M,
 Expected<harness::RunResult>
 runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
             const harness::RunParams &Params, const CudaTuning &Tuning,
-            DeviceState &State, uint32_t Device, DiagnosticEngine &Diags) {
+            DeviceState &State, uint32_t Device,
+            const std::function<void(uint64_t)> &OnLaunch,
+            DiagnosticEngine &Diags) {
   const harness::Incantations &Inc = Params.Inc;
   SharedLibraries &Shared = sharedLibraries();
   CudaLibraries &Libs = Shared.Libs;
@@ -465,6 +467,8 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
         !Launch(HistFn, HistGrid, 256, 0, X))
       return ErrorKind::Device;
     Res.Launches = It + 1;
+    if (OnLaunch)
+      OnLaunch(Res.Launches);
     // A time budget, checked now and then (launches queue up and block
     // once the queue is full, so wall time follows the GPU's).
     if (Tuning.MaxSeconds > 0 && (It & 255) == 255 &&

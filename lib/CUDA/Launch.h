@@ -7,6 +7,7 @@
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Harness/Backend.h"
 
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -56,14 +57,17 @@ private:
 /// cache; the launch shape from the device's occupancy and \p Params, the
 /// incantations as kernel parameters, Params.Iterations launches, and the
 /// histogram the GPU counted, decoded into the test's values
-/// (decodeOutcome). The driver and NVRTC must be loaded. Failures are
+/// (decodeOutcome); \p OnLaunch (may be empty) after each launch queued.
+/// The driver and NVRTC must be loaded. Failures are
 /// reported to \p Diags: a CUDA call (Device), NVRTC rejecting the
 /// generated code (Internal), a test or parameters the launch cannot hold
 /// (Input).
 Expected<harness::RunResult>
 runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
             const harness::RunParams &Params, const CudaTuning &Tuning,
-            DeviceState &State, uint32_t Device, DiagnosticEngine &Diags);
+            DeviceState &State, uint32_t Device,
+            const std::function<void(uint64_t)> &OnLaunch,
+            DiagnosticEngine &Diags);
 
 } // namespace incant::cuda
 

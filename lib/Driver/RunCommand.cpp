@@ -17,6 +17,7 @@
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
 #include "incant/Support/OutputFile.h"
+#include "incant/Support/Progress.h"
 
 #include <fmt/format.h>
 #include <filesystem>
@@ -333,7 +334,21 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Req.Params = C.Params;
     Req.Device = Ch->Device;
     Req.EmitDir = C.EmitDir;
+    // Where a long run is, on a terminal (after a second, as check's).
+    ProgressLine Progress(Err);
+    const uint64_t Total = std::max<uint64_t>(C.Params.Iterations, 1);
+    Req.OnLaunch = [&](uint64_t Launched) {
+      Progress.update([&] {
+        double S = Progress.elapsed();
+        return fmt::format("run: {}: {}/{} launches, {:.0f}s, about {:.0f}s "
+                           "left",
+                           T.Prog.Name, Launched, Total, S,
+                           S * double(Total - std::min(Launched, Total)) /
+                               double(Launched));
+      });
+    };
     Expected<harness::RunResult> R = Ch->B->run(Req, Diags);
+    Progress.clear();
     if (!R) {
       // The test's fault, or the device's (or incant's): the other tests
       // still run.

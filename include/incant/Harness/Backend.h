@@ -15,6 +15,7 @@
 #include "incant/Support/Diagnostic.h"
 #include "incant/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,10 @@ struct RunRequest {
   /// What Backend::prepare made of this request (the same Program, File
   /// and Params), or null: the run generates and compiles itself.
   std::shared_ptr<const PreparedTest> Prepared;
+  /// Called during the launches with how many have been queued so far (of
+  /// Params.Iterations), once a launch; empty: not called. For a progress
+  /// line, so it must return at once.
+  std::function<void(uint64_t Launched)> OnLaunch;
 };
 
 struct RunResult {
