@@ -50,6 +50,28 @@ std::string name(const std::vector<std::string> &Tests, size_t T) {
 const char *Colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                          "#ff7f0e", "#8c564b"};
 
+
+/// Test \p T's curve through \p Pts ("x,y x,y ..."), with its name and
+/// \p Max in the legend right of a plot at \p Left + \p PW.
+std::string curve(const std::string &Pts, size_t T, const std::string &Label,
+                  const std::string &Max, double Left, double PW, double Top) {
+  return fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+                     "stroke-width=\"2\"/>\n"
+                     "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} (max "
+                     "{})</text>\n",
+                     Pts, Colours[T % 6], Left + PW + 10,
+                     Top + 14 + 16 * double(T), Colours[T % 6],
+                     xmlEscape(Label), Max);
+}
+
+/// A vertical line at \p X from \p Top down \p PH, dashed or solid.
+std::string marker(double X, double Top, double PH, bool Dashed) {
+  return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" "
+                     "y2=\"{2}\" stroke=\"#000\"{3}/>\n",
+                     X, Top, Top + PH,
+                     Dashed ? " stroke-dasharray=\"4 3\"" : "");
+}
+
 } // namespace
 
 std::string patchMapSvg(const PatchData &D, const std::vector<std::string> &Tests,
@@ -178,19 +200,11 @@ std::string spreadCurveSvg(const SpreadData &D,
     for (size_t I = 0; I < M; ++I)
       Pts += fmt::format("{:.1f},{:.1f} ", Xof(I),
                          Top + PH - PH * double(D.Score[I][T]) / double(Max));
-    S += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
-                     "stroke-width=\"2\"/>\n",
-                     Pts, Colours[T % 6]);
-    S += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} (max "
-                     "{})</text>\n",
-                     Left + PW + 10, Top + 14 + 16 * double(T), Colours[T % 6],
-                     xmlEscape(name(Tests, T)), Max);
+    S += curve(Pts, T, name(Tests, T), std::to_string(Max), Left, PW, Top);
   }
   for (size_t I = 0; I < M; ++I)
     if (D.Spreads[I] == D.Best)
-      S += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" "
-                       "y2=\"{2}\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n",
-                       Xof(I), Top, Top + PH);
+      S += marker(Xof(I), Top, PH, /*Dashed=*/true);
   return S + "</svg>\n";
 }
 
@@ -227,21 +241,13 @@ std::string randomSearchSvg(const RandomData &D,
       Pts += fmt::format("{:.1f},{:.1f} ", Xof(I),
                          Top + PH - (Max > 0 ? PH * V / Max : 0));
     }
-    S += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
-                     "stroke-width=\"2\"/>\n",
-                     Pts, Colours[T % 6]);
-    S += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} (max "
-                     "{:.3g}/s)</text>\n",
-                     Left + PW + 10, Top + 14 + 16 * double(T), Colours[T % 6],
-                     xmlEscape(name(Tests, T)), Max);
+    S += curve(Pts, T, name(Tests, T), fmt::format("{:.3g}/s", Max), Left, PW,
+               Top);
   }
   // The incumbents (candidates that became the best so far), and the winner.
   for (size_t I = 0; I < M; ++I)
     if (D.Trials[I].Winner || I == D.Best)
-      S += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" "
-                       "y2=\"{2}\" stroke=\"#000\"{3}/>\n",
-                       Xof(I), Top, Top + PH,
-                       I == D.Best ? "" : " stroke-dasharray=\"4 3\"");
+      S += marker(Xof(I), Top, PH, /*Dashed=*/I != D.Best);
   return S + "</svg>\n";
 }
 

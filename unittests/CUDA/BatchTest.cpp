@@ -6,6 +6,7 @@
 // keeps a test that cannot be generated from spoiling its batch.
 //
 //===----------------------------------------------------------------------===//
+#include "CudaTestSupport.h"
 #include "incant/CUDA/Batch.h"
 #include "incant/CUDA/CudaApi.h"
 #include "incant/CUDA/CudaBackend.h"
@@ -26,13 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string input(const char *Name) {
-  std::ifstream F(std::string(INCANT_SOURCE_DIR) + "/unittests/CUDA/Inputs/" +
-                  Name);
-  std::stringstream S;
-  S << F.rdbuf();
-  return S.str();
-}
+using cudatest::input;
 
 cuda::GeneratedTest generate(const litmus::Program &P) {
   DiagnosticEngine Diags;
@@ -139,19 +134,8 @@ TEST(CudaBatch, BatchCompilesWithNvcc) {
   std::ofstream(Dir / "batch.cu") << cuda::batchSource({&A, &B, &C});
   for (const auto &F : cuda::harnessFiles())
     std::ofstream(Dir / F.Name) << F.Text;
-  ProcessOptions Compile;
-  Compile.Argv = {Nvcc,
-                  "-arch=sm_90",
-                  "-std=c++17",
-                  "-diag-suppress",
-                  "177,550",
-                  "-cubin",
-                  (Dir / "batch.cu").string(),
-                  "-o",
-                  (Dir / "batch.cubin").string()};
-  Compile.Stderr = OutputMode::ToStdout;
-  Compile.TimeoutSeconds = 300;
-  ProcessResult R = runProcess(Compile);
+  ProcessResult R = cudatest::nvcc(Nvcc, "-cubin", (Dir / "batch.cu").string(),
+                                   (Dir / "batch.cubin").string());
   ASSERT_TRUE(R.succeeded()) << R.describe() << "\n" << R.Out;
   std::ifstream In(Dir / "batch.cubin", std::ios::binary);
   std::string Cubin((std::istreambuf_iterator<char>(In)), {});
