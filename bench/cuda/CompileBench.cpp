@@ -1,0 +1,116 @@
+//===- CompileBench.cpp - CPU cost of preparing CUDA tests by batch size --===//
+//
+// What a cold campaign pays per test on the CPU before the GPU runs it:
+// CudaBackend::prepare (code generation, one NVRTC compile per batch, the
+// SASS listing and optcheck where cuobjdump or nvdisasm is found) over the
+// same tests in batches of each size given. Prints, per batch size, the
+// CPU seconds per test (this process and the programs it ran) and the wall
+// time. Needs NVRTC (libnvrtc), not a GPU: --arch names the target.
+//
+//   incant-cuda-compile [--arch sm_90] [--batch 1,4,16,64] [--tests N] PATH...
+//
+// Exit codes: 0 measured, 2 usage or input error, 3 no NVRTC.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/CUDA/CudaBackend.h"
+#include "incant/Litmus/Load.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+#include <sys/resource.h>
+
+using namespace incant;
+
+namespace {
+
+double cpuSeconds() {
+  double S = 0;
+  for (int Who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage U{};
+    getrusage(Who, &U);
+    S += double(U.ru_utime.tv_sec + U.ru_stime.tv_sec) +
+         double(U.ru_utime.tv_usec + U.ru_stime.tv_usec) / 1e6;
+  }
+  return S;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CLI::App App("CPU cost of CudaBackend::prepare per test, by batch size");
+  std::string Arch = "sm_90";
+  std::vector<unsigned> Sizes = {1, 4, 16, 64};
+  unsigned MaxTests = 64;
+  std::vector<std::string> Paths;
+  App.add_option("--arch", Arch, "Target architecture")->capture_default_str();
+  App.add_option("--batch", Sizes, "Batch sizes, comma-separated")
+      ->delimiter(',')
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false)
+      ->check(CLI::Range(1u, 4096u));
+  App.add_option("--tests", MaxTests, "Tests taken (the first, sorted)")
+      ->check(CLI::Range(1u, 100000u))
+      ->capture_default_str();
+  App.add_option("paths", Paths, ".litmus files or folders")->required();
+  CLI11_PARSE(App, Argc, Argv);
+
+  std::vector<std::string> Files;
+  std::string E;
+  if (!litmus::expandFolders(Paths, Files, E)) {
+    std::cerr << "incant-cuda-compile: " << E << '\n';
+    return 2;
+  }
+  if (Files.size() > MaxTests)
+    Files.resize(MaxTests);
+  DiagnosticEngine Diags(&std::cerr);
+  std::vector<litmus::LoadedTest> Tests;
+  for (const std::string &F : Files) {
+    std::optional<litmus::LoadedTest> T = litmus::loadTest(F, Diags);
+    if (!T)
+      return 2;
+    Tests.push_back(std::move(*T));
+  }
+  cuda::CudaTuning Tuning;
+  Tuning.PrepareArch = Arch;
+  fmt::print("{} tests, {}\n{:>6} {:>14} {:>10} {:>8}\n", Tests.size(), Arch,
+             "batch", "CPU s / test", "wall s", "failed");
+  for (unsigned B : Sizes) {
+    // A fresh backend per size: nothing compiled before is reused.
+    std::unique_ptr<harness::Backend> Be = cuda::createCudaBackend(Tuning);
+    double Cpu0 = cpuSeconds();
+    auto W0 = std::chrono::steady_clock::now();
+    size_t Failed = 0;
+    for (size_t I = 0; I < Tests.size(); I += B) {
+      std::vector<harness::RunRequest> Reqs;
+      std::vector<DiagnosticEngine> Ds(std::min<size_t>(B, Tests.size() - I));
+      std::vector<DiagnosticEngine *> DPs;
+      for (size_t J = I; J < I + Ds.size(); ++J) {
+        harness::RunRequest R;
+        R.Prog = &Tests[J].Prog;
+        R.File = Tests[J].File;
+        Reqs.push_back(R);
+        DPs.push_back(&Ds[J - I]);
+      }
+      auto Out = Be->prepare(Reqs, DPs);
+      for (size_t J = 0; J < Out.size(); ++J)
+        if (!Out[J]) {
+          if (Out[J].error() == ErrorKind::Device) {
+            std::cerr << DiagnosticEngine::format(Ds[J].diagnostics()[0])
+                      << '\n';
+            return 3;
+          }
+          ++Failed;
+        }
+    }
+    double Wall = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - W0)
+                      .count();
+    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>8}\n", B,
+               (cpuSeconds() - Cpu0) / double(Tests.size()), Wall, Failed);
+  }
+  return 0;
+}
