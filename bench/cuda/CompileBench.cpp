@@ -3,11 +3,16 @@
 // What a cold campaign pays per test on the CPU before the GPU runs it:
 // CudaBackend::prepare (code generation, one NVRTC compile per batch, the
 // SASS listing and optcheck where cuobjdump or nvdisasm is found) over the
-// same tests in batches of each size given. Prints, per batch size, the
-// CPU seconds per test (this process and the programs it ran) and the wall
-// time. Needs NVRTC (libnvrtc), not a GPU: --arch names the target.
+// same tests in batches of each size given, on --threads threads as a
+// campaign's --jobs. Prints, per batch size, the CPU seconds per test (this
+// process and the programs it ran), the wall time, and the share of its
+// time inside prepare() that a thread was on a CPU: with several threads,
+// a share far below the one-thread share means they wait for each other
+// (a lock in NVRTC) rather than for the machine. Needs NVRTC (libnvrtc),
+// not a GPU: --arch names the target.
 //
-//   incant-cuda-compile [--arch sm_90] [--batch 1,4,16,64] [--tests N] PATH...
+//   incant-cuda-compile [--arch sm_90] [--batch 1,4,16,64] [--threads T]
+//                       [--tests N] PATH...
 //
 // Exit codes: 0 measured, 2 usage or input error, 3 no NVRTC.
 //
@@ -18,9 +23,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
+#include <ctime>
 #include <iostream>
+#include <mutex>
 #include <sys/resource.h>
+#include <thread>
 
 using namespace incant;
 
@@ -37,13 +46,19 @@ double cpuSeconds() {
   return S;
 }
 
+double threadCpuSeconds() {
+  timespec T{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return double(T.tv_sec) + double(T.tv_nsec) / 1e9;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   CLI::App App("CPU cost of CudaBackend::prepare per test, by batch size");
   std::string Arch = "sm_90";
   std::vector<unsigned> Sizes = {1, 4, 16, 64};
-  unsigned MaxTests = 64;
+  unsigned MaxTests = 64, Threads = 1;
   std::vector<std::string> Paths;
   App.add_option("--arch", Arch, "Target architecture")->capture_default_str();
   App.add_option("--batch", Sizes, "Batch sizes, comma-separated")
@@ -54,6 +69,9 @@ int main(int Argc, char **Argv) {
       ->check(CLI::Range(1u, 4096u));
   App.add_option("--tests", MaxTests, "Tests taken (the first, sorted)")
       ->check(CLI::Range(1u, 100000u))
+      ->capture_default_str();
+  App.add_option("--threads", Threads, "Threads preparing batches at once")
+      ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
   App.add_option("paths", Paths, ".litmus files or folders")->required();
   CLI11_PARSE(App, Argc, Argv);
@@ -76,41 +94,62 @@ int main(int Argc, char **Argv) {
   }
   cuda::CudaTuning Tuning;
   Tuning.PrepareArch = Arch;
-  fmt::print("{} tests, {}\n{:>6} {:>14} {:>10} {:>8}\n", Tests.size(), Arch,
-             "batch", "CPU s / test", "wall s", "failed");
+  fmt::print("{} tests, {}, {} thread(s)\n{:>6} {:>14} {:>10} {:>12} {:>8}\n",
+             Tests.size(), Arch, Threads, "batch", "CPU s / test", "wall s",
+             "on CPU", "failed");
   for (unsigned B : Sizes) {
     // A fresh backend per size: nothing compiled before is reused.
     std::unique_ptr<harness::Backend> Be = cuda::createCudaBackend(Tuning);
     double Cpu0 = cpuSeconds();
     auto W0 = std::chrono::steady_clock::now();
-    size_t Failed = 0;
-    for (size_t I = 0; I < Tests.size(); I += B) {
-      std::vector<harness::RunRequest> Reqs;
-      std::vector<DiagnosticEngine> Ds(std::min<size_t>(B, Tests.size() - I));
-      std::vector<DiagnosticEngine *> DPs;
-      for (size_t J = I; J < I + Ds.size(); ++J) {
-        harness::RunRequest R;
-        R.Prog = &Tests[J].Prog;
-        R.File = Tests[J].File;
-        Reqs.push_back(R);
-        DPs.push_back(&Ds[J - I]);
-      }
-      auto Out = Be->prepare(Reqs, DPs);
-      for (size_t J = 0; J < Out.size(); ++J)
-        if (!Out[J]) {
-          if (Out[J].error() == ErrorKind::Device) {
-            std::cerr << DiagnosticEngine::format(Ds[J].diagnostics()[0])
-                      << '\n';
-            return 3;
-          }
-          ++Failed;
+    std::atomic<size_t> Next{0}, Failed{0};
+    std::atomic<bool> NoNvrtc{false};
+    std::mutex M;
+    double InCpu = 0, InWall = 0; // summed over the threads, inside prepare()
+    auto Work = [&] {
+      for (size_t I; (I = Next.fetch_add(B)) < Tests.size();) {
+        std::vector<harness::RunRequest> Reqs;
+        std::vector<DiagnosticEngine> Ds(std::min<size_t>(B, Tests.size() - I));
+        std::vector<DiagnosticEngine *> DPs;
+        for (size_t J = I; J < I + Ds.size(); ++J) {
+          harness::RunRequest R;
+          R.Prog = &Tests[J].Prog;
+          R.File = Tests[J].File;
+          Reqs.push_back(R);
+          DPs.push_back(&Ds[J - I]);
         }
-    }
+        double C0 = threadCpuSeconds();
+        auto T0 = std::chrono::steady_clock::now();
+        auto Out = Be->prepare(Reqs, DPs);
+        double C = threadCpuSeconds() - C0;
+        double W = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - T0)
+                       .count();
+        std::lock_guard<std::mutex> L(M);
+        InCpu += C;
+        InWall += W;
+        for (size_t J = 0; J < Out.size(); ++J)
+          if (!Out[J]) {
+            if (Out[J].error() == ErrorKind::Device && !NoNvrtc.exchange(true))
+              std::cerr << DiagnosticEngine::format(Ds[J].diagnostics()[0])
+                        << '\n';
+            ++Failed;
+          }
+      }
+    };
+    std::vector<std::thread> Pool;
+    for (unsigned T = 0; T < Threads; ++T)
+      Pool.emplace_back(Work);
+    for (std::thread &T : Pool)
+      T.join();
+    if (NoNvrtc)
+      return 3;
     double Wall = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - W0)
                       .count();
-    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>8}\n", B,
-               (cpuSeconds() - Cpu0) / double(Tests.size()), Wall, Failed);
+    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>11.0f}% {:>8}\n", B,
+               (cpuSeconds() - Cpu0) / double(Tests.size()), Wall,
+               100 * InCpu / std::max(InWall, 1e-9), Failed.load());
   }
   return 0;
 }
