@@ -6,9 +6,10 @@
 // same tests in batches of each size given, on --threads threads as a
 // campaign's --jobs. Prints, per batch size, the CPU seconds per test (this
 // process and the programs it ran), the wall time, and the share of its
-// time inside prepare() that a thread was on a CPU: with several threads,
-// a share far below the one-thread share means they wait for each other
-// (a lock in NVRTC) rather than for the machine. Needs NVRTC (libnvrtc),
+// time inside prepare() that a thread was on a CPU, and how often a thread
+// gave its CPU up to wait (voluntary context switches, per test): with
+// several threads, many more waits than with one mean the threads wait
+// for each other (a lock in NVRTC), not for a busy machine. Needs NVRTC (libnvrtc),
 // not a GPU: --arch names the target.
 //
 //   incant-cuda-compile [--arch sm_90] [--batch 1,4,16,64] [--threads T]
@@ -44,6 +45,14 @@ double cpuSeconds() {
          double(U.ru_utime.tv_usec + U.ru_stime.tv_usec) / 1e6;
   }
   return S;
+}
+
+/// Times this thread gave up its CPU to wait (a lock, I/O), not counting
+/// preemption by other work on the machine.
+long threadWaits() {
+  rusage U{};
+  getrusage(RUSAGE_THREAD, &U);
+  return U.ru_nvcsw;
 }
 
 double threadCpuSeconds() {
@@ -94,9 +103,10 @@ int main(int Argc, char **Argv) {
   }
   cuda::CudaTuning Tuning;
   Tuning.PrepareArch = Arch;
-  fmt::print("{} tests, {}, {} thread(s)\n{:>6} {:>14} {:>10} {:>12} {:>8}\n",
+  fmt::print("{} tests, {}, {} thread(s)\n{:>6} {:>14} {:>10} {:>12} {:>12} "
+             "{:>8}\n",
              Tests.size(), Arch, Threads, "batch", "CPU s / test", "wall s",
-             "on CPU", "failed");
+             "on CPU", "waits/test", "failed");
   for (unsigned B : Sizes) {
     // A fresh backend per size: nothing compiled before is reused.
     std::unique_ptr<harness::Backend> Be = cuda::createCudaBackend(Tuning);
@@ -106,6 +116,7 @@ int main(int Argc, char **Argv) {
     std::atomic<bool> NoNvrtc{false};
     std::mutex M;
     double InCpu = 0, InWall = 0; // summed over the threads, inside prepare()
+    long InWaits = 0;
     auto Work = [&] {
       for (size_t I; (I = Next.fetch_add(B)) < Tests.size();) {
         std::vector<harness::RunRequest> Reqs;
@@ -118,16 +129,19 @@ int main(int Argc, char **Argv) {
           Reqs.push_back(R);
           DPs.push_back(&Ds[J - I]);
         }
+        long V0 = threadWaits();
         double C0 = threadCpuSeconds();
         auto T0 = std::chrono::steady_clock::now();
         auto Out = Be->prepare(Reqs, DPs);
         double C = threadCpuSeconds() - C0;
+        long V = threadWaits() - V0;
         double W = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - T0)
                        .count();
         std::lock_guard<std::mutex> L(M);
         InCpu += C;
         InWall += W;
+        InWaits += V;
         for (size_t J = 0; J < Out.size(); ++J)
           if (!Out[J]) {
             if (Out[J].error() == ErrorKind::Device && !NoNvrtc.exchange(true))
@@ -147,9 +161,10 @@ int main(int Argc, char **Argv) {
     double Wall = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - W0)
                       .count();
-    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>11.0f}% {:>8}\n", B,
+    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>11.0f}% {:>12.1f} {:>8}\n", B,
                (cpuSeconds() - Cpu0) / double(Tests.size()), Wall,
-               100 * InCpu / std::max(InWall, 1e-9), Failed.load());
+               100 * InCpu / std::max(InWall, 1e-9),
+               double(InWaits) / double(Tests.size()), Failed.load());
   }
   return 0;
 }
