@@ -9,7 +9,11 @@
 // time inside prepare() that a thread was on a CPU, and how often a thread
 // gave its CPU up to wait (voluntary context switches, per test): with
 // several threads, many more waits than with one mean the threads wait
-// for each other (a lock in NVRTC), not for a busy machine. Needs NVRTC (libnvrtc),
+// for each other (a lock in NVRTC), not for a busy machine. With several
+// threads, "together" is the share of 5 ms windows, among those in which
+// two or more threads were inside prepare() throughout, in which two or
+// more of them ran (their CPU clocks advanced): near 0 % means prepare()
+// runs one thread at a time, whatever the load. Needs NVRTC (libnvrtc),
 // not a GPU: --arch names the target.
 //
 //   incant-cuda-compile [--arch sm_90] [--batch 1,4,16,64] [--threads T]
@@ -28,7 +32,9 @@
 #include <chrono>
 #include <ctime>
 #include <iostream>
+#include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <thread>
 
@@ -104,9 +110,9 @@ int main(int Argc, char **Argv) {
   cuda::CudaTuning Tuning;
   Tuning.PrepareArch = Arch;
   fmt::print("{} tests, {}, {} thread(s)\n{:>6} {:>14} {:>10} {:>12} {:>12} "
-             "{:>8}\n",
+             "{:>8} {:>10}\n",
              Tests.size(), Arch, Threads, "batch", "CPU s / test", "wall s",
-             "on CPU", "waits/test", "failed");
+             "on CPU", "waits/test", "failed", "together");
   for (unsigned B : Sizes) {
     // A fresh backend per size: nothing compiled before is reused.
     std::unique_ptr<harness::Backend> Be = cuda::createCudaBackend(Tuning);
@@ -117,7 +123,10 @@ int main(int Argc, char **Argv) {
     std::mutex M;
     double InCpu = 0, InWall = 0; // summed over the threads, inside prepare()
     long InWaits = 0;
-    auto Work = [&] {
+    auto Inside = std::make_unique<std::atomic<int>[]>(Threads);
+    std::atomic<unsigned> Finished{0};
+    std::atomic<bool> Release{false};
+    auto Work = [&](unsigned Me) {
       for (size_t I; (I = Next.fetch_add(B)) < Tests.size();) {
         std::vector<harness::RunRequest> Reqs;
         std::vector<DiagnosticEngine> Ds(std::min<size_t>(B, Tests.size() - I));
@@ -132,7 +141,9 @@ int main(int Argc, char **Argv) {
         long V0 = threadWaits();
         double C0 = threadCpuSeconds();
         auto T0 = std::chrono::steady_clock::now();
+        Inside[Me] = 1;
         auto Out = Be->prepare(Reqs, DPs);
+        Inside[Me] = 0;
         double C = threadCpuSeconds() - C0;
         long V = threadWaits() - V0;
         double W = std::chrono::duration<double>(
@@ -150,10 +161,43 @@ int main(int Argc, char **Argv) {
             ++Failed;
           }
       }
+      // Alive until the sampler is done with this thread's clock.
+      ++Finished;
+      while (!Release)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     };
     std::vector<std::thread> Pool;
     for (unsigned T = 0; T < Threads; ++T)
-      Pool.emplace_back(Work);
+      Pool.emplace_back(Work, T);
+    std::vector<clockid_t> Clocks(Threads);
+    for (unsigned T = 0; T < Threads; ++T)
+      pthread_getcpuclockid(Pool[T].native_handle(), &Clocks[T]);
+    auto cpuOf = [&](unsigned T) {
+      timespec X{};
+      clock_gettime(Clocks[T], &X);
+      return double(X.tv_sec) + double(X.tv_nsec) / 1e9;
+    };
+    size_t Windows = 0, Together = 0;
+    while (Finished < Threads) {
+      std::vector<double> C0(Threads);
+      std::vector<int> In0(Threads);
+      for (unsigned T = 0; T < Threads; ++T) {
+        In0[T] = Inside[T];
+        C0[T] = cpuOf(T);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      unsigned BothIn = 0, Ran = 0;
+      for (unsigned T = 0; T < Threads; ++T)
+        if (In0[T] && Inside[T]) {
+          ++BothIn;
+          Ran += cpuOf(T) - C0[T] > 0.0005;
+        }
+      if (BothIn >= 2) {
+        ++Windows;
+        Together += Ran >= 2;
+      }
+    }
+    Release = true;
     for (std::thread &T : Pool)
       T.join();
     if (NoNvrtc)
@@ -161,10 +205,14 @@ int main(int Argc, char **Argv) {
     double Wall = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - W0)
                       .count();
-    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>11.0f}% {:>12.1f} {:>8}\n", B,
-               (cpuSeconds() - Cpu0) / double(Tests.size()), Wall,
+    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>11.0f}% {:>12.1f} {:>8} {:>10}\n",
+               B, (cpuSeconds() - Cpu0) / double(Tests.size()), Wall,
                100 * InCpu / std::max(InWall, 1e-9),
-               double(InWaits) / double(Tests.size()), Failed.load());
+               double(InWaits) / double(Tests.size()), Failed.load(),
+               Windows ? fmt::format("{:.0f}% of {}",
+                                     100.0 * double(Together) / double(Windows),
+                                     Windows)
+                       : std::string("-"));
   }
   return 0;
 }
