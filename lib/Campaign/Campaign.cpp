@@ -15,6 +15,7 @@
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Support/StopSignals.h"
 #include "incant/Support/Time.h"
 
 #include <chrono>
@@ -379,6 +380,10 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   }
 
   auto Start = std::chrono::steady_clock::now();
+  // A time limit's SIGTERM (Slurm's) or Ctrl-C: the runs under way finish,
+  // what finished is stored, the summary says what is left for --resume.
+  StopSignals Signals;
+  PC.Stop = &Signals.requested();
   PipelineStats St = runPipeline(PC, Workers, *DB, Err);
   double Secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
@@ -403,6 +408,13 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
                      T.Load, T.Model, T.Compile, PC.Jobs, PC.Batch, T.Launch,
                      T.Gpu, T.Store);
   Out << fmt::format("database: {} ({} result(s))\n", DbPath, DB->numResults());
+  if (St.Stopped && Handled < PC.Todo.size()) {
+    Out << fmt::format("stopped by {}: {} test(s) not run; the same command "
+                       "with --resume runs them\n",
+                       Signals.name(), PC.Todo.size() - Handled);
+    // As a shell reports a command the signal ended.
+    return 128 + Signals.signal();
+  }
   if (St.StoreFailures)
     return 2;
   return St.DeviceFailures ? 3 : 0;

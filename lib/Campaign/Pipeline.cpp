@@ -149,6 +149,7 @@ private:
   void storeLoop();
   void progress();
   void clearProgress();
+  bool stopping() const;
 
   const PipelineConfig &C;
   const CampaignCommand &Cmd;
@@ -287,9 +288,11 @@ void Pipeline::prepareChunk(size_t First, size_t Last) {
     Ready.push(std::move(I));
 }
 
+bool Pipeline::stopping() const { return C.Stop && C.Stop->load(); }
+
 void Pipeline::prepareLoop() {
   const size_t B = std::max(C.Batch, 1u);
-  for (size_t K; (K = NextChunk++ * B) < C.Todo.size();)
+  for (size_t K; !stopping() && (K = NextChunk++ * B) < C.Todo.size();)
     prepareChunk(K, std::min(K + B, C.Todo.size()));
   Ready.producerDone();
 }
@@ -354,6 +357,10 @@ void Pipeline::runOne(Worker &W, Item &I, bool &First) {
 void Pipeline::runLoop(Worker &W) {
   bool First = true;
   while (ItemPtr I = Ready.pop()) {
+    // Asked to stop: the prepared tests are dropped (--resume runs them),
+    // still taken from the queue so that no preparing thread waits on it.
+    if (stopping())
+      continue;
     runOne(W, *I, First);
     Results.push(std::move(I));
   }
@@ -433,6 +440,7 @@ PipelineStats Pipeline::run() {
     T.join();
   if (ProgressShown)
     Err << '\n';
+  Stats.Stopped = stopping();
   Stats.Times = {Load.get(),   ModelTime.get(), Compile.get(),
                  Launch.get(), StoreTime.get(), Gpu.get()};
   return Stats;

@@ -23,6 +23,7 @@
 #include "incant/Cat/Model.h"
 #include "incant/Harness/Backend.h"
 
+#include <atomic>
 #include <iosfwd>
 #include <memory>
 #include <set>
@@ -54,6 +55,10 @@ struct PipelineConfig {
   std::set<std::string> HaveVerdicts;
   unsigned Jobs = 1;  ///< Preparing threads.
   unsigned Batch = 1; ///< Tests per chunk (per module on CUDA).
+  /// Once true (a signal asked the campaign to stop): no more tests are
+  /// prepared or run; the runs under way finish and everything finished is
+  /// stored. Null: never.
+  const std::atomic<bool> *Stop = nullptr;
 };
 
 /// Seconds spent per phase, each summed over the threads that do it.
@@ -66,6 +71,7 @@ struct PipelineStats {
   size_t Done = 0;   ///< Results stored (errors included).
   size_t Errors = 0; ///< Of them, stored as errors.
   size_t DeviceFailures = 0, StoreFailures = 0;
+  bool Stopped = false; ///< Config::Stop came true before the end.
   PhaseTimes Times;
 };
 
