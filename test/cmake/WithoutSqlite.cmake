@@ -1,12 +1,13 @@
-# A build without SQLite (INCANT_SQLITE=OFF, as on a machine without
-# sqlite3.h): it configures, CMake says which commands are off, and the
-# tool's build graph holds none of their sources or libraries, so it links.
+# A build without SQLite and Z3 (INCANT_SQLITE=OFF, INCANT_USE_Z3=OFF, as on
+# the GPU machine, which has neither sqlite3.h nor z3.h): it configures,
+# CMake says which commands are off, and the tool's build graph holds none
+# of their sources or libraries, so it links.
 # Run by ctest as cmake -DSRC=... -DBIN=... -P WithoutSqlite.cmake;
 # configuring only (seconds), not building.
 file(REMOVE_RECURSE ${BIN})
 execute_process(
   COMMAND ${CMAKE_COMMAND} -S ${SRC} -B ${BIN} -G Ninja
-          -DINCANT_SQLITE=OFF -DINCANT_BENCH=OFF
+          -DINCANT_SQLITE=OFF -DINCANT_USE_Z3=OFF -DINCANT_BENCH=OFF
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configure failed (${rc}):\n${out}\n${err}")
@@ -15,7 +16,8 @@ foreach(expected
     "incant campaign/merge/report: off"
     "incant: CampaignCli.cpp left out (no incantCampaign)"
     "incant: MergeCli.cpp left out (no incantCampaign)"
-    "incant: ReportCli.cpp left out (no incantCampaign)")
+    "incant: ReportCli.cpp left out (no incantCampaign)"
+    "incant: RaceCli.cpp left out (no incantRace)")
   string(FIND "${out}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "configure did not say '${expected}':\n${out}")
@@ -27,7 +29,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ninja -t commands incant failed (${rc})")
 endif()
 foreach(absent CampaignCli MergeCli ReportCli libincantCampaign libsqlite3
-        libincantSqlite)
+        libincantSqlite RaceCli libincantRace libincantSMT libz3)
   string(FIND "${cmds}" "${absent}" at)
   if(NOT at EQUAL -1)
     message(FATAL_ERROR "the tool still builds with ${absent}")
