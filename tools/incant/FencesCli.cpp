@@ -8,6 +8,7 @@
 // measured; 1 no run of a variant passed; 2 usage or input error.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantFences
 #include "AppOptions.h"
 #include "Subcommand.h"
 #include "incant/Fences/CostCommand.h"
@@ -44,8 +45,9 @@ static void addFences(CLI::App &App, int &Rc) {
   Sub->add_option("--budget", Cmd.Budget,
                   "Time for this invocation's checks; the store keeps them, "
                   "the same command goes on");
-  Sub->add_flag("!--no-weaken", Cmd.Weaken,
-                "Keep fence.sc.gpu; do not try the weaker kinds");
+  Sub->add_flag_callback(
+      "--no-weaken", [] { Cmd.Weaken = false; },
+      "Keep fence.sc.gpu; do not try the weaker kinds");
   Sub->add_flag("--paper-only", Cmd.PaperOnly,
                 "Algorithm 1 as the paper has it: no chunks, failures imply "
                 "nothing, runs are not counted again, I only doubles");
