@@ -83,6 +83,15 @@ FenceSet set(std::initializer_list<std::pair<const uint32_t, unsigned>> L) {
   return FenceSet(L);
 }
 
+/// One fence of 16 needed; without it a run fails with probability 0.05.
+SearchResult searchFlaky(unsigned Seed) {
+  SimulatedApp App(Need{{7, 0}}, 0.05, Seed);
+  ReductionOptions O = options(16);
+  O.Weaken = false;
+  O.Stable = {400, 0};
+  return reduceFences(O, App);
+}
+
 TEST(Reduction, FindsTheNeededFences) {
   // One fence of 40, and two far apart of 40 (binary reduction then stops
   // early and linear reduction does the rest).
@@ -167,11 +176,7 @@ TEST(Reduction, FlakyApplicationsRestartWithMoreRuns) {
   // search always ends with the fence, some only after several rounds.
   unsigned Restarted = 0;
   for (unsigned Seed = 1; Seed <= 20; ++Seed) {
-    SimulatedApp App(Need{{7, 0}}, 0.05, Seed);
-    ReductionOptions O = options(16);
-    O.Weaken = false;
-    O.Stable = {400, 0};
-    SearchResult R = reduceFences(O, App);
+    SearchResult R = searchFlaky(Seed);
     ASSERT_EQ(R.Status, SearchStatus::Reduced) << "seed " << Seed;
     // Stable means 400 runs passed: with the fence missing that happens
     // with probability 0.95^400 (about 1e-9).
@@ -316,11 +321,7 @@ TEST(Reduction, PassedRunsCountAgain) {
   // reduction) runs only the runs its earlier checks did not make.
   bool SawTopUp = false;
   for (unsigned Seed = 1; Seed <= 10; ++Seed) {
-    SimulatedApp App(Need{{7, 0}}, 0.05, Seed);
-    ReductionOptions O = options(16);
-    O.Weaken = false;
-    O.Stable = {400, 0};
-    SearchResult R = reduceFences(O, App);
+    SearchResult R = searchFlaky(Seed);
     ASSERT_EQ(R.Status, SearchStatus::Reduced);
     EXPECT_EQ(R.Result, set({{7, 0}}));
     std::map<FenceSet, uint64_t> Passed; // runs each set passed so far
