@@ -71,13 +71,15 @@ std::string Unit::freshLabel(unsigned Func, std::string_view Prefix) {
 //===-- Passes ------------------------------------------------------------===//
 
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> Names = {"randomise"};
+  static const std::vector<std::string> Names = {"randomise", "race"};
   return Names;
 }
 
 std::unique_ptr<Pass> createPass(std::string_view Name) {
   if (Name == "randomise")
     return createRandomisePass();
+  if (Name == "race")
+    return createRacePass();
   return nullptr;
 }
 
@@ -121,6 +123,17 @@ bool instrumentModule(ptx::Module &M, const std::string &Id,
       Man.Functions.push_back({F->Name, F->IsEntry, false, "", false});
 
   Unit U(M, Id, Diags, Man);
+  bool Race = false;
+  for (const std::string &P : Opts.Passes)
+    Race |= P == "race";
+  if (Race && Opts.RaceOracle) {
+    std::string Why;
+    if (std::optional<RaceVerdicts> V = Opts.RaceOracle(M, Why))
+      U.setRaceVerdicts(std::move(*V));
+    else
+      Man.Notes.push_back("race: the static checker could not check this "
+                          "module (" + Why + "): every access is instrumented");
+  }
   // The unit's control block: zero (every switch off) until the injected
   // library sets it.
   if (!U.rewriter().addModuleText(fmt::format(

@@ -12,6 +12,10 @@ namespace incant::intercept {
 /// membership (RandomiseIds.cpp).
 std::unique_ptr<Pass> createRandomisePass();
 
+/// "race": access logging for the dynamic race checker (RaceAccesses.cpp,
+/// runtime/incant_race.h).
+std::unique_ptr<Pass> createRacePass();
+
 } // namespace incant::intercept
 
 #endif // INCANT_LIB_INTERCEPT_PASSES_H

@@ -12,6 +12,11 @@
 //   INCANT_SPREAD=K                     at most K application blocks per SM
 //                                       (dynamic shared memory is padded)
 //   INCANT_TIME=1                       time every kernel with CUDA events
+//   INCANT_RACE=addr|stmt               check instrumented kernels for data
+//                                       races (pass "race", inject_race.h)
+//   INCANT_RACE_OUT=FILE                write the races found, as JSON, at exit
+//   INCANT_RACE_SHADOW_MB, _LOG_MB, _HITS, _WALK, _PROBE
+//                                       sizes of the checker's tables
 //   INCANT_REPORT=FILE                  append one JSON line at exit
 //   INCANT_VERBOSE=1                    notes on stderr as they happen
 //
@@ -24,6 +29,17 @@
 #include <vector>
 
 namespace incant_inject {
+
+/// What `incant race --dynamic` asks of the library (inject_race.h).
+struct RaceConfig {
+  unsigned Scheme = 0; ///< INCANT_RACE_SCHEME_*; 0: off.
+  std::string Out;
+  unsigned ShadowMB = 256; ///< addr shadow entries (64 bytes each).
+  unsigned LogMB = 512;    ///< stmt log (544 bytes per warp access).
+  unsigned Hits = 4096;    ///< Folded races kept (rounded to a power of 2).
+  unsigned Walk = 4096;    ///< stmt: comparisons per access at most.
+  unsigned Probe = 64;     ///< Shadow slots tried per access.
+};
 
 struct Config {
   unsigned Stress = 0; ///< INCANT_STRESS_* (incant_stress.h).
@@ -40,6 +56,7 @@ struct Config {
   bool Time = false;
   bool Verbose = false;
   std::string Report;
+  RaceConfig Race;
   std::vector<std::string> Errors; ///< Malformed variables.
 };
 

@@ -104,6 +104,8 @@ using LibraryEnumerateKernelsFn = CUresult (*)(CUkernel *, unsigned,
                                                CUlibrary);
 using ModuleGetFunctionFn = CUresult (*)(CUfunction *, CUmodule,
                                          const char *);
+using DevicePrimaryCtxResetFn = CUresult (*)(CUdevice);
+using CtxDestroyFn = CUresult (*)(CUcontext);
 
 /// Real driver entry points the library calls itself (found through the
 /// real cuGetProcAddress; null where the driver lacks one).
@@ -111,6 +113,7 @@ struct Driver {
   CUresult (*cuDriverGetVersion)(int *) = nullptr;
   CUresult (*cuCtxGetCurrent)(CUcontext *) = nullptr;
   CUresult (*cuCtxGetDevice)(CUdevice *) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice) = nullptr;
   ModuleLoadDataFn cuModuleLoadData = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) =
@@ -124,6 +127,7 @@ struct Driver {
   CUresult (*cuKernelGetFunction)(CUfunction *, CUkernel) = nullptr;
   CUresult (*cuKernelGetName)(const char **, CUkernel) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) =
       nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t,
@@ -132,6 +136,7 @@ struct Driver {
       nullptr;
   CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned) = nullptr;
   CUresult (*cuStreamIsCapturing)(CUstream, int *) = nullptr;
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
                                                           int, size_t) =
