@@ -76,13 +76,7 @@ extern "C" __device__ __noinline__ void incant_race_access(incant_u64 Addr,
       return; // local or constant memory: private or read-only
     }
   }
-  incant_u64 Logged = Space == INCANT_RACE_SPACE_SHARED
-                          ? INCANT_RACE_LOG_SHARED |
-                                ((incant_u64)W.Blk << 18) | (Addr & 0x3ffffu)
-                          : Addr;
-  incant_u32 Bytes = incant_race_info_bytes(Info);
-  incant_u32 Flags = incant_race_flags(Info);
-  incant_u32 Site = incant_race_info_site(Info);
+  incant_u64 Logged = IncantRaceDeviceChecker::logged(Space, W.Blk, Addr);
 
   // The lanes running this access together; the first counts them.
   incant_u32 Active = __activemask();
@@ -96,16 +90,10 @@ extern "C" __device__ __noinline__ void incant_race_access(incant_u64 Addr,
   incant_u32 Peers = __match_any_sync(Active, Logged) &
                      __match_any_sync(Active, Info);
   incant_u32 Leader = __ffs(Peers) - 1;
-  if (__popc(Peers) > 1 && W.Lane == Leader &&
-      (Flags & INCANT_RACE_F_WRITE) &&
-      !incant_race_morally_strong(Flags, Flags, 1)) {
-    incant_u32 Other = __ffs(Peers & ~(1u << Leader)) - 1;
-    incant_u32 Where = (Unit & 63u) << 18 | Site;
-    C.hit(incant_race_hit_key(Where, Where, INCANT_RACE_WAW, Space), W.Tid,
-          W.Tid - W.Lane + Other, Logged, W.Geom, W.Warp);
-  }
+  if (__popc(Peers) > 1 && W.Lane == Leader)
+    C.intraWarp(W.Tid, W.Tid - W.Lane + (__ffs(Peers & ~(1u << Leader)) - 1),
+                Unit, Info, Space, Logged, W.Geom, W.Warp);
 
-  IncantRaceThread *T = C.thread(W.Tid);
   if (Scheme == INCANT_RACE_SCHEME_STMT) {
     incant_u32 Pos = 0;
     if (W.Lane == First)
@@ -119,45 +107,20 @@ extern "C" __device__ __noinline__ void incant_race_access(incant_u64 Addr,
     if (Info & INCANT_RACE_RELEASE)
       C.release(W.Tid, W.Blk, incant_race_info_scope(Info), Pos);
     IncantRaceLogEntry *L = (IncantRaceLogEntry *)S->log + Pos;
-    L->addr[W.Lane] = Logged;
-    L->ctr[W.Lane] = IncantRaceDeviceChecker::ctrWord(T->bar, T->ws, T->relC,
-                                                      T->relG);
-    if (W.Lane == First) {
-      L->warp = W.Warp;
-      L->site = (incant_u32)incant_race_w0(0, Unit, Site, Flags);
-      L->mask = Active;
-      L->geom[0] = W.Geom[0] | W.Geom[1] << 16;
-      L->geom[1] = W.Geom[2] | ((Info >> INCANT_RACE_SIZE_SHIFT) & 7u) << 16;
-      L->geom[2] = W.Geom[3];
-      L->geom[3] = W.Geom[4];
-    }
+    C.logLane(L, W.Lane, W.Tid, Logged);
+    if (W.Lane == First)
+      IncantRaceDeviceChecker::logHeader(L, W.Warp, Unit, Info, Active, W.Geom);
     return;
   }
 
-  // addr: one lane per address records it (a second reading lane of the
-  // same address was compared above and would add nothing).
-  if (W.Lane != Leader)
-    return;
+  // addr: every lane releases; one lane per address records the access (a
+  // second lane of the same address was compared above and would add
+  // nothing).
   if (Info & INCANT_RACE_RELEASE)
     C.release(W.Tid, W.Blk, incant_race_info_scope(Info), 0);
-  incant_u32 Bar = T->bar, Ws = T->ws, RelC = T->relC, RelG = T->relG;
-  incant_u64 W0 = incant_race_w0(W.Tid, Unit, Site, Flags);
-  incant_u32 Granules = Bytes > 4 ? Bytes / 4 : 1;
-  incant_u64 G0 = Space == INCANT_RACE_SPACE_SHARED
-                      ? ((incant_u64)W.Blk << 16) | ((Addr & 0x3ffffu) >> 2)
-                      : Addr >> 2;
-  for (incant_u32 G = 0; G < Granules; ++G) {
-    IncantRaceEntry *E =
-        C.entry(incant_race_key(S->launch, Space, G0 + G), W.Warp);
-    if (!E)
-      continue;
-    IncantRaceRec Mine;
-    Mine.w0 = W0;
-    Mine.w1 = incant_race_w1(W0, Bar, Ws, RelC, RelG,
-                             Granules > 1 ? 0xfu
-                                          : incant_race_byte_mask(Addr, Bytes));
-    C.access(E, Mine, Space, Logged + 4 * G, W.Geom, W.Warp);
-  }
+  if (W.Lane == Leader)
+    C.recordAccess(W.Tid, W.Blk, Unit, Info & ~INCANT_RACE_RELEASE, Space,
+                   Addr, W.Geom, W.Warp);
 }
 
 extern "C" __device__ __noinline__ void incant_race_sync(incant_u32 Kind) {

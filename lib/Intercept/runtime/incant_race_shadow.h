@@ -212,6 +212,92 @@ template <class Mem> struct IncantRaceChecker {
     stRec(&E->read1, Mine);
   }
 
+  /// addr scheme: the access of thread \p Tid (block \p Blk) with info
+  /// word \p Info to \p Addr (global address, or shared offset), for the
+  /// lanes of its warp that touch the same address in the same instruction
+  /// (they were compared with each other already: intraWarp). A release
+  /// (INCANT_RACE_RELEASE) is counted first.
+  INCANT_RACE_HD void recordAccess(incant_u32 Tid, incant_u32 Blk,
+                                   incant_u32 Unit, incant_u32 Info,
+                                   incant_u32 Space, incant_u64 Addr,
+                                   const incant_u32 *Geom,
+                                   unsigned Copy) const {
+    if (Info & INCANT_RACE_RELEASE)
+      release(Tid, Blk, incant_race_info_scope(Info), 0);
+    struct IncantRaceThread *T = thread(Tid);
+    incant_u32 Bar = Mem::ld32(&T->bar), Ws = Mem::ld32(&T->ws);
+    incant_u32 RelC = Mem::ld32(&T->relC), RelG = Mem::ld32(&T->relG);
+    incant_u32 Bytes = incant_race_info_bytes(Info);
+    incant_u64 W0 = incant_race_w0(Tid, Unit, incant_race_info_site(Info),
+                                   incant_race_flags(Info));
+    incant_u32 Granules = Bytes > 4 ? Bytes / 4 : 1;
+    incant_u64 G0 = Space == INCANT_RACE_SPACE_SHARED
+                        ? ((incant_u64)Blk << 16) | ((Addr & 0x3ffffu) >> 2)
+                        : Addr >> 2;
+    incant_u64 Logged = logged(Space, Blk, Addr);
+    for (incant_u32 G = 0; G < Granules; ++G) {
+      struct IncantRaceEntry *E =
+          entry(incant_race_key(S->launch, Space, G0 + G), Copy);
+      if (!E)
+        continue;
+      struct IncantRaceRec Mine;
+      Mine.w0 = W0;
+      Mine.w1 = incant_race_w1(W0, Bar, Ws, RelC, RelG,
+                               Granules > 1 ? 0xfu
+                                            : incant_race_byte_mask(Addr, Bytes));
+      access(E, Mine, Space, Logged + 4 * G, Geom, Copy);
+    }
+  }
+
+  /// The address as the log and the race table keep it: global addresses
+  /// as they are, shared offsets with INCANT_RACE_LOG_SHARED and the block.
+  INCANT_RACE_HD static incant_u64 logged(incant_u32 Space, incant_u32 Blk,
+                                          incant_u64 Addr) {
+    return Space == INCANT_RACE_SPACE_SHARED
+               ? INCANT_RACE_LOG_SHARED | ((incant_u64)Blk << 18) |
+                     (Addr & 0x3ffffu)
+               : Addr;
+  }
+
+  /// Two lanes of one warp (\p Tid, \p Other) made the same access to the
+  /// same address in one instruction: a race if it writes and is not
+  /// morally strong (reported at once, in both schemes).
+  INCANT_RACE_HD int intraWarp(incant_u32 Tid, incant_u32 Other,
+                               incant_u32 Unit, incant_u32 Info,
+                               incant_u32 Space, incant_u64 Logged,
+                               const incant_u32 *Geom, unsigned Copy) const {
+    incant_u32 F = incant_race_flags(Info);
+    if (!(F & INCANT_RACE_F_WRITE) || incant_race_morally_strong(F, F, 1))
+      return 0;
+    incant_u32 Where = (Unit & 63u) << 18 | incant_race_info_site(Info);
+    hit(incant_race_hit_key(Where, Where, INCANT_RACE_WAW, Space), Tid, Other,
+        Logged, Geom, Copy);
+    return 1;
+  }
+
+  /// stmt: lane \p Lane's part of its warp's log entry \p L (its address
+  /// and counters), and, for the first lane, the entry's header.
+  INCANT_RACE_HD void logLane(struct IncantRaceLogEntry *L, unsigned Lane,
+                              incant_u32 Tid, incant_u64 Logged) const {
+    struct IncantRaceThread *T = thread(Tid);
+    L->addr[Lane] = Logged;
+    L->ctr[Lane] = ctrWord(Mem::ld32(&T->bar), Mem::ld32(&T->ws),
+                           Mem::ld32(&T->relC), Mem::ld32(&T->relG));
+  }
+  INCANT_RACE_HD static void logHeader(struct IncantRaceLogEntry *L,
+                                       incant_u32 Warp, incant_u32 Unit,
+                                       incant_u32 Info, incant_u32 Mask,
+                                       const incant_u32 *Geom) {
+    L->warp = Warp;
+    L->site = (incant_u32)incant_race_w0(0, Unit, incant_race_info_site(Info),
+                                         incant_race_flags(Info));
+    L->mask = Mask;
+    L->geom[0] = Geom[0] | Geom[1] << 16;
+    L->geom[1] = Geom[2] | ((Info >> INCANT_RACE_SIZE_SHIFT) & 7u) << 16;
+    L->geom[2] = Geom[3];
+    L->geom[3] = Geom[4];
+  }
+
   //===-- Synchronisation -------------------------------------------------===//
 
   /// A CTA barrier passed by thread \p Tid.
@@ -422,13 +508,13 @@ template <class Mem> struct IncantRaceChecker {
               INCANT_RACE_SCOPE_GPU)
         continue;
       for (incant_u32 J = Mem::ld32(&Heads[C]); J; J = Next[J - 1]) {
+        incant_u32 AI = J - 1;
+        if (AI / 32 >= Index / 32)
+          continue; // not earlier, or the same instruction
         if (++Walked > S->walkCap) {
           count(INCANT_RACE_CNT_CAPPED, 1, Copy);
           return;
         }
-        incant_u32 AI = J - 1;
-        if (AI / 32 >= Index / 32)
-          continue; // not earlier, or the same instruction
         Item A = item(AI);
         if ((A.Addr >> 4) != (B.Addr >> 4) || !conflict(A, B) ||
             ordered(A, B))
