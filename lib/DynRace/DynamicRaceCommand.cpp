@@ -83,7 +83,11 @@ bool buildSource(const DynamicRaceCommand &Cmd, const std::string &Dir,
   O.SetEnv = {{"INCANT_PASSES", "race"}};
   if (Cmd.AllAccesses)
     O.SetEnv.emplace_back("INCANT_RACE_ALL", "1");
+  O.SetEnv.emplace_back("INCANT_RACE_TIMEOUT_MS",
+                        std::to_string(Cmd.StaticTimeoutMs));
   O.UnsetEnv = {"NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"};
+  if (!Cmd.AllAccesses)
+    O.UnsetEnv.push_back("INCANT_RACE_ALL");
   O.Stdout = OutputMode::Capture;
   O.Stderr = OutputMode::ToStdout;
   ProcessResult P = runProcess(O);
@@ -230,7 +234,7 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
     break;
   case ProcessResult::Status::TimedOut:
     AppStatus = 124;
-    Ended = fmt::format("the application was stopped after --timeout {} s",
+    Ended = fmt::format("the application was stopped after --time-limit {} s",
                         Cmd.Timeout);
     break;
   }

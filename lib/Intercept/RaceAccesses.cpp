@@ -18,7 +18,7 @@
 // with its text, the variable it touches when the address comes from one
 // (a kernel parameter or a variable, followed back through moves, adds and
 // conversions), and the static checker's verdict when one was given
-// (InstrumentOptions::RaceOracle): accesses it proved safe are recorded but
+// (InstrumentOptions::StaticRaces): accesses it proved safe are recorded but
 // not instrumented, unless every access is wanted.
 //
 // Not instrumented (a note in the manifest says so when present): local,

@@ -1,7 +1,7 @@
 //===- DynamicRaceCommand.h - `incant race --dynamic` -----------*- C++ -*-===//
 //
 //   incant race --dynamic [--scheme addr|stmt] [--all-accesses] [--json]
-//       [-o FILE] [--timeout S] [--no-build-check] -- ./app ARGS
+//       [-o FILE] [--time-limit S] [--no-build-check] -- ./app ARGS
 //   incant race --dynamic [options] FILE.cu [--arch sm_90] [-X ARG]...
 //       [-- ARGS]
 //
@@ -17,7 +17,7 @@
 // follows on stdout (or in -o FILE). --json prints it as one JSON line.
 //
 // Exit codes: 1 when a race was seen; otherwise the application's own
-// exit status (128 + N when signal N ended it, 124 when --timeout ended
+// exit status (128 + N when signal N ended it, 124 when --time-limit ended
 // it); 2 usage or input error (no such program, a program not built with
 // pass "race", a .cu file nvcc rejects, --all-accesses for a program built
 // with pruning); 3 the injected library is missing.
@@ -48,6 +48,9 @@ struct DynamicRaceCommand {
   std::vector<std::string> CompilerArgs;
   /// Sizes of the checker's tables (0: the library's defaults).
   unsigned ShadowMB = 0, LogMB = 0;
+  /// For a .cu file: the static checker's time per solver query when it
+  /// prunes the accesses to instrument.
+  unsigned StaticTimeoutMs = 2000;
 };
 
 int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,

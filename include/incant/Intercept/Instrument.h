@@ -45,6 +45,13 @@ namespace incant::intercept {
 /// "unknown". Accesses it does not list are unchecked.
 using RaceVerdicts = std::map<uint32_t, std::string>;
 
+/// The static race checker as pass "race" asks it (the tool provides it
+/// where incant has the static checker: this part does not depend on it):
+/// the verdicts on a module as parsed, or nullopt with the reason why it
+/// could not check the module.
+using RaceOracle = std::function<std::optional<RaceVerdicts>(
+    const ptx::Module &, std::string &Error)>;
+
 /// A module being instrumented, as a pass sees it.
 class Unit {
 public:
@@ -115,13 +122,9 @@ struct InstrumentOptions {
   /// The PTX file's name, recorded in the manifest.
   std::string PtxFile;
   /// For pass "race": the static race checker, run on the module before
-  /// any pass changes it (the tool provides it where incant has the static
-  /// checker: this part does not depend on it). Nullopt from it, or no
-  /// oracle, instruments every access; \p Error says why it could not
-  /// check (a note in the manifest).
-  std::function<std::optional<RaceVerdicts>(const ptx::Module &,
-                                            std::string &Error)>
-      RaceOracle;
+  /// any pass changes it. Nullopt from it, or no oracle, instruments every
+  /// access; the reason becomes a note in the manifest.
+  RaceOracle StaticRaces;
 };
 
 enum class InstrumentStatus {

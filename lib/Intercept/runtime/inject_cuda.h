@@ -114,6 +114,7 @@ struct Driver {
   CUresult (*cuCtxGetCurrent)(CUcontext *) = nullptr;
   CUresult (*cuCtxGetDevice)(CUdevice *) = nullptr;
   CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice) = nullptr;
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice) = nullptr;
   ModuleLoadDataFn cuModuleLoadData = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) =
