@@ -6,6 +6,8 @@
 #include "incant/Race/Race.h"
 #endif
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 
 namespace incant::dynrace {
@@ -19,8 +21,28 @@ bool haveStaticVerdicts() {
 }
 
 std::optional<intercept::RaceVerdicts>
-staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, std::string &Error) {
+staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
+               std::string &Error) {
 #ifdef INCANT_DYNRACE_HAVE_STATIC
+  // Pairs grow with the square of the accesses: a large module (a library
+  // such as CUB) would keep the build waiting on the solver for minutes.
+  unsigned Accesses = 0;
+  for (const ptx::ModuleItem &MI : M.Items)
+    if (const auto *F = std::get_if<ptx::Function>(&MI))
+      for (const ptx::BodyItem &B : F->Body)
+        if (const auto *I = std::get_if<ptx::Instruction>(&B))
+          if ((I->Op == ptx::Opcode::Ld || I->Op == ptx::Opcode::St ||
+               I->Op == ptx::Opcode::Atom || I->Op == ptx::Opcode::Red) &&
+              (I->ASpace == ptx::AddrSpace::Global ||
+               I->ASpace == ptx::AddrSpace::Shared ||
+               I->ASpace == ptx::AddrSpace::Generic))
+            ++Accesses;
+  if (Accesses > MaxAccesses) {
+    Error = fmt::format("{} memory accesses, more than the {} the static "
+                        "checker takes for pruning",
+                        Accesses, MaxAccesses);
+    return std::nullopt;
+  }
   race::Options O;
   O.TimeoutMs = TimeoutMs;
   O.Witnesses = false;
@@ -61,6 +83,7 @@ staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, std::string &Error) {
 #else
   (void)M;
   (void)TimeoutMs;
+  (void)MaxAccesses;
   Error = "this incant was built without Z3, so without the static checker";
   return std::nullopt;
 #endif
@@ -69,14 +92,18 @@ staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, std::string &Error) {
 intercept::RaceOracle staticRaceOracle() {
   if (!haveStaticVerdicts())
     return {};
-  unsigned TimeoutMs = 2000;
-  if (const char *E = std::getenv("INCANT_RACE_TIMEOUT_MS"); E && *E) {
+  auto Env = [](const char *Name, unsigned Default, IntRange R) {
     std::string Why;
-    if (auto V = parseInRange(E, IntRange{1, 3'600'000}, Why))
-      TimeoutMs = static_cast<unsigned>(*V);
-  }
-  return [TimeoutMs](const ptx::Module &M, std::string &Error) {
-    return staticVerdicts(M, TimeoutMs, Error);
+    const char *E = std::getenv(Name);
+    if (E && *E)
+      if (auto V = parseInRange(E, R, Why))
+        return static_cast<unsigned>(*V);
+    return Default;
+  };
+  unsigned TimeoutMs = Env("INCANT_RACE_TIMEOUT_MS", 500, {1, 3'600'000});
+  unsigned Max = Env("INCANT_RACE_STATIC_MAX", 400, {0, 1'000'000});
+  return [TimeoutMs, Max](const ptx::Module &M, std::string &Error) {
+    return staticVerdicts(M, TimeoutMs, Max, Error);
   };
 }
 

@@ -471,6 +471,13 @@ bool RacePass::addHooks(Unit &U) {
     ptx::Function C = *F;
     C.Link = ptx::Linkage::None;
     C.Name = Names.count(C.Name) ? Names[C.Name] : C.Name;
+    // nvcc's `.pragma "used_bytes_mask N"` (a hint) needs PTX ISA 8.3,
+    // which older modules do not declare.
+    std::erase_if(C.Body, [](const ptx::BodyItem &B) {
+      const auto *P = std::get_if<ptx::Pragma>(&B);
+      return P && !P->Strings.empty() &&
+             P->Strings[0].rfind("used_bytes_mask", 0) == 0;
+    });
     for (ptx::BodyItem &B : C.Body)
       if (auto *I = std::get_if<Instruction>(&B))
         for (Operand &O : I->Ops)

@@ -79,7 +79,7 @@ void addRace(CLI::App &App, int &Rc) {
                   "An argument for nvcc or clang (-X -DN=64); repeatable");
   tool::addNumber(Sub, "--timeout", O.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown "
-                  "(also the static pruning of --dynamic)")
+                  "(--dynamic: of the pruning, default 500)")
       ->capture_default_str();
 #ifdef INCANT_HAVE_STATIC_RACE
   race::RaceCommand &S = O.Static;
@@ -145,7 +145,8 @@ void addRace(CLI::App &App, int &Rc) {
       D.Json = O.Json;
       D.Arch = O.Arch;
       D.CompilerArgs = O.CompilerArgs;
-      D.StaticTimeoutMs = O.TimeoutMs;
+      if (Given("--timeout"))
+        D.StaticTimeoutMs = O.TimeoutMs;
       D.InjectLibrary = raceInjectLibrary();
       Rc = dynrace::runDynamicRace(D, std::cout, std::cerr);
       return;

@@ -50,7 +50,7 @@ struct DynamicRaceCommand {
   unsigned ShadowMB = 0, LogMB = 0;
   /// For a .cu file: the static checker's time per solver query when it
   /// prunes the accesses to instrument.
-  unsigned StaticTimeoutMs = 2000;
+  unsigned StaticTimeoutMs = 500;
 };
 
 int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,

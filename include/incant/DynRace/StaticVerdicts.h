@@ -27,13 +27,17 @@ bool haveStaticVerdicts();
 /// The static verdicts on the accesses of \p M (nullopt with \p Error when
 /// the module cannot be checked: no kernel, or no static checker).
 /// \p TimeoutMs bounds each solver query; a query that runs out leaves its
-/// pair unknown (so its accesses are instrumented).
+/// pair unknown (so its accesses are instrumented). A module with more
+/// than \p MaxAccesses global, shared or generic loads, stores and atomics
+/// is not checked (the pairs grow with their square).
 std::optional<intercept::RaceVerdicts>
-staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, std::string &Error);
+staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
+               std::string &Error);
 
 /// staticVerdicts() as the instrumenting build asks for it, with the
-/// timeout from INCANT_RACE_TIMEOUT_MS (default 2000); empty when this
-/// build has no static checker.
+/// timeout from INCANT_RACE_TIMEOUT_MS (default 500) and the size limit
+/// from INCANT_RACE_STATIC_MAX (default 400); empty when this build has no
+/// static checker.
 intercept::RaceOracle staticRaceOracle();
 
 } // namespace incant::dynrace

@@ -18,7 +18,7 @@
 //   INCANT_INSTRUMENT 0: run ptxas on the module as it is
 //   INCANT_BUILD_LOG  a file to which one line per rewritten unit is added
 //   INCANT_RACE_ALL   1: pass "race" instruments every access (no pruning
-//                     by the static checker)
+//                     by the static checker; incant instrument too)
 //
 // Exit codes: ptxas's own; 2 if the module cannot be rewritten (with the
 // diagnostics) or ptxas cannot be started.
