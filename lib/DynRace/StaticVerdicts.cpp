@@ -8,7 +8,14 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <sstream>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace incant::dynrace {
 
@@ -89,6 +96,98 @@ staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
 #endif
 }
 
+namespace {
+
+/// staticVerdicts() in a child process, given \p Seconds in all: Z3 cannot
+/// be stopped from outside a query, and a build must not wait on the solver
+/// for long (CUB-like modules have thousands of pairs).
+std::optional<intercept::RaceVerdicts>
+boundedVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned Max,
+                unsigned Seconds, std::string &Error) {
+  int P[2];
+  if (pipe(P) != 0) {
+    Error = "cannot make a pipe for the static checker";
+    return std::nullopt;
+  }
+  pid_t Pid = fork();
+  if (Pid < 0) {
+    close(P[0]);
+    close(P[1]);
+    Error = "cannot start the static checker";
+    return std::nullopt;
+  }
+  if (Pid == 0) { // the child: verdicts as "OFFSET VERDICT" lines, or "!WHY"
+    close(P[0]);
+    std::string Why, Text;
+    if (auto V = staticVerdicts(M, TimeoutMs, Max, Why))
+      for (const auto &[Off, Verdict] : *V)
+        Text += std::to_string(Off) + " " + Verdict + "\n";
+    else
+      Text = "!" + Why + "\n";
+    for (size_t Done = 0; Done < Text.size();) {
+      ssize_t N = write(P[1], Text.data() + Done, Text.size() - Done);
+      if (N <= 0)
+        break;
+      Done += size_t(N);
+    }
+    _exit(0);
+  }
+  close(P[1]);
+  std::string Text;
+  auto End = std::chrono::steady_clock::now() + std::chrono::seconds(Seconds);
+  bool Eof = false, Late = false;
+  while (!Eof) {
+    auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        End - std::chrono::steady_clock::now());
+    if (Left.count() <= 0) {
+      Late = true;
+      break;
+    }
+    pollfd F{P[0], POLLIN, 0};
+    int R = poll(&F, 1, int(Left.count()));
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R <= 0) {
+      Late = R == 0;
+      break;
+    }
+    char Buf[4096];
+    ssize_t N = read(P[0], Buf, sizeof Buf);
+    if (N <= 0)
+      Eof = true;
+    else
+      Text.append(Buf, size_t(N));
+  }
+  close(P[0]);
+  if (Late)
+    kill(Pid, SIGKILL);
+  int St = 0;
+  waitpid(Pid, &St, 0);
+  if (Late) {
+    Error = fmt::format("the static checker took more than {} s "
+                        "(INCANT_RACE_STATIC_S)",
+                        Seconds);
+    return std::nullopt;
+  }
+  if (!WIFEXITED(St) || WEXITSTATUS(St) != 0 || Text.empty()) {
+    Error = "the static checker ended without an answer";
+    return std::nullopt;
+  }
+  if (Text[0] == '!') {
+    Error = Text.substr(1, Text.size() - 2);
+    return std::nullopt;
+  }
+  intercept::RaceVerdicts V;
+  std::istringstream In(Text);
+  uint32_t Off = 0;
+  std::string Verdict;
+  while (In >> Off >> Verdict)
+    V[Off] = Verdict;
+  return V;
+}
+
+} // namespace
+
 intercept::RaceOracle staticRaceOracle() {
   if (!haveStaticVerdicts())
     return {};
@@ -102,8 +201,9 @@ intercept::RaceOracle staticRaceOracle() {
   };
   unsigned TimeoutMs = Env("INCANT_RACE_TIMEOUT_MS", 500, {1, 3'600'000});
   unsigned Max = Env("INCANT_RACE_STATIC_MAX", 400, {0, 1'000'000});
-  return [TimeoutMs, Max](const ptx::Module &M, std::string &Error) {
-    return staticVerdicts(M, TimeoutMs, Max, Error);
+  unsigned Seconds = Env("INCANT_RACE_STATIC_S", 60, {1, 86'400});
+  return [TimeoutMs, Max, Seconds](const ptx::Module &M, std::string &Error) {
+    return boundedVerdicts(M, TimeoutMs, Max, Seconds, Error);
   };
 }
 

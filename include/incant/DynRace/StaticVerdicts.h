@@ -34,9 +34,11 @@ std::optional<intercept::RaceVerdicts>
 staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
                std::string &Error);
 
-/// staticVerdicts() as the instrumenting build asks for it, with the
-/// timeout from INCANT_RACE_TIMEOUT_MS (default 500) and the size limit
-/// from INCANT_RACE_STATIC_MAX (default 400); empty when this build has no
+/// staticVerdicts() as the instrumenting build asks for it: in a child
+/// process given INCANT_RACE_STATIC_S seconds in all (default 60; over
+/// that, no pruning), with the timeout per query from
+/// INCANT_RACE_TIMEOUT_MS (default 500) and the size limit from
+/// INCANT_RACE_STATIC_MAX (default 400); empty when this build has no
 /// static checker.
 intercept::RaceOracle staticRaceOracle();
 

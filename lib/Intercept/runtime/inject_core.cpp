@@ -782,7 +782,14 @@ void addNote(const std::string &N) {
 
 std::string jsonString(const std::string &S) { return jsonQuote(S); }
 
-void onContextGone() { raceContextGone(); }
+void onContextGone() {
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  raceContextGone();
+  // The kernels' events die with the context (cudaDeviceReset before
+  // exit): their times are read now.
+  if (!Pending.empty())
+    harvest(true);
+}
 
 const Driver &driver() {
   std::lock_guard<std::recursive_mutex> G(Mu);
