@@ -14,6 +14,8 @@
 // error; 3 the injected library is missing.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantDynRace
+#include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
 #include "incant/DynRace/DynamicRaceCommand.h"
@@ -75,8 +77,8 @@ void addRace(CLI::App &App, int &Rc) {
   Sub->add_flag("--json", O.Json, "The report as JSON");
   Sub->add_option("--arch", O.Arch, "nvcc's -arch for .cu files")
       ->capture_default_str();
-  Sub->add_option("-X,--compiler-arg", O.CompilerArgs,
-                  "An argument for nvcc or clang (-X -DN=64); repeatable");
+  tool::addList(Sub, "-X,--compiler-arg", O.CompilerArgs,
+                "An argument for nvcc or clang (-X -DN=64); repeatable");
   tool::addNumber(Sub, "--timeout", O.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown "
                   "(--dynamic: of the pruning, default 500)")
@@ -89,9 +91,9 @@ void addRace(CLI::App &App, int &Rc) {
                   "Threads per block, X[,Y,Z] (default: any)");
   Sub->add_option("--grid-dim", S.GridDim,
                   "Blocks per grid, X[,Y,Z] (default: any)");
-  Sub->add_option("--param", S.Params,
-                  "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
-                  "or the position, 0 first); repeatable");
+  tool::addList(Sub, "--param", S.Params,
+                "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
+                "or the position, 0 first); repeatable");
   Sub->add_flag("--strict", S.Strict,
                 "Exit 1 also when a pair or barrier could not be decided");
   Sub->add_flag("-v,--verbose", S.Verbose,
