@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantDynRace
+#include "InjectLibrary.h"
 #include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
@@ -23,32 +24,11 @@
 #include "incant/Race/RaceCommand.h"
 #endif
 
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
 using namespace incant;
 
 namespace {
-
-/// libincant-inject.so: $INCANT_INJECT_LIB, the installed one beside the
-/// binary, or the build tree's.
-std::string raceInjectLibrary() {
-  if (const char *E = std::getenv("INCANT_INJECT_LIB"); E && *E)
-    return E;
-  std::error_code EC;
-  auto Exe = std::filesystem::read_symlink("/proc/self/exe", EC);
-  if (!EC) {
-    auto P = Exe.parent_path() / ".." / "lib" / "incant" / "libincant-inject.so";
-    if (std::filesystem::exists(P, EC))
-      return P.lexically_normal().string();
-  }
-#ifdef INCANT_INJECT_BUILD_PATH
-  if (std::filesystem::exists(INCANT_INJECT_BUILD_PATH, EC))
-    return INCANT_INJECT_BUILD_PATH;
-#endif
-  return {};
-}
 
 struct RaceOptions {
   bool Dynamic = false;
@@ -149,7 +129,7 @@ void addRace(CLI::App &App, int &Rc) {
       D.CompilerArgs = O.CompilerArgs;
       if (Given("--timeout"))
         D.StaticTimeoutMs = O.TimeoutMs;
-      D.InjectLibrary = raceInjectLibrary();
+      D.InjectLibrary = tool::injectLibrary();
       Rc = dynrace::runDynamicRace(D, std::cout, std::cerr);
       return;
     }
