@@ -78,17 +78,20 @@ extern "C" __device__ __noinline__ void incant_race_access(incant_u64 Addr,
   }
   incant_u64 Logged = IncantRaceDeviceChecker::logged(Space, W.Blk, Addr);
 
-  // The lanes running this access together; the first counts them.
+  // The lanes running this access together; the first counts them. Lanes
+  // that reached this function from different access sites can run it
+  // together (independent thread scheduling reconverges them here), so
+  // the group is the active lanes with the same info word (the same site).
   incant_u32 Active = __activemask();
-  incant_u32 First = __ffs(Active) - 1;
+  incant_u32 Group = __match_any_sync(Active, Info);
+  incant_u32 First = __ffs(Group) - 1;
   if (W.Lane == First) {
-    C.count(INCANT_RACE_CNT_ACCESSES, __popc(Active), W.Warp);
+    C.count(INCANT_RACE_CNT_ACCESSES, __popc(Group), W.Warp);
     C.count(INCANT_RACE_CNT_WARP_ACCESSES, 1, W.Warp);
   }
 
   // Intra-warp: lanes of this instruction that touch the same address.
-  incant_u32 Peers = __match_any_sync(Active, Logged) &
-                     __match_any_sync(Active, Info);
+  incant_u32 Peers = __match_any_sync(Active, Logged) & Group;
   incant_u32 Leader = __ffs(Peers) - 1;
   if (__popc(Peers) > 1 && W.Lane == Leader)
     C.intraWarp(W.Tid, W.Tid - W.Lane + (__ffs(Peers & ~(1u << Leader)) - 1),
@@ -98,10 +101,10 @@ extern "C" __device__ __noinline__ void incant_race_access(incant_u64 Addr,
     incant_u32 Pos = 0;
     if (W.Lane == First)
       Pos = atomicAdd(&S->logCount, 1u);
-    Pos = __shfl_sync(Active, Pos, First);
+    Pos = __shfl_sync(Group, Pos, First);
     if (Pos >= S->logCap) {
       if (W.Lane == First)
-        C.count(INCANT_RACE_CNT_LOG_FULL, __popc(Active), W.Warp);
+        C.count(INCANT_RACE_CNT_LOG_FULL, __popc(Group), W.Warp);
       return;
     }
     if (Info & INCANT_RACE_RELEASE)
@@ -109,7 +112,7 @@ extern "C" __device__ __noinline__ void incant_race_access(incant_u64 Addr,
     IncantRaceLogEntry *L = (IncantRaceLogEntry *)S->log + Pos;
     C.logLane(L, W.Lane, W.Tid, Logged);
     if (W.Lane == First)
-      IncantRaceDeviceChecker::logHeader(L, W.Warp, Unit, Info, Active, W.Geom);
+      IncantRaceDeviceChecker::logHeader(L, W.Warp, Unit, Info, Group, W.Geom);
     return;
   }
 
