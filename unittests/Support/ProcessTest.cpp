@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
@@ -197,6 +198,28 @@ TEST(ProcessTest, RunsInTheWorkingDirectory) {
   EXPECT_EQ(R.St, St::NotStarted);
   EXPECT_EQ(R.Error,
             "cannot change to /nonexistent-dir: No such file or directory");
+
+  O.WorkingDir = "/bin/sh";
+  R = runProcess(O);
+  EXPECT_EQ(R.St, St::NotStarted);
+  EXPECT_EQ(R.Error, "cannot change to /bin/sh: Not a directory");
+}
+
+TEST(ProcessTest, AProgramThatCannotBeExecutedIsNotStarted) {
+  // Found on the path but not a program the kernel can run: posix_spawn
+  // reports the exec's failure, and nothing is left running.
+  std::string Dir = ::testing::TempDir() + "incant-process-noexec";
+  std::filesystem::create_directories(Dir);
+  std::string File = Dir + "/not-a-program";
+  {
+    std::ofstream F(File, std::ios::binary);
+    F << "\x7f" "ELF garbage";
+  }
+  std::filesystem::permissions(File, std::filesystem::perms::owner_all);
+  ProcessResult R = runProcess({File});
+  EXPECT_EQ(R.St, St::NotStarted);
+  EXPECT_EQ(R.Error, File + ": Exec format error");
+  std::filesystem::remove_all(Dir);
 }
 
 TEST(ProcessTest, ATimeoutKillsTheWholeProcessGroup) {
