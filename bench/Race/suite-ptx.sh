@@ -6,7 +6,8 @@
 #   bench/Race/suite-ptx.sh gpuverify COPY OUT
 #   build/bench/Race/RaceBench --ptx-list=OUT/list.txt
 #
-# Files nvcc rejects are left out (suites.sh counts them as not analysed).
+# The -D options of a GPUVerify kernel's second line are passed on. Files
+# nvcc rejects are left out (suites.sh counts them as not analysed).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -eq 3 ] || { sed -n 2,8p "$0" >&2; exit 2; }
@@ -37,8 +38,15 @@ cd "$dir" || exit 2
 for f in $(find . -name '*.cu' | sort); do
   name=$(echo "${f#./}" | tr '/' '_')
   ptx=$out/${name%.cu}.ptx
-  if "$NVCC" -arch=sm_90 -ptx -lineinfo "${flags[@]}" "$f" -o "$ptx" \
-    2>/dev/null; then
+  extra=()
+  if [ "$suite" = gpuverify ]; then
+    for opt in $(sed -n 2p "$f" | tr -d '\r'); do
+      case $opt in -D*) extra+=("$opt") ;; esac
+    done
+    grep -q curand "$f" && extra+=(-include curand_kernel.h)
+  fi
+  if "$NVCC" -arch=sm_90 -ptx -lineinfo "${flags[@]}" "${extra[@]}" "$f" \
+    -o "$ptx" 2>/dev/null; then
     echo "$ptx" >>"$out/list.txt"
   fi
 done

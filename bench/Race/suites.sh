@@ -13,6 +13,9 @@
 # this repository; docs/race.md says which commits). INCANT picks the binary
 # (default build/tools/incant/incant of this checkout).
 #
+# GPUVerify kernels get the launch and -D options of their second line
+# (a block of more than 1024 threads stays symbolic).
+#
 # Labels: GPUVerify's kernels say pass or xfail on their first line;
 # bench/Race/gpuverify-labels.tsv relabels those whose expected result is not
 # about a race (an assertion, a null pointer, a Bugle error: "other") and
@@ -89,8 +92,12 @@ gpuverify)
         d=$(dims "$opt" grid)
         [ -n "$d" ] && args+=(--grid-dim "$d")
         ;;
+      -D*) args+=(--compiler-arg="$opt") ;;
       esac
     done
+    # GPUVerify's own cuda.h brings cuRAND's device API.
+    grep -q curand "$f" && args+=(--compiler-arg=-include \
+      --compiler-arg=curand_kernel.h)
     run "$label" "$f" "${args[@]}" --compiler-arg=-include \
       --compiler-arg="$here/gpuverify-stubs.h"
   done
