@@ -11,7 +11,8 @@
 #
 # COPY is a checkout of the suite's repository (measure on copies outside
 # this repository; docs/race.md says which commits). INCANT picks the binary
-# (default build/tools/incant/incant of this checkout).
+# (default build/tools/incant/incant of this checkout). SAMPLE=K runs every
+# K-th file of the suite (in sorted order, from the first) instead of all.
 #
 # GPUVerify kernels get the launch and -D options of their second line
 # (a block of more than 1024 threads stays symbolic).
@@ -55,6 +56,9 @@ except Exception:
     "$(echo "$end - $start" | bc)" "$(head -c 160 "$err" | tr '\n|' '  ')"
 }
 
+# sample: every SAMPLE-th line of the input, from the first.
+sample() { awk -v k="${SAMPLE:-1}" '(NR - 1) % k == 0'; }
+
 # dims "--blockDim=[8,8]" -> 8,8; empty where CUDA does not allow it (more
 # than 1024 threads in a block), so that the launch stays symbolic.
 dims() {
@@ -70,7 +74,7 @@ dims() {
 case $suite in
 gpuverify)
   cd "$copy/testsuite/CUDA" || exit 2
-  for f in $(find . -name '*.cu' | sort); do
+  for f in $(find . -name '*.cu' | sort | sample); do
     head=$(head -1 "$f" | tr 'A-Z' 'a-z' | tr -d '\r ')
     label=$(awk -F'\t' -v p="$f" '$1 == p { print $2 }' \
       "$here/gpuverify-labels.tsv")
@@ -104,7 +108,7 @@ gpuverify)
   ;;
 scor)
   cd "$copy/microbenchmarks/src" || exit 2
-  for f in *.cu; do
+  for f in $(ls *.cu | sample); do
     case $f in race_*) label=race ;; *) label=safe ;; esac
     nb=$(grep -o 'define NBLOCKS *[0-9]*' "$f" | awk '{ print $3 }')
     tp=$(grep -o 'define TPERBLK *[0-9]*' "$f" | awk '{ print $3 }')
@@ -116,7 +120,7 @@ scor)
   ;;
 indigo)
   cd "$copy/indigo" || exit 2
-  for f in $(find indigo_sources -name '*.cu' | sort); do
+  for f in $(find indigo_sources -name '*.cu' | sort | sample); do
     bugs=$(basename "$f" .cu | grep -o '[a-z]*Bug' | sort -u | tr '\n' ' ')
     if [ -z "$bugs" ]; then
       label=safe
