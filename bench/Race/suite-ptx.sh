@@ -40,7 +40,7 @@ for f in $(find . -name '*.cu' | sort); do
   ptx=$out/${name%.cu}.ptx
   extra=()
   if [ "$suite" = gpuverify ]; then
-    for opt in $(sed -n 2p "$f" | tr -d '\r'); do
+    for opt in $(sed -n 2p "$f" | tr -d '\r' | sed 's,^//,,'); do
       case $opt in -D*) extra+=("$opt") ;; esac
     done
     grep -q curand "$f" && extra+=(-include curand_kernel.h)

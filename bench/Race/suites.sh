@@ -86,7 +86,7 @@ gpuverify)
       esac
     fi
     args=()
-    for opt in $(sed -n 2p "$f" | tr -d '\r'); do
+    for opt in $(sed -n 2p "$f" | tr -d '\r' | sed 's,^//,,'); do
       case $opt in
       --blockDim=*)
         d=$(dims "$opt" block)
