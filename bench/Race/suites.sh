@@ -12,7 +12,8 @@
 # COPY is a checkout of the suite's repository (measure on copies outside
 # this repository; docs/race.md says which commits). INCANT picks the binary
 # (default build/tools/incant/incant of this checkout). SAMPLE=K runs every
-# K-th file of the suite (in sorted order, from the first) instead of all.
+# K-th file of the suite (in sorted order) instead of all, from the first,
+# or from the J+1-th with SAMPLE_FROM=J.
 #
 # GPUVerify kernels get the launch and -D options of their second line
 # (a block of more than 1024 threads stays symbolic).
@@ -56,8 +57,10 @@ except Exception:
     "$(echo "$end - $start" | bc)" "$(head -c 160 "$err" | tr '\n|' '  ')"
 }
 
-# sample: every SAMPLE-th line of the input, from the first.
-sample() { awk -v k="${SAMPLE:-1}" '(NR - 1) % k == 0'; }
+# sample: every SAMPLE-th line of the input, from line SAMPLE_FROM + 1.
+sample() {
+  awk -v k="${SAMPLE:-1}" -v j="${SAMPLE_FROM:-0}" '(NR - 1) % k == j'
+}
 
 # dims "--blockDim=[8,8]" -> 8,8; empty where CUDA does not allow it (more
 # than 1024 threads in a block), so that the launch stays symbolic.
