@@ -69,6 +69,10 @@ private:
            R.UnknownBarriers <= BaseUnknownBarriers;
   }
   std::optional<std::set<Var>> solve();
+  /// A position equivalent to \p Item for a barrier (no memory access or
+  /// barrier between them in its block) where a source line starts, so
+  /// that the barrier falls on a statement boundary.
+  unsigned settle(unsigned Item, const race::KernelReport &R) const;
   void removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
                       std::set<unsigned> &Removed);
 
@@ -228,6 +232,41 @@ void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
   }
 }
 
+unsigned Repairer::settle(unsigned Item, const race::KernelReport &R) const {
+  std::set<unsigned> Fixed;
+  for (const race::Access &A : R.Accesses)
+    Fixed.insert(A.Item);
+  for (const race::BarrierResult &B : R.Barriers)
+    Fixed.insert(B.Item);
+  const std::vector<unsigned> &Insts = F.blocks()[F.blockOf(Item)].Insts;
+  size_t K = std::find(Insts.begin(), Insts.end(), Item) - Insts.begin();
+  if (K == Insts.size())
+    return Item;
+  // The range [Lo, Hi] of equivalent positions: moving the barrier from
+  // before Insts[K] to before Insts[J] passes no access or barrier.
+  size_t Lo = K, Hi = K;
+  while (Lo > 0 && !Fixed.count(Insts[Lo - 1]))
+    --Lo;
+  while (Hi + 1 < Insts.size() && !Fixed.count(Insts[Hi]))
+    ++Hi;
+  auto Line = [&](unsigned I) {
+    const ir::SourceFrame *Fr = F.loc(I).userFrame();
+    return Fr ? std::make_pair(Fr->File, Fr->Line)
+              : std::make_pair(std::string(), 0u);
+  };
+  for (size_t J = Lo; J <= Hi; ++J) {
+    // A line starts here and none of its code comes before in the block.
+    if (!inKernel(Insts[J]) || Line(Insts[J]).second == 0)
+      continue;
+    bool Earlier = false;
+    for (size_t X = 0; X < J; ++X)
+      Earlier |= Line(Insts[X]) == Line(Insts[J]);
+    if (!Earlier)
+      return Insts[J];
+  }
+  return Item;
+}
+
 KernelRepair Repairer::run() {
   KernelRepair K;
   K.Name = F.name();
@@ -343,6 +382,16 @@ KernelRepair Repairer::run() {
   }
   std::sort(K.Removed.begin(), K.Removed.end(),
             [](const Change &A, const Change &B) { return A.Item < B.Item; });
+  std::set<Var> Settled;
+  for (const Var &V : Chosen)
+    Settled.insert({settle(V.first, K.After), V.second});
+  if (K.Problems.empty() && Settled != Chosen) {
+    race::KernelReport SR = check(Settled, Removed);
+    if (verified(SR)) {
+      Chosen = std::move(Settled);
+      K.After = std::move(SR);
+    }
+  }
   for (const Var &V : Chosen) {
     K.Added.push_back(change(V.first, V.second));
     K.AddedCost += K.Added.back().Cost;
