@@ -56,7 +56,11 @@ private:
   race::KernelReport check(const std::set<Var> &Extra,
                            const std::set<unsigned> &Removed);
   bool inKernel(unsigned Item) const;
-  bool candidate(unsigned Item, BarrierKind K) const;
+  /// Whether a barrier of kind \p K may go before \p Item: in the
+  /// kernel's own code, not forbidden, and (unless \p AnyControl) where
+  /// whether it runs does not depend on the thread (the block, for a grid
+  /// barrier).
+  bool candidate(unsigned Item, BarrierKind K, bool AnyControl) const;
   Change change(unsigned Item, BarrierKind K) const;
   std::string pairText(const race::KernelReport &R,
                        const race::PairResult &P) const;
@@ -105,10 +109,12 @@ bool Repairer::inKernel(unsigned Item) const {
          (Origins[Item].Calls.empty() && Origins[Item].Function == F.name());
 }
 
-bool Repairer::candidate(unsigned Item, BarrierKind K) const {
+bool Repairer::candidate(unsigned Item, BarrierKind K, bool AnyControl) const {
   if (!F.isInstruction(Item) || !inKernel(Item) || Forbidden.count({Item, K}) ||
       (K == BarrierKind::Grid && !O.GridLevel))
     return false;
+  if (AnyControl)
+    return true;
   ir::Variance V = U.control(F.blockOf(Item));
   return K == BarrierKind::Grid ? V == ir::Variance::Grid
                                 : V != ir::Variance::Thread;
@@ -326,13 +332,20 @@ KernelRepair Repairer::run() {
       } else {
         BarrierKind Kind = Grid ? BarrierKind::Grid : BarrierKind::CTA;
         std::set<unsigned> Stop = stops(R, Grid);
-        std::set<Var> Clause;
-        for (unsigned I : G.between(A.Item, B.Item, Stop))
-          if (candidate(I, Kind))
-            Clause.insert({I, Kind});
+        std::set<unsigned> Path = G.between(A.Item, B.Item, Stop);
         for (unsigned I : G.between(B.Item, A.Item, Stop))
-          if (candidate(I, Kind))
+          Path.insert(I);
+        std::set<Var> Clause;
+        for (unsigned I : Path)
+          if (candidate(I, Kind, false))
             Clause.insert({I, Kind});
+        // Only positions under thread-dependent conditions: the divergence
+        // check decides whether all threads reach them (a condition every
+        // thread satisfies, which the uniformity analysis cannot see).
+        if (Clause.empty())
+          for (unsigned I : Path)
+            if (candidate(I, Kind, true))
+              Clause.insert({I, Kind});
         It = Clauses.emplace(Key, std::move(Clause)).first;
         Learned = true;
       }

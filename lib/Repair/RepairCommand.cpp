@@ -174,7 +174,8 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
         Res.PatchVerified =
             checkPatched(Cmd, SP.Patched, O.Race, R, Res.PatchProblem);
         if (Res.PatchVerified)
-          Res.Diff = unifiedDiff(Cmd.File, std::string(Src->text()), SP.Patched);
+          Res.Diff = unifiedDiff(fs::path(Cmd.File).filename().string(),
+                                 std::string(Src->text()), SP.Patched);
       } else {
         Res.PatchProblem = "some changes have no clean statement boundary in "
                            "the source: the repair is the PTX only";
