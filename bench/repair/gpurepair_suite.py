@@ -51,9 +51,12 @@ def launch(line, opencl):
             args += ["--block-dim", dims(local)]
         groups = opts.get("num_groups")
         if not groups and "global_size" in opts and local:
-            g = [int(x) for x in dims(opts["global_size"]).split(",")]
-            l = [int(x) for x in dims(local).split(",")]
-            groups = ",".join(str(max(1, a // b)) for a, b in zip(g, l))
+            try:
+                g = [int(x) for x in dims(opts["global_size"]).split(",")]
+                l = [int(x) for x in dims(local).split(",")]
+                groups = ",".join(str(max(1, a // b)) for a, b in zip(g, l))
+            except ValueError:
+                groups = None  # a symbolic size ('*'): left open
         if groups:
             args += ["--grid-dim", dims(groups)]
     else:

@@ -43,17 +43,36 @@ InstGraph::InstGraph(const ir::FunctionIR &F) : F(&F) {
       Pred[S].push_back(I);
 }
 
+bool InstGraph::isBackEdge(unsigned I, unsigned S,
+                           const std::set<unsigned> &Loops) const {
+  for (unsigned L : Loops) {
+    const ir::Loop &Lp = F->loops().loops()[L];
+    if (F->blockOf(S) == Lp.Header && Lp.contains(F->blockOf(I)) &&
+        F->blockOf(I) != F->blockOf(S))
+      return true;
+    if (F->blockOf(S) == Lp.Header && F->blockOf(I) == Lp.Header && S <= I)
+      return true; // a loop of one block
+  }
+  return false;
+}
+
 std::set<unsigned> InstGraph::between(unsigned From, unsigned To,
-                                      const std::set<unsigned> &Stops) const {
+                                      const std::set<unsigned> &Stops,
+                                      const std::set<unsigned> &Loops) const {
   // Forward from the instructions after From, stopping at barriers.
   std::set<unsigned> Fwd;
-  std::vector<unsigned> Work(Succ[From].begin(), Succ[From].end());
+  std::vector<unsigned> Work;
+  for (unsigned S : Succ[From])
+    if (!isBackEdge(From, S, Loops))
+      Work.push_back(S);
   while (!Work.empty()) {
     unsigned I = Work.back();
     Work.pop_back();
     if (!Fwd.insert(I).second || Stops.count(I))
       continue;
-    Work.insert(Work.end(), Succ[I].begin(), Succ[I].end());
+    for (unsigned S : Succ[I])
+      if (!isBackEdge(I, S, Loops))
+        Work.push_back(S);
   }
   // Backward from To: positions from which To is reached with no barrier
   // between (a barrier at P itself stops the path).
@@ -65,7 +84,7 @@ std::set<unsigned> InstGraph::between(unsigned From, unsigned To,
     if (!Bwd.insert(I).second)
       continue;
     for (unsigned P : Pred[I])
-      if (!Stops.count(P))
+      if (!Stops.count(P) && !isBackEdge(P, I, Loops))
         Work.push_back(P);
   }
   std::set<unsigned> Out;

@@ -24,11 +24,16 @@ public:
   /// on the way: positions P such that a path runs from \p From (after it)
   /// through P to \p To (P == To included), passing no instruction of
   /// \p Stops other than at its ends.
+  /// With \p Loops, the back edges of those loops (indices into
+  /// LoopInfo::loops()) are not taken: paths within one iteration.
   std::set<unsigned> between(unsigned From, unsigned To,
-                             const std::set<unsigned> &Stops) const;
+                             const std::set<unsigned> &Stops,
+                             const std::set<unsigned> &Loops = {}) const;
 
 private:
   std::vector<unsigned> firstInsts(unsigned Block) const;
+  /// Whether I -> S is a back edge of one of \p Loops.
+  bool isBackEdge(unsigned I, unsigned S, const std::set<unsigned> &Loops) const;
   const ir::FunctionIR *F;
   std::vector<std::vector<unsigned>> Succ, Pred; ///< per body index
 };

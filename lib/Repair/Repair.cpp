@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -41,6 +42,7 @@ using Var = std::pair<unsigned, BarrierKind>;
 struct PairKey {
   unsigned A, B;
   bool Grid;
+  bool Across; ///< The witness threads are in different loop iterations.
   auto operator<=>(const PairKey &) const = default;
 };
 
@@ -53,8 +55,12 @@ public:
   KernelRepair run();
 
 private:
+  /// The race report with \p Extra assumed and \p Removed taken out;
+  /// with \p Witnesses, each race's witness (its loop iterations say on
+  /// which path a barrier separates the pair).
   race::KernelReport check(const std::set<Var> &Extra,
-                           const std::set<unsigned> &Removed);
+                           const std::set<unsigned> &Removed,
+                           bool Witnesses = false);
   bool inKernel(unsigned Item) const;
   /// Whether a barrier of kind \p K may go before \p Item: in the
   /// kernel's own code, not forbidden, and (unless \p AnyControl) where
@@ -73,6 +79,15 @@ private:
            R.UnknownBarriers <= BaseUnknownBarriers;
   }
   std::optional<std::set<Var>> solve();
+  /// The positions between the two accesses of a racing pair: in one
+  /// iteration of the loops around both when the witness has the two
+  /// threads in the same iterations, across a back edge when not.
+  std::set<unsigned> pathFor(const race::KernelReport &R,
+                             const race::PairResult &P, bool Grid,
+                             bool Across) const;
+  /// Whether the witness of \p P has its threads in different iterations
+  /// of a loop around both accesses.
+  bool across(const race::KernelReport &R, const race::PairResult &P) const;
   /// A position equivalent to \p Item for a barrier (no memory access or
   /// barrier between them in its block) where a source line starts, so
   /// that the barrier falls on a statement boundary.
@@ -93,9 +108,10 @@ private:
 };
 
 race::KernelReport Repairer::check(const std::set<Var> &Extra,
-                                   const std::set<unsigned> &Removed) {
+                                   const std::set<unsigned> &Removed,
+                                   bool Witnesses) {
   race::Options RO = O.Race;
-  RO.Witnesses = false;
+  RO.Witnesses = Witnesses;
   RO.Extra.clear();
   for (const Var &V : Extra)
     RO.Extra.push_back({V.first, V.second});
@@ -141,7 +157,9 @@ std::string Repairer::pairText(const race::KernelReport &R,
                                const race::PairResult &P) const {
   auto Where = [&](const race::Access &A) {
     const ir::SourceFrame *Fr = A.Loc.userFrame();
-    return Fr ? fmt::format("{}:{}", Fr->File, Fr->Line)
+    return Fr ? fmt::format("{}:{}",
+                            std::filesystem::path(Fr->File).filename().string(),
+                            Fr->Line)
               : fmt::format("PTX line {}", A.PtxLine);
   };
   const race::Access &A = R.Accesses[P.First], &B = R.Accesses[P.Second];
@@ -158,6 +176,63 @@ std::set<unsigned> Repairer::stops(const race::KernelReport &R,
         (B.Kind == BarrierKind::Grid || (!Grid && B.Kind == BarrierKind::CTA)))
       S.insert(B.Item);
   return S;
+}
+
+bool Repairer::across(const race::KernelReport &R,
+                      const race::PairResult &P) const {
+  if (!P.W)
+    return false;
+  unsigned X = R.Accesses[P.First].Item, Y = R.Accesses[P.Second].Item;
+  const std::vector<ir::Loop> &Loops = F.loops().loops();
+  for (unsigned L = 0; L < Loops.size(); ++L) {
+    if (!Loops[L].contains(F.blockOf(X)) || !Loops[L].contains(F.blockOf(Y)))
+      continue;
+    // The witness names a loop by the PTX line of its header.
+    uint32_t Line = 0;
+    for (unsigned I = F.blocks()[Loops[L].Header].Begin + 1; I-- > 0 && !Line;)
+      Line = std::visit([](const auto &N) { return N.Range.Begin.Line; },
+                        F.function().Body[I]);
+    auto IterOf = [&](const race::ThreadWitness &T) {
+      for (const auto &[Ln, K] : T.Iterations)
+        if (Ln == Line)
+          return K;
+      return int64_t(-1);
+    };
+    if (IterOf(P.W->A) != IterOf(P.W->B))
+      return true;
+  }
+  return false;
+}
+
+std::set<unsigned> Repairer::pathFor(const race::KernelReport &R,
+                                     const race::PairResult &P, bool Grid,
+                                     bool Across) const {
+  unsigned X = R.Accesses[P.First].Item, Y = R.Accesses[P.Second].Item;
+  std::set<unsigned> Stop = stops(R, Grid);
+  std::set<unsigned> All = G.between(X, Y, Stop);
+  for (unsigned I : G.between(Y, X, Stop))
+    All.insert(I);
+  std::set<unsigned> Common;
+  const std::vector<ir::Loop> &Loops = F.loops().loops();
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    if (Loops[L].contains(F.blockOf(X)) && Loops[L].contains(F.blockOf(Y)))
+      Common.insert(L);
+  if (Common.empty())
+    return All;
+  // Within one iteration of the loops around both, or only through one
+  // of their back edges.
+  std::set<unsigned> Within = G.between(X, Y, Stop, Common);
+  for (unsigned I : G.between(Y, X, Stop, Common))
+    Within.insert(I);
+  std::set<unsigned> Out;
+  if (Across) {
+    for (unsigned I : All)
+      if (!Within.count(I))
+        Out.insert(I);
+  } else {
+    Out = std::move(Within);
+  }
+  return Out.empty() ? All : Out;
 }
 
 std::optional<std::set<Var>> Repairer::solve() {
@@ -277,7 +352,7 @@ KernelRepair Repairer::run() {
   KernelRepair K;
   K.Name = F.name();
   K.Demangled = ir::demangle(F.name());
-  K.Before = check({}, {});
+  K.Before = check({}, {}, true);
   BaseUnknown = K.Before.Unknown;
   BaseUnknownBarriers = K.Before.UnknownBarriers;
   for (const race::BarrierResult &B : K.Before.Barriers)
@@ -317,7 +392,8 @@ KernelRepair Repairer::run() {
         continue;
       const race::Access &A = R.Accesses[P.First], &B = R.Accesses[P.Second];
       bool Grid = P.Rel == race::Relation::OtherBlocks;
-      PairKey Key{A.Item, B.Item, Grid};
+      bool Acr = across(R, P);
+      PairKey Key{A.Item, B.Item, Grid, Acr};
       auto It = Clauses.find(Key);
       if (It != Clauses.end()) {
         // Its clause held and it still races: the barriers chosen there do
@@ -331,10 +407,7 @@ KernelRepair Repairer::run() {
           }
       } else {
         BarrierKind Kind = Grid ? BarrierKind::Grid : BarrierKind::CTA;
-        std::set<unsigned> Stop = stops(R, Grid);
-        std::set<unsigned> Path = G.between(A.Item, B.Item, Stop);
-        for (unsigned I : G.between(B.Item, A.Item, Stop))
-          Path.insert(I);
+        std::set<unsigned> Path = pathFor(R, P, Grid, Acr);
         std::set<Var> Clause;
         for (unsigned I : Path)
           if (candidate(I, Kind, false))
@@ -375,7 +448,7 @@ KernelRepair Repairer::run() {
       break;
     }
     Chosen = std::move(*S);
-    K.After = check(Chosen, Removed);
+    K.After = check(Chosen, Removed, true);
   }
 
   if (K.Problems.empty() && Changed && O.Remove)

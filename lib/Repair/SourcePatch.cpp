@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace incant::repair {
@@ -58,7 +59,8 @@ bool startsStatement(const std::vector<std::string> &Lines, uint32_t L) {
   if (L == 0 || L > Lines.size())
     return false;
   std::string Here = code(Lines[L - 1]);
-  if (Here.empty() || Here[0] == '}' || Here[0] == '{' || Here[0] == '#' ||
+  if (Here.empty() || Here[0] == '}' || Here[0] == '{' ||
+      (Here[0] == '#' && Here.rfind("#pragma", 0) != 0) ||
       Here.rfind("else", 0) == 0 || Here.rfind("case ", 0) == 0 ||
       Here.rfind("default", 0) == 0)
     return false;
@@ -76,6 +78,73 @@ bool startsStatement(const std::vector<std::string> &Lines, uint32_t L) {
 uint32_t lineIn(const ir::FunctionIR &F, unsigned Item, const std::string &Path) {
   const ir::SourceFrame *Fr = F.loc(Item).userFrame();
   return Fr && sameFile(Fr->File, Path) ? Fr->Line : 0;
+}
+
+/// The source line before which a barrier at \p Item (a body index of
+/// \p F) goes, or 0 when none matches. The accesses and barriers
+/// (\p Fixed) decide, not the register moves around them: either all of
+/// the accesses of Item's own line come at or after Item, or all of those
+/// of the line of the last access before Item come before it (then the
+/// barrier goes on the next line that starts a statement); in both cases
+/// those accesses are in Item's loop.
+uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
+                  const std::string &Path,
+                  const std::vector<std::string> &Lines,
+                  const std::set<unsigned> &Fixed) {
+  unsigned Loop = F.loops().loopFor(F.blockOf(Item));
+  auto Fits = [&](uint32_t L, bool After) {
+    if (!L)
+      return false;
+    for (unsigned I : Fixed) {
+      if (lineIn(F, I, Path) != L)
+        continue;
+      if (F.loops().loopFor(F.blockOf(I)) != Loop)
+        return false;
+      if (After ? I >= Item : I < Item)
+        return false;
+    }
+    return true;
+  };
+  uint32_t Here = lineIn(F, Item, Path);
+  bool HereHasAccess = false;
+  for (unsigned I : Fixed)
+    HereHasAccess |= lineIn(F, I, Path) == Here && Here;
+  if (HereHasAccess && Fits(Here, false) && startsStatement(Lines, Here))
+    return Here;
+  // The last access before Item in its block, else in the block's
+  // dominators.
+  unsigned Prev = ir::NoNode;
+  for (unsigned B = F.blockOf(Item); Prev == ir::NoNode && B != ir::NoNode;
+       B = F.dominators().idom(B)) {
+    for (unsigned I : F.blocks()[B].Insts)
+      if (Fixed.count(I) && (B != F.blockOf(Item) || I < Item))
+        Prev = I;
+    if (B == F.entry())
+      break;
+  }
+  uint32_t L = Prev == ir::NoNode ? 0 : lineIn(F, Prev, Path);
+  if (!Fits(L, true)) {
+    // A line without accesses: all of its code must start here, in this
+    // loop (a for header's initialisation is outside its loop).
+    if (HereHasAccess || !Here || !startsStatement(Lines, Here))
+      return 0;
+    for (unsigned I : F.instructions())
+      if (lineIn(F, I, Path) == Here &&
+          (I < Item || F.loops().loopFor(F.blockOf(I)) != Loop))
+        return 0;
+    return Here;
+  }
+  for (uint32_t N = L + 1; N <= Lines.size(); ++N) {
+    std::string C = code(Lines[N - 1]);
+    if (C.empty())
+      continue;
+    // Nothing of the code between may be an access after Item.
+    for (unsigned I : Fixed)
+      if (lineIn(F, I, Path) > L && lineIn(F, I, Path) < N)
+        return 0;
+    return startsStatement(Lines, N) ? N : 0;
+  }
+  return 0;
 }
 
 std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
@@ -122,31 +191,20 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
         Deleted.insert(E.Line);
       P.Edits.push_back(E);
     }
+    std::set<unsigned> Accesses;
+    for (const race::Access &A : K.Before.Accesses)
+      Accesses.insert(A.Item);
+    for (const race::BarrierResult &B : K.Before.Barriers)
+      Accesses.insert(B.Item);
     for (const Change &C : K.Added) {
       SourceEdit E{K.Name, true, lineIn(*F, C.Item, Path),
                    barrierText(Lang, C.Kind, Global), "", &C};
-      // The statement at that line must start at this instruction: no
-      // instruction of the line comes earlier, and all of them are in the
-      // same loop (a for header's condition is not).
-      unsigned Loop = F->loops().loopFor(F->blockOf(C.Item));
-      bool Clean = E.Line != 0;
-      for (unsigned I : F->instructions()) {
-        if (!Clean || lineIn(*F, I, Path) != E.Line)
-          continue;
-        if (F->loops().loopFor(F->blockOf(I)) != Loop)
-          Clean = false;
-        if (I < C.Item && F->blockOf(I) != F->blockOf(C.Item))
-          Clean = false;
-        if (I < C.Item && F->blockOf(I) == F->blockOf(C.Item)) {
-          // Earlier in the same block: the barrier would split the line.
-          Clean = false;
-        }
-      }
+      E.Line = boundary(*F, C.Item, Path, Lines, Accesses);
       if (!E.Line)
-        E.Problem = "the PTX position has no line in the source";
-      else if (!Clean || !startsStatement(Lines, E.Line))
-        E.Problem = fmt::format("no statement boundary at line {} matches the "
-                                "PTX position", E.Line);
+        E.Problem = fmt::format(
+            "no statement boundary in the source matches the PTX position "
+            "(PTX line {})",
+            C.PtxLine);
       if (E.Problem.empty()) {
         Before[E.Line].push_back(E.Text);
         Grid |= C.Kind == ir::BarrierKind::Grid;
@@ -158,13 +216,23 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     P.Complete &= E.Problem.empty();
 
   std::string Out;
-  if (Grid && Source.find("cooperative_groups.h") == std::string::npos)
+  static const std::regex CgInclude(
+      R"((^|\n)[ \t]*#[ \t]*include[ \t]*[<"]cooperative_groups\.h[>"])");
+  if (Grid && !std::regex_search(Source, CgInclude))
     Out += "#include <cooperative_groups.h>\n";
   for (uint32_t L = 1; L <= Lines.size(); ++L) {
     const std::string &Line = Lines[L - 1];
-    std::string Indent = Line.substr(0, Line.find_first_not_of(" \t"));
-    if (Indent.size() == Line.size())
-      Indent.clear();
+    // The indentation of this line, or of the code a preprocessor line
+    // stands before.
+    std::string Indent;
+    for (uint32_t N = L; N <= Lines.size(); ++N) {
+      const std::string &C = Lines[N - 1];
+      size_t First = C.find_first_not_of(" \t");
+      if (First == std::string::npos || C[First] == '#')
+        continue;
+      Indent = C.substr(0, First);
+      break;
+    }
     for (const std::string &S : Before[L])
       Out += Indent + S + "\n";
     if (!Deleted.count(L))
