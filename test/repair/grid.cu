@@ -7,7 +7,7 @@
 // RUN: %incant repair %s --grid-level --patch %t.diff -o %t.ptx > %t2; test $? -eq 0
 // RUN: FileCheck %s --check-prefix=GRID < %t2
 // RUN: FileCheck %s --check-prefix=DIFF < %t.diff
-// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=ASM < %t.ptx
 
 // BLOCK:      kernel _Z8exchangePiS_ (exchange(int*, int*)): cannot be repaired
 // BLOCK-NEXT:   cannot repair: write-read on global memory, {{.*}} grid.cu:[[@LINE+15]] and grid.cu:[[@LINE+16]]: threads of two blocks race: only a grid barrier orders them (--grid-level)
@@ -19,9 +19,9 @@
 // DIFF:          a[g] = g;
 // DIFF-NEXT:  +  cooperative_groups::this_grid().sync();
 // DIFF-NEXT:     b[g] = a[(g + blockDim.x) % n];
-// PTX:        .global .align 4 .u32 incant_grid_barrier;
-// PTX:        atom.add.release.gpu.global.u32
-// PTX:        ld.acquire.gpu.global.u32
+// ASM:        .global .align 4 .u32 incant_grid_barrier;
+// ASM:        atom.add.release.gpu.global.u32
+// ASM:        ld.acquire.gpu.global.u32
 __global__ void exchange(int *a, int *b) {
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned n = gridDim.x * blockDim.x;
