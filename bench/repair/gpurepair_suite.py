@@ -19,6 +19,12 @@ barrier, +12 for a grid barrier) is at most that of the original barriers,
 which the script measures by repairing the uncommented kernel with
 --no-remove and reading the barriers' costs.
 
+Outcomes: clean (nothing to repair), repaired (verified), repaired-unknown
+and clean-unknown (pairs the checker cannot decide remain), unrepairable,
+error (the compiler rejects the kernel, or incant fails), timeout (120 s),
+beyond-cuda-launch (GPUVerify's launch has more threads per block than CUDA
+allows, which incant refuses).
+
 Writes OUT_DIR/results.jsonl (one line per kernel) and prints a summary.
 """
 import argparse
@@ -91,6 +97,15 @@ def run(incant, path, args, timeout=120):
     return out
 
 
+def matches(rec):
+    """Whether the repair put barriers exactly where the commented-out ones
+    were: one source line each (copies of a statement in unrolled code
+    count once), nothing removed, and every added barrier has a line."""
+    got = {a[0] for a in rec["added"]}
+    return (rec["outcome"] == "repaired" and None not in got and
+            sorted(got) == rec["original_lines"] and not rec["removed"])
+
+
 def one(incant, suite, path):
     rel = os.path.relpath(path, suite)
     opencl = path.endswith(".cl")
@@ -102,11 +117,17 @@ def one(incant, suite, path):
     if not opencl:
         args.append("--grid-level")
     rec = {"kernel": rel, "expected": expected, "args": args}
+    gt = [i for i, l in enumerate(lines) if COMMENTED.match(l)]
+    if gt:
+        rec["original_lines"] = sorted(
+            filter(None, (next_code_line(lines, i) for i in gt)))
     r = run(incant, path, args)
     rec["rc"], rec["wall"] = r["rc"], r["wall"]
     if "json" not in r:
-        rec["outcome"] = "error" if r["rc"] != "timeout" else "timeout"
         rec["stderr"] = r.get("stderr", "")
+        rec["outcome"] = ("timeout" if r["rc"] == "timeout" else
+                          "beyond-cuda-launch" if "more than CUDA allows"
+                          in rec["stderr"] else "error")
         return rec
     j = r["json"]
     rec["seconds"] = j["seconds"]
@@ -132,13 +153,8 @@ def one(incant, suite, path):
     rec["patch"] = j["patch"]["verified"]
 
     # Ground truth: the commented-out barriers.
-    gt = [i for i, l in enumerate(lines) if COMMENTED.match(l)]
     if gt:
-        want = sorted(filter(None, (next_code_line(lines, i) for i in gt)))
-        got = sorted(a[0] for a in rec["added"] if a[0])
-        rec["original_lines"] = want
-        rec["matches"] = (rec["outcome"] == "repaired" and got == want and
-                          len(got) == len(rec["added"]) and not rec["removed"])
+        rec["matches"] = matches(rec)
         # The original barriers' cost: uncomment them and read their costs.
         fixed = [COMMENTED.sub(r"\1\2", l) if i in gt else l
                  for i, l in enumerate(lines)]
@@ -167,9 +183,19 @@ def main():
     ap.add_argument("suite")
     ap.add_argument("out")
     ap.add_argument("-j", type=int, default=1)
+    ap.add_argument("--summarise", action="store_true",
+                    help="only print the summary of OUT_DIR/results.jsonl")
     ap.add_argument("--only", action="append", default=[],
                     help="only kernels under this folder of the suite")
     a = ap.parse_args()
+    if a.summarise:
+        with open(os.path.join(a.out, "results.jsonl")) as f:
+            recs = [json.loads(l) for l in f]
+        for r in recs:
+            if "original_lines" in r:
+                r["matches"] = matches(r)
+        summarise(recs)
+        return
     files = []
     for root, _, names in os.walk(a.suite):
         for n in names:

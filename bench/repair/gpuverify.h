@@ -19,6 +19,23 @@
 #define __function_wide_candidate_invariant(...) ((void)0)
 #define __requires_fresh_array(...) ((void)0)
 #define __spec_bar(...) ((void)0)
+#define __global_ensures(...) ((void)0)
+#define __barrier_invariant_1(...) ((void)0)
+#define __barrier_invariant_2(...) ((void)0)
+#define __barrier_invariant_3(...) ((void)0)
+#define __barrier_invariant_4(...) ((void)0)
+#define __barrier_invariant_binary_1(...) ((void)0)
+#define __barrier_invariant_binary_2(...) ((void)0)
+#define __read_offset_bytes(...) 0
+#define __write_offset_bytes(...) 0
+#define __read(...) 0
+#define __write(...) 0
+#define __no_read(...) 1
+#define __no_write(...) 1
+#define __read_implies(...) 1
+#define __write_implies(...) 1
+#define __equal_floats(a, b) ((a) == (b))
+#define __equal_doubles(a, b) ((a) == (b))
 #define __uniform_int(x) (x)
 #define __uniform_bool(x) (x)
 #define __distinct_int(x) (x)

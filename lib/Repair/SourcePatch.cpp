@@ -206,7 +206,10 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
             "(PTX line {})",
             C.PtxLine);
       if (E.Problem.empty()) {
-        Before[E.Line].push_back(E.Text);
+        // Copies of one statement (an unrolled loop) get one barrier.
+        std::vector<std::string> &At = Before[E.Line];
+        if (std::find(At.begin(), At.end(), E.Text) == At.end())
+          At.push_back(E.Text);
         Grid |= C.Kind == ir::BarrierKind::Grid;
       }
       P.Edits.push_back(E);
