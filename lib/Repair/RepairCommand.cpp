@@ -92,7 +92,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   O.Race.Kernel = Cmd.Kernel;
   O.Race.TimeoutMs = Cmd.TimeoutMs;
   O.GridLevel = Cmd.GridLevel;
-  O.Remove = !Cmd.NoRemove;
+  O.Remove = Cmd.Remove;
   if (!race::parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Race.Launch,
                          Diags))
     return 2;

@@ -5,6 +5,8 @@
 // error; 3 nvcc or clang is needed and was not found.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantRepair
+#include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
 #include "incant/Repair/RepairCommand.h"
@@ -26,13 +28,14 @@ static void addRepair(CLI::App &App, int &Rc) {
                   "Threads per block, X[,Y,Z] (default: any)");
   Sub->add_option("--grid-dim", Cmd.GridDim,
                   "Blocks per grid, X[,Y,Z] (default: any)");
-  Sub->add_option("--param", Cmd.Params,
-                  "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
-                  "or the position, 0 first); repeatable");
+  tool::addList(Sub, "--param", Cmd.Params,
+                "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
+                "or the position, 0 first); repeatable");
   Sub->add_flag("--grid-level", Cmd.GridLevel,
                 "Also place grid barriers (need a cooperative launch)");
-  Sub->add_flag("--no-remove", Cmd.NoRemove,
-                "Keep every barrier already there (unless divergent)");
+  tool::addSwitch(Sub, "remove", Cmd.Remove,
+                  "Remove the barriers the kernel verifies without (--no-remove "
+                  "keeps every barrier already there, unless divergent)");
   Sub->add_option("-o,--output", Cmd.Output, "Write the repaired PTX here");
   Sub->add_option("--patch", Cmd.Patch,
                   "Write the verified source patch (unified diff) here");
@@ -41,8 +44,8 @@ static void addRepair(CLI::App &App, int &Rc) {
                 "The compiler's command, counts and existing barriers");
   Sub->add_option("--arch", Cmd.Arch, "nvcc's -arch for .cu files")
       ->capture_default_str();
-  Sub->add_option("-X,--compiler-arg", Cmd.CompilerArgs,
-                  "An argument for nvcc or clang (-X -DN=64); repeatable");
+  tool::addList(Sub, "-X,--compiler-arg", Cmd.CompilerArgs,
+                "An argument for nvcc or clang (-X -DN=64); repeatable");
   tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown")
       ->capture_default_str();

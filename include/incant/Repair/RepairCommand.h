@@ -35,7 +35,7 @@ struct RepairCommand {
   std::string BlockDim, GridDim;   ///< "X[,Y,Z]" as given; "" for symbolic.
   std::vector<std::string> Params; ///< "NAME=VALUE" as given.
   bool GridLevel = false;
-  bool NoRemove = false;
+  bool Remove = true; ///< --no-remove clears it.
   std::string Output; ///< -o: the repaired PTX.
   std::string Patch;  ///< --patch: the source patch as a unified diff.
   bool Json = false;
