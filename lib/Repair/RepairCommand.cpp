@@ -133,6 +133,37 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Diags.error(fmt::format("{}: {}", Cmd.File, R.Error));
     return 2;
   }
+  // nvcc's optimiser may move an access to where no barrier separates it
+  // from its partner (a load into the other branch of the if that guards
+  // the store): then the unoptimised build (-Xcicc -O0), which keeps the
+  // source's structure, is repaired instead if that repairs more kernels.
+  auto Unrepaired = [](const ModuleRepair &X) {
+    unsigned N = 0;
+    for (const KernelRepair &K : X.Kernels)
+      N += K.Result == Outcome::Unrepairable;
+    return N;
+  };
+  std::string Build = Lang == KernelLanguage::Cuda ? "optimized" : "";
+  if (Lang == KernelLanguage::Cuda && Unrepaired(R)) {
+    Req.Unoptimised = true;
+    std::ostringstream Log;
+    DiagnosticEngine D(&Log);
+    int F = 0;
+    std::shared_ptr<SourceFile> UFile =
+        race::kernelPtx(Cmd.File, Req, D, Log, F);
+    std::optional<ptx::Module> UM;
+    if (UFile)
+      UM = ptx::parseModule(UFile, D);
+    if (UM) {
+      ModuleRepair UR = repairModule(*UM, O);
+      if (UR.Error.empty() && Unrepaired(UR) < Unrepaired(R)) {
+        R = std::move(UR);
+        M = std::move(UM);
+        File = UFile;
+        Build = "unoptimized";
+      }
+    }
+  }
   double Seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - Start)
                        .count();
@@ -141,6 +172,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   RepairResult Res;
   Res.File = Cmd.File;
   Res.Seconds = Seconds;
+  Res.Build = Build;
   ptx::Module Fixed = *M;
   if (!applyRepairs(Fixed, R, Diags))
     return 2;

@@ -68,6 +68,9 @@ nlohmann::json countsJson(const race::KernelReport &K) {
 
 void printRepair(const ModuleRepair &R, const RepairResult &Res,
                  std::ostream &OS, bool Verbose) {
+  if (Res.Build == "unoptimized")
+    OS << "note: nvcc's optimised build could not be repaired; this is the "
+          "repair of its unoptimised build (-Xcicc -O0)\n";
   for (const KernelRepair &K : R.Kernels) {
     OS << "kernel " << K.Name;
     if (!K.Demangled.empty())
@@ -144,6 +147,8 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
 
 nlohmann::json repairToJson(const ModuleRepair &R, const RepairResult &Res) {
   nlohmann::json J = {{"file", Res.File}, {"seconds", Res.Seconds}};
+  if (!Res.Build.empty())
+    J["build"] = Res.Build;
   nlohmann::json Ks = nlohmann::json::array();
   for (const KernelRepair &K : R.Kernels) {
     nlohmann::json KJ = {{"name", K.Name},

@@ -17,6 +17,9 @@ namespace incant::repair {
 struct RepairResult {
   std::string File;
   double Seconds = 0; ///< The repair of all kernels.
+  /// For CUDA: "optimized", or "unoptimized" when nvcc's -O0 build was
+  /// repaired because the optimised one could not be.
+  std::string Build;
   std::string Ptx;    ///< The repaired module.
   bool PtxVerified = false; ///< Checked again from its text.
   std::string PtxProblem;
