@@ -1,0 +1,48 @@
+/* GPUVerify's specification functions as no-ops, so that the kernels of
+ * GPUVerify's and GPURepair's test suites compile with nvcc and clang
+ * (bench/repair/gpurepair_suite.py passes this file with -include). The
+ * annotations state what the verifier should assume or prove; incant
+ * ignores them. */
+#ifndef INCANT_BENCH_GPUVERIFY_H
+#define INCANT_BENCH_GPUVERIFY_H
+#define __requires(...) ((void)0)
+#define __global_requires(...) ((void)0)
+#define __ensures(...) ((void)0)
+#define __assert(...) ((void)0)
+#define __global_assert(...) ((void)0)
+#define __assume(...) ((void)0)
+#define __invariant(...) ((void)0)
+#define __global_invariant(...) ((void)0)
+#define __candidate_invariant(...) ((void)0)
+#define __candidate_global_invariant(...) ((void)0)
+#define __function_wide_invariant(...) ((void)0)
+#define __function_wide_candidate_invariant(...) ((void)0)
+#define __requires_fresh_array(...) ((void)0)
+#define __spec_bar(...) ((void)0)
+#define __global_ensures(...) ((void)0)
+#define __barrier_invariant_1(...) ((void)0)
+#define __barrier_invariant_2(...) ((void)0)
+#define __barrier_invariant_3(...) ((void)0)
+#define __barrier_invariant_4(...) ((void)0)
+#define __barrier_invariant_binary_1(...) ((void)0)
+#define __barrier_invariant_binary_2(...) ((void)0)
+#define __read_offset_bytes(...) 0
+#define __write_offset_bytes(...) 0
+#define __read(...) 0
+#define __write(...) 0
+#define __no_read(...) 1
+#define __no_write(...) 1
+#define __read_implies(...) 1
+#define __write_implies(...) 1
+#define __equal_floats(a, b) ((a) == (b))
+#define __equal_doubles(a, b) ((a) == (b))
+#define __uniform_int(x) (x)
+#define __uniform_bool(x) (x)
+#define __distinct_int(x) (x)
+#define __other_int(x) (x)
+#define __old_int(x) (x)
+#define __return_val_int() 0
+#define __implies(a, b) (!(a) || (b))
+#define __ite(c, a, b) ((c) ? (a) : (b))
+#define __enabled() 1
+#endif

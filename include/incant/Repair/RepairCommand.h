@@ -1,0 +1,52 @@
+//===- RepairCommand.h - `incant repair`: barriers added/removed -*- C++ -*-===//
+//
+//   incant repair FILE.cu|FILE.cl|FILE.ptx [--kernel NAME]
+//       [--block-dim X[,Y,Z]] [--grid-dim X[,Y,Z]] [--param NAME=VALUE]...
+//       [--grid-level] [--no-remove] [-o OUT.ptx] [--patch OUT.diff]
+//       [--json] [-v] [--arch sm_90] [-X ARG]... [--timeout MS]
+//
+// Repairs every kernel (or --kernel) of a CUDA, OpenCL C or PTX file with
+// the cheapest set of barriers that incant race verifies (Repair.h), and
+// removes the barriers it does not need. The repaired PTX is checked again
+// from its text; -o writes it. For a .cu or .cl file the repair is also a
+// source patch (a barrier statement before the line the PTX position maps
+// to, removed barrier lines deleted) that is compiled again and checked by
+// the race checker before it is offered; --patch writes it as a diff.
+//
+// Exit codes: 0 repaired, or nothing to repair; 1 some kernel cannot be
+// repaired (a race no barrier orders, a grid barrier needed without
+// --grid-level) or is not proved race-free after the repair (pairs the
+// checker cannot decide, listed); 2 usage or input error; 3 nvcc or clang
+// is needed and not found.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_REPAIR_REPAIRCOMMAND_H
+#define INCANT_REPAIR_REPAIRCOMMAND_H
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace incant::repair {
+
+struct RepairCommand {
+  std::string File;
+  std::string Kernel;
+  std::string BlockDim, GridDim;   ///< "X[,Y,Z]" as given; "" for symbolic.
+  std::vector<std::string> Params; ///< "NAME=VALUE" as given.
+  bool GridLevel = false;
+  bool Remove = true; ///< --no-remove clears it.
+  std::string Output; ///< -o: the repaired PTX.
+  std::string Patch;  ///< --patch: the source patch as a unified diff.
+  bool Json = false;
+  bool Verbose = false;
+  std::string Arch = "sm_90";
+  std::vector<std::string> CompilerArgs;
+  unsigned TimeoutMs = 5000;
+};
+
+int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+} // namespace incant::repair
+
+#endif // INCANT_REPAIR_REPAIRCOMMAND_H

@@ -1,0 +1,529 @@
+//===- Repair.cpp - Barrier repair: the cheapest set that verifies --------===//
+#include "incant/Repair/Repair.h"
+#include "Paths.h"
+#include "incant/IR/Summary.h"
+#include "incant/IR/Uniformity.h"
+#include "incant/SMT/Solver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace incant::repair {
+
+using ir::BarrierKind;
+
+const char *outcomeName(Outcome O) {
+  switch (O) {
+  case Outcome::Clean: return "clean";
+  case Outcome::Repaired: return "repaired";
+  case Outcome::Unrepairable: return "unrepairable";
+  }
+  return "?";
+}
+
+uint64_t barrierCost(BarrierKind Kind, unsigned Depth) {
+  uint64_t C = 1;
+  for (unsigned I = 0; I < Depth && C < (uint64_t(1) << 50); ++I)
+    C *= 10;
+  return C + (Kind == BarrierKind::Grid ? 12 : 0);
+}
+
+namespace {
+
+/// A barrier the repair may place: before instruction Item, of a kind.
+using Var = std::pair<unsigned, BarrierKind>;
+
+/// A racing pair, by the positions of its accesses and whether the threads
+/// are of one block (a CTA barrier can order them) or two (a grid one).
+struct PairKey {
+  unsigned A, B;
+  bool Grid;
+  bool Across; ///< The witness threads are in different loop iterations.
+  auto operator<=>(const PairKey &) const = default;
+};
+
+class Repairer {
+public:
+  Repairer(const ptx::Module &M, const ir::FunctionIR &F,
+           const std::vector<ir::Origin> &Origins, const Options &O)
+      : M(M), F(F), Origins(Origins), O(O), U(F), G(F) {}
+
+  KernelRepair run();
+
+private:
+  /// The race report with \p Extra assumed and \p Removed taken out;
+  /// with \p Witnesses, each race's witness (its loop iterations say on
+  /// which path a barrier separates the pair).
+  race::KernelReport check(const std::set<Var> &Extra,
+                           const std::set<unsigned> &Removed,
+                           bool Witnesses = false);
+  bool inKernel(unsigned Item) const;
+  /// Whether a barrier of kind \p K may go before \p Item: in the
+  /// kernel's own code, not forbidden, and (unless \p AnyControl) where
+  /// whether it runs does not depend on the thread (the block, for a grid
+  /// barrier).
+  bool candidate(unsigned Item, BarrierKind K, bool AnyControl) const;
+  Change change(unsigned Item, BarrierKind K) const;
+  std::string pairText(const race::KernelReport &R,
+                       const race::PairResult &P) const;
+  /// The barriers of the report that order threads of one block (or of
+  /// the grid): where barrier-free paths stop. Divergent ones are about to
+  /// be taken out.
+  std::set<unsigned> stops(const race::KernelReport &R, bool Grid) const;
+  bool verified(const race::KernelReport &R) const {
+    return !R.Races && !R.Divergent && R.Unknown <= BaseUnknown &&
+           R.UnknownBarriers <= BaseUnknownBarriers;
+  }
+  std::optional<std::set<Var>> solve();
+  /// The positions between the two accesses of a racing pair: in one
+  /// iteration of the loops around both when the witness has the two
+  /// threads in the same iterations, across a back edge when not.
+  std::set<unsigned> pathFor(const race::KernelReport &R,
+                             const race::PairResult &P, bool Grid,
+                             bool Across) const;
+  /// Whether the witness of \p P has its threads in different iterations
+  /// of a loop around both accesses.
+  bool across(const race::KernelReport &R, const race::PairResult &P) const;
+  /// A position equivalent to \p Item for a barrier (no memory access or
+  /// barrier between them in its block) where a source line starts, so
+  /// that the barrier falls on a statement boundary.
+  unsigned settle(unsigned Item, const race::KernelReport &R) const;
+  void removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
+                      std::set<unsigned> &Removed);
+
+  const ptx::Module &M;
+  const ir::FunctionIR &F;
+  const std::vector<ir::Origin> &Origins;
+  const Options &O;
+  ir::Uniformity U;
+  InstGraph G;
+  std::map<PairKey, std::set<Var>> Clauses;
+  std::set<Var> Forbidden;
+  unsigned Checks = 0;
+  unsigned BaseUnknown = 0, BaseUnknownBarriers = 0;
+};
+
+race::KernelReport Repairer::check(const std::set<Var> &Extra,
+                                   const std::set<unsigned> &Removed,
+                                   bool Witnesses) {
+  race::Options RO = O.Race;
+  RO.Witnesses = Witnesses;
+  RO.Extra.clear();
+  for (const Var &V : Extra)
+    RO.Extra.push_back({V.first, V.second});
+  RO.Removed = Removed;
+  ++Checks;
+  return race::checkKernel(M, F, RO);
+}
+
+bool Repairer::inKernel(unsigned Item) const {
+  return Item >= Origins.size() ||
+         (Origins[Item].Calls.empty() && Origins[Item].Function == F.name());
+}
+
+bool Repairer::candidate(unsigned Item, BarrierKind K, bool AnyControl) const {
+  if (!F.isInstruction(Item) || !inKernel(Item) || Forbidden.count({Item, K}) ||
+      (K == BarrierKind::Grid && !O.GridLevel))
+    return false;
+  if (AnyControl)
+    return true;
+  ir::Variance V = U.control(F.blockOf(Item));
+  return K == BarrierKind::Grid ? V == ir::Variance::Grid
+                                : V != ir::Variance::Thread;
+}
+
+Change Repairer::change(unsigned Item, BarrierKind K) const {
+  Change C;
+  C.Item = Item;
+  C.OriginFunction = F.name();
+  C.OriginItem = Item;
+  if (Item < Origins.size()) {
+    C.OriginFunction = Origins[Item].Function;
+    C.OriginItem = Origins[Item].Item;
+  }
+  C.Kind = K;
+  C.LoopDepth = F.loops().depth(F.blockOf(Item));
+  C.Cost = barrierCost(K, C.LoopDepth);
+  C.PtxLine = F.inst(Item).Range.Begin.Line;
+  C.Loc = F.loc(Item);
+  return C;
+}
+
+std::string Repairer::pairText(const race::KernelReport &R,
+                               const race::PairResult &P) const {
+  auto Where = [&](const race::Access &A) {
+    const ir::SourceFrame *Fr = A.Loc.userFrame();
+    return Fr ? fmt::format("{}:{}",
+                            std::filesystem::path(Fr->File).filename().string(),
+                            Fr->Line)
+              : fmt::format("PTX line {}", A.PtxLine);
+  };
+  const race::Access &A = R.Accesses[P.First], &B = R.Accesses[P.Second];
+  return fmt::format("{} on {} memory{} between {} and {}", P.Kind, A.Space,
+                     A.Object.empty() ? "" : ", " + A.Object, Where(A),
+                     Where(B));
+}
+
+std::set<unsigned> Repairer::stops(const race::KernelReport &R,
+                                   bool Grid) const {
+  std::set<unsigned> S;
+  for (const race::BarrierResult &B : R.Barriers)
+    if (!B.Assumed && B.V != race::Verdict::Race &&
+        (B.Kind == BarrierKind::Grid || (!Grid && B.Kind == BarrierKind::CTA)))
+      S.insert(B.Item);
+  return S;
+}
+
+bool Repairer::across(const race::KernelReport &R,
+                      const race::PairResult &P) const {
+  if (!P.W)
+    return false;
+  unsigned X = R.Accesses[P.First].Item, Y = R.Accesses[P.Second].Item;
+  const std::vector<ir::Loop> &Loops = F.loops().loops();
+  for (unsigned L = 0; L < Loops.size(); ++L) {
+    if (!Loops[L].contains(F.blockOf(X)) || !Loops[L].contains(F.blockOf(Y)))
+      continue;
+    // The witness names a loop by the PTX line of its header.
+    uint32_t Line = 0;
+    for (unsigned I = F.blocks()[Loops[L].Header].Begin + 1; I-- > 0 && !Line;)
+      Line = std::visit([](const auto &N) { return N.Range.Begin.Line; },
+                        F.function().Body[I]);
+    auto IterOf = [&](const race::ThreadWitness &T) {
+      for (const auto &[Ln, K] : T.Iterations)
+        if (Ln == Line)
+          return K;
+      return int64_t(-1);
+    };
+    if (IterOf(P.W->A) != IterOf(P.W->B))
+      return true;
+  }
+  return false;
+}
+
+std::set<unsigned> Repairer::pathFor(const race::KernelReport &R,
+                                     const race::PairResult &P, bool Grid,
+                                     bool Across) const {
+  unsigned X = R.Accesses[P.First].Item, Y = R.Accesses[P.Second].Item;
+  std::set<unsigned> Stop = stops(R, Grid);
+  std::set<unsigned> All = G.between(X, Y, Stop);
+  for (unsigned I : G.between(Y, X, Stop))
+    All.insert(I);
+  std::set<unsigned> Common;
+  const std::vector<ir::Loop> &Loops = F.loops().loops();
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    if (Loops[L].contains(F.blockOf(X)) && Loops[L].contains(F.blockOf(Y)))
+      Common.insert(L);
+  if (Common.empty())
+    return All;
+  // Within one iteration of the loops around both, or only through one
+  // of their back edges.
+  std::set<unsigned> Within = G.between(X, Y, Stop, Common);
+  for (unsigned I : G.between(Y, X, Stop, Common))
+    Within.insert(I);
+  std::set<unsigned> Out;
+  if (Across) {
+    for (unsigned I : All)
+      if (!Within.count(I))
+        Out.insert(I);
+  } else {
+    Out = std::move(Within);
+  }
+  return Out.empty() ? All : Out;
+}
+
+std::optional<std::set<Var>> Repairer::solve() {
+  smt::MaxSat S(smt::Limits{O.Race.TimeoutMs, 0});
+  std::map<Var, smt::Expr> Vars;
+  auto VarOf = [&](const Var &V) {
+    auto It = Vars.find(V);
+    if (It == Vars.end()) {
+      smt::Expr E = smt::Expr::mkFreshVar(
+          fmt::format("b{}_{}_", V.first, static_cast<int>(V.second)),
+          smt::Sort::boolean());
+      It = Vars.emplace(V, E).first;
+      S.addSoft(!E, barrierCost(V.second, F.loops().depth(
+                                                   F.blockOf(V.first))));
+    }
+    return It->second;
+  };
+  for (const auto &[Key, Clause] : Clauses) {
+    std::vector<smt::Expr> Or;
+    for (const Var &V : Clause)
+      Or.push_back(VarOf(V));
+    S.addHard(smt::Expr::mkOr(Or));
+  }
+  smt::Result R = S.check();
+  if (!R.isSat())
+    return std::nullopt;
+  std::set<Var> Chosen;
+  for (const auto &[V, E] : Vars)
+    if (R.model().evalBool(E).value_or(false))
+      Chosen.insert(V);
+  return Chosen;
+}
+
+void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
+                              std::set<unsigned> &Removed) {
+  // The programmer's CTA barriers (not the halves of a grid.sync()) and the
+  // added ones, the costliest first.
+  struct Try {
+    uint64_t Cost;
+    bool Added;
+    Var V;
+  };
+  std::vector<Try> Tries;
+  const std::vector<race::BarrierResult> &Bars = K.Before.Barriers;
+  for (size_t I = 0; I < Bars.size(); ++I) {
+    const race::BarrierResult &B = Bars[I];
+    bool GridHalf = I + 1 < Bars.size() && Bars[I + 1].Kind == BarrierKind::Grid;
+    if (B.Assumed || B.Kind != BarrierKind::CTA || GridHalf ||
+        Removed.count(B.Item) || !inKernel(B.Item))
+      continue;
+    Tries.push_back({barrierCost(B.Kind, F.loops().depth(F.blockOf(B.Item))),
+                     false, {B.Item, B.Kind}});
+  }
+  for (const Var &V : Chosen)
+    Tries.push_back(
+        {barrierCost(V.second, F.loops().depth(F.blockOf(V.first))), true, V});
+  std::stable_sort(Tries.begin(), Tries.end(), [](const Try &A, const Try &B) {
+    return A.Cost > B.Cost;
+  });
+  for (const Try &T : Tries) {
+    std::set<Var> C = Chosen;
+    std::set<unsigned> R = Removed;
+    if (T.Added)
+      C.erase(T.V);
+    else
+      R.insert(T.V.first);
+    race::KernelReport Rep = check(C, R);
+    if (!verified(Rep))
+      continue;
+    Chosen = std::move(C);
+    Removed = std::move(R);
+    K.After = std::move(Rep);
+    if (!T.Added) {
+      Change Ch = change(T.V.first, T.V.second);
+      Ch.Why = "unnecessary";
+      K.Removed.push_back(Ch);
+    }
+  }
+}
+
+unsigned Repairer::settle(unsigned Item, const race::KernelReport &R) const {
+  std::set<unsigned> Fixed;
+  for (const race::Access &A : R.Accesses)
+    Fixed.insert(A.Item);
+  for (const race::BarrierResult &B : R.Barriers)
+    Fixed.insert(B.Item);
+  const std::vector<unsigned> &Insts = F.blocks()[F.blockOf(Item)].Insts;
+  size_t K = std::find(Insts.begin(), Insts.end(), Item) - Insts.begin();
+  if (K == Insts.size())
+    return Item;
+  // The range [Lo, Hi] of equivalent positions: moving the barrier from
+  // before Insts[K] to before Insts[J] passes no access or barrier.
+  size_t Lo = K, Hi = K;
+  while (Lo > 0 && !Fixed.count(Insts[Lo - 1]))
+    --Lo;
+  while (Hi + 1 < Insts.size() && !Fixed.count(Insts[Hi]))
+    ++Hi;
+  auto Line = [&](unsigned I) {
+    const ir::SourceFrame *Fr = F.loc(I).userFrame();
+    return Fr ? std::make_pair(Fr->File, Fr->Line)
+              : std::make_pair(std::string(), 0u);
+  };
+  for (size_t J = Lo; J <= Hi; ++J) {
+    // A line starts here and none of its code comes before in the block.
+    if (!inKernel(Insts[J]) || Line(Insts[J]).second == 0)
+      continue;
+    bool Earlier = false;
+    for (size_t X = 0; X < J; ++X)
+      Earlier |= Line(Insts[X]) == Line(Insts[J]);
+    if (!Earlier)
+      return Insts[J];
+  }
+  return Item;
+}
+
+KernelRepair Repairer::run() {
+  KernelRepair K;
+  K.Name = F.name();
+  K.Demangled = ir::demangle(F.name());
+  K.Before = check({}, {}, true);
+  BaseUnknown = K.Before.Unknown;
+  BaseUnknownBarriers = K.Before.UnknownBarriers;
+  for (const race::BarrierResult &B : K.Before.Barriers)
+    if (!B.Assumed && B.Kind != BarrierKind::NoOrder)
+      K.Existing.push_back(change(B.Item, B.Kind));
+  K.After = K.Before;
+  std::set<Var> Chosen;
+  std::set<unsigned> Removed; // divergent barriers of the programmer's
+  bool Changed = K.Before.Races || K.Before.Divergent;
+
+  while (K.After.Races || K.After.Divergent) {
+    if (++K.Rounds > O.MaxRounds) {
+      K.Problems.push_back(fmt::format(
+          "no verified barrier set after {} rounds", O.MaxRounds));
+      break;
+    }
+    const race::KernelReport &R = K.After;
+    bool Learned = false;
+    for (const race::BarrierResult &B : R.Barriers) {
+      if (B.V == race::Verdict::Safe)
+        continue;
+      if (B.Assumed) {
+        Learned |= Forbidden.insert({B.Item, B.Kind}).second;
+        Chosen.erase({B.Item, B.Kind});
+        for (auto &[Key, Clause] : Clauses)
+          Clause.erase({B.Item, B.Kind});
+      } else if (B.V == race::Verdict::Race && inKernel(B.Item)) {
+        Learned |= Removed.insert(B.Item).second;
+      } else if (B.V == race::Verdict::Race) {
+        K.Problems.push_back(fmt::format(
+            "divergent barrier at PTX line {} is in a called function",
+            B.PtxLine));
+      }
+    }
+    for (const race::PairResult &P : R.Pairs) {
+      if (P.V != race::Verdict::Race)
+        continue;
+      const race::Access &A = R.Accesses[P.First], &B = R.Accesses[P.Second];
+      bool Grid = P.Rel == race::Relation::OtherBlocks;
+      bool Acr = across(R, P);
+      PairKey Key{A.Item, B.Item, Grid, Acr};
+      auto It = Clauses.find(Key);
+      if (It != Clauses.end()) {
+        // Its clause held and it still races: the barriers chosen there do
+        // not separate it.
+        for (auto V = It->second.begin(); V != It->second.end();)
+          if (Chosen.count(*V)) {
+            V = It->second.erase(V);
+            Learned = true;
+          } else {
+            ++V;
+          }
+      } else {
+        BarrierKind Kind = Grid ? BarrierKind::Grid : BarrierKind::CTA;
+        std::set<unsigned> Path = pathFor(R, P, Grid, Acr);
+        std::set<Var> Clause;
+        for (unsigned I : Path)
+          if (candidate(I, Kind, false))
+            Clause.insert({I, Kind});
+        // Only positions under thread-dependent conditions: the divergence
+        // check decides whether all threads reach them (a condition every
+        // thread satisfies, which the uniformity analysis cannot see).
+        if (Clause.empty())
+          for (unsigned I : Path)
+            if (candidate(I, Kind, true))
+              Clause.insert({I, Kind});
+        It = Clauses.emplace(Key, std::move(Clause)).first;
+        Learned = true;
+      }
+      if (It->second.empty()) {
+        std::string Why =
+            Grid && !O.GridLevel
+                ? "threads of two blocks race: only a grid barrier orders "
+                  "them (--grid-level)"
+                : "no barrier between the accesses orders them (a fence, an "
+                  "atomic or a change to the code is needed)";
+        std::string Line = pairText(R, P) + ": " + Why;
+        if (std::find(K.Problems.begin(), K.Problems.end(), Line) ==
+            K.Problems.end())
+          K.Problems.push_back(Line);
+      }
+    }
+    if (!K.Problems.empty())
+      break;
+    if (!Learned) {
+      K.Problems.push_back("the race checker reports the same races for "
+                           "every barrier set tried");
+      break;
+    }
+    std::optional<std::set<Var>> S = solve();
+    if (!S) {
+      K.Problems.push_back("the solver found no barrier set for the races");
+      break;
+    }
+    Chosen = std::move(*S);
+    K.After = check(Chosen, Removed, true);
+  }
+
+  if (K.Problems.empty() && Changed && O.Remove)
+    removeUnneeded(K, Chosen, Removed);
+  else if (K.Problems.empty() && O.Remove && verified(K.After))
+    removeUnneeded(K, Chosen, Removed);
+
+  for (unsigned Item : Removed) {
+    bool Listed = false;
+    for (const Change &C : K.Removed)
+      Listed |= C.Item == Item;
+    if (!Listed) {
+      Change C = change(Item, BarrierKind::CTA);
+      C.Why = "divergent";
+      K.Removed.push_back(C);
+    }
+  }
+  std::sort(K.Removed.begin(), K.Removed.end(),
+            [](const Change &A, const Change &B) { return A.Item < B.Item; });
+  std::set<Var> Settled;
+  for (const Var &V : Chosen)
+    Settled.insert({settle(V.first, K.After), V.second});
+  if (K.Problems.empty() && Settled != Chosen) {
+    race::KernelReport SR = check(Settled, Removed);
+    if (verified(SR)) {
+      Chosen = std::move(Settled);
+      K.After = std::move(SR);
+    }
+  }
+  for (const Var &V : Chosen) {
+    K.Added.push_back(change(V.first, V.second));
+    K.AddedCost += K.Added.back().Cost;
+  }
+  K.Checks = Checks;
+  if (!K.Problems.empty())
+    K.Result = Outcome::Unrepairable;
+  else if (K.Added.empty() && K.Removed.empty())
+    K.Result = Outcome::Clean;
+  else
+    K.Result = Outcome::Repaired;
+  return K;
+}
+
+} // namespace
+
+KernelRepair repairKernel(const ptx::Module &M, const ir::FunctionIR &F,
+                          const std::vector<ir::Origin> &Origins,
+                          const Options &O) {
+  Repairer R(M, F, Origins, O);
+  return R.run();
+}
+
+ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
+  ModuleRepair MR;
+  ir::Inlined In = ir::inlineCalls(Given);
+  ir::ModuleIR IR(In.M);
+  static const std::vector<ir::Origin> None;
+  bool Found = false;
+  for (const ir::FunctionIR &F : IR.functions()) {
+    if (!F.function().IsEntry)
+      continue;
+    const std::string &Want = O.Race.Kernel;
+    std::string D = ir::demangle(F.name());
+    if (!Want.empty() && F.name() != Want && D != Want &&
+        (D.empty() || D.substr(0, D.find('(')) != Want))
+      continue;
+    Found = true;
+    auto Orig = In.Origins.find(F.name());
+    MR.Kernels.push_back(repairKernel(
+        In.M, F, Orig == In.Origins.end() ? None : Orig->second, O));
+  }
+  if (!Found)
+    MR.Error = O.Race.Kernel.empty() ? "the module has no kernel (.entry)"
+                                     : "no kernel named '" + O.Race.Kernel + "'";
+  return MR;
+}
+
+} // namespace incant::repair

@@ -1,0 +1,238 @@
+//===- RepairCommand.cpp - `incant repair` --------------------------------===//
+#include "incant/Repair/RepairCommand.h"
+#include "RepairReport.h"
+#include "SourcePatch.h"
+#include "incant/IR/Inliner.h"
+#include "incant/Race/Input.h"
+#include "incant/Support/OutputFile.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace incant::repair {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Whether \p R has no race and no divergent barrier in the kernels that
+/// \p Want names (all when empty), with \p Why saying what is left.
+bool raceFree(const race::ModuleReport &R, const ModuleRepair &Want,
+              std::string &Why) {
+  for (const KernelRepair &K : Want.Kernels) {
+    if (K.Result == Outcome::Unrepairable)
+      continue;
+    bool Found = false;
+    for (const race::KernelReport &C : R.Kernels) {
+      if (C.Name != K.Name)
+        continue;
+      Found = true;
+      if (C.Races || C.Divergent) {
+        Why = fmt::format("{}: {} race(s), {} divergent barrier(s)", K.Name,
+                          C.Races, C.Divergent);
+        return false;
+      }
+    }
+    if (!Found) {
+      Why = K.Name + ": the kernel is gone";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Compiles \p Text (the patched source) as a file beside nothing else,
+/// with the original's folder on the include path, and checks it.
+bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
+                  const race::Options &O, const ModuleRepair &R,
+                  std::string &Why) {
+  std::string Tmpl = (fs::temp_directory_path() / "incant-repair-XXXXXX").string();
+  if (!mkdtemp(Tmpl.data())) {
+    Why = "no temporary folder";
+    return false;
+  }
+  fs::path Dir = Tmpl;
+  fs::path File = Dir / fs::path(Cmd.File).filename();
+  std::ofstream(File) << Text;
+  race::CompileRequest Req;
+  Req.Arch = Cmd.Arch;
+  Req.Args = Cmd.CompilerArgs;
+  fs::path Src = fs::absolute(Cmd.File).parent_path();
+  Req.Args.insert(Req.Args.begin(), "-I" + Src.string());
+  std::ostringstream Log;
+  DiagnosticEngine Diags(&Log);
+  int Failed = 0;
+  std::shared_ptr<SourceFile> Ptx =
+      race::kernelPtx(File.string(), Req, Diags, Log, Failed);
+  std::optional<ptx::Module> M;
+  if (Ptx)
+    M = ptx::parseModule(Ptx, Diags);
+  std::error_code EC;
+  fs::remove_all(Dir, EC);
+  if (!M) {
+    Why = "the patched source does not compile: " + Log.str();
+    return false;
+  }
+  return raceFree(race::checkModule(*M, O), R, Why);
+}
+
+} // namespace
+
+int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  Options O;
+  O.Race.Kernel = Cmd.Kernel;
+  O.Race.TimeoutMs = Cmd.TimeoutMs;
+  O.GridLevel = Cmd.GridLevel;
+  O.Remove = Cmd.Remove;
+  if (!race::parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Race.Launch,
+                         Diags) ||
+      !race::checkCompilerArgs(Cmd.CompilerArgs, Diags))
+    return 2;
+  for (const std::string *Path : {&Cmd.Output, &Cmd.Patch}) {
+    std::string Error;
+    if (!Path->empty() && !checkWritable(*Path, Error)) {
+      Diags.error(Error);
+      return 2;
+    }
+  }
+  KernelLanguage Lang = kernelLanguageOf(Cmd.File);
+  if (!Cmd.Patch.empty() && Lang == KernelLanguage::Ptx) {
+    Diags.error("--patch: a .ptx file has no source to patch (give the .cu "
+                "or .cl file)");
+    return 2;
+  }
+
+  // The PTX: as given, or the compiler's (nvcc's optimised build: the code
+  // that runs).
+  race::CompileRequest Req;
+  Req.Arch = Cmd.Arch;
+  Req.Args = Cmd.CompilerArgs;
+  Req.Verbose = Cmd.Verbose;
+  int Failed = 0;
+  std::shared_ptr<SourceFile> File =
+      race::kernelPtx(Cmd.File, Req, Diags, Err, Failed);
+  if (!File)
+    return Failed;
+  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+  if (!M)
+    return 2;
+  if (!race::checkParams(*M, O.Race.Launch, Diags))
+    return 2;
+
+  auto Start = std::chrono::steady_clock::now();
+  ModuleRepair R = repairModule(*M, O);
+  if (!R.Error.empty()) {
+    Diags.error(fmt::format("{}: {}", Cmd.File, R.Error));
+    return 2;
+  }
+  // nvcc's optimiser may move an access to where no barrier separates it
+  // from its partner (a load into the other branch of the if that guards
+  // the store): then the unoptimised build (-Xcicc -O0), which keeps the
+  // source's structure, is repaired instead if that repairs more kernels.
+  auto Unrepaired = [](const ModuleRepair &X) {
+    unsigned N = 0;
+    for (const KernelRepair &K : X.Kernels)
+      N += K.Result == Outcome::Unrepairable;
+    return N;
+  };
+  std::string Build = Lang == KernelLanguage::Cuda ? "optimized" : "";
+  if (Lang == KernelLanguage::Cuda && Unrepaired(R)) {
+    Req.Unoptimised = true;
+    std::ostringstream Log;
+    DiagnosticEngine D(&Log);
+    int F = 0;
+    std::shared_ptr<SourceFile> UFile =
+        race::kernelPtx(Cmd.File, Req, D, Log, F);
+    std::optional<ptx::Module> UM;
+    if (UFile)
+      UM = ptx::parseModule(UFile, D);
+    if (UM) {
+      ModuleRepair UR = repairModule(*UM, O);
+      if (UR.Error.empty() && Unrepaired(UR) < Unrepaired(R)) {
+        R = std::move(UR);
+        M = std::move(UM);
+        File = UFile;
+        Build = "unoptimized";
+      }
+    }
+  }
+  double Seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count();
+
+  // The repaired PTX, checked again from its text.
+  RepairResult Res;
+  Res.File = Cmd.File;
+  Res.Seconds = Seconds;
+  Res.Build = Build;
+  ptx::Module Fixed = *M;
+  if (!applyRepairs(Fixed, R, Diags))
+    return 2;
+  Res.Ptx = ptx::printModule(Fixed);
+  {
+    std::ostringstream Log;
+    DiagnosticEngine D(&Log);
+    auto Text = std::make_shared<SourceFile>(File->name(), Res.Ptx);
+    std::optional<ptx::Module> Again = ptx::parseModule(Text, D);
+    Res.PtxVerified =
+        Again && raceFree(race::checkModule(*Again, O.Race), R, Res.PtxProblem);
+    if (!Again)
+      Res.PtxProblem = "the repaired PTX does not parse: " + Log.str();
+  }
+
+  // The source patch, compiled and checked again.
+  bool Changed = false;
+  for (const KernelRepair &K : R.Kernels)
+    Changed |= K.Result == Outcome::Repaired;
+  if (Lang != KernelLanguage::Ptx && Changed) {
+    std::string Error;
+    std::shared_ptr<SourceFile> Src = SourceFile::read(Cmd.File, Error);
+    if (Src) {
+      ir::Inlined In = ir::inlineCalls(*M);
+      ir::ModuleIR IR(In.M);
+      SourcePatch SP = makeSourcePatch(Cmd.File, std::string(Src->text()),
+                                       Lang, R, IR);
+      Res.Edits = SP.Edits;
+      Res.PatchComplete = SP.Complete;
+      if (SP.Complete) {
+        Res.PatchVerified =
+            checkPatched(Cmd, SP.Patched, O.Race, R, Res.PatchProblem);
+        if (Res.PatchVerified)
+          Res.Diff = unifiedDiff(fs::path(Cmd.File).filename().string(),
+                                 std::string(Src->text()), SP.Patched);
+      } else {
+        Res.PatchProblem = "some changes have no clean statement boundary in "
+                           "the source: the repair is the PTX only";
+      }
+    }
+  }
+
+  if (!Cmd.Output.empty())
+    std::ofstream(Cmd.Output) << Res.Ptx;
+  if (!Cmd.Patch.empty() && !Res.Diff.empty())
+    std::ofstream(Cmd.Patch) << Res.Diff;
+  if (Cmd.Json)
+    Out << repairToJson(R, Res).dump() << "\n";
+  else
+    printRepair(R, Res, Out, Cmd.Verbose);
+
+  bool Bad = !Res.PtxVerified;
+  for (const KernelRepair &K : R.Kernels)
+    Bad |= K.Result == Outcome::Unrepairable || K.After.Unknown ||
+           K.After.UnknownBarriers;
+  if (!Cmd.Patch.empty() && Res.Diff.empty() && Changed)
+    Err << "incant repair: no source patch written to " << Cmd.Patch << ": "
+        << Res.PatchProblem << "\n";
+  return Bad ? 1 : 0;
+}
+
+} // namespace incant::repair

@@ -1,0 +1,38 @@
+//===- RepairReport.h - What `incant repair` prints -------------*- C++ -*-===//
+#ifndef INCANT_LIB_REPAIR_REPAIRREPORT_H
+#define INCANT_LIB_REPAIR_REPAIRREPORT_H
+
+#include "SourcePatch.h"
+#include "incant/Repair/Repair.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace incant::repair {
+
+/// The outputs of one run besides the per-kernel repairs.
+struct RepairResult {
+  std::string File;
+  double Seconds = 0; ///< The repair of all kernels.
+  /// For CUDA: "optimized", or "unoptimized" when nvcc's -O0 build was
+  /// repaired because the optimised one could not be.
+  std::string Build;
+  std::string Ptx;    ///< The repaired module.
+  bool PtxVerified = false; ///< Checked again from its text.
+  std::string PtxProblem;
+  std::vector<SourceEdit> Edits;
+  bool PatchComplete = false, PatchVerified = false;
+  std::string PatchProblem;
+  std::string Diff; ///< Only when verified.
+};
+
+void printRepair(const ModuleRepair &R, const RepairResult &Res,
+                 std::ostream &OS, bool Verbose);
+nlohmann::json repairToJson(const ModuleRepair &R, const RepairResult &Res);
+
+} // namespace incant::repair
+
+#endif // INCANT_LIB_REPAIR_REPAIRREPORT_H

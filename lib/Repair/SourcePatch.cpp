@@ -1,0 +1,304 @@
+//===- SourcePatch.cpp - A repair as an edit of the kernel's source -------===//
+#include "SourcePatch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace incant::repair {
+
+namespace {
+
+std::vector<std::string> splitLines(const std::string &S) {
+  std::vector<std::string> Lines;
+  std::string Cur;
+  for (char C : S) {
+    if (C == '\n') {
+      Lines.push_back(Cur);
+      Cur.clear();
+    } else {
+      Cur += C;
+    }
+  }
+  if (!Cur.empty())
+    Lines.push_back(Cur);
+  return Lines;
+}
+
+std::string trim(const std::string &S) {
+  size_t B = S.find_first_not_of(" \t\r");
+  if (B == std::string::npos)
+    return "";
+  size_t E = S.find_last_not_of(" \t\r");
+  return S.substr(B, E - B + 1);
+}
+
+/// The line without a trailing // comment.
+std::string code(const std::string &S) {
+  size_t C = S.find("//");
+  return trim(C == std::string::npos ? S : S.substr(0, C));
+}
+
+bool sameFile(const std::string &A, const std::string &B) {
+  namespace fs = std::filesystem;
+  std::error_code E1, E2;
+  if (fs::equivalent(A, B, E1))
+    return true;
+  return fs::path(A).filename() == fs::path(B).filename();
+}
+
+/// Whether line \p L (1-based) of \p Lines starts a statement: the code
+/// before it ends one (;, {, } or a preprocessor line), and it is no
+/// closing brace or else.
+bool startsStatement(const std::vector<std::string> &Lines, uint32_t L) {
+  if (L == 0 || L > Lines.size())
+    return false;
+  std::string Here = code(Lines[L - 1]);
+  if (Here.empty() || Here[0] == '}' || Here[0] == '{' ||
+      (Here[0] == '#' && Here.rfind("#pragma", 0) != 0) ||
+      Here.rfind("else", 0) == 0 || Here.rfind("case ", 0) == 0 ||
+      Here.rfind("default", 0) == 0)
+    return false;
+  for (uint32_t P = L - 1; P >= 1; --P) {
+    std::string Prev = code(Lines[P - 1]);
+    if (Prev.empty() || Prev.rfind("/*", 0) == 0 || Prev[0] == '*')
+      continue;
+    char C = Prev.back();
+    return C == ';' || C == '{' || C == '}' || Prev[0] == '#';
+  }
+  return false;
+}
+
+/// The source line of \p Item in \p F when it is in \p Path.
+uint32_t lineIn(const ir::FunctionIR &F, unsigned Item, const std::string &Path) {
+  const ir::SourceFrame *Fr = F.loc(Item).userFrame();
+  return Fr && sameFile(Fr->File, Path) ? Fr->Line : 0;
+}
+
+/// The source line before which a barrier at \p Item (a body index of
+/// \p F) goes, or 0 when none matches. The accesses and barriers
+/// (\p Fixed) decide, not the register moves around them: either all of
+/// the accesses of Item's own line come at or after Item, or all of those
+/// of the line of the last access before Item come before it (then the
+/// barrier goes on the next line that starts a statement); in both cases
+/// those accesses are in Item's loop.
+uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
+                  const std::string &Path,
+                  const std::vector<std::string> &Lines,
+                  const std::set<unsigned> &Fixed) {
+  unsigned Loop = F.loops().loopFor(F.blockOf(Item));
+  auto Fits = [&](uint32_t L, bool After) {
+    if (!L)
+      return false;
+    for (unsigned I : Fixed) {
+      if (lineIn(F, I, Path) != L)
+        continue;
+      if (F.loops().loopFor(F.blockOf(I)) != Loop)
+        return false;
+      if (After ? I >= Item : I < Item)
+        return false;
+    }
+    return true;
+  };
+  uint32_t Here = lineIn(F, Item, Path);
+  bool HereHasAccess = false;
+  for (unsigned I : Fixed)
+    HereHasAccess |= lineIn(F, I, Path) == Here && Here;
+  if (HereHasAccess && Fits(Here, false) && startsStatement(Lines, Here))
+    return Here;
+  // The last access before Item in its block, else in the block's
+  // dominators.
+  unsigned Prev = ir::NoNode;
+  for (unsigned B = F.blockOf(Item); Prev == ir::NoNode && B != ir::NoNode;
+       B = F.dominators().idom(B)) {
+    for (unsigned I : F.blocks()[B].Insts)
+      if (Fixed.count(I) && (B != F.blockOf(Item) || I < Item))
+        Prev = I;
+    if (B == F.entry())
+      break;
+  }
+  uint32_t L = Prev == ir::NoNode ? 0 : lineIn(F, Prev, Path);
+  if (!Fits(L, true)) {
+    // A line without accesses: all of its code must start here, in this
+    // loop (a for header's initialisation is outside its loop).
+    if (HereHasAccess || !Here || !startsStatement(Lines, Here))
+      return 0;
+    for (unsigned I : F.instructions())
+      if (lineIn(F, I, Path) == Here &&
+          (I < Item || F.loops().loopFor(F.blockOf(I)) != Loop))
+        return 0;
+    return Here;
+  }
+  for (uint32_t N = L + 1; N <= Lines.size(); ++N) {
+    std::string C = code(Lines[N - 1]);
+    if (C.empty())
+      continue;
+    // Nothing of the code between may be an access after Item.
+    for (unsigned I : Fixed)
+      if (lineIn(F, I, Path) > L && lineIn(F, I, Path) < N)
+        return 0;
+    return startsStatement(Lines, N) ? N : 0;
+  }
+  return 0;
+}
+
+std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
+  if (K == ir::BarrierKind::Grid)
+    return "cooperative_groups::this_grid().sync();";
+  if (Lang == KernelLanguage::OpenCL)
+    return Global ? "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"
+                  : "barrier(CLK_LOCAL_MEM_FENCE);";
+  return "__syncthreads();";
+}
+
+} // namespace
+
+SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
+                            KernelLanguage Lang, const ModuleRepair &R,
+                            const ir::ModuleIR &IR) {
+  SourcePatch P;
+  std::vector<std::string> Lines = splitLines(Source);
+  std::map<uint32_t, std::vector<std::string>> Before; // line -> statements
+  std::set<uint32_t> Deleted;
+  bool Grid = false;
+  static const std::regex OnlyBarrier(
+      R"(^(__syncthreads\s*\(\s*\)|barrier\s*\([^;]*\)|work_group_barrier\s*\([^;]*\))\s*;$)");
+  for (const KernelRepair &K : R.Kernels) {
+    if (K.Result != Outcome::Repaired)
+      continue;
+    const ir::FunctionIR *F = IR.find(K.Name);
+    if (!F)
+      continue;
+    bool Global = false;
+    for (const race::PairResult &Pr : K.Before.Pairs)
+      Global |= Pr.V == race::Verdict::Race &&
+                K.Before.Accesses[Pr.First].Space != "shared";
+    for (const Change &C : K.Removed) {
+      SourceEdit E{K.Name, false, lineIn(*F, C.Item, Path), "", "", &C};
+      if (!E.Line || E.Line > Lines.size())
+        E.Problem = "the barrier has no line in the source";
+      else if (!std::regex_match(code(Lines[E.Line - 1]), OnlyBarrier))
+        E.Problem = fmt::format("line {} holds more than the barrier call",
+                                E.Line);
+      else
+        E.Text = trim(Lines[E.Line - 1]);
+      if (E.Problem.empty())
+        Deleted.insert(E.Line);
+      P.Edits.push_back(E);
+    }
+    std::set<unsigned> Accesses;
+    for (const race::Access &A : K.Before.Accesses)
+      Accesses.insert(A.Item);
+    for (const race::BarrierResult &B : K.Before.Barriers)
+      Accesses.insert(B.Item);
+    for (const Change &C : K.Added) {
+      SourceEdit E{K.Name, true, lineIn(*F, C.Item, Path),
+                   barrierText(Lang, C.Kind, Global), "", &C};
+      E.Line = boundary(*F, C.Item, Path, Lines, Accesses);
+      if (!E.Line)
+        E.Problem = fmt::format(
+            "no statement boundary in the source matches the PTX position "
+            "(PTX line {})",
+            C.PtxLine);
+      if (E.Problem.empty()) {
+        // Copies of one statement (an unrolled loop) get one barrier.
+        std::vector<std::string> &At = Before[E.Line];
+        if (std::find(At.begin(), At.end(), E.Text) == At.end())
+          At.push_back(E.Text);
+        Grid |= C.Kind == ir::BarrierKind::Grid;
+      }
+      P.Edits.push_back(E);
+    }
+  }
+  for (const SourceEdit &E : P.Edits)
+    P.Complete &= E.Problem.empty();
+
+  std::string Out;
+  static const std::regex CgInclude(
+      R"((^|\n)[ \t]*#[ \t]*include[ \t]*[<"]cooperative_groups\.h[>"])");
+  if (Grid && !std::regex_search(Source, CgInclude))
+    Out += "#include <cooperative_groups.h>\n";
+  for (uint32_t L = 1; L <= Lines.size(); ++L) {
+    const std::string &Line = Lines[L - 1];
+    // The indentation of this line, or of the code a preprocessor line
+    // stands before.
+    std::string Indent;
+    for (uint32_t N = L; N <= Lines.size(); ++N) {
+      const std::string &C = Lines[N - 1];
+      size_t First = C.find_first_not_of(" \t");
+      if (First == std::string::npos || C[First] == '#')
+        continue;
+      Indent = C.substr(0, First);
+      break;
+    }
+    for (const std::string &S : Before[L])
+      Out += Indent + S + "\n";
+    if (!Deleted.count(L))
+      Out += Line + "\n";
+  }
+  P.Patched = Out;
+  return P;
+}
+
+std::string unifiedDiff(const std::string &Path, const std::string &Old,
+                        const std::string &New) {
+  // Lines only inserted or deleted: a longest common subsequence of lines.
+  std::vector<std::string> A = splitLines(Old), B = splitLines(New);
+  size_t N = A.size(), M = B.size();
+  std::vector<std::vector<uint32_t>> L(N + 1, std::vector<uint32_t>(M + 1));
+  for (size_t I = N; I-- > 0;)
+    for (size_t J = M; J-- > 0;)
+      L[I][J] = A[I] == B[J] ? L[I + 1][J + 1] + 1
+                             : std::max(L[I + 1][J], L[I][J + 1]);
+  struct Op {
+    char K;
+    size_t I, J;
+  };
+  std::vector<Op> Ops;
+  size_t I = 0, J = 0;
+  while (I < N || J < M) {
+    if (I < N && J < M && A[I] == B[J]) {
+      Ops.push_back({' ', I++, J++});
+    } else if (J < M && (I == N || L[I][J + 1] >= L[I + 1][J])) {
+      Ops.push_back({'+', I, J++});
+    } else {
+      Ops.push_back({'-', I++, J});
+    }
+  }
+  std::string Out = fmt::format("--- a/{}\n+++ b/{}\n", Path, Path);
+  const size_t Ctx = 3;
+  for (size_t K = 0; K < Ops.size();) {
+    if (Ops[K].K == ' ') {
+      ++K;
+      continue;
+    }
+    size_t Start = K >= Ctx ? K - Ctx : 0, End = K;
+    // Extend the hunk while changes are within 2*Ctx lines of each other.
+    size_t Last = K;
+    for (size_t X = K; X < Ops.size(); ++X) {
+      if (Ops[X].K != ' ')
+        Last = X;
+      else if (X - Last > 2 * Ctx)
+        break;
+    }
+    End = std::min(Ops.size(), Last + Ctx + 1);
+    size_t OldLen = 0, NewLen = 0;
+    for (size_t X = Start; X < End; ++X) {
+      OldLen += Ops[X].K != '+';
+      NewLen += Ops[X].K != '-';
+    }
+    Out += fmt::format("@@ -{},{} +{},{} @@\n", Ops[Start].I + (OldLen ? 1 : 0),
+                       OldLen, Ops[Start].J + (NewLen ? 1 : 0), NewLen);
+    for (size_t X = Start; X < End; ++X)
+      Out += Ops[X].K + (Ops[X].K == '+' ? B[Ops[X].J] : A[Ops[X].I]) + "\n";
+    K = End;
+  }
+  return Out;
+}
+
+} // namespace incant::repair

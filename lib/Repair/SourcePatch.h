@@ -1,0 +1,52 @@
+//===- SourcePatch.h - A repair as an edit of the kernel's source -*- C++ -*-=//
+//
+// Where a barrier the repair adds has a clean statement boundary in the
+// source (the PTX position is where the statement at that `.loc` line
+// starts, all of that line's code is in the same loop, and the line before
+// ends a statement), the barrier statement goes on its own line before
+// it; a removed barrier's line is deleted when it holds only the barrier
+// call. Anything else is not patched, and says why.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_LIB_REPAIR_SOURCEPATCH_H
+#define INCANT_LIB_REPAIR_SOURCEPATCH_H
+
+#include "incant/IR/FunctionIR.h"
+#include "incant/Repair/Repair.h"
+#include "incant/Support/PtxCompiler.h"
+
+#include <string>
+#include <vector>
+
+namespace incant::repair {
+
+/// One change as a source edit.
+struct SourceEdit {
+  std::string Kernel;
+  bool Insert = true;       ///< Insert before Line, or delete Line.
+  uint32_t Line = 0;        ///< 1-based; 0 when there is none.
+  std::string Text;         ///< The statement inserted (or deleted).
+  std::string Problem;      ///< Non-empty: not patched, and why.
+  const Change *From = nullptr;
+};
+
+struct SourcePatch {
+  std::vector<SourceEdit> Edits;
+  std::string Patched; ///< The source with every clean edit made.
+  bool Complete = true; ///< Every change has an edit.
+};
+
+/// The edits for the repairs in \p R of a kernel source \p Path (its text
+/// \p Source, language \p Lang), whose PTX (with its calls inlined, as the
+/// repair saw it) is \p IR.
+SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
+                            KernelLanguage Lang, const ModuleRepair &R,
+                            const ir::ModuleIR &IR);
+
+/// A unified diff of \p Old and \p New, both named \p Path (a/ and b/).
+std::string unifiedDiff(const std::string &Path, const std::string &Old,
+                        const std::string &New);
+
+} // namespace incant::repair
+
+#endif // INCANT_LIB_REPAIR_SOURCEPATCH_H

@@ -1,0 +1,55 @@
+//===- RepairCli.cpp - `incant repair` ------------------------------------===//
+//
+// Exit codes: 0 repaired or nothing to repair; 1 a kernel cannot be
+// repaired or is not proved race-free after the repair; 2 usage or input
+// error; 3 nvcc or clang is needed and was not found.
+//
+//===----------------------------------------------------------------------===//
+// Tool part: incantRepair
+#include "OptionKinds.h"
+#include "Options.h"
+#include "Subcommand.h"
+#include "incant/Repair/RepairCommand.h"
+
+#include <iostream>
+
+using namespace incant;
+
+static void addRepair(CLI::App &App, int &Rc) {
+  static repair::RepairCommand Cmd;
+  CLI::App *Sub = App.add_subcommand(
+      "repair", "Add the cheapest barriers that remove data races and barrier "
+                "divergence, and remove unneeded ones (GPURepair's method over "
+                "incant race)");
+  Sub->add_option("file", Cmd.File, "A .cu, .cl or .ptx file")->required();
+  Sub->add_option("--kernel", Cmd.Kernel,
+                  "Repair only this kernel (PTX or demangled name)");
+  Sub->add_option("--block-dim", Cmd.BlockDim,
+                  "Threads per block, X[,Y,Z] (default: any)");
+  Sub->add_option("--grid-dim", Cmd.GridDim,
+                  "Blocks per grid, X[,Y,Z] (default: any)");
+  tool::addList(Sub, "--param", Cmd.Params,
+                "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
+                "or the position, 0 first); repeatable");
+  Sub->add_flag("--grid-level", Cmd.GridLevel,
+                "Also place grid barriers (need a cooperative launch)");
+  tool::addSwitch(Sub, "remove", Cmd.Remove,
+                  "Remove the barriers the kernel verifies without (--no-remove "
+                  "keeps every barrier already there, unless divergent)");
+  Sub->add_option("-o,--output", Cmd.Output, "Write the repaired PTX here");
+  Sub->add_option("--patch", Cmd.Patch,
+                  "Write the verified source patch (unified diff) here");
+  Sub->add_flag("--json", Cmd.Json, "One JSON object");
+  Sub->add_flag("-v,--verbose", Cmd.Verbose,
+                "The compiler's command, counts and existing barriers");
+  Sub->add_option("--arch", Cmd.Arch, "nvcc's -arch for .cu files")
+      ->capture_default_str();
+  tool::addList(Sub, "-X,--compiler-arg", Cmd.CompilerArgs,
+                "An argument for nvcc or clang (-X -DN=64); repeatable");
+  tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
+                  "Milliseconds per solver query before a pair is unknown")
+      ->capture_default_str();
+  Sub->callback([&Rc] { Rc = repair::runRepair(Cmd, std::cout, std::cerr); });
+}
+
+static tool::Subcommand Repair(71, addRepair);
