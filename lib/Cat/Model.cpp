@@ -483,6 +483,33 @@ std::optional<Model> Model::parse(std::shared_ptr<const SourceFile> File,
 
 const std::string &Model::name() const { return Impl->P.Title; }
 
+bool Model::partialCoherence() const { return Impl->P.PartialCoherence; }
+
+bool Model::usesPrimitive(std::string_view Name) const {
+  std::optional<unsigned> Idx = lookupPrimitive(Name);
+  if (!Idx)
+    return false;
+  // A derived primitive reads the ones its recipe names, transitively.
+  std::vector<bool> Used(primitiveNames().size(), false);
+  std::vector<unsigned> Work;
+  for (const PrimReg &R : Impl->P.Prims)
+    Work.push_back(R.Prim);
+  while (!Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    if (Used[I])
+      continue;
+    Used[I] = true;
+    const Derivation &D = derivations()[I];
+    for (int Op : {D.A, D.B})
+      if (Op >= 0)
+        Work.push_back(unsigned(Op));
+    if (D.How == Recipe::FenceRel)
+      Work.push_back(*lookupPrimitive("po"));
+  }
+  return Used[*Idx];
+}
+
 Verdict Model::evaluate(const Execution &X) const {
   return Impl->evaluate(X);
 }

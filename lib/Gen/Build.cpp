@@ -374,7 +374,7 @@ litmus::Test writeTest(const GTest &G, const std::string &Name,
   litmus::Test T;
   T.A = litmus::Arch::GPU_PTX;
   T.Name = Name;
-  T.Comment = Comment;
+  T.Comments = {Comment};
   std::vector<std::vector<ptx::Statement>> Code;
   std::vector<litmus::CondExpr> Atoms;
   for (size_t Tid = 0; Tid != G.Threads.size(); ++Tid) {

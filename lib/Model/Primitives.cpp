@@ -4,6 +4,7 @@
 #include "incant/Cat/Primitives.h"
 
 #include <cassert>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -26,25 +27,56 @@ const char *const SetNames[] = {
     "REL",    "ACQ_REL", "SC",  "CTA",     "CLUSTER",  "GPU",
     "SYS",    "MEMBAR", "FENCE_SC", "FENCE_ACQ_REL", "SHARED", "GLOBAL",
     "CA",     "CG",    "CS",    "LU",      "CV",       "WB",
-    "WT"};
+    "WT",     "GEN",   "SUR",   "TEX",     "CON",      "ALIAS"};
 
 enum SetId : unsigned {
   SAll, SR, SW, SM, SF, SIW, SB, SATOM, SWEAK, SVOL, SRLX, SACQ, SREL,
   SACQ_REL, SSC, SCTA, SCLUSTER, SGPU, SSYS, SMEMBAR, SFENCE_SC,
   SFENCE_ACQ_REL, SSHARED, SGLOBAL, SCA, SCG, SCS, SLU, SCV, SWB, SWT,
-  NumSets
+  SGEN, SSUR, STEX, SCON, SALIAS, NumSets
 };
 static_assert(sizeof(SetNames) / sizeof(SetNames[0]) == NumSets);
 
-unsigned semSet(Sem S) {
-  switch (S) {
-  case Sem::Weak: return SWEAK;
-  case Sem::Volatile: return SVOL;
-  case Sem::Relaxed: return SRLX;
-  case Sem::Acquire: return SACQ;
-  case Sem::Release: return SREL;
-  case Sem::AcqRel: return SACQ_REL;
-  case Sem::SC: return SSC;
+/// The semantics sets of an event: what the memory model sees. A read or
+/// write of an atom is RLX, or ACQ (read) / REL (write) when the atom
+/// acquires / releases, as Dat3M splits it; .volatile is VOL and RLX
+/// (PTX: relaxed with system scope); a fence is SC (membar, fence.sc) or
+/// ACQ_REL; a proxy fence and a barrier have none.
+void addSemSets(const Event &Ev, const std::function<void(unsigned)> &Add) {
+  if (Ev.K == EventKind::Barrier)
+    return;
+  if (Ev.K == EventKind::Fence) {
+    if (Ev.Fence == FenceKind::FenceAcqRel)
+      Add(SACQ_REL);
+    else if (Ev.Fence != FenceKind::Proxy)
+      Add(SSC);
+    return;
+  }
+  bool Read = Ev.K == EventKind::Read;
+  if (Ev.Atom) {
+    bool Acq = Ev.S == Sem::Acquire || Ev.S == Sem::AcqRel;
+    bool Rel = Ev.S == Sem::Release || Ev.S == Sem::AcqRel;
+    Add(Read ? (Acq ? SACQ : SRLX) : (Rel ? SREL : SRLX));
+    return;
+  }
+  switch (Ev.S) {
+  case Sem::Weak: Add(SWEAK); break;
+  case Sem::Volatile: Add(SVOL); Add(SRLX); break;
+  case Sem::Relaxed: Add(SRLX); break;
+  case Sem::Acquire: Add(SACQ); break;
+  case Sem::Release: Add(SREL); break;
+  case Sem::AcqRel: Add(SACQ_REL); break;
+  case Sem::SC: Add(SSC); break;
+  }
+}
+
+unsigned proxySet(litmus::Proxy Px) {
+  switch (Px) {
+  case litmus::Proxy::Generic: return SGEN;
+  case litmus::Proxy::Surface: return SSUR;
+  case litmus::Proxy::Texture: return STEX;
+  case litmus::Proxy::Constant: return SCON;
+  case litmus::Proxy::Alias: return SALIAS;
   }
   return NumSets;
 }
@@ -135,8 +167,27 @@ void clearRelation(Relation &R, unsigned N) {
 }
 
 const char *const FixedNames[] = {
-    "id",   "po",   "loc",  "ext",     "int",  "rmw", "addr", "data", "ctrl",
-    "po-loc", "warp", "cta", "cluster", "gl",  "gpu", "sys",  "bsync"};
+    "id",   "po",   "loc",  "ext",     "int",  "rmw", "addr",  "data",
+    "ctrl", "po-loc", "warp", "cta",   "cluster", "gl", "gpu", "sys",
+    "vloc", "sr",   "scta", "syncbar", "sync_fence"};
+
+/// The level of the thread hierarchy an event's scope names, if it has one:
+/// its scope qualifier, .sys for .volatile.
+std::optional<Level> scopeLevel(const Event &Ev) {
+  if (Ev.K == EventKind::Barrier ||
+      (Ev.K == EventKind::Fence && Ev.Fence == FenceKind::Proxy))
+    return std::nullopt;
+  if (Ev.S == Sem::Volatile)
+    return LSys;
+  switch (Ev.Sc) {
+  case Scope::None: return std::nullopt;
+  case Scope::CTA: return LCta;
+  case Scope::Cluster: return LCluster;
+  case Scope::GPU: return LGpu;
+  case Scope::Sys: return LSys;
+  }
+  return std::nullopt;
+}
 
 const EventSet &EmptySet(unsigned N) {
   thread_local EventSet Empty;
@@ -189,108 +240,125 @@ static std::vector<PlanEntry> makePlan() {
 }
 
 void Primitives::setUpCombination(const litmus::Program &P,
-                                  const std::vector<EventRef> &Events,
-                                  const std::vector<int32_t> &ThreadOf,
+                                  const CombinationLayout &L,
                                   const std::vector<const Trace *> &Chosen,
-                                  const std::vector<int32_t> &Base) {
+                                  const Relation &SyncBar,
+                                  const Relation &SyncFence) {
+  const std::vector<EventRef> &Events = L.Events;
+  const std::vector<int32_t> &ThreadOf = L.ThreadOf;
   N = unsigned(Events.size());
-  NumLocs = unsigned(P.Locs.size());
+  unsigned NumInits = L.NumInits;
 
   // Sets.
   std::vector<EventSet> Sets(NumSets, EventSet(N));
-  auto Add = [&](unsigned S, unsigned E) {
+  unsigned Cur = 0;
+  std::function<void(unsigned)> AddCur = [&](unsigned S) {
     if (S < NumSets)
-      Sets[S].insert(E);
+      Sets[S].insert(Cur);
   };
   for (unsigned E = 0; E < N; ++E) {
-    Add(SAll, E);
-    if (E < NumLocs) {
-      Add(SW, E);
-      Add(SM, E);
-      Add(SIW, E);
-      Add(P.Locs[E].R == litmus::Region::Shared ? SSHARED : SGLOBAL, E);
+    Cur = E;
+    AddCur(SAll);
+    if (E < NumInits) {
+      AddCur(SW);
+      AddCur(SM);
+      AddCur(SIW);
+      AddCur(P.Locs[size_t(L.InitLoc[E])].R == litmus::Region::Shared
+                 ? SSHARED
+                 : SGLOBAL);
       continue;
     }
     const Event &Ev = *Events[E].E;
     switch (Ev.K) {
     case EventKind::Read:
-      Add(SR, E);
-      Add(SM, E);
+      AddCur(SR);
+      AddCur(SM);
       break;
     case EventKind::Write:
-      Add(SW, E);
-      Add(SM, E);
+      AddCur(SW);
+      AddCur(SM);
       break;
     case EventKind::Fence:
-      Add(SF, E);
-      Add(Ev.Fence == FenceKind::Membar    ? SMEMBAR
-          : Ev.Fence == FenceKind::FenceSC ? SFENCE_SC
-                                           : SFENCE_ACQ_REL,
-          E);
+      AddCur(SF);
+      AddCur(Ev.Fence == FenceKind::Membar    ? SMEMBAR
+             : Ev.Fence == FenceKind::FenceSC ? SFENCE_SC
+             : Ev.Fence == FenceKind::FenceAcqRel ? SFENCE_ACQ_REL
+                                                  : NumSets);
+      // A proxy fence is in the set of what it orders; the other fences
+      // are generic, as Dat3M tags them.
+      AddCur(Ev.Fence == FenceKind::Proxy ? proxySet(Ev.Px) : SGEN);
       break;
     case EventKind::Barrier:
-      Add(SB, E);
+      AddCur(SB);
       break;
     }
     if (Ev.K == EventKind::Read || Ev.K == EventKind::Write) {
-      Add(P.Locs[Ev.Loc].R == litmus::Region::Shared ? SSHARED : SGLOBAL, E);
-      Add(cacheSet(Ev.Cache), E);
+      AddCur(P.Locs[size_t(Ev.Loc)].R == litmus::Region::Shared ? SSHARED
+                                                                : SGLOBAL);
+      AddCur(cacheSet(Ev.Cache));
+      AddCur(proxySet(Ev.Px));
     }
     if (Ev.Atom)
-      Add(SATOM, E);
-    if (Ev.K != EventKind::Barrier) {
-      Add(semSet(Ev.S), E);
-      Add(scopeSet(Ev.Sc), E);
+      AddCur(SATOM);
+    addSemSets(Ev, AddCur);
+    if (Ev.K != EventKind::Barrier && Ev.Fence != FenceKind::Proxy) {
+      AddCur(scopeSet(Ev.Sc));
+      if (Ev.S == Sem::Volatile)
+        AddCur(SSYS);
     }
   }
 
   // Relations fixed by the combination.
   Relation Id = Relation::identity(N);
-  Relation Po(N), Loc(N), Ext(N), Int(N), Rmw(N), Addr(N), Data(N), Ctrl(N),
-      PoLoc(N), Bsync(N);
+  Relation Po(N), Loc(N), VLoc(N), Ext(N), Int(N), Rmw(N), Addr(N), Data(N),
+      Ctrl(N), PoLoc(N), Sr(N);
   Relation Scopes[5] = {Relation(N), Relation(N), Relation(N), Relation(N),
                         Relation(N)};
-  auto LocOf = [&](unsigned E) -> int32_t {
-    if (E < NumLocs)
-      return int32_t(E);
-    const Event &Ev = *Events[E].E;
-    return Ev.K == EventKind::Read || Ev.K == EventKind::Write ? Ev.Loc : -1;
-  };
+  std::vector<int32_t> LocOf(N), VLocOf(N);
+  std::vector<std::optional<Level>> ScopeOf(N);
+  for (unsigned E = 0; E < N; ++E) {
+    LocOf[E] = L.locOf(E);
+    VLocOf[E] = E < NumInits ? L.InitLoc[E]
+                : LocOf[E] >= 0 ? Events[E].E->VLoc
+                                : -1;
+    if (E >= NumInits)
+      ScopeOf[E] = scopeLevel(*Events[E].E);
+  }
   for (unsigned A = 0; A < N; ++A) {
-    int32_t LA = LocOf(A);
     for (unsigned B = 0; B < N; ++B) {
-      int32_t LB = LocOf(B);
-      bool SameLoc = LA >= 0 && LA == LB;
+      bool SameLoc = LocOf[A] >= 0 && LocOf[A] == LocOf[B];
       if (SameLoc)
         Loc.insert(A, B);
-      if (ThreadOf[A] == ThreadOf[B]) {
+      if (VLocOf[A] >= 0 && VLocOf[A] == VLocOf[B])
+        VLoc.insert(A, B);
+      if (ThreadOf[A] == ThreadOf[B] && A >= NumInits) {
         Int.insert(A, B);
-        if (A < B && A >= NumLocs) {
+        if (A < B) {
           Po.insert(A, B);
           if (SameLoc)
             PoLoc.insert(A, B);
         }
-      } else {
+      } else if (A != B) {
         Ext.insert(A, B);
+      } else {
+        Int.insert(A, B); // an initial write is its own "thread"
       }
-      if (A < NumLocs || B < NumLocs)
+      if (A < NumInits || B < NumInits)
         continue;
-      const litmus::Placement &PA = P.Threads[ThreadOf[A]].Where;
-      const litmus::Placement &PB = P.Threads[ThreadOf[B]].Where;
-      for (int L = LWarp; L <= LSys; ++L)
-        if (sameLevel(PA, PB, Level(L)))
-          Scopes[L].insert(A, B);
-      const Event &EA = *Events[A].E, &EB = *Events[B].E;
-      if (EA.K == EventKind::Barrier && EB.K == EventKind::Barrier &&
-          sameLevel(PA, PB, LCta) && EA.BarrierId == EB.BarrierId &&
-          EA.BarrierCount == EB.BarrierCount)
-        Bsync.insert(A, B);
+      const litmus::Placement &PA = P.Threads[size_t(ThreadOf[A])].Where;
+      const litmus::Placement &PB = P.Threads[size_t(ThreadOf[B])].Where;
+      for (int Lv = LWarp; Lv <= LSys; ++Lv)
+        if (sameLevel(PA, PB, Level(Lv)))
+          Scopes[Lv].insert(A, B);
+      if (ScopeOf[A] && ScopeOf[B] && sameLevel(PA, PB, *ScopeOf[A]) &&
+          sameLevel(PA, PB, *ScopeOf[B]))
+        Sr.insert(A, B);
     }
   }
   // Dependencies and rmw, from each trace's masks over its reads.
   for (size_t T = 0; T < Chosen.size(); ++T) {
     const Trace &Tr = *Chosen[T];
-    unsigned B0 = unsigned(Base[T]);
+    unsigned B0 = unsigned(L.Base[T]);
     auto AddDeps = [&](Relation &R, uint64_t Mask, unsigned To) {
       for (unsigned I = 0; Mask; ++I, Mask >>= 1)
         if (Mask & 1)
@@ -311,11 +379,11 @@ void Primitives::setUpCombination(const litmus::Program &P,
   for (size_t K = 0; K < std::size(FenceRels); ++K) {
     const FenceRel &FR = FenceRels[K];
     Relation R(N);
-    for (unsigned F = NumLocs; F < N; ++F) {
+    for (unsigned F = NumInits; F < N; ++F) {
       const Event &Ev = *Events[F].E;
       if (Ev.K != EventKind::Fence || Ev.Fence != FR.K || Ev.Sc != FR.Sc)
         continue;
-      for (unsigned A = NumLocs; A < F; ++A) {
+      for (unsigned A = NumInits; A < F; ++A) {
         if (!Po.contains(A, F))
           continue;
         for (unsigned B = F + 1; B < N; ++B)
@@ -332,10 +400,12 @@ void Primitives::setUpCombination(const litmus::Program &P,
   // take each primitive from is worked out once (Plan); an Execution of the
   // same size is refilled in place, so its layout and the model's binding
   // stay, and no names are copied.
-  Relation *Fixed[] = {&Id,   &Po,   &Loc,   &Ext,           &Int,
-                       &Rmw,  &Addr, &Data,  &Ctrl,          &PoLoc,
-                       &Scopes[LWarp], &Scopes[LCta], &Scopes[LCluster],
-                       &Scopes[LGpu],  &Scopes[LGpu], &Scopes[LSys], &Bsync};
+  const Relation *Fixed[] = {&Id,   &Po,   &Loc,   &Ext,           &Int,
+                             &Rmw,  &Addr, &Data,  &Ctrl,          &PoLoc,
+                             &Scopes[LWarp], &Scopes[LCta], &Scopes[LCluster],
+                             &Scopes[LGpu],  &Scopes[LGpu], &Scopes[LSys],
+                             &VLoc, &Sr,   &Scopes[LCta], &SyncBar, &SyncFence};
+  static_assert(std::size(Fixed) == std::size(FixedNames));
   static const std::vector<PlanEntry> Plan = makePlan();
   bool Refill = X && X->numEvents() == N;
   if (!Refill)
@@ -381,23 +451,12 @@ void Primitives::setUpCombination(const litmus::Program &P,
 }
 
 void Primitives::setCandidate(const std::vector<int32_t> &RfOf,
-                              const std::vector<std::vector<int32_t>> &CoOrder,
-                              const std::vector<int32_t> &) {
-  // Scratch copies first (the slots may be missing if a name is unknown).
-  for (Relation *R : {&Rf, &Co, &Fr})
-    clearRelation(*R, N);
-  // co: the initial write first, then the order chosen.
-  for (unsigned L = 0; L < NumLocs; ++L) {
-    const std::vector<int32_t> &O = CoOrder[L];
-    for (size_t I = 0; I < O.size(); ++I) {
-      Co.insert(L, unsigned(O[I]));
-      for (size_t J = I + 1; J < O.size(); ++J)
-        Co.insert(unsigned(O[I]), unsigned(O[J]));
-    }
-  }
+                              const Relation &Co) {
+  clearRelation(Rf, N);
+  clearRelation(Fr, N);
   unsigned Wd = Co.wordsPerRow();
-  for (unsigned R = NumLocs; R < N; ++R) {
-    int32_t W = RfOf[R];
+  for (unsigned R = 0; R < N; ++R) {
+    int32_t W = R < RfOf.size() ? RfOf[R] : -1;
     if (W < 0)
       continue;
     Rf.insert(unsigned(W), R);

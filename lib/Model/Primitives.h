@@ -16,21 +16,41 @@
 
 namespace incant::model {
 
+/// The events of one trace combination: the initial writes (one per
+/// physical location) first, then each thread's events in program order.
+struct CombinationLayout {
+  std::vector<EventRef> Events;
+  /// Per event: its thread, or -1 for an initial write.
+  std::vector<int32_t> ThreadOf;
+  /// Per initial write (events 0..NumInits-1): its physical location.
+  std::vector<int32_t> InitLoc;
+  /// Per location (P.Locs index): the initial write of its physical
+  /// location.
+  std::vector<int32_t> InitOf;
+  std::vector<int32_t> Base; ///< First event of each thread.
+  unsigned NumInits = 0;
+  /// The location an event accesses (physical), -1 if none.
+  int32_t locOf(unsigned E) const {
+    return E < NumInits ? InitLoc[E]
+           : Events[E].E->K == EventKind::Read ||
+                   Events[E].E->K == EventKind::Write
+               ? Events[E].E->Loc
+               : -1;
+  }
+};
+
 class Primitives {
 public:
-  /// Builds the rf/co-independent primitives of one trace combination.
-  /// Events 0..Locs-1 are the initial writes.
-  void setUpCombination(const litmus::Program &P,
-                        const std::vector<EventRef> &Events,
-                        const std::vector<int32_t> &ThreadOf,
+  /// Builds the rf/co-independent primitives of one trace combination,
+  /// with the barrier synchronization and Fence-SC order chosen for it.
+  void setUpCombination(const litmus::Program &P, const CombinationLayout &L,
                         const std::vector<const Trace *> &Chosen,
-                        const std::vector<int32_t> &Base);
+                        const cat::Relation &SyncBar,
+                        const cat::Relation &SyncFence);
   /// Sets rf, co, fr and their internal/external parts. \p Rf gives each
-  /// read's write (-1 for non-reads), \p CoOrder each location's non-init
-  /// writes in coherence order.
-  void setCandidate(const std::vector<int32_t> &Rf,
-                    const std::vector<std::vector<int32_t>> &CoOrder,
-                    const std::vector<int32_t> &ThreadOf);
+  /// read's write (-1 for non-reads); \p Co is the coherence order (strict,
+  /// transitive, the initial writes before the others).
+  void setCandidate(const std::vector<int32_t> &Rf, const cat::Relation &Co);
   const cat::Execution &execution() const { return *X; }
 
   /// The relations refilled per candidate.
@@ -41,10 +61,9 @@ public:
 private:
   std::optional<cat::Execution> X;
   unsigned N = 0;
-  unsigned NumLocs = 0;
   /// Where the dynamic relations sit in X.relations().
   int32_t DynamicSlot[NumDynamic] = {};
-  cat::Relation Rf, Co, Fr;  ///< Scratch, per candidate.
+  cat::Relation Rf, Fr; ///< Scratch, per candidate.
   cat::Relation ExtRel, IntRel;
 };
 

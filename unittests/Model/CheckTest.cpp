@@ -112,7 +112,7 @@ struct Pair {
 
 std::vector<Pair> pairsOf(const litmus::Program &P, const char *Name) {
   std::vector<Pair> Out;
-  forEachCandidate(P, {}, [&](const Candidate &C) {
+  forEachCandidate(P, {}, {}, [&](const Candidate &C) {
     const cat::Relation *Rel = C.execution().relation(Name);
     EXPECT_NE(Rel, nullptr) << Name;
     if (!Rel)
@@ -432,7 +432,7 @@ TEST(CheckTest, ScopeAndFenceRelations) {
   EXPECT_EQ(pairsOf(P, "membar.cta"),
             (std::vector<Pair>{{0, 0, 0, 2}, {0, 0, 0, 3}}));
   EXPECT_TRUE(pairsOf(P, "membar.gl").empty());
-  std::vector<Pair> Bsync = pairsOf(P, "bsync");
+  std::vector<Pair> Bsync = pairsOf(P, "syncbar");
   EXPECT_NE(std::find(Bsync.begin(), Bsync.end(), Pair{0, 3, 1, 0}),
             Bsync.end());
   EXPECT_EQ(std::find(Bsync.begin(), Bsync.end(), Pair{0, 3, 2, 0}),
@@ -483,7 +483,7 @@ namespace {
 TEST(CheckTest, EveryPrimitiveIsSetOnceAndFrIsDerivedFromRfCo) {
   litmus::Program P = sb();
   unsigned Seen = 0;
-  forEachCandidate(P, {}, [&](const Candidate &C) {
+  forEachCandidate(P, {}, {}, [&](const Candidate &C) {
     const cat::Execution &X = C.execution();
     EXPECT_EQ(X.sets().size() + X.relations().size(),
               cat::primitiveNames().size());

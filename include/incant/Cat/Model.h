@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace incant::cat {
@@ -96,6 +97,15 @@ public:
 
   /// The model's title (the first quoted string of the file, if any).
   const std::string &name() const;
+
+  /// Whether the model takes coherence order to be partial: it closes the
+  /// primitive itself (`let co = co+`, as Dat3M's PTX models do), so the
+  /// enumerator gives it every strict partial order of each location's
+  /// writes (initial write first) instead of only the total ones.
+  bool partialCoherence() const;
+  /// Whether the model reads the primitive \p Name (after dead code is
+  /// removed; derived primitives count as the ones they read).
+  bool usesPrimitive(std::string_view Name) const;
 
   /// Evaluates the model on \p X. Every primitive the model uses must be set
   /// in \p X (or be one the interpreter derives itself); a missing one is a

@@ -21,8 +21,9 @@
 
 namespace incant::model {
 
-/// One event of a candidate execution: events 0..Locs-1 are the initial
-/// writes (event l writes location l), then each thread's events in order.
+/// One event of a candidate execution: the initial writes first (one per
+/// physical location, in the order of P.Locs), then each thread's events
+/// in program order.
 struct EventRef {
   int32_t Thread = -1;  ///< Index into Program::Threads; -1 for initial writes.
   const Event *E = nullptr;
@@ -40,8 +41,16 @@ public:
   const Trace &trace(unsigned Thread) const { return *(*Traces)[Thread]; }
   /// The event that event \p R (a read) reads from.
   unsigned readsFrom(unsigned R) const { return unsigned((*Rf)[R]); }
-  /// Final value of a location (its co-last write) and of a register.
-  litmus::Value finalLoc(unsigned Loc) const { return (*FinalLocs)[Loc]; }
+  /// Final value of a location (P.Locs index; aliases share their physical
+  /// location's) and of a register. With a partial coherence order a
+  /// location may end with any of its co-maximal writes: see
+  /// forEachFinalState.
+  litmus::Value finalLoc(unsigned Loc) const {
+    return (*FinalLocs)[size_t(Prog->Locs[Loc].phys(int32_t(Loc)))];
+  }
+  /// Calls \p F once per final state of the locations this candidate may
+  /// end in (once if coherence is total), with finalLoc() set accordingly.
+  void forEachFinalState(const std::function<void()> &F) const;
   litmus::Value finalReg(unsigned Thread, unsigned Reg) const {
     return trace(Thread).FinalRegs[Reg];
   }
@@ -53,7 +62,20 @@ private:
   const std::vector<EventRef> *Events = nullptr;
   const std::vector<const Trace *> *Traces = nullptr;
   const std::vector<int32_t> *Rf = nullptr;
-  const std::vector<litmus::Value> *FinalLocs = nullptr;
+  std::vector<litmus::Value> *FinalLocs = nullptr;
+  /// Per physical location: the values it may end with (empty: no choice).
+  const std::vector<std::vector<litmus::Value>> *FinalOptions = nullptr;
+};
+
+/// How candidate executions are drawn, as the model needs them.
+struct CandidateShape {
+  /// Every strict partial order of each location's writes (initial write
+  /// first), not only total ones; cat::Model::partialCoherence().
+  bool PartialCoherence = false;
+  /// Guess the Fence-SC order (`sync_fence`): every acyclic orientation of
+  /// the pairs of fence.sc/membar that are in each other's scope. Without
+  /// it `sync_fence` is empty.
+  bool FenceSCOrder = false;
 };
 
 struct EnumerationStats {
@@ -66,6 +88,7 @@ struct EnumerationStats {
 /// stop early.
 EnumerationStats
 forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
+                 const CandidateShape &Shape,
                  const std::function<bool(const Candidate &)> &Visit);
 
 } // namespace incant::model
