@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <string_view>
 
 namespace incant::litmus {
@@ -179,9 +180,22 @@ bool Parser::parseHeaderLine(Test &T) {
   T.Name = S.substr(B, P - B);
   T.NameRange = {File->locAt(B), File->locAt(P)};
   Lex.seek(P);
+  LitmusLexer Start = Lex;
   while (Lex.peek().is(LTok::String)) {
     LToken C = Lex.next();
     T.Comments.push_back(std::string(C.Text.substr(1, C.Text.size() - 2)));
+  }
+  if (T.A == Arch::PTX && !Lex.peek().is(LTok::LBrace)) {
+    // Dat3M's grammar skips everything up to the first '{'.
+    size_t B = Start.tokenStart(), E = S.find('{', B);
+    if (E != std::string::npos) {
+      T.Comments.clear();
+      uint32_t End = uint32_t(E);
+      while (End > B && std::isspace(static_cast<unsigned char>(S[End - 1])))
+        --End;
+      T.Preamble = S.substr(B, End - B);
+      Lex.seek(uint32_t(E));
+    }
   }
   return true;
 }

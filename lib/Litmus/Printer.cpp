@@ -104,6 +104,8 @@ std::string printTest(const Test &T) {
   Out += fmt::format("{} {}\n", T.A == Arch::PTX ? "PTX" : "GPU_PTX", T.Name);
   for (const std::string &C : T.Comments)
     Out += "\"" + C + "\"\n";
+  if (!T.Preamble.empty())
+    Out += T.Preamble + "\n";
   Out += "{\n";
   for (const InitItem &I : T.Init) {
     switch (I.K) {

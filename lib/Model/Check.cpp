@@ -2,6 +2,7 @@
 #include "incant/Model/Check.h"
 #include "incant/Model/Executions.h"
 
+#include "incant/Cat/Evaluator.h"
 #include "incant/Litmus/Condition.h"
 
 #include <algorithm>
@@ -9,6 +10,29 @@
 
 using namespace incant;
 using namespace incant::model;
+
+namespace {
+
+/// The model's verdicts on partial choices, for the enumerator to skip what
+/// the model forbids however the choice is completed.
+class ModelPruner : public CandidatePruner {
+public:
+  explicit ModelPruner(cat::Evaluator &Ev) : Ev(Ev) {}
+  bool admits(const cat::Execution &X, unsigned Level) override {
+    return Ev.stage(X, Level);
+  }
+  bool refutes(const cat::Execution &X, bool Upper) override {
+    return Ev.refutes(X, Upper);
+  }
+  bool canRefute(const cat::Execution &X, bool Upper) override {
+    return Ev.canRefute(X, Upper);
+  }
+
+private:
+  cat::Evaluator &Ev;
+};
+
+} // namespace
 
 CheckResult model::check(const litmus::Program &P, const cat::Model &M,
                          const CheckOptions &Opts) {
@@ -19,9 +43,12 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
   CandidateShape Shape;
   Shape.PartialCoherence = M.partialCoherence();
   Shape.FenceSCOrder = M.usesPrimitive("sync_fence");
-  EnumerationStats Stats =
-      forEachCandidate(P, Opts, Shape, [&](const Candidate &C) {
-        cat::Verdict V = M.evaluate(C.execution());
+  cat::Evaluator Ev(M);
+  ModelPruner Pruner(Ev);
+  EnumerationStats Stats = forEachCandidate(
+      P, Opts, Shape,
+      [&](const Candidate &C) {
+        cat::Verdict V = Ev.finish(C.execution());
         if (!V.Allowed)
           return true;
         for (std::string &F : V.Flags)
@@ -49,7 +76,8 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
           (It->second.Satisfies ? Res.Positive : Res.Negative) += 1;
         });
         return true;
-      });
+      },
+      &Pruner);
   Res.Candidates = Stats.Candidates;
   Res.Incomplete = Stats.Incomplete;
   for (auto &[K, S] : States)

@@ -28,83 +28,6 @@ using litmus::Value;
 
 namespace {
 
-/// Calls \p F with every strict order of \p K elements (rows[a]: the bit
-/// set of elements after a; transitively closed): every total order, or
-/// with \p Partial every partial one. Returns false if \p F stopped.
-class OrderEnumerator {
-public:
-  OrderEnumerator(unsigned K, bool Partial,
-                  const std::function<bool(const std::vector<uint32_t> &)> &F)
-      : K(K), Partial(Partial), F(F), Rows(K, 0), Unordered(K, 0) {}
-
-  bool run() {
-    if (!Partial)
-      return permutations();
-    return pairs(0, 1);
-  }
-
-private:
-  unsigned K;
-  bool Partial;
-  const std::function<bool(const std::vector<uint32_t> &)> &F;
-  std::vector<uint32_t> Rows, Unordered;
-
-  bool permutations() {
-    std::vector<unsigned> Perm(K);
-    for (unsigned I = 0; I != K; ++I)
-      Perm[I] = I;
-    do {
-      uint32_t After = 0;
-      for (unsigned I = K; I-- > 0;) {
-        Rows[Perm[I]] = After;
-        After |= uint32_t(1) << Perm[I];
-      }
-      if (!F(Rows))
-        return false;
-    } while (std::next_permutation(Perm.begin(), Perm.end()));
-    return true;
-  }
-
-  /// Adds I -> J and closes transitively; false if that relates a pair
-  /// decided unordered.
-  bool addEdge(unsigned I, unsigned J) {
-    uint32_t Succ = (uint32_t(1) << J) | Rows[J];
-    for (unsigned A = 0; A != K; ++A)
-      if (A == I || (Rows[A] >> I & 1)) {
-        Rows[A] |= Succ;
-        if (Rows[A] & Unordered[A])
-          return false;
-      }
-    return true;
-  }
-
-  /// Decides the pair (I, J) and the ones after it.
-  bool pairs(unsigned I, unsigned J) {
-    while (I < K && J >= K) {
-      ++I;
-      J = I + 1;
-    }
-    if (I + 1 >= K)
-      return F(Rows);
-    unsigned NI = I, NJ = J + 1;
-    if ((Rows[I] >> J & 1) || (Rows[J] >> I & 1))
-      return pairs(NI, NJ); // fixed by transitivity
-    std::vector<uint32_t> Saved = Rows;
-    if (addEdge(I, J) && !pairs(NI, NJ))
-      return false;
-    Rows = Saved;
-    if (addEdge(J, I) && !pairs(NI, NJ))
-      return false;
-    Rows = Saved;
-    Unordered[I] |= uint32_t(1) << J;
-    Unordered[J] |= uint32_t(1) << I;
-    bool Go = pairs(NI, NJ);
-    Unordered[I] &= ~(uint32_t(1) << J);
-    Unordered[J] &= ~(uint32_t(1) << I);
-    return Go;
-  }
-};
-
 /// Whether two placements are in one CTA.
 bool sameCta(const litmus::Placement &A, const litmus::Placement &B) {
   return A.Device == B.Device && A.Cluster == B.Cluster && A.CTA == B.CTA;
@@ -118,8 +41,9 @@ class CandidateEnumerator {
 public:
   CandidateEnumerator(const litmus::Program &P, const CheckOptions &Opts,
                       const CandidateShape &Shape,
-                      const std::function<bool(const Candidate &)> &Visit)
-      : P(P), Opts(Opts), Shape(Shape), Visit(Visit) {}
+                      const std::function<bool(const Candidate &)> &Visit,
+                      CandidatePruner *Pruner)
+      : P(P), Opts(Opts), Shape(Shape), Visit(Visit), Pruner(Pruner) {}
 
   EnumerationStats run();
 
@@ -128,6 +52,7 @@ private:
   const CheckOptions &Opts;
   const CandidateShape &Shape;
   const std::function<bool(const Candidate &)> &Visit;
+  CandidatePruner *Pruner;
   EnumerationStats Stats;
   bool Stop = false;
   TraceSet TS;
@@ -157,9 +82,13 @@ private:
   Primitives Prims;
 
   // The current candidate.
-  std::vector<size_t> RfChoice;
   std::vector<int32_t> Rf; ///< Per event: the write a read reads from, else -1.
-  std::vector<std::vector<uint32_t>> CoRows; ///< Per entry of CoLocs.
+  /// Coherence being chosen, per entry of CoLocs: Rows[a] the writes after
+  /// write a (closed transitively), Unordered[a] those decided unordered.
+  std::vector<std::vector<uint32_t>> CoRows, CoUnordered;
+  /// The pairs (entry of CoLocs, a, b) to decide, in order.
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> CoPairs;
+  bool PruneLower = false, PruneUpper = false;
   Relation Co;
   std::vector<Value> FinalLocs;
   std::vector<std::vector<Value>> FinalOptions;
@@ -171,7 +100,10 @@ private:
   void forEachFenceOrder();
   void setUpChoice();
   void forEachRf(size_t I);
-  void forEachCo(size_t I);
+  void startCo();
+  void decideCo(size_t Pair);
+  bool addCoEdge(unsigned C, unsigned A, unsigned B);
+  void buildCo(bool Upper);
   void visitCandidate();
 };
 
@@ -451,17 +383,19 @@ void CandidateEnumerator::forEachFenceOrder() {
 
 void CandidateEnumerator::setUpChoice() {
   Prims.setUpCombination(P, L, Chosen, SyncBar, SyncFence);
+  if (Pruner && !Pruner->admits(Prims.execution(), 0))
+    return; // the model forbids this choice whatever rf and co are
   forEachRf(0);
 }
 
 void CandidateEnumerator::forEachRf(size_t I) {
-  if (I == 0) {
-    RfChoice.assign(Reads.size(), 0);
+  if (I == 0)
     Rf.assign(L.Events.size(), -1);
-  }
   if (I == Reads.size()) {
-    CoRows.assign(CoLocs.size(), {});
-    forEachCo(0);
+    Prims.setRf(Rf);
+    if (Pruner && !Pruner->admits(Prims.execution(), 1))
+      return;
+    startCo();
     return;
   }
   for (int32_t W : RfCands[I]) {
@@ -472,23 +406,129 @@ void CandidateEnumerator::forEachRf(size_t I) {
   }
 }
 
-void CandidateEnumerator::forEachCo(size_t I) {
-  if (I == CoLocs.size()) {
+/// Coherence is chosen pair by pair (a before b, b before a, or, when it is
+/// partial, neither), closing transitively; every total (partial) order is
+/// reached once. Between decisions the pruner sees the edges decided so
+/// far (a subset of every completion) and those plus every undecided pair
+/// both ways (a superset).
+void CandidateEnumerator::startCo() {
+  CoRows.assign(CoLocs.size(), {});
+  CoUnordered.assign(CoLocs.size(), {});
+  CoPairs.clear();
+  for (size_t C = 0; C != CoLocs.size(); ++C) {
+    unsigned K = unsigned(LocWrites[size_t(CoLocs[C])].size());
+    if (K > 32) {
+      Stats.Incomplete = true;
+      return;
+    }
+    CoRows[C].assign(K, 0);
+    CoUnordered[C].assign(K, 0);
+    for (unsigned A = 0; A != K; ++A)
+      for (unsigned B = A + 1; B != K; ++B)
+        CoPairs.push_back({unsigned(C), A, B});
+  }
+  if (Pruner && CoPairs.size() >= 2) {
+    buildCo(false);
+    PruneLower = Pruner->canRefute(Prims.execution(), false);
+    PruneUpper = Pruner->canRefute(Prims.execution(), true);
+  } else {
+    PruneLower = PruneUpper = false;
+  }
+  decideCo(0);
+}
+
+bool CandidateEnumerator::addCoEdge(unsigned C, unsigned A, unsigned B) {
+  std::vector<uint32_t> &Rows = CoRows[C];
+  const std::vector<uint32_t> &Un = CoUnordered[C];
+  uint32_t Succ = (uint32_t(1) << B) | Rows[B];
+  for (unsigned X = 0; X != Rows.size(); ++X)
+    if (X == A || (Rows[X] >> A & 1)) {
+      Rows[X] |= Succ;
+      if (Rows[X] & Un[X])
+        return false;
+    }
+  return true;
+}
+
+void CandidateEnumerator::buildCo(bool Upper) {
+  unsigned N = unsigned(L.Events.size());
+  if (Co.size() != N)
+    Co = Relation(N);
+  else
+    for (unsigned A = 0; A < N; ++A)
+      std::fill(Co.row(A), Co.row(A) + Co.wordsPerRow(), 0);
+  for (size_t Loc = 0; Loc < LocWrites.size(); ++Loc)
+    for (int32_t W : LocWrites[Loc])
+      Co.insert(unsigned(L.InitOf[Loc]), unsigned(W));
+  for (size_t C = 0; C != CoLocs.size(); ++C) {
+    const std::vector<int32_t> &Ws = LocWrites[size_t(CoLocs[C])];
+    const std::vector<uint32_t> &Rows = CoRows[C];
+    for (size_t A = 0; A != Ws.size(); ++A)
+      for (size_t B = 0; B != Ws.size(); ++B) {
+        bool Edge = Rows[A] >> B & 1;
+        if (!Edge && Upper && A != B)
+          Edge = !(Rows[B] >> A & 1) && !(CoUnordered[C][A] >> B & 1);
+        if (Edge)
+          Co.insert(unsigned(Ws[A]), unsigned(Ws[B]));
+      }
+  }
+}
+
+void CandidateEnumerator::decideCo(size_t Pair) {
+  if (Stop)
+    return;
+  while (Pair < CoPairs.size()) {
+    auto [C, A, B] = CoPairs[Pair];
+    if (!(CoRows[C][A] >> B & 1) && !(CoRows[C][B] >> A & 1))
+      break;
+    ++Pair; // fixed by transitivity
+  }
+  if (Pair == CoPairs.size()) {
+    buildCo(false);
+    Prims.setCo(Co);
     visitCandidate();
     return;
   }
-  unsigned K = unsigned(LocWrites[size_t(CoLocs[I])].size());
-  if (K > 32) {
-    Stats.Incomplete = true;
-    return;
+  auto [C, A, B] = CoPairs[Pair];
+  bool Prune = Pair + 1 < CoPairs.size();
+  auto Refuted = [&] {
+    if (!Prune)
+      return false;
+    if (PruneLower) {
+      buildCo(false);
+      Prims.setCo(Co);
+      if (Pruner->refutes(Prims.execution(), false))
+        return true;
+    }
+    if (PruneUpper) {
+      buildCo(true);
+      Prims.setCo(Co);
+      if (Pruner->refutes(Prims.execution(), true))
+        return true;
+    }
+    return false;
+  };
+  std::vector<uint32_t> Saved = CoRows[C];
+  for (int Choice = 0; Choice != (Shape.PartialCoherence ? 3 : 2); ++Choice) {
+    bool Ok = true;
+    if (Choice == 0)
+      Ok = addCoEdge(C, A, B);
+    else if (Choice == 1)
+      Ok = addCoEdge(C, B, A);
+    else {
+      CoUnordered[C][A] |= uint32_t(1) << B;
+      CoUnordered[C][B] |= uint32_t(1) << A;
+    }
+    if (Ok && !Refuted())
+      decideCo(Pair + 1);
+    CoRows[C] = Saved;
+    if (Choice == 2) {
+      CoUnordered[C][A] &= ~(uint32_t(1) << B);
+      CoUnordered[C][B] &= ~(uint32_t(1) << A);
+    }
+    if (Stop)
+      return;
   }
-  std::function<bool(const std::vector<uint32_t> &)> F =
-      [&](const std::vector<uint32_t> &Rows) {
-        CoRows[I] = Rows;
-        forEachCo(I + 1);
-        return !Stop;
-      };
-  OrderEnumerator(K, Shape.PartialCoherence, F).run();
 }
 
 void CandidateEnumerator::visitCandidate() {
@@ -499,12 +539,6 @@ void CandidateEnumerator::visitCandidate() {
   }
   ++Stats.Candidates;
   size_t NumLocs = P.Locs.size();
-  unsigned N = unsigned(L.Events.size());
-  if (Co.size() != N)
-    Co = Relation(N);
-  else
-    for (unsigned A = 0; A < N; ++A)
-      std::fill(Co.row(A), Co.row(A) + Co.wordsPerRow(), 0);
   FinalLocs.assign(NumLocs, Value{});
   FinalOptions.assign(NumLocs, {});
   size_t CoIdx = 0;
@@ -513,9 +547,6 @@ void CandidateEnumerator::visitCandidate() {
     const std::vector<int32_t> &Ws = LocWrites[Loc];
     if (Ws.empty())
       continue;
-    int32_t Init = L.InitOf[Loc];
-    for (int32_t W : Ws)
-      Co.insert(unsigned(Init), unsigned(W));
     if (Ws.size() == 1) {
       FinalLocs[Loc] = L.Events[size_t(Ws[0])].E->V;
       continue;
@@ -524,9 +555,6 @@ void CandidateEnumerator::visitCandidate() {
     const std::vector<uint32_t> &Rows = CoRows[CoIdx++];
     std::vector<Value> Last;
     for (size_t A = 0; A != Ws.size(); ++A) {
-      for (size_t B = 0; B != Ws.size(); ++B)
-        if (Rows[A] >> B & 1)
-          Co.insert(unsigned(Ws[A]), unsigned(Ws[B]));
       if (Rows[A] == 0) {
         Value V = L.Events[size_t(Ws[A])].E->V;
         if (std::find(Last.begin(), Last.end(), V) == Last.end())
@@ -537,7 +565,6 @@ void CandidateEnumerator::visitCandidate() {
     if (Last.size() > 1)
       FinalOptions[Loc] = std::move(Last);
   }
-  Prims.setCandidate(Rf, Co);
   Candidate C;
   C.X = &Prims.execution();
   C.Prog = &P;
@@ -553,6 +580,7 @@ void CandidateEnumerator::visitCandidate() {
 EnumerationStats
 model::forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
                         const CandidateShape &Shape,
-                        const std::function<bool(const Candidate &)> &Visit) {
-  return CandidateEnumerator(P, Opts, Shape, Visit).run();
+                        const std::function<bool(const Candidate &)> &Visit,
+                        CandidatePruner *Pruner) {
+  return CandidateEnumerator(P, Opts, Shape, Visit, Pruner).run();
 }

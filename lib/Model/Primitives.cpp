@@ -444,52 +444,71 @@ void Primitives::setUpCombination(const litmus::Program &P,
       else if (E.K != PlanEntry::Dynamic)
         clearRelation(X->relationAt(RelSlot), N);
     } else {
-      X->setRelation(std::string(PI.Name), R ? *R : Relation(N));
+      X->setRelation(std::string(PI.Name), R ? *R : Relation(N),
+                     E.K == PlanEntry::Dynamic ? DynamicLevel[E.Id] : 0);
     }
     ++RelSlot;
   }
 }
 
-void Primitives::setCandidate(const std::vector<int32_t> &RfOf,
-                              const Relation &Co) {
+namespace {
+
+/// Dst = In, or In & Mask.
+void copyMasked(Relation &Dst, const Relation &In, const Relation *Mask,
+                unsigned N) {
+  unsigned Wd = In.wordsPerRow();
+  for (unsigned A = 0; A < N; ++A) {
+    const uint64_t *Src = In.row(A);
+    uint64_t *D = Dst.row(A);
+    if (!Mask) {
+      for (unsigned K = 0; K < Wd; ++K)
+        D[K] = Src[K];
+      continue;
+    }
+    const uint64_t *M = Mask->row(A);
+    for (unsigned K = 0; K < Wd; ++K)
+      D[K] = Src[K] & M[K];
+  }
+}
+
+} // namespace
+
+void Primitives::setRf(const std::vector<int32_t> &RfOf) {
   clearRelation(Rf, N);
+  for (unsigned R = 0; R < N && R < RfOf.size(); ++R)
+    if (RfOf[R] >= 0)
+      Rf.insert(unsigned(RfOf[R]), R);
+  // 0: whole, 1: & ext, 2: & int.
+  const unsigned Part[NumDynamic] = {0, 0, 0, 1, 2, 1, 2, 1, 2};
+  for (unsigned D = 0; D < NumDynamic; ++D)
+    if (DynamicSlot[D] >= 0 && DynamicLevel[D] == 1)
+      copyMasked(X->relationAt(size_t(DynamicSlot[D])), Rf,
+                 Part[D] == 1 ? &ExtRel : Part[D] == 2 ? &IntRel : nullptr,
+                 N);
+}
+
+void Primitives::setCo(const Relation &Co) {
+  // fr: a read before every write co-after its source (not itself).
   clearRelation(Fr, N);
   unsigned Wd = Co.wordsPerRow();
-  for (unsigned R = 0; R < N; ++R) {
-    int32_t W = R < RfOf.size() ? RfOf[R] : -1;
-    if (W < 0)
-      continue;
-    Rf.insert(unsigned(W), R);
-    // fr: R before every write co-after its source.
-    const uint64_t *CoRow = Co.row(unsigned(W));
-    uint64_t *FrRow = Fr.row(R);
+  for (unsigned W = 0; W < N; ++W) {
+    const uint64_t *RfRow = Rf.row(W);
+    const uint64_t *CoRow = Co.row(W);
     for (unsigned K = 0; K < Wd; ++K)
-      FrRow[K] = CoRow[K];
-    Fr.erase(R, R);
+      for (uint64_t Bits = RfRow[K]; Bits; Bits &= Bits - 1) {
+        unsigned R = K * 64 + unsigned(__builtin_ctzll(Bits));
+        uint64_t *FrRow = Fr.row(R);
+        for (unsigned J = 0; J < Wd; ++J)
+          FrRow[J] |= CoRow[J];
+        Fr.erase(R, R);
+      }
   }
   const Relation *Whole[NumDynamic] = {&Rf, &Co, &Fr, &Rf, &Rf,
                                        &Co, &Co, &Fr, &Fr};
-  // 0: whole, 1: & ext, 2: & int.
   const unsigned Part[NumDynamic] = {0, 0, 0, 1, 2, 1, 2, 1, 2};
-  for (unsigned D = 0; D < NumDynamic; ++D) {
-    if (DynamicSlot[D] < 0)
-      continue;
-    Relation &Out = X->relationAt(size_t(DynamicSlot[D]));
-    assert(Out.size() == N);
-    const Relation &In = *Whole[D];
-    const Relation *Mask = Part[D] == 1 ? &ExtRel : Part[D] == 2 ? &IntRel
-                                                                   : nullptr;
-    for (unsigned A = 0; A < N; ++A) {
-      const uint64_t *Src = In.row(A);
-      uint64_t *Dst = Out.row(A);
-      if (!Mask) {
-        for (unsigned K = 0; K < Wd; ++K)
-          Dst[K] = Src[K];
-        continue;
-      }
-      const uint64_t *M = Mask->row(A);
-      for (unsigned K = 0; K < Wd; ++K)
-        Dst[K] = Src[K] & M[K];
-    }
-  }
+  for (unsigned D = 0; D < NumDynamic; ++D)
+    if (DynamicSlot[D] >= 0 && DynamicLevel[D] == 2)
+      copyMasked(X->relationAt(size_t(DynamicSlot[D])), *Whole[D],
+                 Part[D] == 1 ? &ExtRel : Part[D] == 2 ? &IntRel : nullptr,
+                 N);
 }

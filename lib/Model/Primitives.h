@@ -47,16 +47,22 @@ public:
                         const std::vector<const Trace *> &Chosen,
                         const cat::Relation &SyncBar,
                         const cat::Relation &SyncFence);
-  /// Sets rf, co, fr and their internal/external parts. \p Rf gives each
-  /// read's write (-1 for non-reads); \p Co is the coherence order (strict,
-  /// transitive, the initial writes before the others).
-  void setCandidate(const std::vector<int32_t> &Rf, const cat::Relation &Co);
+  /// Sets rf and its internal/external parts (level 1). \p Rf gives each
+  /// read's write (-1 for non-reads).
+  void setRf(const std::vector<int32_t> &Rf);
+  /// Sets co, fr and their parts (level 2) from \p Co: the coherence order
+  /// (the initial writes before the others), or a bound on it while it is
+  /// being chosen.
+  void setCo(const cat::Relation &Co);
   const cat::Execution &execution() const { return *X; }
 
   /// The relations refilled per candidate.
   static constexpr unsigned NumDynamic = 9;
   static constexpr const char *DynamicNames[NumDynamic] = {
       "rf", "co", "fr", "rfe", "rfi", "coe", "coi", "fre", "fri"};
+  /// Their levels: rf 1, co 2, fr 2, ...
+  static constexpr uint8_t DynamicLevel[NumDynamic] = {1, 2, 2, 1, 1,
+                                                       2, 2, 2, 2};
 
 private:
   std::optional<cat::Execution> X;

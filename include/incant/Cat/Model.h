@@ -34,7 +34,10 @@ public:
   explicit Execution(unsigned NumEvents) : N(NumEvents) {}
   unsigned numEvents() const { return N; }
   void setSet(const std::string &Name, EventSet S);
-  void setRelation(const std::string &Name, Relation R);
+  /// \p Level: the stage at which the enumerator fills this relation (0:
+  /// fixed for the execution's events; higher: refilled more often, e.g.
+  /// rf at 1 and co at 2). cat::Evaluator evaluates by these levels.
+  void setRelation(const std::string &Name, Relation R, uint8_t Level = 0);
   const EventSet *set(const std::string &Name) const;
   const Relation *relation(const std::string &Name) const;
 
@@ -45,6 +48,7 @@ public:
   struct NamedRelation {
     std::string Name;
     Relation R;
+    uint8_t Level = 0;
   };
   const std::vector<NamedSet> &sets() const { return Sets; }
   const std::vector<NamedRelation> &relations() const { return Rels; }
@@ -121,6 +125,7 @@ public:
   ~Model();
 
 private:
+  friend class Evaluator;
   explicit Model(std::unique_ptr<ModelImpl> Impl);
   std::unique_ptr<ModelImpl> Impl;
 };

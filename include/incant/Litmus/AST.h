@@ -146,6 +146,10 @@ struct Test {
   std::string Name;
   SourceRange NameRange;
   std::vector<std::string> Comments; ///< The quoted strings, without quotes.
+  /// PTX dialect: Dat3M takes all text between the header line and the
+  /// first `{` as description. When that text is not a sequence of quoted
+  /// strings (a quote inside a string, say), it is kept here verbatim.
+  std::string Preamble;
   std::vector<InitItem> Init;
   std::vector<ThreadHeader> Threads;
   std::vector<Row> Rows;

@@ -83,13 +83,31 @@ struct EnumerationStats {
   bool Incomplete = false; ///< A limit (traces, values, MaxCandidates) was hit.
 };
 
+/// Lets the enumerator skip the candidates a model forbids whatever the rest
+/// of their choices are (model::check answers with a cat::Evaluator). The
+/// primitives come in levels: 0 fixed by the trace combination and its
+/// barrier and Fence-SC choices, 1 rf, 2 co.
+class CandidatePruner {
+public:
+  virtual ~CandidatePruner() = default;
+  /// The primitives up to \p Level are set: false skips every candidate
+  /// that shares them.
+  virtual bool admits(const cat::Execution &X, unsigned Level) = 0;
+  /// While coherence is being chosen: co (and fr) hold a subset of every
+  /// completion's (\p Upper false) or a superset (true); true skips them.
+  virtual bool refutes(const cat::Execution &X, bool Upper) = 0;
+  /// Whether refutes can ever answer true (else it is not asked).
+  virtual bool canRefute(const cat::Execution &X, bool Upper) = 0;
+};
+
 /// Calls \p Visit on every candidate execution of \p P (at most
-/// Opts.MaxCandidates of them if that is not 0). \p Visit returns false to
-/// stop early.
+/// Opts.MaxCandidates of them if that is not 0) that \p Pruner, if given,
+/// does not rule out. \p Visit returns false to stop early.
 EnumerationStats
 forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
                  const CandidateShape &Shape,
-                 const std::function<bool(const Candidate &)> &Visit);
+                 const std::function<bool(const Candidate &)> &Visit,
+                 CandidatePruner *Pruner = nullptr);
 
 } // namespace incant::model
 
