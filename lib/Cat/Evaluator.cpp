@@ -83,6 +83,102 @@ Polarity flip(Polarity A) {
 
 } // namespace
 
+/// The level of every register and instruction, in code order; a let rec
+/// block takes the level of its whole body.
+void ModelImpl::computeLevels(Binding &B) const {
+  for (const PrimReg &R : P.Prims)
+    B.RegLevel[size_t(R.Reg)] = B.PrimLevel[R.Prim];
+  auto Visit = [&](const Instr &I) {
+    uint8_t L = 0;
+    for (int32_t R : {I.A, I.B, I.C})
+      if (R >= 0)
+        L = std::max(L, B.RegLevel[size_t(R)]);
+    B.RegLevel[size_t(I.Dst)] = L;
+    return L;
+  };
+  for (size_t Pc = 0; Pc != P.Code.size(); ++Pc) {
+    const Instr &I = P.Code[Pc];
+    if (I.Code != Op::FixInit) {
+      B.InstrLevel[Pc] = Visit(I);
+      continue;
+    }
+    size_t End = Pc + 1;
+    while (!(P.Code[End].Code == Op::FixLoop && P.Code[End].A == I.A))
+      ++End;
+    const FixBlock &F = P.Fixes[size_t(I.A)];
+    uint8_t L = 0;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (size_t Q = Pc + 1; Q != End; ++Q)
+        L = std::max(L, Visit(P.Code[Q]));
+      for (auto [Var, Res] : F.Vars) {
+        uint8_t NL = std::max({L, B.RegLevel[size_t(Var)],
+                               B.RegLevel[size_t(Res)]});
+        Changed |= NL != B.RegLevel[size_t(Var)];
+        B.RegLevel[size_t(Var)] = NL;
+        L = NL;
+      }
+    }
+    for (size_t Q = Pc; Q <= End; ++Q) {
+      B.InstrLevel[Q] = L;
+      if (P.Code[Q].Dst >= 0)
+        B.RegLevel[size_t(P.Code[Q].Dst)] = L;
+    }
+    for (auto [Var, Res] : F.Vars)
+      B.RegLevel[size_t(Var)] = L;
+    Pc = End;
+  }
+}
+
+/// How each register moves when the primitives of level \p Level grow; a
+/// let rec block is iterated until its variables' polarities settle.
+std::vector<Polarity> ModelImpl::polarities(const Binding &B,
+                                            unsigned Level) const {
+  std::vector<Polarity> Pol(P.NumRegs, Polarity::None);
+  for (const PrimReg &R : P.Prims)
+    if (B.PrimLevel[R.Prim] == Level)
+      Pol[size_t(R.Reg)] = Polarity::Up;
+  auto Visit = [&](const Instr &I) {
+    Polarity Out = Polarity::None;
+    int32_t Ops[3] = {I.A, I.B, I.C};
+    for (int K = 0; K != 3; ++K) {
+      if (Ops[K] < 0)
+        continue;
+      Polarity P1 = Pol[size_t(Ops[K])];
+      bool Negative = (I.Code == Op::Diff && K == 1) ||
+                      I.Code == Op::ComplSet || I.Code == Op::ComplRel;
+      Out = join(Out, Negative ? flip(P1) : P1);
+    }
+    Pol[size_t(I.Dst)] = Out;
+  };
+  for (size_t Pc = 0; Pc != P.Code.size(); ++Pc) {
+    const Instr &I = P.Code[Pc];
+    if (I.Code != Op::FixInit) {
+      if (I.Code != Op::FixLoop)
+        Visit(I);
+      continue;
+    }
+    size_t End = Pc + 1;
+    while (!(P.Code[End].Code == Op::FixLoop && P.Code[End].A == I.A))
+      ++End;
+    const FixBlock &F = P.Fixes[size_t(I.A)];
+    for (int Round = 0; Round != 8; ++Round) {
+      for (size_t Q = Pc + 1; Q != End; ++Q)
+        Visit(P.Code[Q]);
+      bool Changed = false;
+      for (auto [Var, Res] : F.Vars) {
+        Polarity NP = join(Pol[size_t(Var)], Pol[size_t(Res)]);
+        Changed |= NP != Pol[size_t(Var)];
+        Pol[size_t(Var)] = NP;
+      }
+      if (!Changed)
+        break;
+    }
+    Pc = End;
+  }
+  return Pol;
+}
+
 std::shared_ptr<Binding> ModelImpl::makeBinding(const Execution &X) const {
   auto B = std::make_shared<Binding>();
   B->Key = X.layoutKey();
@@ -122,82 +218,16 @@ std::shared_ptr<Binding> ModelImpl::makeBinding(const Execution &X) const {
   for (uint8_t L : B->PrimLevel)
     B->Top = std::max(B->Top, L);
 
-  // Levels and polarities of the registers, in code order; a let rec block
-  // takes the level of its whole body and is iterated for polarities.
   B->RegLevel.assign(P.NumRegs, 0);
-  B->RegPol.assign(P.NumRegs, Polarity::None);
-  for (const PrimReg &R : P.Prims) {
-    B->RegLevel[size_t(R.Reg)] = B->PrimLevel[R.Prim];
-    B->RegPol[size_t(R.Reg)] =
-        B->PrimLevel[R.Prim] == B->Top && B->Top > 0 ? Polarity::Up
-                                                     : Polarity::None;
-  }
   B->InstrLevel.assign(P.Code.size(), 0);
-  auto Visit = [&](const Instr &I) {
-    uint8_t L = 0;
-    Polarity Pol = Polarity::None;
-    int32_t Ops[3] = {I.A, I.B, I.C};
-    for (int K = 0; K != 3; ++K) {
-      int32_t R = Ops[K];
-      if (R < 0)
-        continue;
-      L = std::max(L, B->RegLevel[size_t(R)]);
-      Polarity P1 = B->RegPol[size_t(R)];
-      bool Negative = (I.Code == Op::Diff && K == 1) ||
-                      I.Code == Op::ComplSet || I.Code == Op::ComplRel;
-      Pol = join(Pol, Negative ? flip(P1) : P1);
-    }
-    B->RegLevel[size_t(I.Dst)] = L;
-    B->RegPol[size_t(I.Dst)] = Pol;
-    return L;
-  };
-  for (size_t Pc = 0; Pc != P.Code.size(); ++Pc) {
-    const Instr &I = P.Code[Pc];
-    if (I.Code != Op::FixInit) {
-      B->InstrLevel[Pc] = Visit(I);
-      continue;
-    }
-    size_t End = Pc + 1;
-    while (!(P.Code[End].Code == Op::FixLoop && P.Code[End].A == I.A))
-      ++End;
-    const FixBlock &F = P.Fixes[size_t(I.A)];
-    for (auto [Var, Res] : F.Vars) {
-      B->RegLevel[size_t(Var)] = 0;
-      B->RegPol[size_t(Var)] = Polarity::None;
-    }
-    uint8_t L = 0;
-    for (int Round = 0; Round != 8; ++Round) {
-      for (size_t Q = Pc + 1; Q != End; ++Q)
-        L = std::max(L, Visit(P.Code[Q]));
-      bool Changed = false;
-      for (auto [Var, Res] : F.Vars) {
-        uint8_t NL = std::max(B->RegLevel[size_t(Var)], B->RegLevel[size_t(Res)]);
-        Polarity NP = join(B->RegPol[size_t(Var)], B->RegPol[size_t(Res)]);
-        Changed |= NL != B->RegLevel[size_t(Var)] || NP != B->RegPol[size_t(Var)];
-        B->RegLevel[size_t(Var)] = NL;
-        B->RegPol[size_t(Var)] = NP;
-        L = std::max(L, NL);
-      }
-      if (!Changed)
-        break;
-    }
-    for (size_t Q = Pc; Q <= End; ++Q) {
-      B->InstrLevel[Q] = L;
-      if (P.Code[Q].Dst >= 0)
-        B->RegLevel[size_t(P.Code[Q].Dst)] = L;
-    }
-    for (auto [Var, Res] : F.Vars)
-      B->RegLevel[size_t(Var)] = L;
-    Pc = End;
-  }
-  for (const CheckInfo &C : P.Checks) {
-    bool TopCheck = !C.Flag && B->Top > 0 &&
-                    B->RegLevel[size_t(C.Reg)] == B->Top;
-    Polarity Pol = B->RegPol[size_t(C.Reg)];
-    Polarity Grows = C.Negated ? Polarity::Down : Polarity::Up;
-    B->RefutesLower.push_back(TopCheck && Pol == Grows);
-    B->RefutesUpper.push_back(TopCheck && Pol == flip(Grows));
-  }
+  B->Transitive.assign(P.NumRegs, false);
+  for (const PrimReg &R : P.Prims)
+    if (int32_t Slot = B->Slot[R.Prim]; Slot >= 0 && !Prims[R.Prim].IsSet)
+      B->Transitive[size_t(R.Reg)] = X.relations()[size_t(Slot)].Transitive;
+  computeLevels(*B);
+  B->RegPol.assign(size_t(B->Top) + 1, {});
+  for (unsigned L = 1; L <= B->Top; ++L)
+    B->RegPol[L] = polarities(*B, L);
   return B;
 }
 
@@ -234,11 +264,13 @@ public:
   bool stage(const Execution &X, unsigned Level);
   Verdict finish(const Execution &X);
   Verdict evaluateAll(const Execution &X);
-  bool refutes(const Execution &X, bool Upper);
-  bool canRefute(const Execution &X, bool Upper) {
+  bool refutes(const Execution &X, unsigned From, uint32_t UpperMask);
+  bool canRefute(const Execution &X, unsigned From, uint32_t UpperMask) {
     bindTo(X);
-    const std::vector<bool> &R = Upper ? B->RefutesUpper : B->RefutesLower;
-    return std::find(R.begin(), R.end(), true) != R.end();
+    for (const CheckInfo &C : M.P.Checks)
+      if (eligible(C, From, UpperMask))
+        return true;
+    return false;
   }
 
 private:
@@ -260,6 +292,7 @@ private:
   bool run(unsigned Level);
   bool holds(const CheckInfo &C) const;
   Verdict verdict() const;
+  bool eligible(const CheckInfo &C, unsigned From, uint32_t UpperMask) const;
 };
 
 void EvaluatorImpl::bindTo(const Execution &X) {
@@ -430,11 +463,13 @@ bool EvaluatorImpl::run(unsigned Level) {
       break;
     case Op::Plus:
       bits::copy(Dst(I.Dst), R[I.A], Stride);
-      bits::closeTransitively(Dst(I.Dst), N);
+      if (!B->Transitive[size_t(I.A)])
+        bits::closeTransitively(Dst(I.Dst), N);
       break;
     case Op::Star:
       bits::copy(Dst(I.Dst), R[I.A], Stride);
-      bits::closeTransitively(Dst(I.Dst), N);
+      if (!B->Transitive[size_t(I.A)])
+        bits::closeTransitively(Dst(I.Dst), N);
       bits::addIdentity(Dst(I.Dst), N);
       break;
     case Op::Opt:
@@ -536,29 +571,54 @@ Verdict EvaluatorImpl::verdict() const {
   return V;
 }
 
-bool EvaluatorImpl::refutes(const Execution &X, bool Upper) {
-  unsigned Top = B->Top;
-  if (Top == 0)
+/// A check can refute bounds if, at every level from \p From on, its
+/// failure grows with what the bound at that level holds: with a lower
+/// bound (a subset of every completion) where its expression grows, with
+/// an upper bound where it shrinks, or the level does not matter to it.
+bool EvaluatorImpl::eligible(const CheckInfo &C, unsigned From,
+                             uint32_t UpperMask) const {
+  if (C.Flag || B->RegLevel[size_t(C.Reg)] < From)
+    return false;
+  bool Any = false;
+  for (unsigned L = From; L <= B->Top; ++L) {
+    Polarity P1 = B->RegPol[L][size_t(C.Reg)];
+    if (C.Negated)
+      P1 = flip(P1);
+    if (P1 == Polarity::None)
+      continue;
+    bool Upper = UpperMask >> L & 1;
+    if ((P1 == Polarity::Up && !Upper) || (P1 == Polarity::Down && Upper)) {
+      Any = true;
+      continue;
+    }
+    return false;
+  }
+  return Any;
+}
+
+bool EvaluatorImpl::refutes(const Execution &X, unsigned From,
+                            uint32_t UpperMask) {
+  if (From == 0 || From > B->Top)
     return false;
   size_t NumPrims = primitiveNames().size();
   for (size_t I = 0; I != NumPrims; ++I)
-    if (B->PrimLevel[I] >= Top)
+    if (B->PrimLevel[I] >= From)
       PrimState[I] = 0;
   for (const PrimReg &PR : M.P.Prims) {
-    if (B->PrimLevel[PR.Prim] != Top)
+    if (B->PrimLevel[PR.Prim] < From)
       continue;
     const uint64_t *Ptr = prim(PR.Prim, X);
     if (!Ptr)
       return false;
     Reg[size_t(PR.Reg)] = Ptr;
   }
-  if (!run(Top)) {
-    Error.clear(); // a partial order may not converge; never refute on it
-    return false;
-  }
-  const std::vector<bool> &Which = Upper ? B->RefutesUpper : B->RefutesLower;
-  for (size_t I = 0; I != M.P.Checks.size(); ++I)
-    if (Which[I] && !holds(M.P.Checks[I]))
+  for (unsigned L = From; L <= B->Top; ++L)
+    if (!run(L)) {
+      Error.clear(); // a bound may not converge; never refute on it
+      return false;
+    }
+  for (const CheckInfo &C : M.P.Checks)
+    if (eligible(C, From, UpperMask) && !holds(C))
       return true;
   return false;
 }
@@ -577,11 +637,13 @@ bool Evaluator::stage(const Execution &X, unsigned Level) {
   return Impl->stage(X, Level);
 }
 Verdict Evaluator::finish(const Execution &X) { return Impl->finish(X); }
-bool Evaluator::refutes(const Execution &X, bool Upper) {
-  return Impl->refutes(X, Upper);
+bool Evaluator::refutes(const Execution &X, unsigned From,
+                        uint32_t UpperMask) {
+  return Impl->refutes(X, From, UpperMask);
 }
-bool Evaluator::canRefute(const Execution &X, bool Upper) {
-  return Impl->canRefute(X, Upper);
+bool Evaluator::canRefute(const Execution &X, unsigned From,
+                          uint32_t UpperMask) {
+  return Impl->canRefute(X, From, UpperMask);
 }
 
 Verdict Model::evaluate(const Execution &X) const {

@@ -40,9 +40,10 @@ void Execution::setSet(const std::string &Name, EventSet S) {
 }
 
 void Execution::setRelation(const std::string &Name, Relation R,
-                            uint8_t Level) {
-  Key = mixName(Key, Name, false) + Level * 0x9e3779b97f4a7c15ull;
-  Rels.push_back({Name, std::move(R), Level});
+                            uint8_t Level, bool Transitive) {
+  Key = mixName(Key, Name, false) + Level * 0x9e3779b97f4a7c15ull +
+        (Transitive ? 0x2545f4914f6cdd1dull : 0);
+  Rels.push_back({Name, std::move(R), Level, Transitive});
 }
 
 const EventSet *Execution::set(const std::string &Name) const {

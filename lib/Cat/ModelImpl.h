@@ -37,11 +37,12 @@ struct Binding {
   std::vector<uint8_t> PrimLevel; ///< Per primitive (derived: its operands').
   std::vector<uint8_t> RegLevel;  ///< Per register.
   std::vector<uint8_t> InstrLevel; ///< Per instruction of the Program.
-  std::vector<Polarity> RegPol;   ///< Per register, w.r.t. the top level.
+  /// Per register: a primitive the execution says is transitive.
+  std::vector<bool> Transitive;
+  /// RegPol[L][r]: how register r moves when the level-L primitives grow
+  /// (L >= 1; RegPol[0] is unused).
+  std::vector<std::vector<Polarity>> RegPol;
   uint8_t Top = 0;                ///< The highest level of the layout.
-  /// Per check: it can refute a subset (Lower) / superset (Upper) of the
-  /// top-level primitives.
-  std::vector<bool> RefutesLower, RefutesUpper;
 };
 
 class ModelImpl {
@@ -56,6 +57,8 @@ public:
 private:
   static inline std::atomic<uint64_t> NextId{1};
   std::shared_ptr<Binding> makeBinding(const Execution &X) const;
+  void computeLevels(Binding &B) const;
+  std::vector<Polarity> polarities(const Binding &B, unsigned Level) const;
   mutable std::mutex Mu;
   mutable std::vector<std::shared_ptr<const Binding>> Cache;
 };

@@ -21,11 +21,13 @@ public:
   bool admits(const cat::Execution &X, unsigned Level) override {
     return Ev.stage(X, Level);
   }
-  bool refutes(const cat::Execution &X, bool Upper) override {
-    return Ev.refutes(X, Upper);
+  bool refutes(const cat::Execution &X, unsigned From,
+               uint32_t UpperMask) override {
+    return Ev.refutes(X, From, UpperMask);
   }
-  bool canRefute(const cat::Execution &X, bool Upper) override {
-    return Ev.canRefute(X, Upper);
+  bool canRefute(const cat::Execution &X, unsigned From,
+                 uint32_t UpperMask) override {
+    return Ev.canRefute(X, From, UpperMask);
   }
 
 private:

@@ -89,6 +89,10 @@ private:
   /// The pairs (entry of CoLocs, a, b) to decide, in order.
   std::vector<std::tuple<unsigned, unsigned, unsigned>> CoPairs;
   bool PruneLower = false, PruneUpper = false;
+  /// rf is chosen read by read; between reads the pruner sees the reads
+  /// chosen so far with co at its least (initial writes first) and at its
+  /// most (every pair both ways).
+  bool PruneRfLower = false, PruneRfUpper = false;
   Relation Co;
   std::vector<Value> FinalLocs;
   std::vector<std::vector<Value>> FinalOptions;
@@ -100,6 +104,7 @@ private:
   void forEachFenceOrder();
   void setUpChoice();
   void forEachRf(size_t I);
+  bool rfRefuted();
   void startCo();
   void decideCo(size_t Pair);
   bool addCoEdge(unsigned C, unsigned A, unsigned B);
@@ -385,13 +390,47 @@ void CandidateEnumerator::setUpChoice() {
   Prims.setUpCombination(P, L, Chosen, SyncBar, SyncFence);
   if (Pruner && !Pruner->admits(Prims.execution(), 0))
     return; // the model forbids this choice whatever rf and co are
+  PruneRfLower = PruneRfUpper = false;
+  if (Pruner && Reads.size() >= 2) {
+    PruneRfLower = Pruner->canRefute(Prims.execution(), 1, 0);
+    PruneRfUpper = Pruner->canRefute(Prims.execution(), 1, 1u << 2);
+  }
+  CoRows.assign(CoLocs.size(), {});
+  CoUnordered.assign(CoLocs.size(), {});
+  for (size_t C = 0; C != CoLocs.size(); ++C) {
+    size_t K = LocWrites[size_t(CoLocs[C])].size();
+    CoRows[C].assign(K, 0);
+    CoUnordered[C].assign(K, 0);
+  }
   forEachRf(0);
+}
+
+/// Whether the model forbids every completion of the reads chosen so far.
+bool CandidateEnumerator::rfRefuted() {
+  Prims.setRf(Rf);
+  for (bool Upper : {false, true}) {
+    if (!(Upper ? PruneRfUpper : PruneRfLower))
+      continue;
+    buildCo(Upper);
+    Prims.setCo(Co);
+    if (Pruner->refutes(Prims.execution(), 1, Upper ? 1u << 2 : 0))
+      return true;
+  }
+  return false;
 }
 
 void CandidateEnumerator::forEachRf(size_t I) {
   if (I == 0)
     Rf.assign(L.Events.size(), -1);
+  if (I > 0 && I + 1 < Reads.size() && (PruneRfLower || PruneRfUpper) &&
+      rfRefuted())
+    return;
   if (I == Reads.size()) {
+    Prims.setRf(Rf);
+    if (Pruner && !Pruner->admits(Prims.execution(), 1))
+      return;
+    if (!CoLocs.empty() && (PruneRfLower || PruneRfUpper) && rfRefuted())
+      return; // no coherence order can complete this rf
     Prims.setRf(Rf);
     if (Pruner && !Pruner->admits(Prims.execution(), 1))
       return;
@@ -404,6 +443,7 @@ void CandidateEnumerator::forEachRf(size_t I) {
     Rf[size_t(Reads[I])] = W;
     forEachRf(I + 1);
   }
+  Rf[size_t(Reads[I])] = -1;
 }
 
 /// Coherence is chosen pair by pair (a before b, b before a, or, when it is
@@ -423,14 +463,15 @@ void CandidateEnumerator::startCo() {
     }
     CoRows[C].assign(K, 0);
     CoUnordered[C].assign(K, 0);
-    for (unsigned A = 0; A != K; ++A)
-      for (unsigned B = A + 1; B != K; ++B)
+    // Each write in turn against the ones before it, nearest first: the
+    // orders grow by insertion, and transitivity fixes most pairs.
+    for (unsigned B = 1; B < K; ++B)
+      for (unsigned A = B; A-- > 0;)
         CoPairs.push_back({unsigned(C), A, B});
   }
   if (Pruner && CoPairs.size() >= 2) {
-    buildCo(false);
-    PruneLower = Pruner->canRefute(Prims.execution(), false);
-    PruneUpper = Pruner->canRefute(Prims.execution(), true);
+    PruneLower = Pruner->canRefute(Prims.execution(), 2, 0);
+    PruneUpper = Pruner->canRefute(Prims.execution(), 2, 1u << 2);
   } else {
     PruneLower = PruneUpper = false;
   }
@@ -497,13 +538,13 @@ void CandidateEnumerator::decideCo(size_t Pair) {
     if (PruneLower) {
       buildCo(false);
       Prims.setCo(Co);
-      if (Pruner->refutes(Prims.execution(), false))
+      if (Pruner->refutes(Prims.execution(), 2, 0))
         return true;
     }
     if (PruneUpper) {
       buildCo(true);
       Prims.setCo(Co);
-      if (Pruner->refutes(Prims.execution(), true))
+      if (Pruner->refutes(Prims.execution(), 2, 1u << 2))
         return true;
     }
     return false;

@@ -444,8 +444,10 @@ void Primitives::setUpCombination(const litmus::Program &P,
       else if (E.K != PlanEntry::Dynamic)
         clearRelation(X->relationAt(RelSlot), N);
     } else {
+      // co is transitive: the enumerator only makes (partial) orders.
       X->setRelation(std::string(PI.Name), R ? *R : Relation(N),
-                     E.K == PlanEntry::Dynamic ? DynamicLevel[E.Id] : 0);
+                     E.K == PlanEntry::Dynamic ? DynamicLevel[E.Id] : 0,
+                     PI.Name == "co");
     }
     ++RelSlot;
   }

@@ -9,11 +9,12 @@
 // A check that fails at its own level forbids every execution that shares
 // those primitives, so the enumerator can skip them all.
 //
-// At the top level (co), refutes() tells from a partial coherence order
-// whether no completion of it can be allowed: a check whose expression
-// grows with co (acyclic/irreflexive/empty of a co-monotone relation) that
-// already fails for a subset of the final co fails for it too; one whose
-// expression shrinks as co grows and fails for a superset fails too.
+// While the primitives of the levels from L up are still being chosen,
+// refutes() tells from bounds on them whether no completion can be
+// allowed: a check whose expression grows with a level's primitives
+// (acyclic/irreflexive/empty of a relation monotone in them) that already
+// fails for a subset of every completion fails for them all; one whose
+// expression shrinks as they grow and fails for a superset fails too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_CAT_EVALUATOR_H
@@ -21,6 +22,7 @@
 
 #include "incant/Cat/Model.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace incant::cat {
@@ -42,14 +44,14 @@ public:
   /// The verdict once every level is staged: computes the top level and
   /// tests every check and flag.
   Verdict finish(const Execution &X);
-  /// With the top-level primitives of \p X set from a partial choice: true
-  /// if a check that cannot recover fails. \p Upper: X holds a superset of
-  /// every completion (test the checks that co shrinks); else a subset
-  /// (test the ones co grows).
-  bool refutes(const Execution &X, bool Upper);
-  /// Whether refutes() can ever answer true for this layout (some check is
-  /// monotone or antitone in the top level).
-  bool canRefute(const Execution &X, bool Upper);
+  /// With the primitives of levels \p From and above set to bounds of a
+  /// choice being made: true if a check that cannot recover fails. Bit L of
+  /// \p UpperMask: level L holds a superset of every completion (else a
+  /// subset). The levels below From are as the last stage() left them.
+  bool refutes(const Execution &X, unsigned From, uint32_t UpperMask);
+  /// Whether refutes() can ever answer true with these bounds for this
+  /// layout (some check moves the right way with every level from From).
+  bool canRefute(const Execution &X, unsigned From, uint32_t UpperMask);
 
 private:
   std::unique_ptr<EvaluatorImpl> Impl;

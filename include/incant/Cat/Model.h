@@ -37,7 +37,10 @@ public:
   /// \p Level: the stage at which the enumerator fills this relation (0:
   /// fixed for the execution's events; higher: refilled more often, e.g.
   /// rf at 1 and co at 2). cat::Evaluator evaluates by these levels.
-  void setRelation(const std::string &Name, Relation R, uint8_t Level = 0);
+  /// \p Transitive: every value the enumerator gives is transitively
+  /// closed, so `R+` is R (cat::Evaluator then keeps bounds on R tight).
+  void setRelation(const std::string &Name, Relation R, uint8_t Level = 0,
+                   bool Transitive = false);
   const EventSet *set(const std::string &Name) const;
   const Relation *relation(const std::string &Name) const;
 
@@ -49,6 +52,7 @@ public:
     std::string Name;
     Relation R;
     uint8_t Level = 0;
+    bool Transitive = false;
   };
   const std::vector<NamedSet> &sets() const { return Sets; }
   const std::vector<NamedRelation> &relations() const { return Rels; }

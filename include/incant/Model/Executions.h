@@ -93,11 +93,14 @@ public:
   /// The primitives up to \p Level are set: false skips every candidate
   /// that shares them.
   virtual bool admits(const cat::Execution &X, unsigned Level) = 0;
-  /// While coherence is being chosen: co (and fr) hold a subset of every
-  /// completion's (\p Upper false) or a superset (true); true skips them.
-  virtual bool refutes(const cat::Execution &X, bool Upper) = 0;
-  /// Whether refutes can ever answer true (else it is not asked).
-  virtual bool canRefute(const cat::Execution &X, bool Upper) = 0;
+  /// While the primitives of levels \p From and up are being chosen, X
+  /// holds bounds on them: bit L of \p UpperMask says level L holds a
+  /// superset of every completion's, else a subset. True skips them all.
+  virtual bool refutes(const cat::Execution &X, unsigned From,
+                       uint32_t UpperMask) = 0;
+  /// Whether refutes can ever answer true with such bounds.
+  virtual bool canRefute(const cat::Execution &X, unsigned From,
+                         uint32_t UpperMask) = 0;
 };
 
 /// Calls \p Visit on every candidate execution of \p P (at most
