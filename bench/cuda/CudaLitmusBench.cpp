@@ -1,19 +1,22 @@
 //===- CudaLitmusBench.cpp - MP/SB/LB on the GPU without the parser -------===//
 //
-// Runs the hand-built tests of HandBuilt.h through the CUDA backend, with
-// the same incantation switches as `incant run`. Used for the measurements
-// in docs/cuda.md (bench/cuda/run-h100.sh).
+// Runs the hand-built tests of incant/Testing/Programs.h (or a .litmus
+// file) through the CUDA backend, with its own incantation switches and
+// defaults (below; they are those of the measurements in docs/cuda.md,
+// bench/cuda/run-h100.sh), which it turns into harness::RunParams and
+// cuda::CudaTuning once.
 //
-// Exit codes: 0 ran, 2 usage error, 3 no CUDA driver or device, 4 failure.
+// Exit codes: 0 ran, 2 usage error or a test the backend cannot run, 3 no
+// CUDA driver or device, 4 failure.
 //
 //===----------------------------------------------------------------------===//
 
-#include "HandBuilt.h"
-#include "incant/CUDA/Runner.h"
-#ifdef INCANT_HAVE_LITMUS_PARSER
-#include "incant/Litmus/Lower.h"
-#include "incant/Litmus/Parser.h"
-#endif
+#include "incant/CUDA/CudaBackend.h"
+#include "incant/Harness/Stats.h"
+#include "incant/Litmus/Condition.h"
+#include "incant/Litmus/Format.h"
+#include "incant/Litmus/Load.h"
+#include "incant/Testing/Programs.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -22,43 +25,97 @@
 
 using namespace incant;
 
+namespace {
+
+/// A litmus7-style report: the histogram (`*>` on states that satisfy the
+/// condition), Ok/No, witnesses, rates, device and parameters, optcheck.
+void printResult(const litmus::Program &P, const harness::RunResult &R,
+                 const harness::Witnesses &W) {
+  std::string S;
+  S += fmt::format("Test {} {}\n", P.Name, litmus::conditionKind(P));
+  S += fmt::format("Histogram ({} states)\n", R.Hist.outcomes().size());
+  for (const auto &[O, N] : R.Hist.outcomes()) {
+    bool Sat = litmus::holds(P, P.Condition, O);
+    S += fmt::format("{:<12}{}> {}\n", N, Sat ? "*" : ":",
+                     litmus::formatState(P, O));
+  }
+  if (R.Lost)
+    S += fmt::format("{:<12}:> (outcomes beyond the on-GPU table)\n", R.Lost);
+  S += W.Ok ? "Ok\n" : "No\n";
+  S += fmt::format("Witnesses\nPositive: {}, Negative: {}\n", W.Positive,
+                   R.Instances - W.Positive);
+  S += fmt::format("Instances {} in {:.3f} s: {:.3g} instances/s, {:.3g} "
+                   "satisfying/s\n",
+                   R.Instances, R.Seconds,
+                   harness::perSecond(R.Instances, R.Seconds),
+                   harness::perSecond(W.Positive, R.Seconds));
+  // The CUDA backend's notes: "NVRTC <version>", then the launch shape.
+  const std::vector<std::string> &Notes = R.Device.Notes;
+  std::string Nvrtc =
+      Notes.empty() ? "" : Notes[0].substr(Notes[0].find(' ') + 1);
+  S += fmt::format("Device {} ({}, {} SMs), driver {}, NVRTC {}\n",
+                   R.Device.Name, R.Device.Version, R.Device.ComputeUnits,
+                   R.Device.Driver, Nvrtc);
+  S += fmt::format("Parameters {}\n", Notes.size() > 1 ? Notes[1] : "");
+  S += R.OptCheck + "\n";
+  if (R.OptCheck.rfind("optcheck: FAILED", 0) == 0 && W.Positive > 0)
+    S += "warning: optcheck failed: the outcomes above may come from the "
+         "compiler, not the hardware\n";
+  std::cout << S;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   CLI::App App{"Run hand-built MP/SB/LB tests on a CUDA GPU"};
-  std::string Test = "MP", Fence = "none", Place = "cta";
-  bool Shared = false, Json = false;
-  cuda::RunOptions O;
+  std::string Test = "MP", Fence = "none", Place = "cta", EmitDir;
+  bool Shared = false, Json = false, Single = false;
+  // This program's defaults, kept from the measurements of docs/cuda.md:
+  // 100 launches of 256-thread blocks, locations one word apart, the stress
+  // pattern ld;st over 64 locations 1024 words apart, no spin barrier.
+  harness::RunParams Params;
+  Params.Iterations = 100;
+  Params.GroupSize = 256;
+  Params.Stride = 1;
+  harness::Incantations &I = Params.Inc;
+  I.StressSeq = {{false, 0}, {true, 1}};
+  I.StressLocs = 64;
+  I.StressPatch = 1024;
+  I.SpinBarrier = false;
+  I.PreStressIterations = 16;
+  cuda::CudaTuning Tuning;
   App.add_option("test", Test, "MP, SB, LB or a .litmus file")->required();
   App.add_option("--fence", Fence, "none, membar.gl or fence.sc.gpu");
   App.add_option("--place", Place, "cta, warp, lane or cluster");
   App.add_flag("--shared", Shared, "locations in shared memory");
-  App.add_option("--iterations", O.Iterations);
-  App.add_option("--threads", O.ThreadsPerBlock);
-  App.add_option("--stride", O.Stride);
-  App.add_flag("--stress", O.Stress);
-  App.add_option("--stress-iters", O.StressIters);
-  App.add_option("--stress-fraction", O.StressFraction);
-  App.add_flag("--bank", O.Bank);
-  App.add_option("--bank-lanes", O.BankLanes);
-  App.add_flag("--random", O.Randomise);
-  App.add_flag("--barrier", O.Barrier);
-  App.add_option("--barrier-polls", O.BarrierPolls);
-  App.add_flag("--prestress", O.PreStress);
-  App.add_option("--cta-stress-warps", O.CtaStressWarps,
+  App.add_option("--iterations", Params.Iterations);
+  App.add_option("--threads", Params.GroupSize);
+  App.add_option("--stride", Params.Stride);
+  App.add_flag("--stress", I.MemStress);
+  App.add_option("--stress-iters", I.StressIterations);
+  App.add_option("--stress-fraction", Tuning.StressFraction);
+  App.add_flag("--bank", I.BankConflicts);
+  App.add_option("--bank-lanes", Tuning.BankLanes);
+  App.add_flag("--random", I.Randomise);
+  App.add_flag("--barrier", I.SpinBarrier);
+  App.add_option("--barrier-polls", I.BarrierPolls);
+  App.add_flag("--prestress", I.PreStress);
+  App.add_option("--cta-stress-warps", Tuning.CtaStressWarps,
                  "stress warps inside each testing block");
-  App.add_flag("--stress-in-test", O.StressInTest,
+  App.add_flag("--stress-in-test", I.StressInTest,
                "stress the test's memory at --stress-offset");
-  App.add_option("--stress-offset", O.StressOffset);
-  App.add_option("--stress-lines", O.StressLines);
-  App.add_option("--stress-spread", O.StressSpread);
-  App.add_option("--max-seconds", O.MaxSeconds,
+  App.add_option("--stress-offset", I.StressOffset);
+  App.add_option("--stress-lines", I.StressLocs);
+  App.add_option("--stress-spread", I.StressPatch);
+  App.add_option("--max-seconds", Tuning.MaxSeconds,
                  "stop launching after this many seconds");
-  App.add_option("--seed", O.Seed);
-  App.add_option("--emit", O.EmitDir);
+  App.add_option("--seed", Params.Seed);
+  App.add_option("--emit", EmitDir);
   App.add_flag("--json", Json);
-  bool Single = false;
   App.add_flag("--single", Single, "one instance per launch");
   CLI11_PARSE(App, argc, argv);
-  O.SingleInstance = Single;
+  if (Single)
+    Params.Instances = 1;
 
   using handbuilt::FenceSel;
   FenceSel F = Fence == "membar.gl"      ? FenceSel::MembarGl
@@ -72,25 +129,12 @@ int main(int argc, char **argv) {
   DiagnosticEngine Diags(&std::cerr);
   std::shared_ptr<const SourceFile> File;
   if (Test.size() > 7 && Test.substr(Test.size() - 7) == ".litmus") {
-#ifdef INCANT_HAVE_LITMUS_PARSER
-    std::string Err;
-    File = SourceFile::read(Test, Err);
-    if (!File) {
-      std::cerr << "error: " << Test << ": " << Err << "\n";
+    std::optional<litmus::LoadedTest> L = litmus::loadTest(Test, Diags);
+    if (!L)
       return 2;
-    }
-    auto T = litmus::parseTest(File, Diags);
-    if (!T)
-      return 2;
-    auto Low = litmus::lower(*T, Diags);
-    if (!Low)
-      return 2;
-    P = std::move(*Low);
+    P = std::move(L->Prog);
+    File = L->File;
     Place = "file";
-#else
-    std::cerr << "error: built without the litmus parser\n";
-    return 2;
-#endif
   } else if (Test == "MP")
     P = handbuilt::mp(Pl, F, Shared);
   else if (Test == "SB")
@@ -103,37 +147,41 @@ int main(int argc, char **argv) {
   }
   if (F != FenceSel::None && !File)
     P.Name += "+" + Fence;
-  cuda::RunResult R = cuda::runOnCuda(P, O, File, Diags);
-  switch (R.Status) {
-  case cuda::RunResult::NoDriver:
-    std::cerr << "error: " << R.Message << "\n";
+
+  std::unique_ptr<harness::Backend> B = cuda::createCudaBackend(Tuning);
+  std::string Why;
+  if (EmitDir.empty() && !B->available(Why)) {
+    std::cerr << "error: " << Why << "\n";
     return 3;
-  case cuda::RunResult::BadInput:
-    return 2;
-  case cuda::RunResult::NoCompiler:
-  case cuda::RunResult::Failed:
-    std::cerr << "error: " << R.Message << "\n";
-    return 4;
-  case cuda::RunResult::Emitted:
-    std::cout << "emitted to " << O.EmitDir << " (" << R.Arch << ")\n";
-    if (!R.Message.empty())
-      std::cout << R.Message << "\n";
-    std::cout << R.Opt.line() << "\n";
-    return 0;
-  case cuda::RunResult::Ok:
-    break;
   }
-  std::cout << cuda::formatResult(P, R);
+  harness::RunRequest Req;
+  Req.Prog = &P;
+  Req.File = File;
+  Req.Params = Params;
+  Req.EmitDir = EmitDir;
+  Expected<harness::RunResult> R = B->run(Req, Diags);
+  if (!R)
+    return R.error() == ErrorKind::Input ? 2 : 4;
+  if (!EmitDir.empty()) {
+    std::cout << "emitted to " << EmitDir << "\n";
+    for (const std::string &N : R->Device.Notes)
+      std::cout << N << "\n";
+    std::cout << R->OptCheck << "\n";
+    return 0;
+  }
+  harness::Witnesses W = harness::witnesses(P, R->Hist);
+  printResult(P, *R, W);
   if (Json) {
-    double Secs = R.Seconds > 0 ? R.Seconds : 1e-9;
+    std::string Params = R->Device.Notes.size() > 1 ? R->Device.Notes[1] : "";
     std::cout << fmt::format(
         "JSON {{\"test\":\"{}\",\"place\":\"{}\",\"shared\":{},"
         "\"instances\":{},\"weak\":{},\"seconds\":{:.6f},"
         "\"instances_per_s\":{:.4g},\"weak_per_s\":{:.4g},"
         "\"launches\":{},\"optcheck\":\"{}\",\"params\":\"{}\"}}\n",
-        P.Name, Place, Shared, R.Instances, R.Satisfying, R.Seconds,
-        R.Instances / Secs, R.Satisfying / Secs, R.Launches, R.Opt.line(),
-        R.Params);
+        P.Name, Place, Shared, R->Instances, W.Positive, R->Seconds,
+        harness::perSecond(R->Instances, R->Seconds),
+        harness::perSecond(W.Positive, R->Seconds), R->Launches, R->OptCheck,
+        Params);
   }
   return 0;
 }

@@ -17,82 +17,6 @@ using litmus::Operand;
 
 namespace {
 
-bool usesClusterScope(const litmus::Program &P) {
-  for (const auto &T : P.Threads)
-    for (const Op &O : T.Ops)
-      if (O.Sc == litmus::Scope::Cluster)
-        return true;
-  return false;
-}
-
-} // namespace
-
-RoleLayout incant::cuda::computeRoleLayout(const litmus::Program &P) {
-  RoleLayout L;
-  size_t N = P.Threads.size();
-  L.Roles.resize(N);
-  if (N == 0)
-    return L;
-  // Group roles by CTA (cluster, cta), then warps within a CTA, then lanes.
-  using CtaKey = std::pair<int32_t, int32_t>;
-  std::map<CtaKey, std::vector<size_t>> ByCta;
-  for (size_t R = 0; R < N; ++R) {
-    const auto &W = P.Threads[R].Where;
-    ByCta[{W.Cluster, W.CTA}].push_back(R);
-  }
-  // Does any cluster hold two CTAs of the test, and can the test tell?
-  std::map<int32_t, std::set<int32_t>> CtasOfCluster;
-  for (const auto &[K, Rs] : ByCta)
-    CtasOfCluster[K.first].insert(K.second);
-  size_t MaxCtas = 1;
-  for (const auto &[C, S] : CtasOfCluster)
-    MaxCtas = std::max(MaxCtas, S.size());
-  bool Cluster = MaxCtas > 1 && usesClusterScope(P);
-  L.ClusterSize = Cluster ? static_cast<uint32_t>(MaxCtas) : 1;
-
-  // Role 0's CTA gets offset 0, then the others in order of first role.
-  std::vector<CtaKey> Order;
-  for (size_t R = 0; R < N; ++R) {
-    const auto &W = P.Threads[R].Where;
-    CtaKey K{W.Cluster, W.CTA};
-    if (std::find(Order.begin(), Order.end(), K) == Order.end())
-      Order.push_back(K);
-  }
-  std::map<int32_t, uint32_t> ClusterGroup; // cluster id -> group
-  std::map<int32_t, uint32_t> NextInCluster;
-  uint32_t NextGroup = 0;
-  for (const CtaKey &K : Order) {
-    uint32_t G, InCl = 0;
-    if (Cluster) {
-      auto It = ClusterGroup.find(K.first);
-      if (It == ClusterGroup.end())
-        It = ClusterGroup.emplace(K.first, NextGroup++).first;
-      G = It->second;
-      InCl = NextInCluster[K.first]++;
-    } else {
-      G = NextGroup++;
-    }
-    // Warps inside this CTA, in order of first role.
-    std::vector<int32_t> Warps;
-    std::map<int32_t, uint32_t> LanesUsed;
-    for (size_t R : ByCta[K]) {
-      int32_t Wp = P.Threads[R].Where.Warp;
-      auto WIt = std::find(Warps.begin(), Warps.end(), Wp);
-      uint32_t WG = static_cast<uint32_t>(WIt - Warps.begin());
-      if (WIt == Warps.end())
-        Warps.push_back(Wp);
-      uint32_t LG = LanesUsed[Wp]++;
-      L.Roles[R] = {G, InCl, WG, LG};
-      L.WarpGroups = std::max(L.WarpGroups, WG + 1);
-      L.LaneGroups = std::max(L.LaneGroups, LG + 1);
-    }
-  }
-  L.ClusterGroups = std::max<uint32_t>(NextGroup, 1);
-  return L;
-}
-
-namespace {
-
 const char *scopeName(litmus::Scope S) {
   switch (S) {
   case litmus::Scope::CTA:
@@ -345,6 +269,14 @@ bool Emitter::checkSupported() {
                               "backend does not support aliases",
                               P.Locs[J].Name));
       Failed = true;
+    }
+  for (const auto &T : P.Threads)
+    if (T.Where.Device != P.Threads.front().Where.Device) {
+      Diags.error(File, {},
+                  "the test places threads on different devices; the CUDA "
+                  "backend runs a test on one device");
+      Failed = true;
+      break;
     }
   markWide();
   for (size_t J = 0; J < P.Locs.size(); ++J)
@@ -719,7 +651,7 @@ void Emitter::emitAddrs(const char *Ind, const std::string &Arr,
 /// .aligned; .aligned is dropped because the lanes of a warp may reach it
 /// from different roles (diverged).
 void Emitter::emitBarrierTest() {
-  const RoleLayout &L = G.Layout;
+  const harness::PlacementShape &L = G.Shape;
   size_t NR = P.Threads.size();
   std::vector<int32_t> Ids;
   for (const Op &O : P.Threads[0].Ops)
@@ -731,7 +663,7 @@ void Emitter::emitBarrierTest() {
   line("  (void)out; (void)smem;");
   line("  const bool idle = shadow && !(P.flags & INCANT_F_BANK);");
   for (size_t R = 0; R < NR; ++R) {
-    const RoleOffsets &O = L.Roles[R];
+    const harness::RoleSlot &O = L.Roles[R];
     const auto &T = P.Threads[R];
     RP = fmt::format("r{}_", R);
     AA = fmt::format("a{}", R);
@@ -739,7 +671,7 @@ void Emitter::emitBarrierTest() {
     line("  unsigned inst{0}, iw{0}, il{0};", R);
     line("  const bool run{} = !idle && (incant_instance(P, vb, w, ln, {}u, "
          "{}u, {}u, {}u, &inst{}, &iw{}, &il{}) || shadow);",
-         R, O.ClusterGroup, O.CtaInCluster, O.WarpGroup, O.LaneGroup, R, R,
+         R, O.ClusterGroup, O.CtaInCluster, O.WarpClass, O.Lane, R, R,
          R);
     emitAddrs("  ", AA, fmt::format("inst{}", R), fmt::format("iw{}", R),
               fmt::format("il{}", R));
@@ -799,7 +731,7 @@ void Emitter::emitBarrierTest() {
 /// Tests without barriers: each thread plays every role, each for another
 /// instance, in an order rotated by its position.
 void Emitter::emitTestLoop() {
-  const RoleLayout &L = G.Layout;
+  const harness::PlacementShape &L = G.Shape;
   line("__device__ __forceinline__ void incant_test(const IncantParams &P, "
        "unsigned vb, unsigned w, unsigned ln, unsigned *smem, bool shadow) {{");
   line("  unsigned *out = (unsigned *)P.out;");
@@ -816,20 +748,20 @@ void Emitter::emitTestLoop() {
   // warp rotates alike and the warp does not diverge.
   line("  unsigned h = ((((vb / {0}u) / P.blockStride) * {0}u + vb % {0}u) * "
        "{1}u + w / P.warpStride) * {2}u{3};",
-       L.ClusterSize, L.WarpGroups, L.LaneGroups,
-       L.LaneGroups > 1 ? " + ln" : "");
+       L.ClusterSize, L.maxWarps(), L.maxLanes(),
+       L.maxLanes() > 1 ? " + ln" : "");
   line("  unsigned k = h % {}u;", std::max<size_t>(NR, 1));
   line("#pragma unroll 1");
   line("  for (unsigned step = 0; step < {}u; ++step) {{",
        std::max<size_t>(NR, 1));
   line("  unsigned role = (k + step) % {}u;", std::max<size_t>(NR, 1));
   for (size_t R = 0; R < L.Roles.size(); ++R) {
-    const RoleOffsets &O = L.Roles[R];
+    const harness::RoleSlot &O = L.Roles[R];
     line("  if (role == {}u) {{", R);
     line("    unsigned inst, iw, il;");
     line("    bool mine = incant_instance(P, vb, w, ln, {}u, {}u, {}u, {}u, "
          "&inst, &iw, &il);",
-         O.ClusterGroup, O.CtaInCluster, O.WarpGroup, O.LaneGroup);
+         O.ClusterGroup, O.CtaInCluster, O.WarpClass, O.Lane);
     line("    if (mine || shadow) {{");
     emitAddrs("      ", "a", "inst", "iw", "il");
     line("      incant_role_{}(a, shadow ? (unsigned *)0 : out + (incant_u64)"
@@ -844,7 +776,7 @@ void Emitter::emitTestLoop() {
 }
 
 void Emitter::emitGlue() {
-  const RoleLayout &L = G.Layout;
+  const harness::PlacementShape &L = G.Shape;
   size_t NL = P.Locs.size();
   if (HasBarrier)
     emitBarrierTest();
@@ -885,11 +817,11 @@ void Emitter::emitGlue() {
         break;
       }
     }
-    const RoleOffsets &O = L.Roles[Owner];
+    const harness::RoleSlot &O = L.Roles[Owner];
     line("  {{ unsigned inst, iw, il;");
     line("    if (incant_instance(P, vb, w, ln, {}u, {}u, {}u, {}u, &inst, "
          "&iw, &il))",
-         O.ClusterGroup, O.CtaInCluster, O.WarpGroup, O.LaneGroup);
+         O.ClusterGroup, O.CtaInCluster, O.WarpClass, O.Lane);
     line("      out[(incant_u64)inst * {}u + {}u] = smem[incant_sword(P, {}u, "
          "iw, il)]; }}",
          std::max<uint32_t>(G.NumOut, 1), K, G.SharedIndex[Ob.Index]);
@@ -964,7 +896,7 @@ void Emitter::emitGlue() {
 std::optional<GeneratedTest> Emitter::run() {
   if (!checkSupported())
     return std::nullopt;
-  G.Layout = computeRoleLayout(P);
+  G.Shape = harness::placementShape(P);
   for (const auto &L : P.Locs) {
     if (L.R == litmus::Region::Shared) {
       G.GlobalIndex.push_back(-1);
@@ -1003,7 +935,7 @@ std::optional<GeneratedTest> Emitter::run() {
   line("#define INCANT_NUM_GLOBAL {}", std::max<uint32_t>(G.NumGlobal, 1));
   line("#define INCANT_NUM_SHARED {}", G.NumShared);
   line("#define INCANT_NUM_OUT {}", G.NumOut);
-  line("#define INCANT_CLUSTER {}", G.Layout.ClusterSize);
+  line("#define INCANT_CLUSTER {}", G.Shape.ClusterSize);
   line("#include \"incant_params.h\"");
   line("typedef unsigned long long incant_u64;");
   line("#define INCANT_HAS_BARRIER {}", HasBarrier ? 1 : 0);

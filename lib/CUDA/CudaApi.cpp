@@ -33,8 +33,12 @@ std::string CudaLibraries::errorString(CUresult R) const {
 }
 
 bool CudaLibraries::loadDriver(std::string &Why) {
-  if (DriverHandle)
-    return true;
+  if (DriverHandle) {
+    // Opened before; cuInit's answer stands (a second call must not
+    // pretend a driver without devices works).
+    Why = DriverFailure;
+    return DriverFailure.empty();
+  }
   const char *Path = std::getenv("INCANT_LIBCUDA");
   void *H = dlopen(Path ? Path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!H) {
@@ -77,6 +81,7 @@ bool CudaLibraries::loadDriver(std::string &Why) {
     Why = R == 100 || N == 0 ? "no CUDA device found"
                              : "the CUDA driver failed to start: " +
                                    errorString(R);
+    DriverFailure = Why;
     return false;
   }
   return true;

@@ -2,11 +2,11 @@
 
 #include "incant/CUDA/OptCheck.h"
 #include "incant/Support/FindProgram.h"
+#include "incant/Support/Process.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,6 +15,7 @@
 #include <sstream>
 #include <unistd.h>
 
+using namespace incant;
 using namespace incant::cuda;
 
 std::string OptCheckResult::line() const {
@@ -157,11 +158,9 @@ incant::cuda::checkSass(const std::string &Sass,
 bool incant::cuda::disassemble(const std::string &Cubin, std::string &Sass,
                                std::string &Why) {
   std::string Tool = incant::findCudaProgram("cuobjdump");
-  std::string Args = " -sass ";
-  if (Tool.empty()) {
+  bool UseCuobjdump = !Tool.empty();
+  if (!UseCuobjdump)
     Tool = incant::findCudaProgram("nvdisasm");
-    Args = " ";
-  }
   if (Tool.empty()) {
     Why = "no cuobjdump or nvdisasm";
     return false;
@@ -177,20 +176,22 @@ bool incant::cuda::disassemble(const std::string &Cubin, std::string &Sass,
     std::ofstream F(Tmpl, std::ios::binary);
     F.write(Cubin.data(), static_cast<std::streamsize>(Cubin.size()));
   }
-  std::string Cmd = Tool + Args + Tmpl + " 2>/dev/null";
-  FILE *Pipe = popen(Cmd.c_str(), "r");
-  if (!Pipe) {
-    unlink(Tmpl);
+  ProcessOptions Run;
+  Run.Argv = {Tool};
+  if (UseCuobjdump)
+    Run.Argv.push_back("-sass");
+  Run.Argv.push_back(Tmpl);
+  Run.Stderr = OutputMode::Discard;
+  // A cubin of a few kernels disassembles in well under a second.
+  Run.TimeoutSeconds = 120;
+  ProcessResult R = runProcess(Run);
+  unlink(Tmpl);
+  if (!R.started()) {
     Why = "cannot run " + Tool;
     return false;
   }
-  std::array<char, 4096> Buf;
-  size_t N;
-  while ((N = fread(Buf.data(), 1, Buf.size(), Pipe)) > 0)
-    Sass.append(Buf.data(), N);
-  int Rc = pclose(Pipe);
-  unlink(Tmpl);
-  if (Rc != 0 || Sass.empty()) {
+  Sass = std::move(R.Out);
+  if (!R.succeeded() || Sass.empty()) {
     Why = Tool + " failed";
     return false;
   }

@@ -8,18 +8,18 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Campaign.h"
-#include "incant/Support/Time.h"
 #include "incant/Campaign/Classify.h"
 #include "incant/Campaign/Store.h"
-#include "incant/Driver/BackendChoice.h"
-#include "incant/Driver/Format.h"
-#include "incant/Driver/ModelFinder.h"
+#include "incant/Backends/BackendChoice.h"
+#include "incant/Cat/ModelFinder.h"
 #include "incant/Harness/Backend.h"
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Condition.h"
+#include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/Time.h"
 
 #include <atomic>
 #include <chrono>
@@ -247,13 +247,15 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
       T.Source = F->text();
   }
   R.TestHash = T.Hash;
-  bool DeviceFailed = false;
+  // Set when the run failed through no fault of the test (the device, or
+  // incant itself): such a result is not stored, so --resume retries it.
+  std::optional<ErrorKind> NotTheTest;
   if (L) {
     const litmus::Program &Prog = L->Prog;
     T.Name = Prog.Name;
     T.Family = familyOf(Prog.Name);
     T.Scope = scopeOf(Prog);
-    T.Condition = driver::formatCondition(Prog);
+    T.Condition = litmus::formatCondition(Prog);
     bool Need;
     {
       std::lock_guard<std::mutex> G(S.Mu);
@@ -269,7 +271,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
         V.Candidates = C.Candidates;
         for (const model::State &St : C.States)
           V.Allowed.push_back(
-              {driver::formatState(Prog, St.Values), St.Satisfies, 0});
+              {litmus::formatState(Prog, St.Values), St.Satisfies, 0});
         Verdicts.push_back(std::move(V));
       }
     harness::RunRequest Req;
@@ -277,7 +279,7 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
     Req.File = L->File;
     Req.Params = S.Run;
     Req.Device = W.Info.Index;
-    std::optional<harness::RunResult> Run;
+    Expected<harness::RunResult> Run = ErrorKind::Internal;
     {
       // The first run of each worker is serialised: backends load their
       // runtime (CUDA driver, NVRTC) lazily, and not thread-safely.
@@ -305,16 +307,12 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
       R.Negative = Wi.Negative;
       R.ConditionOk = Wi.Ok;
       for (const auto &[O, N] : Run->Hist.outcomes())
-        R.Histogram.push_back({driver::formatState(Prog, O),
+        R.Histogram.push_back({litmus::formatState(Prog, O),
                                litmus::holds(Prog, Prog.Condition, O), N});
     } else {
-      // A diagnostic with a location is about the test (no faithful form,
-      // a build failure it causes); one without is about the device.
-      bool Located = false;
-      for (const Diagnostic &D : Diags.diagnostics())
-        Located |= D.File != nullptr;
       R.Error = true;
-      DeviceFailed = !Located;
+      if (Run.error() != ErrorKind::Input)
+        NotTheTest = Run.error();
     }
   } else {
     R.Error = true;
@@ -324,10 +322,11 @@ void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
   R.Finished = utcNowIso();
 
   std::lock_guard<std::mutex> G(S.Mu);
-  if (DeviceFailed) {
+  if (NotTheTest) {
     ++S.DeviceFailures;
     S.clearProgress();
-    S.Err << "campaign: " << P.Path << ": device failure, not stored:\n"
+    S.Err << "campaign: " << P.Path << ": " << kindName(*NotTheTest)
+          << " failure, not stored:\n"
           << R.ErrorText;
   } else if (!S.DB.put(T, Verdicts, R)) {
     ++S.StoreFailures;
@@ -410,17 +409,16 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   }
 
   // Models first: a typo in a model name needs no device.
-  driver::ModelFinder Finder(Cmd.ModelDirs);
+  cat::ModelFinder Finder(Cmd.ModelDirs);
   std::vector<std::pair<std::string, const cat::Model *>> Models;
   for (const std::string &M : Cmd.Models) {
     const cat::Model *P = Finder.get(M, Diags);
     if (!P)
       return 2;
-    Models.emplace_back(driver::ModelFinder::displayName(M), P);
+    Models.emplace_back(cat::ModelFinder::displayName(M), P);
   }
 
   // Devices.
-  int Rc = 0;
   std::optional<uint32_t> First = Cmd.Device;
   std::vector<uint32_t> Indices;
   bool AllDevices = Cmd.Devices == "all";
@@ -447,10 +445,10 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     }
     First = Indices[0];
   }
-  std::optional<driver::ChosenBackend> Ch =
-      driver::chooseBackend(Cmd.Backend, First, Diags, Rc);
+  Expected<backends::ChosenBackend> Ch =
+      backends::chooseBackend(Cmd.Backend, First, Diags);
   if (!Ch)
-    return Rc;
+    return exitCodeOf(Ch.error());
   std::vector<harness::DeviceInfo> Listed = Ch->B->devices();
   const std::string BackendName = Ch->B->name();
   auto Find = [&](uint32_t I) -> const harness::DeviceInfo * {
@@ -482,7 +480,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     }
     Worker W;
     W.B =
-        Workers.empty() ? std::move(Ch->B) : driver::createBackend(D->Backend);
+        Workers.empty() ? std::move(Ch->B) : backends::createBackend(D->Backend);
     if (!W.B) {
       Diags.error("cannot create a second " + D->Backend + " backend");
       return 3;

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Driver/CheckCommand.h"
-#include "incant/Driver/Format.h"
-#include "incant/Driver/ModelFinder.h"
+#include "incant/Cat/ModelFinder.h"
+#include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Litmus/Printer.h"
 #include "incant/Model/Check.h"
@@ -57,10 +57,10 @@ const char *observation(const model::CheckResult &R) {
 void printHerd(std::ostream &OS, const LoadedTest &T,
                const model::CheckResult &R, double Seconds) {
   const litmus::Program &P = T.Prog;
-  OS << "Test " << P.Name << ' ' << conditionKind(P) << '\n';
+  OS << "Test " << P.Name << ' ' << litmus::conditionKind(P) << '\n';
   OS << "States " << R.States.size() << '\n';
   for (const model::State &S : R.States)
-    OS << formatState(P, S.Values) << '\n';
+    OS << litmus::formatState(P, S.Values) << '\n';
   OS << (R.Ok ? "Ok" : "No") << '\n';
   OS << "Witnesses\n";
   OS << "Positive: " << R.Positive << " Negative: " << R.Negative << '\n';
@@ -69,7 +69,7 @@ void printHerd(std::ostream &OS, const LoadedTest &T,
   if (R.Incomplete)
     OS << "Warning: enumeration stopped at " << R.Candidates
        << " candidate executions; the states above may be incomplete\n";
-  OS << "Condition " << formatCondition(P) << '\n';
+  OS << "Condition " << litmus::formatCondition(P) << '\n';
   OS << "Observation " << P.Name << ' ' << observation(R) << ' ' << R.Positive
      << ' ' << R.Negative << '\n';
   OS << fmt::format("Time {} {:.2f}\n", P.Name, Seconds);
@@ -84,9 +84,9 @@ nlohmann::json toJson(const LoadedTest &T, const std::string &Model,
     nlohmann::json Values = nlohmann::json::object();
     for (size_t I = 0; I != S.Values.size(); ++I) {
       const litmus::Value &V = S.Values[I];
-      std::string Key = formatObserved(P, P.Observe[I]);
+      std::string Key = litmus::formatObserved(P, P.Observe[I]);
       if (V.isAddress())
-        Values[Key] = formatValue(P, V);
+        Values[Key] = litmus::formatValue(P, V);
       else
         Values[Key] = V.Int;
     }
@@ -96,12 +96,12 @@ nlohmann::json toJson(const LoadedTest &T, const std::string &Model,
   }
   return {{"test", P.Name},
           {"model", Model},
-          {"kind", conditionKind(P)},
+          {"kind", litmus::conditionKind(P)},
           {"states", States},
           {"ok", R.Ok},
           {"positive", R.Positive},
           {"negative", R.Negative},
-          {"condition", formatCondition(P)},
+          {"condition", litmus::formatCondition(P)},
           {"observation", observation(R)},
           {"candidates", R.Candidates},
           {"incomplete", R.Incomplete},
@@ -124,11 +124,11 @@ model::CheckResult timedCheck(const litmus::Program &P, const cat::Model &M,
 
 int checkFiles(const CheckCommand &Cmd, std::ostream &Out,
                DiagnosticEngine &Diags) {
-  ModelFinder Finder(Cmd.ModelDirs);
+  cat::ModelFinder Finder(Cmd.ModelDirs);
   const cat::Model *M = Finder.get(Cmd.Model, Diags);
   if (!M)
     return 2;
-  std::string ModelName = ModelFinder::displayName(Cmd.Model);
+  std::string ModelName = cat::ModelFinder::displayName(Cmd.Model);
   for (const std::string &Path : Cmd.Files) {
     std::optional<LoadedTest> T = loadTest(Path, Diags);
     if (!T)
@@ -252,7 +252,7 @@ int checkManifest(const CheckCommand &Cmd, std::ostream &Out,
   std::optional<Manifest> Man = readManifest(Cmd.Manifest, Diags);
   if (!Man)
     return 2;
-  ModelFinder Finder(Cmd.ModelDirs);
+  cat::ModelFinder Finder(Cmd.ModelDirs);
   std::vector<const cat::Model *> Models;
   for (const std::string &Name : Man->Models)
     Models.push_back(Finder.get(Name, Diags));

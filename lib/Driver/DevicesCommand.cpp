@@ -1,17 +1,13 @@
 //===- DevicesCommand.cpp - `incant devices` --------------------------------===//
 //
-// Lists what each backend can use: the CUDA driver (no CUDA backend yet) and
-// every OpenCL device, with what the OpenCL backend knows of its atomics.
+// Lists what each backend can use: every CUDA device, and every OpenCL
+// device with what the OpenCL backend knows of its atomics.
 //
 //===----------------------------------------------------------------------===//
+#include "incant/Backends/BackendChoice.h"
 #include "incant/Driver/RunCommand.h"
 #include "incant/Harness/Backend.h"
-#include "incant/OpenCL/OpenCLBackend.h"
-#ifdef INCANT_HAVE_CUDA
-#include "incant/CUDA/CudaBackend.h"
-#endif
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -20,23 +16,13 @@ namespace incant::driver {
 
 using harness::DeviceInfo;
 
-static bool haveCudaDriver() {
-  void *H = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (!H)
-    return false;
-  dlclose(H);
-  return true;
-}
-
 int runDevices(const DevicesCommand &Cmd, std::ostream &Out,
                std::ostream &Err) {
   (void)Err;
   nlohmann::json J = nlohmann::json::array();
   bool Any = false;
-  bool Cuda = haveCudaDriver();
-#ifdef INCANT_HAVE_CUDA
   {
-    std::unique_ptr<harness::Backend> CB = cuda::createCudaBackend();
+    std::unique_ptr<harness::Backend> CB = backends::createBackend("cuda");
     std::string Why;
     std::vector<DeviceInfo> Ds;
     if (CB->available(Why))
@@ -59,13 +45,7 @@ int runDevices(const DevicesCommand &Cmd, std::ostream &Out,
         Out << "  " << N << '\n';
     }
   }
-  (void)Cuda;
-#else
-  if (!Cmd.Json)
-    Out << "cuda: " << (Cuda ? "NVIDIA driver found, but" : "no NVIDIA driver;")
-        << " no CUDA backend in this build\n";
-#endif
-  std::unique_ptr<harness::Backend> B = opencl::createOpenCLBackend();
+  std::unique_ptr<harness::Backend> B = backends::createBackend("opencl");
   std::string Why;
   if (!B->available(Why)) {
     if (!Cmd.Json)
@@ -104,6 +84,5 @@ int runDevices(const DevicesCommand &Cmd, std::ostream &Out,
     Out << J.dump() << '\n';
   return Any ? 0 : 3;
 }
-
 
 } // namespace incant::driver

@@ -6,20 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Driver/RunCommand.h"
-#include "incant/Driver/BackendChoice.h"
-#include "incant/Driver/Format.h"
-#include "incant/Driver/ModelFinder.h"
+#include "incant/Backends/BackendChoice.h"
+#include "incant/Cat/ModelFinder.h"
 #include "incant/Harness/Backend.h"
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Litmus/Condition.h"
+#include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
-#include "incant/OpenCL/OpenCLBackend.h"
-#ifdef INCANT_HAVE_CUDA
-#include "incant/CUDA/CudaBackend.h"
-#endif
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -62,8 +58,8 @@ std::string incantationSummary(const harness::Incantations &I) {
 nlohmann::json stateJson(const litmus::Program &P, const harness::Outcome &O) {
   nlohmann::json J = nlohmann::json::object();
   for (size_t I = 0; I < O.size(); ++I)
-    J[formatObserved(P, P.Observe[I])] = O[I].isAddress()
-                                             ? nlohmann::json(formatValue(P, O[I]))
+    J[litmus::formatObserved(P, P.Observe[I])] = O[I].isAddress()
+                                             ? nlohmann::json(litmus::formatValue(P, O[I]))
                                              : nlohmann::json(O[I].Int);
   return J;
 }
@@ -85,12 +81,12 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   if (T.Verdict)
     for (const model::State &S : T.Verdict->States)
       Allowed.insert(S.Values);
-  OS << "Test " << P.Name << ' ' << conditionKind(P) << '\n';
+  OS << "Test " << P.Name << ' ' << litmus::conditionKind(P) << '\n';
   OS << "Histogram (" << R.Hist.outcomes().size() << " states)\n";
   for (const auto &[O, N] : R.Hist.outcomes()) {
     bool Sat = litmus::holds(P, P.Condition, O);
     std::string Line = fmt::format("{:<8}{}>{}", N, Sat ? '*' : ':',
-                                   formatState(P, O));
+                                   litmus::formatState(P, O));
     if (T.Verdict && !Allowed.count(O))
       Line += fmt::format("   <- forbidden by {}", T.ModelName);
     OS << Line << '\n';
@@ -98,7 +94,7 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   OS << (T.W.Ok ? "Ok" : "No") << "\n\n";
   OS << "Witnesses\n";
   OS << "Positive: " << T.W.Positive << ", Negative: " << T.W.Negative << '\n';
-  OS << "Condition " << formatCondition(P) << " is "
+  OS << "Condition " << litmus::formatCondition(P) << " is "
      << (T.W.Ok ? "validated" : "NOT validated") << '\n';
   const char *Obs = T.W.Positive == 0   ? "Never"
                     : T.W.Negative == 0 ? "Always"
@@ -111,7 +107,7 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
        << (T.Verdict->Incomplete ? ", enumeration incomplete" : "") << ")\n";
   for (const auto &[O, N] : T.Forbidden)
     OS << "WARNING: observed " << N << " time(s) a final state that "
-       << T.ModelName << " forbids: " << formatState(P, O) << '\n';
+       << T.ModelName << " forbids: " << litmus::formatState(P, O) << '\n';
   harness::Proportion Pr = harness::wilson(T.W.Positive, R.Hist.total());
   OS << fmt::format("Rate {:.3g} instances/s, {:.3g} positive/s; positive "
                     "rate {:.3g} (95% CI {:.3g} to {:.3g})\n",
@@ -153,7 +149,7 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
       Allowed.insert(S.Values);
   nlohmann::json J;
   J["test"] = P.Name;
-  J["condition"] = formatCondition(P);
+  J["condition"] = litmus::formatCondition(P);
   nlohmann::json H = nlohmann::json::array();
   for (const auto &[O, N] : R.Hist.outcomes()) {
     nlohmann::json S;
@@ -234,21 +230,17 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
   }
 
-  int Rc = 0;
-  std::optional<ChosenBackend> Ch;
+  std::optional<backends::ChosenBackend> Ch;
   if (C.EmitDir.empty()) {
-    Ch = chooseBackend(C.Backend, C.Device, Diags, Rc);
-    if (!Ch)
-      return Rc;
+    Expected<backends::ChosenBackend> Chosen =
+        backends::chooseBackend(C.Backend, C.Device, Diags);
+    if (!Chosen)
+      return exitCodeOf(Chosen.error());
+    Ch = std::move(*Chosen);
   } else {
     // Emitting needs no device; use one when there is one.
     Ch.emplace();
-#ifdef INCANT_HAVE_CUDA
-    if (C.Backend == "cuda")
-      Ch->B = cuda::createCudaBackend();
-    else
-#endif
-      Ch->B = opencl::createOpenCLBackend();
+    Ch->B = backends::createBackend(C.Backend == "cuda" ? "cuda" : "opencl");
     Ch->Device = C.Device.value_or(0);
   }
   if (C.Profile.empty() && C.EmitDir.empty()) {
@@ -256,14 +248,12 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     // the default (`--profile none` runs with the built-in defaults).
     std::vector<harness::DeviceInfo> Devs = Ch->B->devices();
     if (Ch->Device < Devs.size())
-      if (std::string P = shippedProfileFor(Devs[Ch->Device].Name, Ch->B->name());
-          !P.empty()) {
-        std::optional<harness::Profile> Prof = harness::readProfile(P, Diags);
-        if (!Prof)
-          return 2;
-        harness::applyProfile(*Prof, C.Params, C.Explicit);
+      if (std::optional<harness::ShippedProfile> S =
+              harness::findShippedProfile(Devs[Ch->Device].Name,
+                                          Ch->B->name())) {
+        harness::applyProfile(S->Prof, C.Params, C.Explicit);
         Diags.report(Severity::Note, nullptr, {},
-                     "using the shipped profile of this chip, " + P +
+                     "using the shipped profile of this chip, " + S->Path +
                          " (--profile none: the built-in defaults)");
       }
   }
@@ -274,7 +264,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                              "harness parameters; the ") +
                      Ch->B->name() + " backend ignores them");
 
-  ModelFinder Finder(C.ModelDirs);
+  cat::ModelFinder Finder(C.ModelDirs);
   const cat::Model *M = nullptr;
   bool WantModel = !C.Model.empty() && C.Model != "none" && C.EmitDir.empty();
   if (WantModel && !(M = Finder.get(C.Model, Diags)))
@@ -295,15 +285,11 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Req.Params = C.Params;
     Req.Device = Ch->Device;
     Req.EmitDir = C.EmitDir;
-    unsigned ErrorsBefore = Diags.numErrors();
-    std::optional<harness::RunResult> R = Ch->B->run(Req, Diags);
+    Expected<harness::RunResult> R = Ch->B->run(Req, Diags);
     if (!R) {
-      // A diagnostic with a location is about the test; one without is
-      // about the device or runtime.
-      bool Located = false;
-      for (size_t I = ErrorsBefore; I < Diags.diagnostics().size(); ++I)
-        Located |= Diags.diagnostics()[I].File != nullptr;
-      (Located ? InputError : DeviceError) = true;
+      // The test's fault, or the device's (or incant's): the other tests
+      // still run.
+      (R.error() == ErrorKind::Input ? InputError : DeviceError) = true;
       continue;
     }
     if (!C.EmitDir.empty()) {
@@ -316,7 +302,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     T.R = std::move(*R);
     T.W = harness::witnesses(T.Prog, T.R.Hist);
     if (M) {
-      T.ModelName = ModelFinder::displayName(C.Model);
+      T.ModelName = cat::ModelFinder::displayName(C.Model);
       T.Verdict = model::check(T.Prog, *M);
       std::set<harness::Outcome> Allowed;
       for (const model::State &S : T.Verdict->States)
@@ -334,9 +320,9 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Out.flush();
   }
   if (InputError)
-    return 2;
+    return exitCodeOf(ErrorKind::Input);
   if (DeviceError)
-    return 3;
+    return exitCodeOf(ErrorKind::Device);
   return ForbiddenSeen ? 1 : 0;
 }
 

@@ -38,7 +38,52 @@ PlacementShape placementShape(const litmus::Program &P) {
     S.LanesPerWarp.push_back(
         *std::max_element(LanesUsed[C].begin(), LanesUsed[C].end()));
   }
+
+  // Clusters: each class's cluster (numbered in order of first use) and its
+  // position among the classes of that cluster.
+  std::vector<uint32_t> ClusterOfClass(S.NumClasses), CtaOfClass(S.NumClasses);
+  std::map<int32_t, uint32_t> ClusterIds, CtasInCluster;
+  std::vector<bool> Seen(S.NumClasses);
+  for (size_t R = 0; R < P.Threads.size(); ++R) {
+    uint32_t C = S.Roles[R].Class;
+    if (Seen[C])
+      continue;
+    Seen[C] = true;
+    int32_t Cl = P.Threads[R].Where.Cluster;
+    ClusterOfClass[C] =
+        ClusterIds.try_emplace(Cl, uint32_t(ClusterIds.size())).first->second;
+    CtaOfClass[C] = CtasInCluster[Cl]++;
+  }
+  uint32_t MostCtas = 1;
+  for (const auto &[Cl, N] : CtasInCluster)
+    MostCtas = std::max(MostCtas, N);
+  bool ClusterScope = false;
+  for (const litmus::ThreadProgram &T : P.Threads)
+    for (const litmus::Op &O : T.Ops)
+      ClusterScope |= O.Sc == litmus::Scope::Cluster;
+  bool Clusters = MostCtas > 1 && ClusterScope;
+  S.ClusterSize = Clusters ? MostCtas : 1;
+  S.NumClusterGroups = std::max<uint32_t>(
+      Clusters ? uint32_t(ClusterIds.size()) : S.NumClasses, 1);
+  for (RoleSlot &RS : S.Roles) {
+    RS.ClusterGroup = Clusters ? ClusterOfClass[RS.Class] : RS.Class;
+    RS.CtaInCluster = Clusters ? CtaOfClass[RS.Class] : 0;
+  }
   return S;
+}
+
+uint32_t PlacementShape::maxWarps() const {
+  uint32_t M = 1;
+  for (uint32_t W : WarpsPerClass)
+    M = std::max(M, W);
+  return M;
+}
+
+uint32_t PlacementShape::maxLanes() const {
+  uint32_t M = 1;
+  for (uint32_t L : LanesPerWarp)
+    M = std::max(M, L);
+  return M;
 }
 
 uint32_t instancesPerRow(const PlacementShape &S, uint32_t GroupSize,
@@ -65,6 +110,29 @@ uint32_t coprimeMultiplier(uint32_t N, uint64_t Seed) {
     if (std::gcd(P, N) == 1)
       return P;
   }
+}
+
+uint32_t halfwayMultiplier(uint32_t N) {
+  if (N <= 2)
+    return 1;
+  for (uint32_t V = N / 2 + 1; V < N; ++V)
+    if (std::gcd(V, N) == 1)
+      return V;
+  return 1;
+}
+
+uint32_t inverseMultiplier(uint32_t P, uint32_t N) {
+  if (N <= 1)
+    return 0;
+  // Extended Euclid on (P, N).
+  int64_t T = 0, NewT = 1, R = N, NewR = P % N;
+  while (NewR != 0) {
+    int64_t Q = R / NewR;
+    std::tie(T, NewT) = std::make_pair(NewT, T - Q * NewT);
+    std::tie(R, NewR) = std::make_pair(NewR, R - Q * NewR);
+  }
+  assert(R == 1 && "the multiplier is not coprime with N");
+  return uint32_t(T < 0 ? T + N : T);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Harness/Profile.h"
+#include "incant/Support/DataFiles.h"
 
 #include <nlohmann/json.hpp>
 
@@ -320,6 +321,17 @@ bool writeProfile(const Profile &Prof, const std::string &Path,
     return false;
   }
   return true;
+}
+
+std::optional<ShippedProfile> findShippedProfile(const std::string &Chip,
+                                                 const std::string &Backend) {
+  for (const std::string &F : shippedProfileFiles()) {
+    DiagnosticEngine Quiet(nullptr);
+    std::optional<Profile> P = readProfile(F, Quiet);
+    if (P && P->Chip == Chip && P->Backend == Backend)
+      return ShippedProfile{F, std::move(*P)};
+  }
+  return std::nullopt;
 }
 
 } // namespace incant::harness

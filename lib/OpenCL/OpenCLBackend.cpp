@@ -193,8 +193,8 @@ public:
     return Out;
   }
 
-  std::optional<harness::RunResult> run(const harness::RunRequest &Req,
-                                        DiagnosticEngine &Diags) override;
+  Expected<harness::RunResult> run(const harness::RunRequest &Req,
+                                   DiagnosticEngine &Diags) override;
 
 private:
   const std::vector<Device> &loaded() {
@@ -222,7 +222,7 @@ cl_int setArg(const CLApi &Api, cl_kernel K, cl_uint I, const T &V) {
   return Api.clSetKernelArg(K, I, sizeof(T), &V);
 }
 
-std::optional<harness::RunResult>
+Expected<harness::RunResult>
 OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   const litmus::Program &P = *Req.Prog;
   const harness::RunParams &RP = Req.Params;
@@ -240,13 +240,13 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   if (Req.EmitDir.empty()) {
     if (!Api) {
       Diags.error(Why);
-      return std::nullopt;
+      return ErrorKind::Device;
     }
     if (!Dev) {
       Diags.error(fmt::format("no OpenCL device {} (there are {}; see "
                               "`incant devices`)",
                               Req.Device, loaded().size()));
-      return std::nullopt;
+      return ErrorKind::Device;
     }
     if (!Dev->Info.Usable) {
       Diags.error(fmt::format("OpenCL device {} ({}) cannot run litmus tests: "
@@ -254,7 +254,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
                               Req.Device, Dev->Info.Name,
                               Dev->Info.Notes.empty() ? "unsupported"
                                                       : Dev->Info.Notes[0]));
-      return std::nullopt;
+      return ErrorKind::Device;
     }
     Res.Device = Dev->Info;
   }
@@ -262,7 +262,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   std::optional<GeneratedKernel> K =
       generateKernel(P, Caps, RP.Inc, RP.LoopBound, Req.File, Diags);
   if (!K)
-    return std::nullopt;
+    return ErrorKind::Input;
 
   if (!Req.EmitDir.empty()) {
     std::error_code EC;
@@ -274,7 +274,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
     OS << "// Build options: " << K->BuildOptions << "\n" << K->Source;
     if (!OS) {
       Diags.error("cannot write '" + Path + "'");
-      return std::nullopt;
+      return ErrorKind::Input;
     }
     Res.EmittedFiles.push_back(Path);
     return Res;
@@ -284,14 +284,14 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   cl_int Err = CL_SUCCESS;
   S.Ctx = Api->clCreateContext(nullptr, 1, &Dev->Id, nullptr, nullptr, &Err);
   if (!check(Err, "clCreateContext", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
   S.Q = Api->clCreateCommandQueueWithProperties(S.Ctx, Dev->Id, nullptr, &Err);
   if (!check(Err, "clCreateCommandQueueWithProperties", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
   const char *Src = K->Source.c_str();
   S.Prog = Api->clCreateProgramWithSource(S.Ctx, 1, &Src, nullptr, &Err);
   if (!check(Err, "clCreateProgramWithSource", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
   Err = Api->clBuildProgram(S.Prog, 1, &Dev->Id, K->BuildOptions.c_str(),
                             nullptr, nullptr);
   if (Err != CL_SUCCESS) {
@@ -304,14 +304,14 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
     Diags.error(fmt::format("OpenCL: the generated kernel did not build ({}); "
                             "this is a bug in incant. Build log:\n{}",
                             errorName(Err), Log));
-    return std::nullopt;
+    return ErrorKind::Internal;
   }
   S.Test = Api->clCreateKernel(S.Prog, "incant_test", &Err);
   if (!check(Err, "clCreateKernel(incant_test)", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
   S.Collect = Api->clCreateKernel(S.Prog, "incant_collect", &Err);
   if (!check(Err, "clCreateKernel(incant_collect)", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
 
   size_t Multiple = 0, KMax = 0;
   Api->clGetKernelWorkGroupInfo(S.Test, Dev->Id,
@@ -329,7 +329,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   std::optional<harness::Layout> L = harness::computeLayout(P, LP, LayoutErr);
   if (!L) {
     Diags.error("cannot lay out the test: " + LayoutErr);
-    return std::nullopt;
+    return ErrorKind::Input;
   }
 
   const uint32_t N = L->NumInstances;
@@ -353,7 +353,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   cl_mem TKeys = S.buffer(size_t(Table) * Obs * 4, Err);
   cl_mem TCount = S.buffer(Table * 4, Err);
   if (!check(Err, "clCreateBuffer", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
   const uint32_t Zero = 0;
   for (cl_mem B : S.Bufs) {
     size_t Bytes = 0;
@@ -369,7 +369,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
     if (Bytes && !check(Api->clEnqueueFillBuffer(S.Q, B, &Zero, 4, 0, Bytes,
                                                   0, nullptr, nullptr),
                         "clEnqueueFillBuffer", Diags))
-      return std::nullopt;
+      return ErrorKind::Device;
   }
 
   auto Upload = [&](const harness::Layout &Lay) {
@@ -390,7 +390,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
                  "clEnqueueWriteBuffer", Diags);
   };
   if (!Upload(*L))
-    return std::nullopt;
+    return ErrorKind::Device;
 
   cl_uint NumTestGroups = L->NumTestGroups;
   cl_uint ScratchW = ScratchWords;
@@ -420,7 +420,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   Err |= setArg(*Api, S.Collect, 8, Stats);
   Err |= setArg(*Api, S.Collect, 9, NI);
   if (!check(Err, "clSetKernelArg", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
 
   size_t CollectLocal = 64;
   size_t CollectGlobal = (size_t(N) + CollectLocal - 1) / CollectLocal *
@@ -470,7 +470,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   };
 
   if (!Collect(0)) // initial values
-    return std::nullopt;
+    return ErrorKind::Device;
   Api->clFinish(S.Q);
 
   uint64_t Launches = std::max<uint64_t>(RP.Iterations, 1);
@@ -484,25 +484,25 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
       LPr.Shuffle = true;
       std::optional<harness::Layout> L2 = harness::computeLayout(P, LPr, LayoutErr);
       if (L2 && (!Upload(*L2) || !Collect(0)))
-        return std::nullopt;
+        return ErrorKind::Device;
     }
     cl_uint LaunchSeed = cl_uint(Rng());
     if (!check(setArg(*Api, S.Test, 11, LaunchSeed), "clSetKernelArg", Diags))
-      return std::nullopt;
+      return ErrorKind::Device;
     if (!check(Api->clEnqueueNDRangeKernel(S.Q, S.Test, 1, nullptr,
                                            &TestGlobal, &TestLocal, 0, nullptr,
                                            nullptr),
                "clEnqueueNDRangeKernel(incant_test)", Diags))
-      return std::nullopt;
+      return ErrorKind::Device;
     if (!Collect(1))
-      return std::nullopt;
+      return ErrorKind::Device;
     if ((It + 1) % DrainEvery == 0 && !Drain())
-      return std::nullopt;
+      return ErrorKind::Device;
   }
   if (!check(Api->clFinish(S.Q), "clFinish", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
   if (Launches % DrainEvery != 0 && !Drain())
-    return std::nullopt;
+    return ErrorKind::Device;
   Api->clFinish(S.Q);
   Res.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                               Start)
@@ -511,7 +511,7 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   if (!check(Api->clEnqueueReadBuffer(S.Q, Stats, CL_TRUE, 0, sizeof(St), St,
                                       0, nullptr, nullptr),
              "clEnqueueReadBuffer", Diags))
-    return std::nullopt;
+    return ErrorKind::Device;
   Res.BarrierTimeouts = St[0];
   Res.LoopBoundHits = St[1];
   Res.Lost = St[2];

@@ -6,12 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Tune/TuneCommand.h"
-#include "incant/Support/Time.h"
-#include "incant/Driver/BackendChoice.h"
-#include "incant/Driver/ModelFinder.h"
+#include "incant/Backends/BackendChoice.h"
 #include "incant/Harness/Backend.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Support/DataFiles.h"
+#include "incant/Support/Time.h"
 #include "incant/Tune/Plot.h"
 #include "incant/Tune/Tune.h"
 
@@ -115,13 +115,14 @@ public:
     Req.File = Tests[Test].File;
     Req.Params = P;
     Req.Device = Device;
-    std::optional<harness::RunResult> R = B.run(Req, Diags);
+    Expected<harness::RunResult> R = B.run(Req, Diags);
     ++Calls;
     if (!R) {
       Error = Diags.diagnostics().empty() ? "the backend failed"
                                           : Diags.diagnostics().back().Message;
       ++Failures;
       LastError = Error;
+      LastKind = R.error();
       return std::nullopt;
     }
     if (!Seen) {
@@ -139,6 +140,7 @@ public:
   bool Seen = false;
   uint64_t Calls = 0, Failures = 0;
   std::string LastError;
+  ErrorKind LastKind = ErrorKind::Device;
 
 private:
   harness::Backend &B;
@@ -151,7 +153,7 @@ std::string testPath(const std::string &Name) {
   if (Name.find('/') != std::string::npos ||
       fs::path(Name).extension() == ".litmus")
     return Name;
-  std::string Lib = driver::libraryDir();
+  std::string Lib = libraryDir();
   if (Lib.empty())
     return Name;
   std::error_code EC;
@@ -509,11 +511,10 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Tests.push_back(std::move(*L));
   }
 
-  int Rc = 0;
-  std::optional<driver::ChosenBackend> Ch =
-      driver::chooseBackend(Cmd.Backend, Cmd.Device, Diags, Rc);
+  Expected<backends::ChosenBackend> Ch =
+      backends::chooseBackend(Cmd.Backend, Cmd.Device, Diags);
   if (!Ch)
-    return Rc;
+    return exitCodeOf(Ch.error());
   if (std::string(Ch->B->name()) != "cuda" && Cmd.Mode != "random")
     Diags.report(Severity::Warning, nullptr, {},
                  std::string("the ") + Ch->B->name() +
@@ -537,7 +538,7 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!Ran) {
     Diags.error("no measurement could run on " + std::string(Ch->B->name()) +
                 " device " + std::to_string(Ch->Device) + ": " + M.LastError);
-    return 3;
+    return exitCodeOf(M.LastKind);
   }
   bool Complete = S.Complete;
   Json &Data = S.Data;

@@ -8,8 +8,11 @@
 //   0  done; nothing was found or violated
 //   1  a property was found or violated (a manifest mismatch, a forbidden
 //      outcome observed, ...), as each command documents
-//   2  usage or input error (a malformed test, model or option)
-//   3  the command needs a device or driver that this machine does not have
+//   2  usage or input error (a malformed test, model or option, or one the
+//      backend cannot run faithfully)
+//   3  the command needs a device or driver that this machine does not have,
+//      or the device (or incant itself) failed to do it; the library says
+//      which kind each failure is (ErrorKind, Support/Error.h)
 //
 //===----------------------------------------------------------------------===//
 #include "RunOptions.h"

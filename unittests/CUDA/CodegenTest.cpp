@@ -1,6 +1,6 @@
 //===- CodegenTest.cpp - CUDA code generation from litmus::Program --------===//
 
-#include "HandBuilt.h"
+#include "incant/Testing/Programs.h"
 #include "incant/CUDA/Codegen.h"
 
 #include <gtest/gtest.h>
@@ -27,45 +27,45 @@ bool has(const std::string &S, const std::string &Sub) {
 } // namespace
 
 TEST(CudaLayout, DifferentCtas) {
-  auto L = cuda::computeRoleLayout(mp(Place::CTA));
+  auto L = harness::placementShape(mp(Place::CTA));
   ASSERT_EQ(L.Roles.size(), 2u);
   EXPECT_EQ(L.ClusterSize, 1u);
-  EXPECT_EQ(L.ClusterGroups, 2u);
+  EXPECT_EQ(L.NumClusterGroups, 2u);
   EXPECT_NE(L.Roles[0].ClusterGroup, L.Roles[1].ClusterGroup);
-  EXPECT_EQ(L.WarpGroups, 1u);
-  EXPECT_EQ(L.LaneGroups, 1u);
+  EXPECT_EQ(L.maxWarps(), 1u);
+  EXPECT_EQ(L.maxLanes(), 1u);
 }
 
 TEST(CudaLayout, OneCtaDifferentWarps) {
-  auto L = cuda::computeRoleLayout(mp(Place::Warp));
-  EXPECT_EQ(L.ClusterGroups, 1u);
+  auto L = harness::placementShape(mp(Place::Warp));
+  EXPECT_EQ(L.NumClusterGroups, 1u);
   EXPECT_EQ(L.Roles[0].ClusterGroup, L.Roles[1].ClusterGroup);
-  EXPECT_NE(L.Roles[0].WarpGroup, L.Roles[1].WarpGroup);
-  EXPECT_EQ(L.LaneGroups, 1u);
+  EXPECT_NE(L.Roles[0].WarpClass, L.Roles[1].WarpClass);
+  EXPECT_EQ(L.maxLanes(), 1u);
 }
 
 TEST(CudaLayout, OneWarp) {
-  auto L = cuda::computeRoleLayout(sb(Place::Lane));
-  EXPECT_EQ(L.WarpGroups, 1u);
-  EXPECT_EQ(L.Roles[0].WarpGroup, L.Roles[1].WarpGroup);
-  EXPECT_NE(L.Roles[0].LaneGroup, L.Roles[1].LaneGroup);
-  EXPECT_EQ(L.LaneGroups, 2u);
+  auto L = harness::placementShape(sb(Place::Lane));
+  EXPECT_EQ(L.maxWarps(), 1u);
+  EXPECT_EQ(L.Roles[0].WarpClass, L.Roles[1].WarpClass);
+  EXPECT_NE(L.Roles[0].Lane, L.Roles[1].Lane);
+  EXPECT_EQ(L.maxLanes(), 2u);
 }
 
 TEST(CudaLayout, ClusterOnlyWhenTheTestCanTell) {
   // Same cluster, different CTAs, cluster-scoped accesses: a cluster launch.
-  auto L = cuda::computeRoleLayout(mp(Place::Cluster));
+  auto L = harness::placementShape(mp(Place::Cluster));
   EXPECT_EQ(L.ClusterSize, 2u);
-  EXPECT_EQ(L.ClusterGroups, 1u);
+  EXPECT_EQ(L.NumClusterGroups, 1u);
   EXPECT_NE(L.Roles[0].CtaInCluster, L.Roles[1].CtaInCluster);
   // Same placement with .gpu scopes only: plain different blocks.
   litmus::Program P = mp(Place::Cluster);
   for (auto &T : P.Threads)
     for (auto &O : T.Ops)
       O.Sc = litmus::Scope::GPU;
-  auto L2 = cuda::computeRoleLayout(P);
+  auto L2 = harness::placementShape(P);
   EXPECT_EQ(L2.ClusterSize, 1u);
-  EXPECT_EQ(L2.ClusterGroups, 2u);
+  EXPECT_EQ(L2.NumClusterGroups, 2u);
 }
 
 TEST(CudaLayout, FourCtasAndMixed) {
@@ -73,18 +73,18 @@ TEST(CudaLayout, FourCtasAndMixed) {
   P.Threads.resize(4);
   for (int T = 0; T < 4; ++T)
     P.Threads[T].Where = {0, T, T, 0};
-  auto L = cuda::computeRoleLayout(P);
-  EXPECT_EQ(L.ClusterGroups, 4u);
+  auto L = harness::placementShape(P);
+  EXPECT_EQ(L.NumClusterGroups, 4u);
   // Two roles in CTA 0 (different warps) and one in CTA 1.
   P.Threads.resize(3);
   P.Threads[0].Where = {0, 0, 0, 0};
   P.Threads[1].Where = {0, 0, 0, 1};
   P.Threads[2].Where = {0, 1, 1, 0};
-  L = cuda::computeRoleLayout(P);
-  EXPECT_EQ(L.ClusterGroups, 2u);
-  EXPECT_EQ(L.WarpGroups, 2u);
+  L = harness::placementShape(P);
+  EXPECT_EQ(L.NumClusterGroups, 2u);
+  EXPECT_EQ(L.maxWarps(), 2u);
   EXPECT_EQ(L.Roles[0].ClusterGroup, L.Roles[1].ClusterGroup);
-  EXPECT_NE(L.Roles[0].WarpGroup, L.Roles[1].WarpGroup);
+  EXPECT_NE(L.Roles[0].WarpClass, L.Roles[1].WarpClass);
   EXPECT_NE(L.Roles[0].ClusterGroup, L.Roles[2].ClusterGroup);
 }
 
@@ -132,13 +132,13 @@ TEST(CudaCodegen, SemanticsScopesCacheOpsAndRmw) {
   T1[1].S = litmus::Sem::Weak;
   T1[1].Cache = litmus::CacheOp::CG;
   T1[1].Sp = litmus::Space::Generic;
-  litmus::Op Cas = mem(litmus::Op::Kind::Rmw, 0, 0, 0);
+  litmus::Op Cas = memOp(litmus::Op::Kind::Rmw, 0, 0, 0);
   Cas.Rmw = litmus::RmwOp::Cas;
   Cas.Dst = 0;
   Cas.Src = {litmus::Operand::imm(0), litmus::Operand::imm(2)};
   Cas.S = litmus::Sem::AcqRel;
   T0.push_back(Cas);
-  litmus::Op Red = mem(litmus::Op::Kind::Rmw, 1, -1, 0);
+  litmus::Op Red = memOp(litmus::Op::Kind::Rmw, 1, -1, 0);
   Red.Rmw = litmus::RmwOp::Add;
   Red.Dst = -1;
   Red.Src = {litmus::Operand::imm(1)};
@@ -248,7 +248,7 @@ TEST(CudaCodegen, SixtyFourBitAccesses) {
     for (auto &O : T.Ops)
       O.Bits = 64;
   P.Threads[1].Regs[0].Bits = 64;
-  litmus::Op Cas = mem(litmus::Op::Kind::Rmw, 1, 0, 0);
+  litmus::Op Cas = memOp(litmus::Op::Kind::Rmw, 1, 0, 0);
   Cas.Rmw = litmus::RmwOp::Cas;
   Cas.Bits = 64;
   Cas.Dst = 0;

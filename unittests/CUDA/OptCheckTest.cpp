@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HandBuilt.h"
+#include "incant/Testing/Programs.h"
 #include "incant/CUDA/Codegen.h"
 #include "incant/CUDA/OptCheck.h"
 

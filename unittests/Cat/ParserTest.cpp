@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 using namespace incant;
 using namespace incant::cat;
@@ -453,20 +454,28 @@ TEST_F(IncludeTest, MissingModelFile) {
 }
 
 TEST(ShippedModelsTest, ParseAndCheck) {
-  // Every model shipped in models/ must load.
+  // Every model shipped in models/ must load, and the ones the tool names
+  // (sc, ptx-rmo, ptx) must be there: a missing or empty folder fails.
   std::filesystem::path Models =
       std::filesystem::path(INCANT_SOURCE_DIR) / "models";
   std::error_code EC;
-  for (const auto &Entry : std::filesystem::directory_iterator(Models, EC)) {
-    if (Entry.path().extension() != ".cat")
+  std::set<std::string> Loaded;
+  for (std::filesystem::directory_iterator It(Models, EC), End;
+       !EC && It != End; It.increment(EC)) {
+    if (It->path().extension() != ".cat")
       continue;
     DiagnosticEngine Diags;
-    std::optional<Model> M = Model::load(Entry.path().string(), Diags);
+    std::optional<Model> M = Model::load(It->path().string(), Diags);
     std::string All;
     for (const Diagnostic &D : Diags.diagnostics())
       All += DiagnosticEngine::format(D);
-    EXPECT_TRUE(M) << All;
+    EXPECT_TRUE(M) << It->path() << ": " << All;
+    if (M)
+      Loaded.insert(It->path().stem().string());
   }
+  ASSERT_FALSE(EC) << "cannot list " << Models << ": " << EC.message();
+  for (const char *Name : {"sc", "ptx-rmo", "ptx"})
+    EXPECT_TRUE(Loaded.count(Name)) << "models/" << Name << ".cat did not load";
 }
 
 } // namespace

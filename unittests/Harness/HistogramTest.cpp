@@ -1,13 +1,14 @@
 //===- HistogramTest.cpp - Histogram merging and witnesses ------------------===//
 #include "incant/Harness/Histogram.h"
 #include "incant/Harness/Params.h"
-#include "TestPrograms.h"
+#include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
 
 using namespace incant;
 using namespace incant::harness;
-using namespace incant::testprog;
+using namespace incant::handbuilt;
+using namespace incant::litmus;
 
 namespace {
 
@@ -35,7 +36,7 @@ TEST(Histogram, AddMergeCount) {
 }
 
 TEST(Histogram, WitnessesFollowTheQuantifier) {
-  Program P = SB();
+  Program P = sb();
   Histogram H;
   H.add(vals({0, 1}), 10);
   H.add(vals({1, 1}), 4);

@@ -1,14 +1,17 @@
 //===- LayoutTest.cpp - Parallel-testing layouts ----------------------------===//
 #include "incant/Harness/Layout.h"
-#include "TestPrograms.h"
+#include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <numeric>
 #include <set>
 
 using namespace incant;
 using namespace incant::harness;
-using namespace incant::testprog;
+using namespace incant::handbuilt;
+using namespace incant::litmus;
 
 namespace {
 
@@ -73,7 +76,7 @@ Layout mustLayout(const Program &P, LayoutParams LP) {
 }
 
 TEST(Layout, InterGroupTwoThreads) {
-  Program P = SB();
+  Program P = sb();
   for (bool Shuffle : {false, true})
     for (uint32_t Rows : {1u, 3u, 8u}) {
       LayoutParams LP{64, 32, Rows, 16, 0, 42, Shuffle};
@@ -87,7 +90,7 @@ TEST(Layout, InterGroupTwoThreads) {
 
 TEST(Layout, PartnersComeFromOtherRows) {
   LayoutParams LP{32, 32, 8, 16, 0, 5, true};
-  Layout L = mustLayout(SB(), LP);
+  Layout L = mustLayout(sb(), LP);
   // The instances a work-group plays role 0 of have their role 1 spread
   // over more than one other work-group.
   std::vector<int32_t> Role1Group(L.NumInstances);
@@ -102,7 +105,7 @@ TEST(Layout, PartnersComeFromOtherRows) {
 }
 
 TEST(Layout, SameGroupDifferentWarps) {
-  Program P = MP();
+  Program P = mp();
   P.Threads[1].Where = {0, 0, 0, 1};
   Layout L = mustLayout(P, {128, 32, 4, 8, 1, 3, true});
   EXPECT_EQ(L.InstancesPerRow, 64u); // 2 warp pairs of 32 instances
@@ -111,7 +114,7 @@ TEST(Layout, SameGroupDifferentWarps) {
 }
 
 TEST(Layout, SameWarp) {
-  Program P = MP();
+  Program P = mp();
   P.Threads[1].Where = {0, 0, 0, 0};
   Layout L = mustLayout(P, {64, 32, 2, 4, 0, 9, true});
   EXPECT_EQ(L.InstancesPerRow, 32u);
@@ -120,15 +123,16 @@ TEST(Layout, SameWarp) {
 
 TEST(Layout, MixedPlacementAndSharedMemory) {
   // Three threads: 0 and 1 in one CTA (different warps), 2 elsewhere.
-  Program P = SB();
-  P.Threads.push_back(thread(2, 1, {load(0, 0)}, {0, 0, 1, 0}));
+  Program P = sb();
+  ThreadBuilder T2 = addThread(P, {0, 0, 1, 0});
+  T2.ld(T2.reg("r0"), A(0));
   P.Threads[1].Where = {0, 0, 0, 1};
   Layout L = mustLayout(P, {96, 32, 5, 16, 2, 11, true});
   EXPECT_EQ(L.NumGroups, 12u);
   checkLayout(P, L);
 
   // Shared memory with every thread in one CTA.
-  Program S = MP();
+  Program S = mp();
   S.Threads[1].Where = {0, 0, 0, 1};
   S.Locs[1].R = Region::Shared;
   Layout LS = mustLayout(S, {64, 16, 3, 16, 0, 4, true});
@@ -138,17 +142,17 @@ TEST(Layout, MixedPlacementAndSharedMemory) {
 
 TEST(Layout, Errors) {
   std::string Err;
-  Program S = SB();
+  Program S = sb();
   S.Locs[0].R = Region::Shared;
   EXPECT_FALSE(computeLayout(S, {}, Err));
   EXPECT_NE(Err.find("shared memory"), std::string::npos);
 
-  Program W = MP();
+  Program W = mp();
   W.Threads[1].Where = {0, 0, 0, 1};
   EXPECT_FALSE(computeLayout(W, {32, 32, 1, 16, 0, 1, true}, Err));
   EXPECT_NE(Err.find("cannot hold"), std::string::npos);
 
-  Program D = MP();
+  Program D = mp();
   D.Threads[1].Where.Device = 1;
   EXPECT_FALSE(computeLayout(D, {}, Err));
   EXPECT_NE(Err.find("devices"), std::string::npos);
@@ -162,6 +166,36 @@ TEST(Layout, CoprimeMultiplier) {
       EXPECT_TRUE(N <= 1 || P < N);
       EXPECT_EQ(std::gcd(P, N == 0 ? 1 : N), 1u);
     }
+}
+
+TEST(Layout, HalfwayMultiplier) {
+  for (uint32_t N : {1u, 2u, 3u, 4u, 12u, 97u, 1000u, 270336u}) {
+    uint32_t P = halfwayMultiplier(N);
+    EXPECT_EQ(std::gcd(P, std::max(N, 1u)), 1u) << N;
+    if (N > 2) {
+      EXPECT_GT(P, N / 2) << N;
+      EXPECT_LT(P, N) << N;
+    }
+  }
+  EXPECT_EQ(halfwayMultiplier(12), 7u);
+  EXPECT_EQ(halfwayMultiplier(270336), 135169u);
+  // A bijection on [0, N).
+  std::vector<bool> Hit(1000);
+  for (uint32_t V = 0; V < 1000; ++V)
+    Hit[uint64_t(V) * halfwayMultiplier(1000) % 1000] = true;
+  EXPECT_EQ(std::count(Hit.begin(), Hit.end(), true), 1000);
+}
+
+TEST(Layout, InverseMultiplierUndoesThePermutation) {
+  for (uint32_t N : {2u, 3u, 12u, 32u, 97u, 1000u, 33792u})
+    for (uint64_t Seed = 0; Seed < 20; ++Seed) {
+      uint32_t P = coprimeMultiplier(N, Seed);
+      uint32_t X = inverseMultiplier(P, N);
+      EXPECT_LT(X, N);
+      EXPECT_EQ(uint64_t(P) * X % N, N == 1 ? 0u : 1u) << P << " mod " << N;
+    }
+  EXPECT_EQ(inverseMultiplier(1, 1), 0u);
+  EXPECT_EQ(inverseMultiplier(1, 0), 0u);
 }
 
 } // namespace

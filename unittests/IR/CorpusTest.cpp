@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 #include "incant/IR/Rewriter.h"
 #include "incant/IR/Summary.h"
+#include "incant/Support/Process.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -104,18 +104,16 @@ TEST(IRCorpus, EveryModule) {
                  M->Targets.end();
     // -c: OpenCL modules call extern functions (get_global_id) that only a
     // link would resolve.
-    std::string Cmd = Ptxas + " -c -arch=" + (Sm90a ? "sm_90a" : "sm_90") + " " +
-                      Base + ".ptx -o " + Base + ".cubin > " + Base +
-                      ".log 2>&1";
-    int Rc = std::system(Cmd.c_str());
-    std::ifstream Log(Base + ".log");
-    std::string LogText((std::istreambuf_iterator<char>(Log)), {});
-    EXPECT_EQ(Rc, 0) << "ptxas rejected the module with " << Fences
-                     << " fences:\n"
-                     << LogText.substr(0, 2000);
+    ProcessOptions Run;
+    Run.Argv = {Ptxas, "-c", Sm90a ? "-arch=sm_90a" : "-arch=sm_90",
+                Base + ".ptx", "-o", Base + ".cubin"};
+    Run.Stderr = OutputMode::ToStdout;
+    ProcessResult R = runProcess(Run);
+    EXPECT_TRUE(R.succeeded()) << "ptxas rejected the module with " << Fences
+                               << " fences (" << R.describe() << "):\n"
+                               << R.Out.substr(0, 2000);
     fs::remove(Base + ".ptx");
     fs::remove(Base + ".cubin");
-    fs::remove(Base + ".log");
   }
 }
 

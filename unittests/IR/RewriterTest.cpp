@@ -1,10 +1,10 @@
 //===- RewriterTest.cpp - Editing PTX modules; ptxas accepts the result ---===//
 #include "incant/IR/Rewriter.h"
+#include "incant/Support/Process.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <unistd.h>
 
@@ -54,16 +54,15 @@ std::string checkPrinted(const ptx::Module &M, const std::string &Tag) {
     return Text; // the unit test still checks print/parse/validate
   std::string Base = ::testing::TempDir() + "incant-rewrite-" + Tag;
   std::ofstream(Base + ".ptx") << Text;
-  std::string Cmd = std::string(Ptxas) + " -arch=sm_90 " + Base + ".ptx -o " +
-                    Base + ".cubin > " + Base + ".log 2>&1";
-  int Rc = std::system(Cmd.c_str());
-  std::ifstream Log(Base + ".log");
-  std::string LogText((std::istreambuf_iterator<char>(Log)), {});
-  EXPECT_EQ(Rc, 0) << Tag << ": ptxas rejected the rewritten module:\n"
-                   << LogText;
+  ProcessOptions Run;
+  Run.Argv = {Ptxas, "-arch=sm_90", Base + ".ptx", "-o", Base + ".cubin"};
+  Run.Stderr = OutputMode::ToStdout;
+  ProcessResult R = runProcess(Run);
+  EXPECT_TRUE(R.succeeded()) << Tag << ": ptxas rejected the rewritten module ("
+                             << R.describe() << "):\n"
+                             << R.Out;
   std::remove((Base + ".ptx").c_str());
   std::remove((Base + ".cubin").c_str());
-  std::remove((Base + ".log").c_str());
   return Text;
 }
 

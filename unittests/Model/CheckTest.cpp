@@ -1,16 +1,18 @@
 //===- CheckTest.cpp - Tests of traces, candidate executions and check ----===//
-#include "ProgramBuilder.h"
-
+#include "incant/Cat/Model.h"
 #include "incant/Cat/Primitives.h"
 #include "incant/Model/Check.h"
 #include "incant/Model/Executions.h"
 #include "incant/Model/Traces.h"
+#include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
 
 using namespace incant;
 using namespace incant::model;
-using namespace incant::model::test;
+using namespace incant::handbuilt;
+using litmus::Op;
+using litmus::Operand;
 using litmus::AluOp;
 using litmus::CmpOp;
 using litmus::FenceKind;
@@ -19,6 +21,13 @@ using litmus::Scope;
 using litmus::Value;
 
 namespace {
+
+/// A cat model from text.
+std::optional<cat::Model> catModel(const std::string &Text) {
+  DiagnosticEngine Diags;
+  auto F = std::make_shared<SourceFile>("test.cat", Text);
+  return cat::Model::parse(F, Diags);
+}
 
 const char *const ScCat = R"("SC"
 acyclic po | rf | co | fr as sc

@@ -1,12 +1,13 @@
 //===- CodegenTest.cpp - OpenCL C generation ------------------------------===//
-#include "TestPrograms.h"
 #include "incant/OpenCL/Codegen.h"
+#include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
 
 using namespace incant;
 using namespace incant::opencl;
-using namespace incant::testprog;
+using namespace incant::handbuilt;
+using namespace incant::litmus;
 
 namespace {
 
@@ -17,7 +18,7 @@ std::optional<GeneratedKernel> gen(const Program &P, DiagnosticEngine &D,
 
 TEST(Codegen, SBUsesExplicitAtomics) {
   DiagnosticEngine D;
-  auto K = gen(SB(), D);
+  auto K = gen(sb(), D);
   ASSERT_TRUE(K);
   EXPECT_NE(K->Source.find("atomic_store_explicit(&mem[a[0]], (1), "
                            "memory_order_relaxed, memory_scope_device);"),
@@ -28,14 +29,15 @@ TEST(Codegen, SBUsesExplicitAtomics) {
             std::string::npos);
   EXPECT_NE(K->Source.find("__kernel void incant_test"), std::string::npos);
   EXPECT_EQ(K->BuildOptions, "-cl-std=CL3.0");
-  EXPECT_EQ(K->RegsPerInstance, 2u);
-  EXPECT_EQ(K->ObserveRegOffset, (std::vector<int32_t>{0, 1}));
+  // Two registers per thread (r0, r1); the observed ones are 0:r0, 1:r0.
+  EXPECT_EQ(K->RegsPerInstance, 4u);
+  EXPECT_EQ(K->ObserveRegOffset, (std::vector<int32_t>{0, 2}));
 }
 
 TEST(Codegen, FencesAndScopes) {
   DiagnosticEngine D;
-  Program P = SB(true);
-  P.Threads[1].Ops[1] = fence(Scope::CTA, FenceKind::Membar);
+  Program P = sb(Place::CTA, FenceSel::FenceScGpu);
+  P.Threads[1].Ops[1] = fenceOp(FenceKind::Membar, Scope::CTA);
   P.Threads[0].Ops[0].S = Sem::Release;
   P.Threads[0].Ops[0].Sc = Scope::Sys;
   auto K = gen(P, D);
@@ -59,7 +61,7 @@ TEST(Codegen, FencesAndScopes) {
 
 TEST(Codegen, UnfaithfulOpsAreErrors) {
   auto File = std::make_shared<SourceFile>("t.litmus", "P0 ;\n bar.sync 0 ;\n");
-  Program P = MP();
+  Program P = mp();
   Op B{};
   B.K = Op::Kind::Barrier;
   B.Range.Begin = {2, 2, 7};
@@ -73,13 +75,13 @@ TEST(Codegen, UnfaithfulOpsAreErrors) {
             std::string::npos)
       << Msg;
 
-  Program Q = MP();
+  Program Q = mp();
   Q.Threads[0].Ops[0].S = Sem::Acquire; // an acquire store
   DiagnosticEngine D2;
   EXPECT_FALSE(gen(Q, D2));
   DeviceCaps NoAcq;
   NoAcq.OrderAcqRel = false;
-  Program R = MP();
+  Program R = mp();
   R.Threads[1].Ops[0].S = Sem::Acquire;
   DiagnosticEngine D3;
   EXPECT_FALSE(gen(R, D3, NoAcq));
@@ -87,7 +89,7 @@ TEST(Codegen, UnfaithfulOpsAreErrors) {
 }
 
 TEST(Codegen, RmwAndBranches) {
-  Program P = MP();
+  Program P = mp();
   Op Cas{};
   Cas.K = Op::Kind::Rmw;
   Cas.Rmw = RmwOp::Cas;
@@ -103,7 +105,6 @@ TEST(Codegen, RmwAndBranches) {
   Back.K = Op::Kind::Branch;
   Back.GuardReg = 0;
   Back.Target = 0;
-  P.Threads[0].Regs.push_back({"r0", 32, true, false, {}});
   P.Threads[0].Ops = {Cas, Inc, Back};
   DiagnosticEngine D;
   auto K = gen(P, D);

@@ -5,14 +5,15 @@
 // never.
 //
 //===----------------------------------------------------------------------===//
-#include "TestPrograms.h"
 #include "incant/OpenCL/OpenCLBackend.h"
+#include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
 
 using namespace incant;
 using namespace incant::harness;
-using namespace incant::testprog;
+using namespace incant::handbuilt;
+using namespace incant::litmus;
 
 namespace {
 
@@ -47,7 +48,9 @@ Outcomes runOn(const Program &P, uint64_t Iterations) {
   Req.Params.Iterations = Iterations;
   DiagnosticEngine Diags;
   Outcomes Out;
-  Out.R = backend()->run(Req, Diags);
+  Expected<RunResult> R = backend()->run(Req, Diags);
+  if (R)
+    Out.R = std::move(*R);
   EXPECT_TRUE(Out.R) << (Diags.diagnostics().empty()
                              ? ""
                              : DiagnosticEngine::format(Diags.diagnostics()[0]));
@@ -62,7 +65,7 @@ Outcomes runOn(const Program &P, uint64_t Iterations) {
 
 TEST(OpenCLRun, CountsEveryInstance) {
   REQUIRE_DEVICE();
-  Program P = MP();
+  Program P = mp();
   Outcomes R = runOn(P, 20);
   ASSERT_TRUE(R.R);
   EXPECT_EQ(R.R->Hist.total() + R.R->Lost, R.R->Instances);
@@ -85,15 +88,15 @@ TEST(OpenCLRun, TSOOnTheCPU) {
   REQUIRE_DEVICE();
   if (!backend()->devices()[*pickDevice()].IsCPU || !isX86())
     GTEST_SKIP() << "needs an x86-64 CPU OpenCL device";
-  Outcomes SBr = runOn(SB(), 400);
+  Outcomes SBr = runOn(sb(), 400);
   EXPECT_GT(SBr.W.Positive, 0u) << "SB's weak outcome never showed";
-  for (Program P : {MP(), LB(), CoRR()}) {
+  for (Program P : {mp(), lb(), corr()}) {
     Outcomes R = runOn(P, 400);
     EXPECT_EQ(R.W.Positive, 0u) << P.Name << " weak outcome on TSO";
     EXPECT_GT(R.W.Negative, 0u);
   }
-  Outcomes F = runOn(SB(true), 200);
-  EXPECT_EQ(F.W.Positive, 0u) << "SB+fences weak outcome";
+  Outcomes F = runOn(sb(Place::CTA, FenceSel::FenceScGpu), 200);
+  EXPECT_EQ(F.W.Positive, 0u) << "SB+fence.sc.gpu weak outcome";
 }
 
 } // namespace

@@ -14,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/PTX/Module.h"
+#include "incant/Support/Process.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -164,10 +164,13 @@ TEST_P(PTXCorpus, ParsesRoundTripsAndReassembles) {
   // the printer's layout changes; the whole-program mode does not.
   auto Assemble = [&](const std::string &In, const std::string &Out,
                       bool Relocatable) {
-    std::string Cmd = "'" + Ptxas + "' -arch=" + Arch +
-                      (Relocatable ? " -c" : "") + " '" + In + "' -o '" + Out +
-                      "' 2>/dev/null";
-    return std::system(Cmd.c_str()) == 0;
+    ProcessOptions Run;
+    Run.Argv = {Ptxas, "-arch=" + Arch};
+    if (Relocatable)
+      Run.Argv.push_back("-c");
+    Run.Argv.insert(Run.Argv.end(), {In, "-o", Out});
+    Run.Stderr = OutputMode::Discard;
+    return runProcess(Run).succeeded();
   };
   bool Relocatable = false;
   if (!Assemble(Path, CubinA, false)) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 
 using namespace incant;
@@ -132,6 +133,22 @@ TEST(Profile, MissingFileIsADiagnostic) {
   EXPECT_FALSE(readProfile("/nonexistent/p.json", D));
   EXPECT_NE(OS.str().find("cannot read profile /nonexistent/p.json"),
             std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+TEST(Profile, TheShippedProfileOfAChipIsFoundAndReadOnce) {
+  std::optional<harness::ShippedProfile> S =
+      harness::findShippedProfile("NVIDIA H100 80GB HBM3", "cuda");
+  ASSERT_TRUE(S);
+  EXPECT_EQ(std::filesystem::path(S->Path).filename(), "nvidia-h100.json");
+  EXPECT_EQ(S->Prof.Chip, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(S->Prof.Backend, "cuda");
+  EXPECT_FALSE(S->Prof.Params.empty());
+  EXPECT_FALSE(harness::findShippedProfile("NVIDIA H100 80GB HBM3", "opencl"));
+  EXPECT_FALSE(harness::findShippedProfile("no such chip", "cuda"));
 }
 
 } // namespace

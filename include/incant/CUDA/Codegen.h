@@ -12,6 +12,7 @@
 #ifndef INCANT_CUDA_CODEGEN_H
 #define INCANT_CUDA_CODEGEN_H
 
+#include "incant/Harness/Layout.h"
 #include "incant/Litmus/Program.h"
 #include "incant/Support/Diagnostic.h"
 
@@ -23,32 +24,6 @@
 
 namespace incant::cuda {
 
-/// Where each role (thread of the test) goes, relative to the instance's
-/// role 0, derived from the Program's Placement. Roles in different CTAs
-/// get different (ClusterGroup, CtaInCluster); roles in one CTA but
-/// different warps get different WarpGroup; roles in one warp get different
-/// LaneGroup. See docs/cuda.md, "Placement".
-struct RoleOffsets {
-  uint32_t ClusterGroup = 0; ///< Offset in clusters (or blocks when K = 1).
-  uint32_t CtaInCluster = 0; ///< Offset of the block inside its cluster.
-  uint32_t WarpGroup = 0;
-  uint32_t LaneGroup = 0;
-};
-
-struct RoleLayout {
-  std::vector<RoleOffsets> Roles;
-  uint32_t ClusterSize = 1;  ///< Blocks per cluster (1: no cluster launch).
-  uint32_t ClusterGroups = 1; ///< Distinct ClusterGroup values.
-  uint32_t WarpGroups = 1;    ///< Largest WarpGroup + 1.
-  uint32_t LaneGroups = 1;    ///< Largest LaneGroup + 1.
-};
-
-/// Computes the role layout. A cluster launch is used only when the test
-/// can tell clusters apart: it has an op with Scope::Cluster and two roles
-/// in one cluster but different CTAs. Otherwise roles in different CTAs are
-/// simply put in different blocks.
-RoleLayout computeRoleLayout(const litmus::Program &P);
-
 /// What the generated code needs beyond the Program.
 struct CodegenOptions {
   /// Bound on backward branches taken per role (so no test can hang).
@@ -58,7 +33,12 @@ struct CodegenOptions {
 /// The generated translation unit and facts the runner needs.
 struct GeneratedTest {
   std::string Source;       ///< The test's .cu (includes the harness).
-  RoleLayout Layout;
+  /// Where each role goes relative to the instance's role 0 (the harness's
+  /// one role layout; docs/cuda.md, "Placement"): roles in different CTAs
+  /// get different (ClusterGroup, CtaInCluster), roles in one CTA but
+  /// different warps different WarpClass, roles in one warp different Lane.
+  /// A cluster launch is used only when ClusterSize > 1.
+  harness::PlacementShape Shape;
   std::vector<int32_t> GlobalIndex; ///< Location -> index among globals, or -1.
   std::vector<int32_t> SharedIndex; ///< Location -> index among shared, or -1.
   uint32_t NumGlobal = 0;

@@ -120,6 +120,7 @@ public:
 
 private:
   void *DriverHandle = nullptr;
+  std::string DriverFailure; ///< Why cuInit failed, once it has.
   void *NvrtcHandle = nullptr;
   void *NvmlHandle = nullptr;
 };

@@ -1,17 +1,19 @@
 //===- CudaBackend.h - The CUDA backend behind harness::Backend -*- C++ -*-===//
 //
-// `incant run --backend cuda`: harness::RunParams become the CUDA runner's
-// RunOptions (lib/CUDA/Runner.cpp), its histogram becomes a
-// harness::Histogram. Without libcuda.so.1 or a device, available() says so
-// and the tool exits with code 3.
+// `incant run --backend cuda`: generates CUDA C with the test as inline PTX
+// (Codegen.h), compiles it with NVRTC, checks the SASS (OptCheck.h) and
+// launches it through the driver API under harness::RunParams, counting
+// outcomes on the GPU into a harness::Histogram. The libraries are opened
+// with dlopen: without libcuda.so.1 or a device, available() says so and
+// the tool exits with code 3. See docs/cuda.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_CUDA_CUDABACKEND_H
 #define INCANT_CUDA_CUDABACKEND_H
 
-#include "incant/CUDA/Runner.h"
 #include "incant/Harness/Backend.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace incant::cuda {
@@ -21,10 +23,26 @@ inline const char *noDriverMessage() {
   return "no CUDA driver (libcuda.so.1) / no CUDA device found";
 }
 
-/// Maps the backend-neutral parameters to the CUDA runner's options.
-RunOptions toRunOptions(const harness::RunParams &P);
+/// Knobs of the CUDA harness that harness::RunParams has no word for. The
+/// measurement program (bench/cuda) sets them; `incant run` and every other
+/// command use the defaults.
+struct CudaTuning {
+  /// With memory stress and RunParams' StressGroups 0: the share of the
+  /// co-resident blocks that stress instead of testing.
+  double StressFraction = 0.25;
+  /// With bank conflicts on: testing lanes per warp (the others make the
+  /// conflicting accesses).
+  uint32_t BankLanes = 16;
+  /// Warps added to each testing block that run the stress pattern while
+  /// its other warps test: stress inside the CTA, for intra-CTA
+  /// placements. Ignored for tests with bar.sync.
+  uint32_t CtaStressWarps = 0;
+  /// Stop launching after this many seconds (0: all RunParams::Iterations);
+  /// RunResult::Launches says how many ran.
+  double MaxSeconds = 0;
+};
 
-std::unique_ptr<harness::Backend> createCudaBackend();
+std::unique_ptr<harness::Backend> createCudaBackend(const CudaTuning &T = {});
 
 } // namespace incant::cuda
 

@@ -13,6 +13,7 @@
 #include "incant/Harness/Params.h"
 #include "incant/Litmus/Program.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -79,10 +80,13 @@ public:
   /// Whether the backend's runtime could be loaded; \p Why says why not.
   virtual bool available(std::string &Why) = 0;
   virtual std::vector<DeviceInfo> devices() = 0;
-  /// Runs (or with EmitDir set, only generates). Errors (no faithful form
-  /// for an instruction, a build failure) are reported to \p Diags.
-  virtual std::optional<RunResult> run(const RunRequest &Req,
-                                       DiagnosticEngine &Diags) = 0;
+  /// Runs (or with EmitDir set, only generates). Errors are reported to
+  /// \p Diags and their kind returned: Input for a test or parameters the
+  /// backend cannot run faithfully (an instruction with no faithful form, a
+  /// placement it cannot lay out), Device when the runtime, the driver or a
+  /// device call fails, Internal when the generated code does not build.
+  virtual Expected<RunResult> run(const RunRequest &Req,
+                                  DiagnosticEngine &Diags) = 0;
 };
 
 } // namespace incant::harness

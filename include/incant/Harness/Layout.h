@@ -31,11 +31,18 @@
 
 namespace incant::harness {
 
-/// Where one thread of the test sits relative to the others.
+/// Where one thread of the test sits relative to the others. Classes,
+/// warps, lanes and clusters are numbered in the order of the test's first
+/// thread that has them, so thread 0 sits in class 0, warp 0, lane 0.
 struct RoleSlot {
   uint32_t Class = 0;    ///< Group class: which work-group of a row.
   uint32_t WarpClass = 0; ///< Which warp among its class's warps.
   uint32_t Lane = 0;      ///< Position among the roles sharing its warp.
+  /// With PlacementShape::ClusterSize > 1, the role's cluster among the
+  /// test's clusters and its work-group's position inside that cluster;
+  /// otherwise Class and 0 (every class a cluster of its own).
+  uint32_t ClusterGroup = 0;
+  uint32_t CtaInCluster = 0;
 };
 
 /// The test's placement, reduced to classes.
@@ -45,6 +52,18 @@ struct PlacementShape {
   std::vector<uint32_t> WarpsPerClass;     ///< q_c
   std::vector<uint32_t> LanesPerWarp;      ///< h_c (most roles in one warp)
   bool MultiDevice = false;                ///< Threads on different devices.
+  /// Work-groups per cluster (CUDA thread-block clusters): above 1 only when
+  /// the test can tell clusters apart, i.e. it has an op with cluster scope
+  /// and two of its work-groups in one cluster; then that many, the most
+  /// any of its clusters holds. Backends without clusters ignore it.
+  uint32_t ClusterSize = 1;
+  /// Distinct RoleSlot::ClusterGroup values (at least 1).
+  uint32_t NumClusterGroups = 1;
+
+  /// The most warps one class uses, and the most roles one warp holds
+  /// (at least 1 each).
+  uint32_t maxWarps() const;
+  uint32_t maxLanes() const;
 };
 
 PlacementShape placementShape(const litmus::Program &P);
@@ -94,8 +113,22 @@ uint32_t instancesPerRow(const PlacementShape &S, uint32_t GroupSize,
 std::optional<Layout> computeLayout(const litmus::Program &P,
                                     const LayoutParams &LP, std::string &Error);
 
-/// A multiplier in [1, N) coprime with N drawn from \p Seed (1 for N <= 2).
+/// A multiplier in [1, N) coprime with N drawn from \p Seed (1 for N <= 2):
+/// v -> v * P mod N is then a permutation of [0, N).
 uint32_t coprimeMultiplier(uint32_t N, uint64_t Seed);
+
+/// The first multiplier above N / 2 coprime with N (1 for N <= 2): a
+/// permutation that spreads consecutive values about half the range apart
+/// while every other one stays next to its neighbour (v and v + 2 land two
+/// words apart), so a warp's accesses still share cache lines. The CUDA
+/// harness places locations with it: on the H100 a seeded multiplier
+/// (coprimeMultiplier) scatters a warp's accesses and halves the
+/// throughput (docs/cuda.md, "Refactoring check").
+uint32_t halfwayMultiplier(uint32_t N);
+
+/// The inverse of \p P modulo \p N (P * X = 1 mod N), for undoing a
+/// permutation on the device; \p P must be coprime with N. 0 for N <= 1.
+uint32_t inverseMultiplier(uint32_t P, uint32_t N);
 
 } // namespace incant::harness
 

@@ -95,6 +95,18 @@ std::optional<Profile> readProfile(const std::string &Path,
 bool writeProfile(const Profile &Prof, const std::string &Path,
                   std::string &Error);
 
+/// A profile shipped with incant (Support/DataFiles.h) and where it is.
+struct ShippedProfile {
+  std::string Path;
+  Profile Prof;
+};
+
+/// The first shipped profile made by `incant tune` on a device named
+/// \p Chip with \p Backend, read once; nullopt if none (malformed files are
+/// passed over).
+std::optional<ShippedProfile> findShippedProfile(const std::string &Chip,
+                                                 const std::string &Backend);
+
 } // namespace incant::harness
 
 #endif // INCANT_HARNESS_PROFILE_H

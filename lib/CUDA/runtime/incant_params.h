@@ -1,6 +1,6 @@
 /*===- incant_params.h - Launch parameters shared by host and device -----===//
  *
- * Included both by the host (lib/CUDA/Runner.cpp, plain C++) and by the
+ * Included both by the host (lib/CUDA/Launch.cpp, plain C++) and by the
  * generated harness (compiled by NVRTC or nvcc). Only fixed-size integer
  * members, so the layout is the same on both sides: the host passes one
  * IncantParams by value as the kernels' only argument.

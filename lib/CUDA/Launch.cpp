@@ -1,0 +1,393 @@
+//===- Launch.cpp - Run a generated test on a CUDA device -----------------===//
+//
+// Parallel testing as docs/cuda.md describes it: every co-resident block
+// not stressing tests; every thread plays each role for another instance,
+// its partners found through the harness's permutations (coprime
+// multipliers); the GPU counts outcomes in a hash table; the host decodes
+// them into the Program's values.
+//
+//===----------------------------------------------------------------------===//
+#include "Launch.h"
+#include "Compile.h"
+
+#include "runtime/incant_params.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+namespace incant::cuda {
+
+static_assert(sizeof(IncantParams) % 8 == 0, "IncantParams layout");
+
+namespace {
+
+/// The stress thread's access pattern: 2 bits per access (1 ld, 2 st),
+/// first access lowest, at most 16; the harness's stress thread works on
+/// one scratchpad location, chosen by its id among StressLocs.
+uint32_t stressPattern(const std::vector<harness::StressAccess> &Seq) {
+  uint32_t Pat = 0;
+  for (size_t K = 0; K < Seq.size() && K < 16; ++K)
+    Pat |= (Seq[K].IsStore ? 2u : 1u) << (2 * K);
+  return Pat ? Pat : 0x9u;
+}
+
+/// Device memory and the module, freed at the end of a run.
+class Session {
+public:
+  Session(CudaLibraries &L, DiagnosticEngine &Diags) : L(L), Diags(Diags) {}
+  ~Session() {
+    for (CUdeviceptr P : Allocs)
+      L.Drv.cuMemFree(P);
+    if (Module)
+      L.Drv.cuModuleUnload(Module);
+  }
+  bool check(CUresult R, const char *What) {
+    if (R == 0)
+      return true;
+    Diags.error(fmt::format("{} failed: {}", What, L.errorString(R)));
+    return false;
+  }
+  bool alloc(size_t Bytes, CUdeviceptr &P) {
+    if (!check(L.Drv.cuMemAlloc(&P, std::max<size_t>(Bytes, 16)), "cuMemAlloc"))
+      return false;
+    Allocs.push_back(P);
+    return check(L.Drv.cuMemsetD8(P, 0, std::max<size_t>(Bytes, 16)),
+                 "cuMemsetD8");
+  }
+  CudaLibraries &L;
+  DiagnosticEngine &Diags;
+  CUmodule Module = nullptr;
+  std::vector<CUdeviceptr> Allocs;
+};
+
+} // namespace
+
+Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
+                                         const harness::RunParams &Params,
+                                         const CudaTuning &Tuning,
+                                         uint32_t Device,
+                                         DiagnosticEngine &Diags) {
+  const harness::Incantations &Inc = Params.Inc;
+  SharedLibraries &Shared = sharedLibraries();
+  CudaLibraries &Libs = Shared.Libs;
+  const DriverApi &D = Libs.Drv;
+  Session S(Libs, Diags);
+  harness::RunResult Res;
+  CUdevice Dev = 0;
+  CUcontext Ctx = nullptr;
+  if (!S.check(D.cuDeviceGet(&Dev, static_cast<int>(Device)), "cuDeviceGet") ||
+      !S.check(D.cuDevicePrimaryCtxRetain(&Ctx, Dev),
+               "cuDevicePrimaryCtxRetain") ||
+      !S.check(D.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent"))
+    return ErrorKind::Device;
+  char Name[256] = {};
+  D.cuDeviceGetName(Name, sizeof(Name), Dev);
+  int Ma = 0, Mi = 0, SMs = 0, MaxThreads = 1024;
+  D.cuDeviceGetAttribute(&Ma, CU_ATTR_COMPUTE_CAPABILITY_MAJOR, Dev);
+  D.cuDeviceGetAttribute(&Mi, CU_ATTR_COMPUTE_CAPABILITY_MINOR, Dev);
+  D.cuDeviceGetAttribute(&SMs, CU_ATTR_MULTIPROCESSOR_COUNT, Dev);
+  D.cuDeviceGetAttribute(&MaxThreads, CU_ATTR_MAX_THREADS_PER_BLOCK, Dev);
+  const std::string Arch = fmt::format("sm_{}{}", Ma, Mi);
+  harness::DeviceInfo &Info = Res.Device;
+  Info.Backend = "cuda";
+  Info.Index = Device;
+  Info.Name = Name;
+  Info.Vendor = "NVIDIA";
+  Info.Platform = "CUDA driver API";
+  Info.Version = Arch;
+  Info.IsGPU = true;
+  Info.IsNvidia = true;
+  Info.ComputeUnits = static_cast<uint32_t>(SMs);
+  {
+    std::lock_guard<std::mutex> Lock(Shared.Mutex);
+    Info.Driver = Libs.nvmlDriverVersion();
+  }
+  if (Info.Driver.empty()) {
+    int V = 0;
+    D.cuDriverGetVersion(&V);
+    Info.Driver = fmt::format("CUDA {}.{}", V / 1000, (V % 1000) / 10);
+  }
+  Info.Notes.push_back("NVRTC " + nvrtcVersion(Libs));
+  const harness::PlacementShape &Lay = G.Shape;
+  if (Lay.ClusterSize > 1 && Ma < 9) {
+    Diags.error("the test places threads in one cluster; clusters need sm_90");
+    return ErrorKind::Device;
+  }
+
+  std::string Cubin, Log;
+  OptCheckResult Opt;
+  if (!compileCached(Libs, G, Arch, Cubin, Opt, Log)) {
+    Diags.error("NVRTC failed to compile the harness:\n" + Log);
+    return ErrorKind::Internal;
+  }
+  Res.OptCheck = Opt.line();
+  CUfunction TestFn = nullptr, HistFn = nullptr;
+  if (!S.check(D.cuModuleLoadData(&S.Module, Cubin.data()),
+               "cuModuleLoadData") ||
+      !S.check(D.cuModuleGetFunction(&TestFn, S.Module, "incant_test_kernel"),
+               "cuModuleGetFunction") ||
+      !S.check(D.cuModuleGetFunction(&HistFn, S.Module, "incant_hist_kernel"),
+               "cuModuleGetFunction"))
+    return ErrorKind::Device;
+
+  // Launch shape.
+  const uint32_t K = Lay.ClusterSize;
+  const uint32_t LayWarps = Lay.maxWarps(), LayLanes = Lay.maxLanes();
+  const uint32_t LayGroups = Lay.NumClusterGroups;
+  const bool Single = Params.Instances == 1;
+  uint32_t Threads =
+      std::clamp<uint32_t>(Params.GroupSize ? Params.GroupSize : 256, 32,
+                           static_cast<uint32_t>(MaxThreads));
+  Threads = std::max<uint32_t>(Threads / 32 * 32, 32 * LayWarps);
+  uint32_t W = Threads / 32;
+  uint32_t Lanes =
+      Inc.BankConflicts ? std::clamp<uint32_t>(Tuning.BankLanes, 1, 32) : 32;
+  Lanes = std::max(Lanes, LayLanes);
+  if (LayLanes > 32 || LayWarps > 32) {
+    Diags.error("too many threads of the test in one warp or one CTA");
+    return ErrorKind::Input;
+  }
+  uint32_t SharedStride = 1;
+  size_t SmemBytes =
+      static_cast<size_t>(G.NumShared) * W * Lanes * SharedStride * 4;
+  // Stress warps inside each testing block, after its W testing warps
+  // (not in tests with bar.sync: every thread must meet their barriers).
+  const uint32_t MaxWarps = static_cast<uint32_t>(MaxThreads) / 32;
+  uint32_t CtaStress =
+      G.HasBarrier
+          ? 0
+          : std::min(Tuning.CtaStressWarps, MaxWarps - std::min(W, MaxWarps));
+  uint32_t BlockThreads = Threads + 32 * CtaStress;
+  int PerSM = 0;
+  if (!S.check(D.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &PerSM, TestFn, static_cast<int>(BlockThreads), SmemBytes),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return ErrorKind::Device;
+  uint32_t MaxBlocks = std::max(1, PerSM) * static_cast<uint32_t>(SMs);
+  MaxBlocks = std::max<uint32_t>(MaxBlocks / K * K, K);
+  uint32_t StressBlocks = 0, TestBlocks = 0;
+  if (Single) {
+    W = LayWarps;
+    Threads = W * 32;
+    BlockThreads = Threads + 32 * CtaStress;
+    Lanes = LayLanes;
+    TestBlocks = LayGroups * K;
+    SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes * 4;
+    if (Inc.MemStress)
+      StressBlocks = std::max<uint32_t>(
+          static_cast<uint32_t>(MaxBlocks * Tuning.StressFraction) / K * K, K);
+  } else {
+    if (Inc.MemStress)
+      StressBlocks =
+          Inc.StressGroups
+              ? std::min(Inc.StressGroups, MaxBlocks - K) / K * K
+              : static_cast<uint32_t>(MaxBlocks * Tuning.StressFraction) / K *
+                    K;
+    TestBlocks = (MaxBlocks - std::min(StressBlocks, MaxBlocks - K)) / K * K;
+    // --instances N: no more testing blocks than N instances need (the
+    // freed slots can take stressing blocks); at least the test's.
+    if (Params.Instances > 1) {
+      uint64_t Want =
+          (uint64_t(Params.Instances) + W * Lanes - 1) / (W * Lanes);
+      Want =
+          std::max<uint64_t>((Want + K - 1) / K * K, uint64_t(LayGroups) * K);
+      TestBlocks = static_cast<uint32_t>(std::min<uint64_t>(TestBlocks, Want));
+    }
+  }
+  if (TestBlocks / K < LayGroups) {
+    Diags.error("the GPU cannot hold as many CTAs as the test needs");
+    return ErrorKind::Input;
+  }
+  const uint32_t N = TestBlocks * W * Lanes;
+  const uint32_t NumOut = std::max<uint32_t>(G.NumOut, 1);
+  Res.InstancesPerLaunch = Single ? 1 : N;
+
+  IncantParams Pr{};
+  Pr.testBlocks = TestBlocks;
+  Pr.warps = W;
+  Pr.lanes = Lanes;
+  Pr.instances = N;
+  Pr.stride = std::max<uint32_t>(Params.Stride, 1);
+  Pr.locPerm = harness::halfwayMultiplier(N);
+  Pr.sharedStride = SharedStride;
+  Pr.stressIters = Inc.StressIterations;
+  Pr.stressLines = std::max<uint32_t>(Inc.StressLocs, 1);
+  Pr.stressPattern = stressPattern(Inc.StressSeq);
+  Pr.stressSpread = std::max<uint32_t>(Inc.StressPatch, 1);
+  Pr.preStressIters = Inc.PreStressIterations;
+  Pr.barrierPolls = Inc.BarrierPolls;
+  Pr.ctaStressWarps = CtaStress;
+  const bool StressInTest = Inc.MemStress && Inc.StressInTest;
+  // Per-instance regions (tune patch): locations LocDistance apart, stress
+  // at an offset inside the region, never on a location of the test.
+  const uint32_t NumG = std::max<uint32_t>(G.NumGlobal, 1);
+  if (Params.LocDistance || StressInTest) {
+    uint64_t Dist = Params.LocDistance ? Params.LocDistance : Pr.stride;
+    uint64_t Need = std::max<uint64_t>((NumG - 1) * Dist + 1, Pr.stride);
+    if (StressInTest) {
+      for (uint64_t L = 0; L < Pr.stressLines; ++L)
+        for (uint64_t Gl = 0; Gl < NumG; ++Gl)
+          // 64-bit locations: even slots, each with its high word next.
+          if (Inc.StressOffset + L * Pr.stressSpread == Gl * Dist ||
+              (G.Wide && Gl % 2 == 0 &&
+               Inc.StressOffset + L * Pr.stressSpread == Gl * Dist + 1)) {
+            Diags.error(fmt::format(
+                "stress offset {} + {} * {} hits location {} of the test; "
+                "choose another offset",
+                Inc.StressOffset, L, Pr.stressSpread, Gl));
+            return ErrorKind::Input;
+          }
+      Need = std::max<uint64_t>(
+          Need, Inc.StressOffset +
+                    uint64_t(Pr.stressLines - 1) * Pr.stressSpread + 1);
+    }
+    if (Need > (1u << 24) || Need * N > (uint64_t(1) << 32)) {
+      Diags.error("location distance or stress offset too large for the "
+                  "GPU's memory");
+      return ErrorKind::Input;
+    }
+    Pr.locDist = static_cast<uint32_t>(Dist);
+    Pr.instWords = static_cast<uint32_t>((Need + 31) / 32 * 32);
+    Pr.stressOffset = Inc.StressOffset;
+  }
+  Pr.flags = (Inc.MemStress ? INCANT_F_STRESS : 0) |
+             (Inc.BankConflicts ? INCANT_F_BANK : 0) |
+             (Inc.SpinBarrier ? INCANT_F_BARRIER : 0) |
+             (Inc.PreStress ? INCANT_F_PRESTRESS : 0) |
+             (Single ? INCANT_F_SINGLE : 0) |
+             (StressInTest ? INCANT_F_STRESS_TEST : 0);
+
+  uint32_t MaxTotal = TestBlocks + std::max(StressBlocks, MaxBlocks);
+  CUdeviceptr Mem, Out, HKey, HCnt, HTup, Scratch, Shadow, Sync;
+  size_t MemWords = Pr.locDist ? static_cast<size_t>(N) * Pr.instWords
+                               : static_cast<size_t>(N) * NumG * Pr.stride;
+  size_t ShadowWords =
+      Inc.BankConflicts
+          ? static_cast<size_t>(MaxTotal) * W *
+                (std::max<uint32_t>(G.NumGlobal, 1) + G.NumShared) * 1024
+          : 1;
+  if (!S.alloc(MemWords * 4, Mem) ||
+      !S.alloc(static_cast<size_t>(N) * NumOut * 4, Out) ||
+      !S.alloc(INCANT_HIST_CAP * 8, HKey) ||
+      !S.alloc((INCANT_HIST_CAP + 1) * 8, HCnt) ||
+      !S.alloc(static_cast<size_t>(INCANT_HIST_CAP) * NumOut * 4, HTup) ||
+      !S.alloc((static_cast<size_t>(Pr.stressLines) * Pr.stressSpread + 64) * 4,
+               Scratch) ||
+      !S.alloc(ShadowWords * 4, Shadow) || !S.alloc(64, Sync))
+    return ErrorKind::Device;
+  Pr.mem = Mem;
+  Pr.out = Out;
+  Pr.histKey = HKey;
+  Pr.histCnt = HCnt;
+  Pr.histTup = HTup;
+  Pr.scratch = Scratch;
+  Pr.shadow = Shadow;
+  Pr.sync = Sync;
+
+  std::mt19937_64 Rng(Params.Seed);
+  const uint32_t Q = TestBlocks / K;
+  const uint32_t C = LayGroups;
+  auto Shape = [&](IncantParams &X, bool Random) {
+    uint32_t Stress = StressBlocks;
+    if (Random && Inc.MemStress && StressBlocks > 0)
+      Stress = std::uniform_int_distribution<uint32_t>(
+                   StressBlocks / 2, StressBlocks * 3 / 2)(Rng) /
+               K * K;
+    X.totalBlocks = TestBlocks + Stress;
+    uint32_t MaxS = C > 1 ? std::max<uint32_t>((Q - 1) / (C - 1), 1) : 1;
+    uint32_t MaxWs =
+        LayWarps > 1 ? std::max<uint32_t>((W - 1) / (LayWarps - 1), 1) : 1;
+    if (Random) {
+      X.blockStride = std::uniform_int_distribution<uint32_t>(1, MaxS)(Rng);
+      X.warpStride = std::uniform_int_distribution<uint32_t>(1, MaxWs)(Rng);
+      X.lanePerm = harness::coprimeMultiplier(Lanes, Rng());
+      X.blockPerm =
+          K > 1 ? 1 : harness::coprimeMultiplier(X.totalBlocks, Rng());
+      X.blockOff = K > 1 ? 0
+                         : std::uniform_int_distribution<uint32_t>(
+                               0, X.totalBlocks - 1)(Rng);
+      X.bankMode = std::uniform_int_distribution<uint32_t>(0, 2)(Rng);
+    } else {
+      // Partners half the grid apart (for two CTAs) rather than adjacent.
+      X.blockStride = std::max<uint32_t>(Q / C, 1);
+      X.warpStride = std::max<uint32_t>(W / LayWarps, 1);
+      X.lanePerm = 1;
+      X.blockPerm = 1;
+      X.blockOff = 0;
+      X.bankMode = static_cast<uint32_t>(Rng() % 3);
+    }
+    X.lanePermInv = harness::inverseMultiplier(X.lanePerm, Lanes);
+    X.seed = static_cast<uint32_t>(Rng());
+  };
+  Shape(Pr, false);
+  Res.Groups = TestBlocks;
+  Res.GroupSize = Threads;
+  Res.WarpSize = 32;
+  Info.Notes.push_back(fmt::format(
+      "blocks={}+{} threads={} lanes={} instances/launch={} stride={} "
+      "stress={} bank={} random={} barrier={} prestress={} iterations={}{}{}",
+      TestBlocks, StressBlocks, Threads, Lanes, Res.InstancesPerLaunch,
+      Pr.stride, Inc.MemStress, Inc.BankConflicts, Inc.Randomise,
+      Inc.SpinBarrier, Inc.PreStress, Params.Iterations,
+      K > 1 ? fmt::format(" cluster={}", K) : std::string(),
+      CtaStress ? fmt::format(" cta-stress-warps={}", CtaStress)
+                : std::string()));
+
+  auto Launch = [&](CUfunction F, uint32_t Grid, uint32_t Block, size_t Smem,
+                    IncantParams &X) {
+    void *Args[] = {&X};
+    return S.check(D.cuLaunchKernel(F, Grid, 1, 1, Block, 1, 1,
+                                    static_cast<unsigned>(Smem), nullptr, Args,
+                                    nullptr),
+                   "cuLaunchKernel");
+  };
+  const uint32_t HistGrid = (N + 255) / 256;
+  // Initial values for the first launch.
+  IncantParams Init = Pr;
+  Init.flags |= INCANT_F_NOCOUNT;
+  if (!Launch(HistFn, HistGrid, 256, 0, Init) ||
+      !S.check(D.cuCtxSynchronize(), "kernel"))
+    return ErrorKind::Device;
+  auto T0 = std::chrono::steady_clock::now();
+  for (uint64_t It = 0; It < Params.Iterations; ++It) {
+    IncantParams X = Pr;
+    Shape(X, Inc.Randomise);
+    if (!Launch(TestFn, X.totalBlocks, BlockThreads, SmemBytes, X) ||
+        !Launch(HistFn, HistGrid, 256, 0, X))
+      return ErrorKind::Device;
+    Res.Launches = It + 1;
+    // A time budget, checked now and then (launches queue up and block
+    // once the queue is full, so wall time follows the GPU's).
+    if (Tuning.MaxSeconds > 0 && (It & 255) == 255 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+                .count() > Tuning.MaxSeconds)
+      break;
+  }
+  if (!S.check(D.cuCtxSynchronize(), "the test kernel"))
+    return ErrorKind::Device;
+  Res.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+          .count();
+
+  std::vector<uint64_t> Keys(INCANT_HIST_CAP), Cnt(INCANT_HIST_CAP + 1);
+  std::vector<uint32_t> Tup(static_cast<size_t>(INCANT_HIST_CAP) * NumOut);
+  if (!S.check(D.cuMemcpyDtoH(Keys.data(), HKey, Keys.size() * 8), "copy") ||
+      !S.check(D.cuMemcpyDtoH(Cnt.data(), HCnt, Cnt.size() * 8), "copy") ||
+      !S.check(D.cuMemcpyDtoH(Tup.data(), HTup, Tup.size() * 4), "copy"))
+    return ErrorKind::Device;
+  for (uint32_t I = 0; I < INCANT_HIST_CAP; ++I) {
+    if (!Keys[I])
+      continue;
+    auto First = Tup.begin() + static_cast<size_t>(I) * NumOut;
+    std::vector<uint32_t> Words(First, First + G.NumOut);
+    Res.Hist.add(decodeOutcome(G, Words), Cnt[I]);
+  }
+  Res.Lost = Cnt[INCANT_HIST_CAP];
+  Res.Instances = Res.Hist.total() + Res.Lost;
+  return Res;
+}
+
+} // namespace incant::cuda

@@ -1,0 +1,108 @@
+//===- Format.cpp - Printing values, states and conditions ----------------===//
+#include "incant/Litmus/Format.h"
+
+#include <cassert>
+
+namespace incant::litmus {
+
+std::string formatValue(const Program &P, const Value &V) {
+  if (!V.isAddress())
+    return std::to_string(V.Int);
+  std::string S = V.Loc < (int)P.Locs.size() ? P.Locs[V.Loc].Name : "?";
+  if (V.Int != 0)
+    S += (V.Int > 0 ? "+" : "") + std::to_string(V.Int);
+  return S;
+}
+
+static std::string regName(const Program &P, int32_t Thread, int32_t Reg) {
+  const ThreadProgram &T = P.Threads[Thread];
+  return std::to_string(T.Id) + ":" + T.Regs[Reg].Name;
+}
+
+std::string formatObserved(const Program &P, const Observed &O) {
+  if (O.Thread < 0)
+    return P.Locs[O.Index].Name;
+  return regName(P, O.Thread, O.Index);
+}
+
+std::string formatState(const Program &P, const std::vector<Value> &Values) {
+  assert(Values.size() == P.Observe.size());
+  std::string S;
+  for (size_t I = 0; I != Values.size(); ++I) {
+    if (I)
+      S += ' ';
+    S +=
+        formatObserved(P, P.Observe[I]) + "=" + formatValue(P, Values[I]) + ";";
+  }
+  return S;
+}
+
+static std::string formatTerm(const Program &P, const Term &T) {
+  switch (T.K) {
+  case Term::Kind::Const:
+    return formatValue(P, T.V);
+  case Term::Kind::Reg:
+    return regName(P, T.Thread, T.Index);
+  case Term::Kind::Loc:
+    return P.Locs[T.Index].Name;
+  }
+  return "?";
+}
+
+/// Binding strength, for parenthesising: Or < And < Not/atoms.
+static int precedence(const Cond &C) {
+  switch (C.K) {
+  case Cond::Or:
+    return 1;
+  case Cond::And:
+    return 2;
+  default:
+    return 3;
+  }
+}
+
+static std::string formatCond(const Program &P, const Cond &C, int Outer) {
+  std::string S;
+  switch (C.K) {
+  case Cond::True:
+    S = "true";
+    break;
+  case Cond::False:
+    S = "false";
+    break;
+  case Cond::Eq:
+    S = formatTerm(P, C.Lhs) + "=" + formatTerm(P, C.Rhs);
+    break;
+  case Cond::Not:
+    S = "~" + formatCond(P, C.Kids[0], 3);
+    break;
+  case Cond::And:
+  case Cond::Or:
+    for (size_t I = 0; I != C.Kids.size(); ++I) {
+      if (I)
+        S += C.K == Cond::And ? " /\\ " : " \\/ ";
+      S += formatCond(P, C.Kids[I], precedence(C) + 1);
+    }
+    break;
+  }
+  if (precedence(C) < Outer)
+    return "(" + S + ")";
+  return S;
+}
+
+std::string formatProposition(const Program &P, const Cond &C) {
+  return formatCond(P, C, 0);
+}
+
+std::string formatCondition(const Program &P) {
+  const char *Q = P.Q == Quantifier::Forall      ? "forall"
+                  : P.Q == Quantifier::NotExists ? "~exists"
+                                                 : "exists";
+  return std::string(Q) + " (" + formatProposition(P, P.Condition) + ")";
+}
+
+const char *conditionKind(const Program &P) {
+  return P.Q == Quantifier::Forall ? "Required" : "Allowed";
+}
+
+} // namespace incant::litmus
