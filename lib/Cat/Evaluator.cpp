@@ -215,8 +215,9 @@ std::shared_ptr<Binding> ModelImpl::makeBinding(const Execution &X) const {
       }
     }
   }
-  for (uint8_t L : B->PrimLevel)
-    B->Top = std::max(B->Top, L);
+  // The top level is the highest the model reads.
+  for (const PrimReg &R : P.Prims)
+    B->Top = std::max(B->Top, B->PrimLevel[R.Prim]);
 
   B->RegLevel.assign(P.NumRegs, 0);
   B->InstrLevel.assign(P.Code.size(), 0);
@@ -286,6 +287,8 @@ private:
   std::vector<uint64_t> Tmp;
   std::vector<uint64_t> FixIters;
   std::string Error;
+  /// The levels up to this one hold the values of the last stages.
+  int Staged = -1;
 
   void bindTo(const Execution &X);
   const uint64_t *prim(unsigned Idx, const Execution &X);
@@ -412,6 +415,7 @@ bool EvaluatorImpl::stage(const Execution &X, unsigned Level) {
   }
   if (!run(Level))
     return false;
+  Staged = int(Level);
   for (size_t I = 0; I != P.Checks.size(); ++I) {
     const CheckInfo &C = P.Checks[I];
     if (!C.Flag && B->RegLevel[size_t(C.Reg)] == Level && !holds(C))
@@ -539,7 +543,9 @@ bool EvaluatorImpl::holds(const CheckInfo &C) const {
 
 Verdict EvaluatorImpl::finish(const Execution &X) {
   bindTo(X);
-  stage(X, B->Top);
+  for (int L = std::max(Staged + 1, 0); L <= int(B->Top) && Error.empty();
+       ++L)
+    stage(X, unsigned(L));
   return verdict();
 }
 
@@ -612,6 +618,7 @@ bool EvaluatorImpl::refutes(const Execution &X, unsigned From,
       return false;
     Reg[size_t(PR.Reg)] = Ptr;
   }
+  Staged = int(From) - 1;
   for (unsigned L = From; L <= B->Top; ++L)
     if (!run(L)) {
       Error.clear(); // a bound may not converge; never refute on it

@@ -78,6 +78,11 @@ private:
   std::vector<Phase> Phases;
   std::vector<std::vector<unsigned>> SyncSet; ///< Per phase: members that synchronize.
   std::vector<unsigned> ScFences;
+  /// Pairs (indices into ScFences) of fences each in the other's scope;
+  /// FenceRows[a]: the fences after fence a in the order being chosen.
+  std::vector<std::pair<unsigned, unsigned>> FencePairs;
+  std::vector<uint32_t> FenceRows;
+  bool FenceFound = false; ///< An order the model allows was visited.
   Relation SyncBar, SyncFence;
   Primitives Prims;
 
@@ -102,6 +107,15 @@ private:
   bool setUpBarriers();
   void forEachSyncSet(size_t Phase);
   void forEachFenceOrder();
+  static void clear(Relation &R, unsigned N);
+  void buildSyncFence();
+  void decideFence(size_t Pair);
+  /// \p R emptied (sync_fence is empty while rf and co are chosen: a
+  /// lower bound).
+  Relation &Empty(Relation &R) {
+    clear(R, unsigned(L.Events.size()));
+    return R;
+  }
   void setUpChoice();
   void forEachRf(size_t I);
   bool rfRefuted();
@@ -308,19 +322,19 @@ void CandidateEnumerator::forEachSyncSet(size_t I) {
   }
 }
 
-/// The Fence-SC order, when the model reads it: every acyclic orientation
-/// of the pairs of fence.sc (and membar) events each in the other's scope,
-/// as the restrictions of the orders of all those fences.
+/// Barrier synchronization from the phases' synchronizing sets, and the
+/// fence.sc (and membar) events whose Fence-SC order the model reads, with
+/// the pairs of them that are each in the other's scope.
 void CandidateEnumerator::forEachFenceOrder() {
   unsigned N = unsigned(L.Events.size());
-  SyncBar = Relation(N);
+  clear(SyncBar, N);
   for (size_t I = 0; I != Phases.size(); ++I)
     for (unsigned A : SyncSet[I])
       for (unsigned B : Phases[I].Members)
         if (!L.Events[B].E->Arrive)
           SyncBar.insert(A, B);
-  SyncFence = Relation(N);
   ScFences.clear();
+  FencePairs.clear();
   if (Shape.FenceSCOrder)
     for (unsigned E = L.NumInits; E < N; ++E) {
       const Event &Ev = *L.Events[E].E;
@@ -328,65 +342,95 @@ void CandidateEnumerator::forEachFenceOrder() {
                                        Ev.Fence == litmus::FenceKind::Membar))
         ScFences.push_back(E);
     }
-  if (ScFences.size() < 2) {
-    setUpChoice();
-    return;
+  if (ScFences.size() > 32) {
+    Stats.Incomplete = true;
+    ScFences.resize(32);
   }
-  // The pairs that the order relates: both in each other's scope.
-  auto Level = [&](const Event &Ev) {
-    switch (Ev.Sc) {
-    case litmus::Scope::CTA: return 1;
-    case litmus::Scope::Cluster: return 2;
-    case litmus::Scope::GPU: return 3;
-    default: return 4;
-    }
-  };
   auto Includes = [&](unsigned F, unsigned Other) {
     const litmus::Placement &A = P.Threads[size_t(L.ThreadOf[F])].Where;
     const litmus::Placement &B = P.Threads[size_t(L.ThreadOf[Other])].Where;
-    switch (Level(*L.Events[F].E)) {
-    case 1: return sameCta(A, B);
-    case 2: return A.Device == B.Device && A.Cluster == B.Cluster;
-    case 3: return A.Device == B.Device;
+    switch (L.Events[F].E->Sc) {
+    case litmus::Scope::CTA: return sameCta(A, B);
+    case litmus::Scope::Cluster:
+      return A.Device == B.Device && A.Cluster == B.Cluster;
+    case litmus::Scope::GPU: return A.Device == B.Device;
     default: return true;
     }
   };
-  size_t K = ScFences.size();
-  if (K > 8) {
-    Stats.Incomplete = true; // 8! orders at most
-    K = 8;
+  // Each fence against the ones before it, nearest first (as coherence).
+  for (unsigned B = 1; B < ScFences.size(); ++B)
+    for (unsigned A = B; A-- > 0;)
+      if (Includes(ScFences[A], ScFences[B]) &&
+          Includes(ScFences[B], ScFences[A]))
+        FencePairs.push_back({A, B});
+  setUpChoice();
+}
+
+void CandidateEnumerator::clear(Relation &R, unsigned N) {
+  if (R.size() != N) {
+    R = Relation(N);
+    return;
   }
-  std::vector<std::pair<unsigned, unsigned>> Pairs;
-  for (size_t I = 0; I != K; ++I)
-    for (size_t J = I + 1; J != K; ++J)
-      if (Includes(ScFences[I], ScFences[J]) &&
-          Includes(ScFences[J], ScFences[I]))
-        Pairs.push_back({unsigned(I), unsigned(J)});
-  std::set<std::vector<bool>> Seen;
-  std::vector<unsigned> Perm(K), Pos(K);
-  for (unsigned I = 0; I != K; ++I)
-    Perm[I] = I;
-  do {
-    for (unsigned I = 0; I != K; ++I)
-      Pos[Perm[I]] = I;
-    std::vector<bool> Dir;
-    for (auto [A, B] : Pairs)
-      Dir.push_back(Pos[A] < Pos[B]);
-    if (!Seen.insert(Dir).second)
-      continue;
-    SyncFence = Relation(N);
-    for (size_t Q = 0; Q != Pairs.size(); ++Q) {
-      unsigned A = ScFences[Pairs[Q].first], B = ScFences[Pairs[Q].second];
-      if (Dir[Q])
-        SyncFence.insert(A, B);
-      else
-        SyncFence.insert(B, A);
+  for (unsigned A = 0; A < N; ++A)
+    std::fill(R.row(A), R.row(A) + R.wordsPerRow(), 0);
+}
+
+/// sync_fence from the decided orientations: FenceRows closed transitively,
+/// restricted to the pairs in each other's scope.
+void CandidateEnumerator::buildSyncFence() {
+  clear(SyncFence, unsigned(L.Events.size()));
+  for (auto [A, B] : FencePairs) {
+    if (FenceRows[A] >> B & 1)
+      SyncFence.insert(ScFences[A], ScFences[B]);
+    else if (FenceRows[B] >> A & 1)
+      SyncFence.insert(ScFences[B], ScFences[A]);
+  }
+}
+
+/// The Fence-SC order is chosen last, once rf and co are (the model's
+/// relations grow with it, so a partial order refutes early): every acyclic
+/// orientation of FencePairs, pair by pair, each reached once.
+void CandidateEnumerator::decideFence(size_t Pair) {
+  if (Stop)
+    return;
+  while (Pair < FencePairs.size()) {
+    auto [A, B] = FencePairs[Pair];
+    if (!(FenceRows[A] >> B & 1) && !(FenceRows[B] >> A & 1))
+      break;
+    ++Pair; // fixed by transitivity
+  }
+  if (Pair == FencePairs.size()) {
+    buildSyncFence();
+    Prims.setSyncFence(SyncFence);
+    if (Pruner && !Pruner->admits(Prims.execution(), 3))
+      return; // try another order
+    FenceFound = true;
+    visitCandidate();
+    return;
+  }
+  auto [A, B] = FencePairs[Pair];
+  std::vector<uint32_t> Saved = FenceRows;
+  for (int Choice = 0; Choice != 2 && !Stop && !(Pruner && FenceFound);
+       ++Choice) {
+    unsigned From = Choice == 0 ? A : B, To = Choice == 0 ? B : A;
+    uint32_t Succ = (uint32_t(1) << To) | FenceRows[To];
+    for (unsigned X = 0; X != FenceRows.size(); ++X)
+      if (X == From || (FenceRows[X] >> From & 1))
+        FenceRows[X] |= Succ;
+    bool Refuted = false;
+    if (Pruner && Pair + 1 < FencePairs.size()) {
+      buildSyncFence();
+      Prims.setSyncFence(SyncFence);
+      Refuted = Pruner->refutes(Prims.execution(), 3, 0);
     }
-    setUpChoice();
-  } while (!Stop && std::next_permutation(Perm.begin(), Perm.end()));
+    if (!Refuted)
+      decideFence(Pair + 1);
+    FenceRows = Saved;
+  }
 }
 
 void CandidateEnumerator::setUpChoice() {
+  clear(SyncFence, unsigned(L.Events.size()));
   Prims.setUpCombination(P, L, Chosen, SyncBar, SyncFence);
   if (Pruner && !Pruner->admits(Prims.execution(), 0))
     return; // the model forbids this choice whatever rf and co are
@@ -527,7 +571,20 @@ void CandidateEnumerator::decideCo(size_t Pair) {
   if (Pair == CoPairs.size()) {
     buildCo(false);
     Prims.setCo(Co);
-    visitCandidate();
+    if (Pruner && !Pruner->admits(Prims.execution(), 2)) {
+      ++Stats.Candidates; // forbidden: a check at co's level fails
+      return;
+    }
+    if (FencePairs.empty()) {
+      visitCandidate();
+      return;
+    }
+    FenceRows.assign(ScFences.size(), 0);
+    FenceFound = false;
+    decideFence(0);
+    if (!FenceFound && Pruner)
+      ++Stats.Candidates; // forbidden whatever the Fence-SC order
+    Prims.setSyncFence(Empty(SyncFence));
     return;
   }
   auto [C, A, B] = CoPairs[Pair];

@@ -249,8 +249,14 @@ void Primitives::setUpCombination(const litmus::Program &P,
   N = unsigned(Events.size());
   unsigned NumInits = L.NumInits;
 
-  // Sets.
-  std::vector<EventSet> Sets(NumSets, EventSet(N));
+  // Sets. The buffers are members, cleared in place: a check sets up many
+  // combinations of the same size.
+  std::vector<EventSet> &Sets = SetBuf;
+  if (Sets.size() != NumSets || Sets[0].size() != N)
+    Sets.assign(NumSets, EventSet(N));
+  else
+    for (EventSet &S : Sets)
+      std::fill(S.words().begin(), S.words().end(), 0);
   unsigned Cur = 0;
   std::function<void(unsigned)> AddCur = [&](unsigned S) {
     if (S < NumSets)
@@ -309,20 +315,24 @@ void Primitives::setUpCombination(const litmus::Program &P,
   }
 
   // Relations fixed by the combination.
-  Relation Id = Relation::identity(N);
-  Relation Po(N), Loc(N), VLoc(N), Ext(N), Int(N), Rmw(N), Addr(N), Data(N),
-      Ctrl(N), PoLoc(N), Sr(N);
-  Relation Scopes[5] = {Relation(N), Relation(N), Relation(N), Relation(N),
-                        Relation(N)};
-  std::vector<int32_t> LocOf(N), VLocOf(N);
-  std::vector<std::optional<Level>> ScopeOf(N);
+  for (Relation *R : {&Id, &Po, &Loc, &VLoc, &Ext, &Int, &Rmw, &Addr, &Data,
+                      &Ctrl, &PoLoc, &Sr})
+    clearRelation(*R, N);
+  for (Relation &R : Scopes)
+    clearRelation(R, N);
+  for (unsigned E = 0; E < N; ++E)
+    Id.insert(E, E);
+  LocOf.assign(N, -1);
+  VLocOf.assign(N, -1);
+  ScopeOf.assign(N, std::nullopt);
   for (unsigned E = 0; E < N; ++E) {
     LocOf[E] = L.locOf(E);
     VLocOf[E] = E < NumInits ? L.InitLoc[E]
                 : LocOf[E] >= 0 ? Events[E].E->VLoc
                                 : -1;
     if (E >= NumInits)
-      ScopeOf[E] = scopeLevel(*Events[E].E);
+      if (std::optional<Level> S = scopeLevel(*Events[E].E))
+        ScopeOf[E] = uint8_t(*S);
   }
   for (unsigned A = 0; A < N; ++A) {
     for (unsigned B = 0; B < N; ++B) {
@@ -350,8 +360,8 @@ void Primitives::setUpCombination(const litmus::Program &P,
       for (int Lv = LWarp; Lv <= LSys; ++Lv)
         if (sameLevel(PA, PB, Level(Lv)))
           Scopes[Lv].insert(A, B);
-      if (ScopeOf[A] && ScopeOf[B] && sameLevel(PA, PB, *ScopeOf[A]) &&
-          sameLevel(PA, PB, *ScopeOf[B]))
+      if (ScopeOf[A] && ScopeOf[B] && sameLevel(PA, PB, Level(*ScopeOf[A])) &&
+          sameLevel(PA, PB, Level(*ScopeOf[B])))
         Sr.insert(A, B);
     }
   }
@@ -375,10 +385,11 @@ void Primitives::setUpCombination(const litmus::Program &P,
     }
   }
   // po;[fence of that kind and scope];po.
-  Relation FenceRelations[std::size(FenceRels)];
+  static_assert(std::size(FenceRels) == std::size(decltype(FenceRelations){}));
   for (size_t K = 0; K < std::size(FenceRels); ++K) {
     const FenceRel &FR = FenceRels[K];
-    Relation R(N);
+    Relation &R = FenceRelations[K];
+    clearRelation(R, N);
     for (unsigned F = NumInits; F < N; ++F) {
       const Event &Ev = *Events[F].E;
       if (Ev.K != EventKind::Fence || Ev.Fence != FR.K || Ev.Sc != FR.Sc)
@@ -391,7 +402,6 @@ void Primitives::setUpCombination(const litmus::Program &P,
             R.insert(A, B);
       }
     }
-    FenceRelations[K] = std::move(R);
   }
   ExtRel = Ext;
   IntRel = Int;
@@ -412,6 +422,7 @@ void Primitives::setUpCombination(const litmus::Program &P,
     X.emplace(N);
   for (unsigned D = 0; D < NumDynamic; ++D)
     DynamicSlot[D] = -1;
+  SyncFenceSlot = -1;
   size_t SetSlot = 0, RelSlot = 0;
   for (const PlanEntry &E : Plan) {
     const cat::PrimitiveInfo &PI = cat::primitiveNames()[E.Prim];
@@ -428,6 +439,8 @@ void Primitives::setUpCombination(const litmus::Program &P,
     switch (E.K) {
     case PlanEntry::Fixed:
       R = Fixed[E.Id];
+      if (std::string_view(FixedNames[E.Id]) == "sync_fence")
+        SyncFenceSlot = int32_t(RelSlot);
       break;
     case PlanEntry::Fence:
       R = &FenceRelations[E.Id];
@@ -445,8 +458,11 @@ void Primitives::setUpCombination(const litmus::Program &P,
         clearRelation(X->relationAt(RelSlot), N);
     } else {
       // co is transitive: the enumerator only makes (partial) orders.
+      // sync_fence is chosen last, after co.
       X->setRelation(std::string(PI.Name), R ? *R : Relation(N),
-                     E.K == PlanEntry::Dynamic ? DynamicLevel[E.Id] : 0,
+                     E.K == PlanEntry::Dynamic ? DynamicLevel[E.Id]
+                     : PI.Name == "sync_fence" ? 3
+                                               : 0,
                      PI.Name == "co");
     }
     ++RelSlot;
@@ -474,6 +490,11 @@ void copyMasked(Relation &Dst, const Relation &In, const Relation *Mask,
 }
 
 } // namespace
+
+void Primitives::setSyncFence(const Relation &SyncFence) {
+  if (SyncFenceSlot >= 0)
+    copyMasked(X->relationAt(size_t(SyncFenceSlot)), SyncFence, nullptr, N);
+}
 
 void Primitives::setRf(const std::vector<int32_t> &RfOf) {
   clearRelation(Rf, N);

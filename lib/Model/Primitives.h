@@ -47,6 +47,8 @@ public:
                         const std::vector<const Trace *> &Chosen,
                         const cat::Relation &SyncBar,
                         const cat::Relation &SyncFence);
+  /// Sets sync_fence, the Fence-SC order (level 3: chosen after co).
+  void setSyncFence(const cat::Relation &SyncFence);
   /// Sets rf and its internal/external parts (level 1). \p Rf gives each
   /// read's write (-1 for non-reads).
   void setRf(const std::vector<int32_t> &Rf);
@@ -69,8 +71,16 @@ private:
   unsigned N = 0;
   /// Where the dynamic relations sit in X.relations().
   int32_t DynamicSlot[NumDynamic] = {};
+  int32_t SyncFenceSlot = -1;
   cat::Relation Rf, Fr; ///< Scratch, per candidate.
   cat::Relation ExtRel, IntRel;
+  // Per combination, reused (cleared in place) to spare allocations.
+  std::vector<cat::EventSet> SetBuf;
+  cat::Relation Id, Po, Loc, VLoc, Ext, Int, Rmw, Addr, Data, Ctrl, PoLoc, Sr;
+  cat::Relation Scopes[5];
+  cat::Relation FenceRelations[11];
+  std::vector<int32_t> LocOf, VLocOf;
+  std::vector<std::optional<uint8_t>> ScopeOf;
 };
 
 } // namespace incant::model

@@ -41,8 +41,9 @@ public:
   /// that level. False if one of them fails (the model forbids every
   /// execution with these primitives) or the model cannot be evaluated.
   bool stage(const Execution &X, unsigned Level);
-  /// The verdict once every level is staged: computes the top level and
-  /// tests every check and flag.
+  /// The verdict: stages the levels above the last one staged (a caller
+  /// that changes a level's primitives stages it again first) and tests
+  /// every check and flag.
   Verdict finish(const Execution &X);
   /// With the primitives of levels \p From and above set to bounds of a
   /// choice being made: true if a check that cannot recover fails. Bit L of

@@ -72,9 +72,11 @@ struct CandidateShape {
   /// Every strict partial order of each location's writes (initial write
   /// first), not only total ones; cat::Model::partialCoherence().
   bool PartialCoherence = false;
-  /// Guess the Fence-SC order (`sync_fence`): every acyclic orientation of
-  /// the pairs of fence.sc/membar that are in each other's scope. Without
-  /// it `sync_fence` is empty.
+  /// Guess the Fence-SC order (`sync_fence`): an acyclic orientation of the
+  /// pairs of fence.sc/membar that are in each other's scope. The order is
+  /// a witness, not part of what an execution shows: with a pruner, a
+  /// candidate is visited once, with the first order the model allows (or
+  /// not at all if it allows none). Without it `sync_fence` is empty.
   bool FenceSCOrder = false;
 };
 
@@ -90,8 +92,9 @@ struct EnumerationStats {
 class CandidatePruner {
 public:
   virtual ~CandidatePruner() = default;
-  /// The primitives up to \p Level are set: false skips every candidate
-  /// that shares them.
+  /// The primitives up to \p Level are set (the enumerator calls this each
+  /// time it changes a level's, up to co and the Fence-SC order): false
+  /// skips every candidate that shares them.
   virtual bool admits(const cat::Execution &X, unsigned Level) = 0;
   /// While the primitives of levels \p From and up are being chosen, X
   /// holds bounds on them: bit L of \p UpperMask says level L holds a
