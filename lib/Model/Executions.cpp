@@ -435,7 +435,12 @@ void CandidateEnumerator::setUpChoice() {
   if (Pruner && !Pruner->admits(Prims.execution(), 0))
     return; // the model forbids this choice whatever rf and co are
   PruneRfLower = PruneRfUpper = false;
-  if (Pruner && Reads.size() >= 2) {
+  // Pruning rf costs two evaluations per read: worth it only when the rf
+  // choices are many.
+  uint64_t RfChoices = 1;
+  for (const std::vector<int32_t> &C : RfCands)
+    RfChoices = std::min<uint64_t>(RfChoices * C.size(), 1u << 20);
+  if (Pruner && Reads.size() >= 2 && RfChoices > 16) {
     PruneRfLower = Pruner->canRefute(Prims.execution(), 1, 0);
     PruneRfUpper = Pruner->canRefute(Prims.execution(), 1, 1u << 2);
   }

@@ -334,35 +334,88 @@ void Primitives::setUpCombination(const litmus::Program &P,
       if (std::optional<Level> S = scopeLevel(*Events[E].E))
         ScopeOf[E] = uint8_t(*S);
   }
+  // Row masks, built word by word: the events of each thread, of each
+  // location and generic address, and per thread the scoped events whose
+  // scope includes it.
+  unsigned Wd = Id.wordsPerRow();
+  size_t NT = P.Threads.size(), NL = P.Locs.size();
+  auto Mask = [&](std::vector<uint64_t> &M, size_t Count) {
+    M.assign(Count * Wd, 0);
+  };
+  auto Set = [&](std::vector<uint64_t> &M, size_t I, unsigned E) {
+    M[I * Wd + E / 64] |= uint64_t(1) << (E % 64);
+  };
+  Mask(ThreadMask, NT);
+  Mask(LocMask, NL);
+  Mask(VLocMask, NL);
+  Mask(IncludedBy, NT);
+  for (unsigned E = 0; E < N; ++E) {
+    if (ThreadOf[E] >= 0)
+      Set(ThreadMask, size_t(ThreadOf[E]), E);
+    if (LocOf[E] >= 0)
+      Set(LocMask, size_t(LocOf[E]), E);
+    if (VLocOf[E] >= 0)
+      Set(VLocMask, size_t(VLocOf[E]), E);
+    if (ScopeOf[E])
+      for (size_t T = 0; T != NT; ++T)
+        if (sameLevel(P.Threads[size_t(ThreadOf[E])].Where, P.Threads[T].Where,
+                      Level(*ScopeOf[E])))
+          Set(IncludedBy, T, E);
+  }
+  // Thread pairs per level.
+  SameAt.assign(5 * NT * NT, false);
+  for (int Lv = LWarp; Lv <= LSys; ++Lv)
+    for (size_t T = 0; T != NT; ++T)
+      for (size_t U = 0; U != NT; ++U)
+        SameAt[(size_t(Lv) * NT + T) * NT + U] =
+            sameLevel(P.Threads[T].Where, P.Threads[U].Where, Level(Lv));
+  auto Or = [&](uint64_t *Row, const std::vector<uint64_t> &M, size_t I) {
+    for (unsigned K = 0; K != Wd; ++K)
+      Row[K] |= M[I * Wd + K];
+  };
   for (unsigned A = 0; A < N; ++A) {
-    for (unsigned B = 0; B < N; ++B) {
-      bool SameLoc = LocOf[A] >= 0 && LocOf[A] == LocOf[B];
-      if (SameLoc)
-        Loc.insert(A, B);
-      if (VLocOf[A] >= 0 && VLocOf[A] == VLocOf[B])
-        VLoc.insert(A, B);
-      if (ThreadOf[A] == ThreadOf[B] && A >= NumInits) {
-        Int.insert(A, B);
-        if (A < B) {
-          Po.insert(A, B);
-          if (SameLoc)
-            PoLoc.insert(A, B);
-        }
-      } else if (A != B) {
-        Ext.insert(A, B);
-      } else {
-        Int.insert(A, B); // an initial write is its own "thread"
-      }
-      if (A < NumInits || B < NumInits)
-        continue;
-      const litmus::Placement &PA = P.Threads[size_t(ThreadOf[A])].Where;
-      const litmus::Placement &PB = P.Threads[size_t(ThreadOf[B])].Where;
-      for (int Lv = LWarp; Lv <= LSys; ++Lv)
-        if (sameLevel(PA, PB, Level(Lv)))
-          Scopes[Lv].insert(A, B);
-      if (ScopeOf[A] && ScopeOf[B] && sameLevel(PA, PB, Level(*ScopeOf[A])) &&
-          sameLevel(PA, PB, Level(*ScopeOf[B])))
-        Sr.insert(A, B);
+    if (LocOf[A] >= 0) {
+      Or(Loc.row(A), LocMask, size_t(LocOf[A]));
+      Or(VLoc.row(A), VLocMask, size_t(VLocOf[A]));
+    }
+    uint64_t *IntRow = Int.row(A), *ExtRow = Ext.row(A);
+    if (A < NumInits) {
+      IntRow[A / 64] |= uint64_t(1) << (A % 64); // its own "thread"
+      for (unsigned B = 0; B < N; ++B)
+        if (B != A)
+          ExtRow[B / 64] |= uint64_t(1) << (B % 64);
+      continue;
+    }
+    size_t T = size_t(ThreadOf[A]);
+    Or(IntRow, ThreadMask, T);
+    for (unsigned K = 0; K != Wd; ++K)
+      ExtRow[K] = ~IntRow[K];
+    if (N % 64)
+      ExtRow[Wd - 1] &= (uint64_t(1) << (N % 64)) - 1;
+    // po: the thread's events after A.
+    uint64_t *PoRow = Po.row(A), *PoLocRow = PoLoc.row(A);
+    const uint64_t *LocRow = Loc.row(A);
+    for (unsigned K = 0; K != Wd; ++K) {
+      uint64_t After = K * 64 > A ? ~uint64_t(0)
+                       : (K + 1) * 64 <= A + 1
+                           ? 0
+                           : ~((uint64_t(2) << (A % 64)) - 1);
+      PoRow[K] = IntRow[K] & After;
+      PoLocRow[K] = PoRow[K] & LocRow[K];
+    }
+    for (int Lv = LWarp; Lv <= LSys; ++Lv) {
+      uint64_t *Row = Scopes[Lv].row(A);
+      for (size_t U = 0; U != NT; ++U)
+        if (SameAt[(size_t(Lv) * NT + T) * NT + U])
+          Or(Row, ThreadMask, U);
+    }
+    if (ScopeOf[A]) {
+      // sr: B in a thread that A's scope includes, whose own scope
+      // includes A's thread.
+      uint64_t *Row = Sr.row(A);
+      const uint64_t *Reach = Scopes[*ScopeOf[A]].row(A);
+      for (unsigned K = 0; K != Wd; ++K)
+        Row[K] = Reach[K] & IncludedBy[T * Wd + K];
     }
   }
   // Dependencies and rmw, from each trace's masks over its reads.
