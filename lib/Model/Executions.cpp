@@ -59,6 +59,15 @@ private:
   /// Per thread: the (instance, id) pairs of the barriers its code names
   /// with an integer id (or none); the thread takes part in those.
   std::vector<std::set<std::pair<int32_t, int64_t>>> StaticBarriers;
+  /// Per thread and trace: bit masks (PairWords words each) over the
+  /// (location, value) pairs it writes, and over those its reads need that
+  /// are not the location's initial value.
+  unsigned PairWords = 0;
+  std::vector<std::vector<uint64_t>> TraceWrites, TraceNeeds;
+  /// LaterMay[t]: the pairs some trace of thread t or after writes.
+  std::vector<std::vector<uint64_t>> LaterMay;
+  /// Per thread: the pairs the traces chosen up to it write and need.
+  std::vector<std::vector<uint64_t>> WrittenUpTo, NeededUpTo;
 
   // The current trace combination.
   std::vector<const Trace *> Chosen;
@@ -102,6 +111,7 @@ private:
   std::vector<Value> FinalLocs;
   std::vector<std::vector<Value>> FinalOptions;
 
+  void indexValues();
   void forEachCombination(size_t Thread);
   bool setUpCombination();
   bool setUpBarriers();
@@ -160,8 +170,52 @@ EnumerationStats CandidateEnumerator::run() {
   for (const std::vector<Trace> &Ts : TS.Threads)
     if (Ts.empty())
       return Stats; // a thread with no valid trace: no execution at all
+  indexValues();
   forEachCombination(0);
   return Stats;
+}
+
+/// A read of a value other than its location's initial one needs a write
+/// of that value in some thread's trace: masks of such (location, value)
+/// pairs let forEachCombination drop a partial combination as soon as a
+/// need can no longer be met, before laying its events out.
+void CandidateEnumerator::indexValues() {
+  std::map<std::pair<int32_t, Value>, uint32_t> Ids;
+  for (const std::vector<Trace> &Ts : TS.Threads)
+    for (const Trace &T : Ts)
+      for (const Event &E : T.Events)
+        if (E.K == EventKind::Write ||
+            (E.K == EventKind::Read && P.Locs[size_t(E.Loc)].Init != E.V))
+          Ids.try_emplace({E.Loc, E.V}, uint32_t(Ids.size()));
+  PairWords = unsigned((Ids.size() + 63) / 64);
+  size_t NT = P.Threads.size();
+  TraceWrites.assign(NT, {});
+  TraceNeeds.assign(NT, {});
+  for (size_t T = 0; T != NT; ++T) {
+    const std::vector<Trace> &Ts = TS.Threads[T];
+    TraceWrites[T].assign(Ts.size() * PairWords, 0);
+    TraceNeeds[T].assign(Ts.size() * PairWords, 0);
+    for (size_t I = 0; I != Ts.size(); ++I)
+      for (const Event &E : Ts[I].Events) {
+        bool Write = E.K == EventKind::Write;
+        if (!Write && E.K != EventKind::Read)
+          continue;
+        auto It = Ids.find({E.Loc, E.V});
+        if (It == Ids.end())
+          continue; // a read of the initial value
+        std::vector<uint64_t> &M = Write ? TraceWrites[T] : TraceNeeds[T];
+        M[I * PairWords + It->second / 64] |= uint64_t(1) << (It->second % 64);
+      }
+  }
+  LaterMay.assign(NT + 1, std::vector<uint64_t>(PairWords, 0));
+  for (size_t T = NT; T-- > 0;) {
+    LaterMay[T] = LaterMay[T + 1];
+    for (size_t I = 0; I != TS.Threads[T].size(); ++I)
+      for (unsigned K = 0; K != PairWords; ++K)
+        LaterMay[T][K] |= TraceWrites[T][I * PairWords + K];
+  }
+  WrittenUpTo.assign(NT, std::vector<uint64_t>(PairWords, 0));
+  NeededUpTo.assign(NT, std::vector<uint64_t>(PairWords, 0));
 }
 
 void CandidateEnumerator::forEachCombination(size_t Thread) {
@@ -170,10 +224,25 @@ void CandidateEnumerator::forEachCombination(size_t Thread) {
       forEachSyncSet(0);
     return;
   }
-  for (const Trace &T : TS.Threads[Thread]) {
+  uint64_t *Written = WrittenUpTo[Thread].data();
+  uint64_t *Needed = NeededUpTo[Thread].data();
+  const uint64_t *Later = LaterMay[Thread + 1].data();
+  for (size_t I = 0; I != TS.Threads[Thread].size(); ++I) {
     if (Stop)
       return;
-    Chosen[Thread] = &T;
+    // Every need of the traces chosen so far is written by one of them or
+    // may be by a later thread's trace.
+    const uint64_t *W = &TraceWrites[Thread][I * PairWords];
+    const uint64_t *N = &TraceNeeds[Thread][I * PairWords];
+    bool Met = true;
+    for (unsigned K = 0; K != PairWords; ++K) {
+      Written[K] = W[K] | (Thread ? WrittenUpTo[Thread - 1][K] : 0);
+      Needed[K] = N[K] | (Thread ? NeededUpTo[Thread - 1][K] : 0);
+      Met &= (Needed[K] & ~(Written[K] | Later[K])) == 0;
+    }
+    if (!Met)
+      continue;
+    Chosen[Thread] = &TS.Threads[Thread][I];
     forEachCombination(Thread + 1);
   }
 }
