@@ -14,3 +14,11 @@ config.substitutions.append(("%incant", os.path.join(config.incant_bin, "incant"
 config.substitutions.append(("%src", config.incant_src))
 config.substitutions.append(("%models", os.path.join(config.incant_src, "models")))
 config.substitutions.append(("%litmus", os.path.join(config.incant_src, "litmus")))
+# Runs a command with standard error on a terminal (progress lines).
+config.substitutions.append(("%ontty", "python3 " + os.path.join(config.test_source_root, "Inputs", "on-tty.py")))
+# incant stress: the fake programs (unittests/AppTest, unittests/Intercept)
+# and the injected library.
+config.substitutions.append(("%fakeapp", os.path.join(config.test_bin, "incant-fakeapp")))
+config.substitutions.append(("%fakecudaapp", os.path.join(config.test_bin, "incant-fakecudaapp")))
+config.substitutions.append(("%fakecuda", os.path.join(config.test_bin, "fakecuda")))
+config.substitutions.append(("%injectlib", config.inject_lib))

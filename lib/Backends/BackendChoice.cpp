@@ -18,6 +18,21 @@ bool haveCudaDriver() {
   return true;
 }
 
+/// Whether the backend, which is there, has device \p Index: a device
+/// index that no device has is a usage error (exit 2), like `campaign
+/// --devices 99`, not a missing device (exit 3).
+static bool knownDevice(harness::Backend &B, uint32_t Index,
+                        DiagnosticEngine &Diags) {
+  size_t N = B.devices().size();
+  if (Index < N)
+    return true;
+  Diags.error("no " + std::string(B.name()) + " device " +
+              std::to_string(Index) + " (there " +
+              (N == 1 ? "is 1" : "are " + std::to_string(N)) +
+              "; see `incant devices`)");
+  return false;
+}
+
 Expected<ChosenBackend> chooseBackend(const std::string &Backend,
                                       std::optional<uint32_t> Device,
                                       DiagnosticEngine &Diags) {
@@ -27,6 +42,8 @@ Expected<ChosenBackend> chooseBackend(const std::string &Backend,
     std::string Why;
     if (C.B->available(Why) && !C.B->devices().empty()) {
       C.Device = Device.value_or(0);
+      if (!knownDevice(*C.B, C.Device, Diags))
+        return ErrorKind::Input;
       if (Backend == "auto")
         C.Note = "chose the first CUDA device";
       return C;
@@ -56,6 +73,8 @@ Expected<ChosenBackend> chooseBackend(const std::string &Backend,
   }
   if (Device) {
     C.Device = *Device;
+    if (!knownDevice(*C.B, C.Device, Diags))
+      return ErrorKind::Input;
     return C;
   }
   if (Backend == "auto" && haveCudaDriver())

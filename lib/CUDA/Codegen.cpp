@@ -608,6 +608,9 @@ void Emitter::emitRole(size_t R) {
        markerEnd(static_cast<uint32_t>(R)));
   line("  if (o) {{");
   emitOutputs(R, "    ", "o");
+  // steps passes the bound only on the way out through it.
+  if (G.CutSlot >= 0)
+    line("    if (steps > {}u) o[{}] = 1u;", Opts.LoopBudget, G.CutSlot);
   line("  }}");
   // Registers that are never read again still count as used.
   for (size_t K = 0; K < T.Regs.size(); ++K)
@@ -862,6 +865,8 @@ void Emitter::emitGlue() {
            G.GlobalIndex[Ob.Index]);
     }
   }
+  if (G.CutSlot >= 0)
+    line("  t[{0}] = out[(incant_u64)i * {1}u + {0}u];", G.CutSlot, G.NumOut);
   line("}}");
   line("");
   line("__device__ __forceinline__ void incant_reset(const IncantParams &P, "
@@ -926,6 +931,13 @@ std::optional<GeneratedTest> Emitter::run() {
     WideOut |= Wd;
   }
   G.HiSlot = HiSlot;
+  bool HasLoop = false;
+  for (const auto &T : P.Threads)
+    for (size_t I = 0; I < T.Ops.size(); ++I)
+      HasLoop |= T.Ops[I].K == Op::Kind::Branch && T.Ops[I].Target >= 0 &&
+                 static_cast<size_t>(T.Ops[I].Target) <= I;
+  if (HasLoop)
+    G.CutSlot = static_cast<int32_t>(G.NumOut++);
   G.HasBarrier = HasBarrier;
   G.Wide = AnyWide;
 

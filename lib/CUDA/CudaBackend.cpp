@@ -3,9 +3,13 @@
 #include "Compile.h"
 #include "Launch.h"
 #include "incant/CUDA/Codegen.h"
+#include "incant/Harness/ParamRanges.h"
+#include "incant/Support/OutputFile.h"
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -96,11 +100,15 @@ Expected<harness::RunResult> CudaBackend::emit(const harness::RunRequest &Req,
   std::error_code EC;
   fs::create_directories(Req.EmitDir, EC);
   fs::path Dir(Req.EmitDir);
-  bool Ok = writeFile(Dir / "test.cu", G.Source);
+  // Files are named after the test, so that one --emit folder holds every
+  // test of a run; the harness files are the same for all of them.
+  std::string Stem = safeFileName(Req.Prog->Name);
+  bool Ok = writeFile(Dir / (Stem + ".cu"), G.Source);
   for (const auto &F : harnessFiles())
     Ok &= writeFile(Dir / F.Name, F.Text);
   if (!Ok) {
-    Diags.error("cannot write to " + Req.EmitDir);
+    Diags.error("cannot write to " + Req.EmitDir + ": " +
+                (EC ? EC.message() : std::strerror(errno)));
     return ErrorKind::Input;
   }
   SharedLibraries &S = sharedLibraries();
@@ -120,15 +128,15 @@ Expected<harness::RunResult> CudaBackend::emit(const harness::RunRequest &Req,
     }
     Opt = C.Opt;
     Out.Device.Notes.push_back("NVRTC " + nvrtcVersion(S.Libs));
-    writeFile(Dir / "test.ptx", C.Ptx);
+    writeFile(Dir / (Stem + ".ptx"), C.Ptx);
     if (!C.Sass.empty())
-      writeFile(Dir / "test.sass", C.Sass);
+      writeFile(Dir / (Stem + ".sass"), C.Sass);
   } else {
     Out.Device.Notes.push_back(Why + ": PTX not written");
   }
-  for (const char *F : {"test.cu", "test.ptx", "test.sass"})
-    if (fs::exists(Dir / F))
-      Out.EmittedFiles.push_back(Req.EmitDir + "/" + F);
+  for (const char *Ext : {".cu", ".ptx", ".sass"})
+    if (fs::exists(Dir / (Stem + Ext)))
+      Out.EmittedFiles.push_back(Req.EmitDir + "/" + Stem + Ext);
   for (const auto &F : harnessFiles())
     Out.EmittedFiles.push_back(Req.EmitDir + "/" + F.Name);
   Out.OptCheck = Opt.line();
@@ -137,6 +145,11 @@ Expected<harness::RunResult> CudaBackend::emit(const harness::RunRequest &Req,
 
 Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
                                               DiagnosticEngine &Diags) {
+  std::string RangeError;
+  if (!harness::checkParams(Req.Params, RangeError)) {
+    Diags.error(RangeError);
+    return ErrorKind::Input;
+  }
   CodegenOptions CG;
   CG.LoopBudget = Req.Params.LoopBound;
   std::optional<GeneratedTest> G = generateCuda(*Req.Prog, CG, Req.File, Diags);

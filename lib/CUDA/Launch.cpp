@@ -138,6 +138,18 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
   const uint32_t LayWarps = Lay.maxWarps(), LayLanes = Lay.maxLanes();
   const uint32_t LayGroups = Lay.NumClusterGroups;
   const bool Single = Params.Instances == 1;
+  // A block size the GPU cannot run as given is an error, not a value
+  // changed without a word.
+  if (Params.GroupSize &&
+      (Params.GroupSize % 32 ||
+       Params.GroupSize > static_cast<uint32_t>(MaxThreads) ||
+       Params.GroupSize < 32 * LayWarps)) {
+    Diags.error(fmt::format("--group-size {}: the GPU runs CTAs of a "
+                            "multiple of 32 threads, from {} (this test's "
+                            "warps) to {}",
+                            Params.GroupSize, 32 * LayWarps, MaxThreads));
+    return ErrorKind::Input;
+  }
   uint32_t Threads =
       std::clamp<uint32_t>(Params.GroupSize ? Params.GroupSize : 256, 32,
                            static_cast<uint32_t>(MaxThreads));
@@ -186,6 +198,11 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
               ? std::min(Inc.StressGroups, MaxBlocks - K) / K * K
               : static_cast<uint32_t>(MaxBlocks * Tuning.StressFraction) / K *
                     K;
+    if (Inc.MemStress && Inc.StressGroups && StressBlocks != Inc.StressGroups)
+      Res.Device.Notes.push_back(fmt::format(
+          "--stress-groups {}: {} (what the GPU holds beside the test, in "
+          "whole clusters)",
+          Inc.StressGroups, StressBlocks));
     TestBlocks = (MaxBlocks - std::min(StressBlocks, MaxBlocks - K)) / K * K;
     // --instances N: no more testing blocks than N instances need (the
     // freed slots can take stressing blocks); at least the test's.
@@ -204,6 +221,11 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
   const uint32_t N = TestBlocks * W * Lanes;
   const uint32_t NumOut = std::max<uint32_t>(G.NumOut, 1);
   Res.InstancesPerLaunch = Single ? 1 : N;
+  if (Params.Instances > 1 && N != Params.Instances)
+    Res.Device.Notes.push_back(fmt::format(
+        "--instances {}: {} per launch (whole CTAs, at most what the GPU "
+        "holds at once)",
+        Params.Instances, N));
 
   IncantParams Pr{};
   Pr.testBlocks = TestBlocks;
@@ -383,10 +405,15 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
       continue;
     auto First = Tup.begin() + static_cast<size_t>(I) * NumOut;
     std::vector<uint32_t> Words(First, First + G.NumOut);
+    // An instance cut by the loop bound did not finish: no outcome.
+    if (G.CutSlot >= 0 && Words[static_cast<size_t>(G.CutSlot)] != 0) {
+      Res.LoopBoundHits += Cnt[I];
+      continue;
+    }
     Res.Hist.add(decodeOutcome(G, Words), Cnt[I]);
   }
   Res.Lost = Cnt[INCANT_HIST_CAP];
-  Res.Instances = Res.Hist.total() + Res.Lost;
+  Res.Instances = Res.Hist.total() + Res.Lost + Res.LoopBoundHits;
   return Res;
 }
 

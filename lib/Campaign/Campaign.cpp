@@ -493,7 +493,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   std::string DbPath = Cmd.Db;
   for (size_t P; (P = DbPath.find("%i")) != std::string::npos;)
     DbPath.replace(P, 2, std::to_string(ShardIndex));
-  std::unique_ptr<Store> DB = Store::open(DbPath, /*Create=*/true, E);
+  std::unique_ptr<Store> DB = Store::open(DbPath, Store::Mode::Write, E);
   if (!DB) {
     Diags.error(E);
     return 2;

@@ -42,7 +42,7 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
   std::set<ResultKey> Seen;
   std::set<std::string> Versions, Models;
   for (const std::string &Path : Dbs) {
-    std::unique_ptr<Store> S = Store::open(Path, /*Create=*/false, Error);
+    std::unique_ptr<Store> S = Store::open(Path, Store::Mode::Read, Error);
     if (!S)
       return false;
     std::map<std::string, std::pair<TestRecord, std::vector<VerdictRecord>>>
@@ -69,6 +69,8 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
       Row.Params = indexOf(Data.Params, R.Params);
       if (!R.IncantVersion.empty())
         Versions.insert(R.IncantVersion);
+      Data.LoopBoundCut += R.LoopBoundHits;
+      Data.LoopBoundResults += R.LoopBoundHits != 0;
       for (const VerdictRecord &V : Row.Verdicts)
         Models.insert(V.Model);
       Data.Rows.push_back(std::move(Row));
@@ -213,6 +215,12 @@ void printList(const ReportData &D, const std::vector<ReportData::Entry> &L,
 
 } // namespace
 
+std::string loopBoundNote(const ReportData &D) {
+  return fmt::format("Cut by the loop bound: {} instance(s) in {} result(s); "
+                     "they did not finish, so they are in no histogram",
+                     D.LoopBoundCut, D.LoopBoundResults);
+}
+
 void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
   size_t Errors = 0;
   std::set<std::string> Tests;
@@ -226,6 +234,8 @@ void printTextReport(const ReportData &D, size_t Limit, std::ostream &OS) {
   if (D.Duplicates)
     OS << fmt::format(", {} duplicate(s) counted once", D.Duplicates);
   OS << '\n';
+  if (D.LoopBoundCut)
+    OS << loopBoundNote(D) << '\n';
   for (size_t I = 0; I < D.Chips.size(); ++I)
     OS << fmt::format("Chip C{}: {}\n", I + 1, D.Chips[I]);
   for (size_t I = 0; I < D.Params.size(); ++I)

@@ -160,7 +160,10 @@ void printHtmlReport(const ReportData &D, std::ostream &OS) {
     OS << " <code>" << esc(Db) << "</code>";
   if (D.Duplicates)
     OS << fmt::format(" ({} duplicate(s) counted once)", D.Duplicates);
-  OS << "</p>\n<table>\n";
+  OS << "</p>\n";
+  if (D.LoopBoundCut)
+    OS << "<p>" << esc(loopBoundNote(D)) << ".</p>\n";
+  OS << "<table>\n";
   for (size_t I = 0; I < D.Chips.size(); ++I)
     OS << fmt::format("<tr><th>chip C{}</th><td>{}</td></tr>\n", I + 1,
                       esc(D.Chips[I]));

@@ -5,11 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Store.h"
+#include "incant/Support/Hash.h"
+#include "incant/Support/Sqlite.h"
 
 #include <filesystem>
 #include <sqlite3.h>
 
 namespace incant::campaign {
+
+using sqlite::Stmt;
 
 namespace {
 
@@ -57,144 +61,27 @@ CREATE TABLE IF NOT EXISTS outcomes(
   PRIMARY KEY(result_id, state));
 )sql";
 
-/// A prepared statement, finalized on scope exit.
-class Stmt {
-public:
-  Stmt(sqlite3 *Db, const char *Sql) {
-    if (sqlite3_prepare_v2(Db, Sql, -1, &S, nullptr) != SQLITE_OK)
-      S = nullptr;
-  }
-  ~Stmt() { sqlite3_finalize(S); }
-  Stmt(const Stmt &) = delete;
-  Stmt &operator=(const Stmt &) = delete;
-  explicit operator bool() const { return S != nullptr; }
-
-  Stmt &bind(int I, const std::string &V) {
-    sqlite3_bind_text(S, I, V.data(), static_cast<int>(V.size()),
-                      SQLITE_TRANSIENT);
-    return *this;
-  }
-  Stmt &bind(int I, uint64_t V) {
-    sqlite3_bind_int64(S, I, static_cast<sqlite3_int64>(V));
-    return *this;
-  }
-  Stmt &bind(int I, bool V) { return bind(I, uint64_t(V)); }
-  Stmt &bind(int I, uint32_t V) { return bind(I, uint64_t(V)); }
-  Stmt &bind(int I, double V) {
-    sqlite3_bind_double(S, I, V);
-    return *this;
-  }
-  /// SQLITE_ROW, SQLITE_DONE or an error code.
-  int step() { return sqlite3_step(S); }
-  bool run() { return step() == SQLITE_DONE; }
-
-  std::string text(int I) const {
-    const unsigned char *T = sqlite3_column_text(S, I);
-    return T ? std::string(reinterpret_cast<const char *>(T),
-                           static_cast<size_t>(sqlite3_column_bytes(S, I)))
-             : std::string();
-  }
-  uint64_t u64(int I) const {
-    return static_cast<uint64_t>(sqlite3_column_int64(S, I));
-  }
-  bool flag(int I) const { return sqlite3_column_int64(S, I) != 0; }
-  double real(int I) const { return sqlite3_column_double(S, I); }
-
-private:
-  sqlite3_stmt *S = nullptr;
-};
-
 } // namespace
 
 std::string testHash(const std::string &Text) {
-  uint64_t H = 14695981039346656037ull;
-  for (unsigned char C : Text) {
-    H ^= C;
-    H *= 1099511628211ull;
-  }
-  static const char Hex[] = "0123456789abcdef";
-  std::string S(16, '0');
-  for (int I = 15; I >= 0; --I, H >>= 4)
-    S[static_cast<size_t>(I)] = Hex[H & 15];
-  return S;
+  return hex16(fnv1a64(Text));
 }
 
-std::unique_ptr<Store> Store::open(const std::string &Path, bool Create,
+std::unique_ptr<Store> Store::open(const std::string &Path, Mode M,
                                    std::string &Error) {
-  std::error_code EC;
-  bool Exists = std::filesystem::exists(Path, EC);
-  if (!Exists && !Create) {
-    Error = "no such database: " + Path;
-    return nullptr;
-  }
   std::unique_ptr<Store> S(new Store());
   S->Path = Path;
-  int Flags = SQLITE_OPEN_READWRITE | (Create ? SQLITE_OPEN_CREATE : 0) |
-              SQLITE_OPEN_FULLMUTEX;
-  if (sqlite3_open_v2(Path.c_str(), &S->Db, Flags, nullptr) != SQLITE_OK) {
-    Error = "cannot open " + Path + ": " +
-            (S->Db ? sqlite3_errmsg(S->Db) : "out of memory");
+  S->Db = sqlite::openDatabase(
+      Path, M == Mode::Read ? sqlite::Access::Read : sqlite::Access::Write,
+      Format, SchemaVersion, Schema, "campaign", S->Lock, Error);
+  if (!S->Db)
     return nullptr;
-  }
-  sqlite3_busy_timeout(S->Db, 10000);
-  // Reading the format first tells a foreign file (or one that is not
-  // SQLite at all) from an incant database before anything is written.
-  bool HasMeta = false;
-  {
-    Stmt Q(S->Db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
-                  "name='meta'");
-    if (!Q || Q.step() != SQLITE_ROW) {
-      Error =
-          Path + " is not an SQLite database (" + sqlite3_errmsg(S->Db) + ")";
-      return nullptr;
-    }
-    HasMeta = Q.flag(0);
-  }
-  if (HasMeta) {
-    Stmt Q(S->Db, "SELECT value FROM meta WHERE key='format'");
-    std::string F = Q && Q.step() == SQLITE_ROW ? Q.text(0) : "";
-    Stmt V(S->Db, "SELECT value FROM meta WHERE key='schema'");
-    std::string Ver = V && V.step() == SQLITE_ROW ? V.text(0) : "";
-    if (F != Format) {
-      Error = Path + " is not an incant campaign database";
-      return nullptr;
-    }
-    if (Ver != SchemaVersion) {
-      Error = Path + " has schema version " + Ver + "; this incant reads " +
-              SchemaVersion;
-      return nullptr;
-    }
-  } else if (Exists) {
-    Stmt Q(S->Db, "SELECT count(*) FROM sqlite_master");
-    if (Q && Q.step() == SQLITE_ROW && Q.u64(0) != 0) {
-      Error = Path + " is not an incant campaign database";
-      return nullptr;
-    }
-  }
-  if (!S->exec("PRAGMA journal_mode=WAL") ||
-      !S->exec("PRAGMA synchronous=FULL") ||
-      !S->exec("PRAGMA foreign_keys=ON") || !S->exec("BEGIN IMMEDIATE") ||
-      !S->exec(Schema) ||
-      !S->exec(
-          "INSERT OR IGNORE INTO meta VALUES('format', 'incant-campaign')") ||
-      !S->exec("INSERT OR IGNORE INTO meta VALUES('schema', '1')") ||
-      !S->exec("COMMIT")) {
-    Error = "cannot set up " + Path + ": " + S->LastError;
-    return nullptr;
-  }
   return S;
 }
 
 Store::~Store() { sqlite3_close_v2(Db); }
 
-bool Store::exec(const char *Sql) {
-  char *Msg = nullptr;
-  if (sqlite3_exec(Db, Sql, nullptr, nullptr, &Msg) == SQLITE_OK)
-    return true;
-  LastError = Msg ? Msg : sqlite3_errmsg(Db);
-  sqlite3_free(Msg);
-  return false;
-}
+bool Store::exec(const char *Sql) { return sqlite::exec(Db, Sql, LastError); }
 
 bool Store::begin() { return exec("BEGIN IMMEDIATE"); }
 bool Store::commit() { return exec("COMMIT"); }
@@ -436,9 +323,7 @@ std::vector<std::pair<std::string, std::string>> Store::runs() {
 
 int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
                 MergeStats &Stats, std::string &Error) {
-  std::unique_ptr<Store> O = Store::open(Out, /*Create=*/true, Error);
-  if (!O)
-    return 2;
+  // The inputs first, read-only: a bad one leaves no output behind.
   std::vector<std::unique_ptr<Store>> Ins;
   for (const std::string &P : Inputs) {
     std::error_code EC;
@@ -446,10 +331,13 @@ int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
       Error = P + " is the output database";
       return 2;
     }
-    Ins.push_back(Store::open(P, /*Create=*/false, Error));
+    Ins.push_back(Store::open(P, Store::Mode::Read, Error));
     if (!Ins.back())
       return 2;
   }
+  std::unique_ptr<Store> O = Store::open(Out, Store::Mode::Write, Error);
+  if (!O)
+    return 2;
   if (!O->begin()) {
     Error = "cannot write " + Out + ": " + O->error();
     return 2;

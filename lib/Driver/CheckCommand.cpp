@@ -11,6 +11,7 @@
 #include "incant/Litmus/Load.h"
 #include "incant/Litmus/Printer.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/Progress.h"
 
 #include <chrono>
 #include <filesystem>
@@ -67,8 +68,9 @@ void printHerd(std::ostream &OS, const LoadedTest &T,
   for (const std::string &F : R.Flags)
     OS << "Flag " << F << '\n';
   if (R.Incomplete)
-    OS << "Warning: enumeration stopped at " << R.Candidates
-       << " candidate executions; the states above may be incomplete\n";
+    OS << "Warning: incomplete: " << R.IncompleteReason << " ("
+       << R.Candidates << " candidate executions); the states above may be "
+       << "missing some\n";
   OS << "Condition " << litmus::formatCondition(P) << '\n';
   OS << "Observation " << P.Name << ' ' << observation(R) << ' ' << R.Positive
      << ' ' << R.Negative << '\n';
@@ -105,24 +107,48 @@ nlohmann::json toJson(const LoadedTest &T, const std::string &Model,
           {"observation", observation(R)},
           {"candidates", R.Candidates},
           {"incomplete", R.Incomplete},
+          {"incomplete_reason", R.IncompleteReason},
+          {"steps", R.Steps},
           {"flags", R.Flags},
           {"time_s", Seconds},
           {"hash", T.Hash}};
 }
 
-model::CheckResult timedCheck(const litmus::Program &P, const cat::Model &M,
-                              unsigned Unroll, double &Seconds) {
+/// Checks one test within the command's bounds, with a progress line on a
+/// terminal; a search cut short by them is also reported on \p Diags.
+model::CheckResult timedCheck(const CheckCommand &Cmd,
+                              const litmus::Program &P, const cat::Model &M,
+                              const std::string &ModelName,
+                              DiagnosticEngine &Diags, std::ostream &Err,
+                              double &Seconds) {
   auto Start = std::chrono::steady_clock::now();
   model::CheckOptions Opts;
-  Opts.Unroll = Unroll;
+  Opts.Unroll = Cmd.Unroll;
+  Opts.MaxSteps = Cmd.MaxSteps;
+  Opts.TimeLimit = Cmd.Timeout;
+  ProgressLine Progress(Err);
+  Opts.Progress = [&](uint64_t Steps, uint64_t Candidates) {
+    Progress.update([&] {
+      return fmt::format("check: {} candidates, {} steps, {:.0f}s: {} under "
+                         "{}",
+                         Candidates, Steps, Progress.elapsed(), ModelName,
+                         P.Name);
+    });
+  };
   model::CheckResult R = model::check(P, M, Opts);
+  Progress.clear();
   Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                           Start)
                 .count();
+  if (R.StoppedByCaller)
+    Diags.warning(nullptr, {},
+                  fmt::format("{} under {}: incomplete: {}; raise --max-steps "
+                              "or --timeout (0: no limit)",
+                              P.Name, ModelName, R.IncompleteReason));
   return R;
 }
 
-int checkFiles(const CheckCommand &Cmd, std::ostream &Out,
+int checkFiles(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err,
                DiagnosticEngine &Diags) {
   cat::ModelFinder Finder(Cmd.ModelDirs);
   const cat::Model *M = Finder.get(Cmd.Model, Diags);
@@ -134,7 +160,8 @@ int checkFiles(const CheckCommand &Cmd, std::ostream &Out,
     if (!T)
       continue;
     double Seconds = 0;
-    model::CheckResult R = timedCheck(T->Prog, *M, Cmd.Unroll, Seconds);
+    model::CheckResult R =
+        timedCheck(Cmd, T->Prog, *M, ModelName, Diags, Err, Seconds);
     if (Cmd.Json)
       Out << toJson(*T, ModelName, R, Seconds).dump() << '\n';
     else
@@ -248,7 +275,7 @@ std::optional<Manifest> readManifest(const std::string &Path,
 }
 
 int checkManifest(const CheckCommand &Cmd, std::ostream &Out,
-                  DiagnosticEngine &Diags) {
+                  std::ostream &Err, DiagnosticEngine &Diags) {
   std::optional<Manifest> Man = readManifest(Cmd.Manifest, Diags);
   if (!Man)
     return 2;
@@ -270,7 +297,15 @@ int checkManifest(const CheckCommand &Cmd, std::ostream &Out,
         continue;
       }
       double Seconds = 0;
-      model::CheckResult R = timedCheck(T->Prog, *Models[I], Cmd.Unroll, Seconds);
+      model::CheckResult R = timedCheck(Cmd, T->Prog, *Models[I],
+                                        Man->Models[I], Diags, Err, Seconds);
+      if (R.StoppedByCaller) {
+        // Neither verdict is established: not a pass.
+        ++Failed;
+        Out << "INCOMPLETE " << Row.Path << " " << Man->Models[I] << ": "
+            << R.IncompleteReason << '\n';
+        continue;
+      }
       if (R.Ok == *Row.Expected[I]) {
         ++Passed;
         continue;
@@ -297,12 +332,12 @@ int checkManifest(const CheckCommand &Cmd, std::ostream &Out,
 int runCheck(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   DiagnosticEngine Diags(&Err);
   if (!Cmd.Manifest.empty())
-    return checkManifest(Cmd, Out, Diags);
+    return checkManifest(Cmd, Out, Err, Diags);
   if (Cmd.Files.empty()) {
     Diags.error("no litmus test given (try 'incant check litmus/MP/...')");
     return 2;
   }
-  return checkFiles(Cmd, Out, Diags);
+  return checkFiles(Cmd, Out, Err, Diags);
 }
 
 } // namespace incant::driver

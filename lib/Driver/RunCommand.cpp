@@ -16,13 +16,18 @@
 #include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/OutputFile.h"
 
 #include <fmt/format.h>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
 
 namespace incant::driver {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -131,7 +136,11 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   if (R.BarrierTimeouts)
     OS << "Barrier timeouts " << R.BarrierTimeouts << '\n';
   if (R.LoopBoundHits)
-    OS << "Loop bound reached " << R.LoopBoundHits << " time(s)\n";
+    OS << "Cut by the loop bound " << R.LoopBoundHits
+       << " instance(s): they did not finish, so they are no outcome and "
+          "are not in the histogram"
+       << (R.Hist.total() ? "" : " (none finished: raise --loop-bound)")
+       << '\n';
   if (R.Lost)
     OS << "WARNING: " << R.Lost << " instance(s) could not be recorded\n";
   for (const std::string &N : R.Device.Notes)
@@ -271,6 +280,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
 
   bool InputError = false, ForbiddenSeen = false, DeviceError = false;
+  std::map<std::string, std::string> EmittedBy; ///< File -> test that wrote it.
   for (const std::string &Path : C.Files) {
     std::optional<litmus::LoadedTest> Loaded = litmus::loadTest(Path, Diags);
     if (!Loaded) {
@@ -293,8 +303,20 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       continue;
     }
     if (!C.EmitDir.empty()) {
-      for (const std::string &F : R->EmittedFiles)
+      // Two tests of one name would write one file: say so rather than
+      // keep only the last.
+      std::string Stem = safeFileName(T.Prog.Name);
+      for (const std::string &F : R->EmittedFiles) {
+        auto [It, New] = EmittedBy.try_emplace(F, Path);
+        if (!New && fs::path(F).stem() == Stem) {
+          Diags.error("--emit: " + Path + " and " + It->second +
+                      " are both named '" + T.Prog.Name + "'; " + F +
+                      " holds only the last (emit them to different "
+                      "folders)");
+          InputError = true;
+        }
         Out << "wrote " << F << '\n';
+      }
       if (!R->OptCheck.empty())
         Out << R->OptCheck << '\n';
       continue;

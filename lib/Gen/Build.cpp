@@ -238,6 +238,8 @@ public:
         case litmus::FenceKind::FenceAcqRel:
           emit(inst("fence", {".acq_rel", scopeMod(F.Sc)}, {}));
           break;
+        case litmus::FenceKind::Proxy:
+          break; // cycles have no proxy fences (gen::parseFence reads none)
         }
       } else if (Prev && (Prev->K == Edge::DpAddr || Prev->K == Edge::DpData)) {
         // A false dependency, as in the thesis: and with 0.

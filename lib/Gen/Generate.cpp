@@ -2,10 +2,13 @@
 #include "GenImpl.h"
 
 #include "incant/Litmus/Printer.h"
+#include "incant/Support/Hash.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <map>
 #include <unordered_set>
 
@@ -193,16 +196,16 @@ void expandShape(const ShapeInfo &S, const std::vector<PoChoice> &Po,
 /// included) a command, may go through; beyond, it stops with an error
 /// rather than run for hours. Building a test takes 10 to 200 us.
 constexpr uint64_t EnumBudget = 20'000'000;
-constexpr uint64_t CycleBudget = 2'000'000;
+constexpr uint64_t CycleBudget = 1'000'000;
 
 /// diy's enumeration: the cycles of at most MaxSize edges from \p Pool, in
 /// their least rotation, with at least one edge marked relaxed. False if
-/// the budget ran out.
+/// a budget ran out (partial cycles visited, cycles kept).
 bool enumerateCycles(const std::vector<Edge> &Pool,
                      const std::vector<bool> &IsRelax, unsigned MaxSize,
                      unsigned MaxThreads, std::vector<Cycle> &Out) {
   std::vector<size_t> Seq;
-  uint64_t Visited = 0;
+  uint64_t Visited = 0, Stored = 0;
   auto Close = [&] {
     const Edge &First = Pool[Seq.front()], &Last = Pool[Seq.back()];
     if (Last.Dst != First.Src)
@@ -227,6 +230,8 @@ bool enumerateCycles(const std::vector<Edge> &Pool,
           break;
       }
     }
+    if (++Stored > CycleBudget)
+      return;
     Cycle C;
     for (size_t I : Seq)
       C.Edges.push_back(Pool[I]);
@@ -234,7 +239,7 @@ bool enumerateCycles(const std::vector<Edge> &Pool,
     Out.push_back(std::move(C));
   };
   auto Rec = [&](auto &Self, unsigned Ext) -> void {
-    if (++Visited > EnumBudget)
+    if (++Visited > EnumBudget || Stored > CycleBudget)
       return;
     if (Seq.size() >= 2)
       Close();
@@ -255,7 +260,7 @@ bool enumerateCycles(const std::vector<Edge> &Pool,
     Seq = {I};
     Rec(Rec, Pool[I].External);
   }
-  return Visited <= EnumBudget;
+  return Visited <= EnumBudget && Stored <= CycleBudget;
 }
 
 std::optional<Family> parseFamily(const FamilyOptions &O,
@@ -275,11 +280,23 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
                   "global or shared");
   F.Mixed = O.MixedScopes;
   F.MaxThreads = O.MaxThreads;
+  if (O.MaxThreads < 2 || O.MaxThreads > MaxThreadsLimit) {
+    Diags.error(fmt::format("--threads must be between 2 and {}, not {}",
+                            MaxThreadsLimit, O.MaxThreads));
+    Ok = false;
+  }
 
   for (const std::string &Text : O.Cycles) {
     auto File = optionFile("--cycle", Text);
     std::optional<Cycle> C = parseCycle(File, Diags);
     if (!C) {
+      Ok = false;
+      continue;
+    }
+    if (C->Edges.size() > MaxCycleEdges) {
+      Diags.error(File, {},
+                  fmt::format("a cycle has at most {} edges, this one {}",
+                              MaxCycleEdges, C->Edges.size()));
       Ok = false;
       continue;
     }
@@ -311,10 +328,11 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
     auto Safe = parseEdgeList(optionFile("--safe", O.Safe), Diags);
     if (!Relax || !Safe) {
       Ok = false;
-    } else if (O.MaxSize < 2 || O.MaxThreads < 2) {
-      Diags.error("--size and --threads must be at least 2");
+    } else if (O.MaxSize < 2 || O.MaxSize > MaxSizeLimit) {
+      Diags.error(fmt::format("--size must be between 2 and {}, not {}",
+                              MaxSizeLimit, O.MaxSize));
       Ok = false;
-    } else {
+    } else if (O.MaxThreads >= 2 && O.MaxThreads <= MaxThreadsLimit) {
       std::vector<Edge> Pool;
       std::vector<bool> IsRelax;
       for (const Edge &E : *Relax)
@@ -329,10 +347,10 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
         }
       if (!enumerateCycles(Pool, IsRelax, O.MaxSize, O.MaxThreads,
                            F.Templates)) {
-        Diags.error(fmt::format("more than {} partial cycles to enumerate; "
-                                "lower --size or --threads, or give fewer "
-                                "edges",
-                                EnumBudget));
+        Diags.error(fmt::format("more than {} partial cycles to enumerate, "
+                                "or more than {} cycles; lower --size or "
+                                "--threads, or give fewer edges",
+                                EnumBudget, CycleBudget));
         Ok = false;
       }
     }
@@ -359,20 +377,32 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
 
 /// Every concrete cycle of a template: generic fences and levels replaced.
 /// False if there would be more than the budget.
-bool concretize(const Cycle &T, const Family &F, std::vector<Cycle> &Out) {
-  // Count first: fence and level choices multiply.
+/// How many concrete cycles concretize gives for \p T: fence and level
+/// choices multiply. Stops counting past the budget (returns more).
+uint64_t countConcrete(const Cycle &T, const Family &F) {
+  uint64_t Fences = 0;
+  for (const PoChoice &P : F.Po)
+    Fences += P.K == PoChoice::WithFence;
   uint64_t Count = 1;
   size_t GenericLevels = 0;
   for (const Edge &E : T.Edges) {
     if (E.K == Edge::Fenced && !E.F)
-      Count *= F.Po.size();
+      Count *= Fences;
     GenericLevels += E.External && !E.Lvl;
     if (Count > CycleBudget)
-      return false;
+      return Count;
   }
+  if (GenericLevels && !F.Mixed)
+    Count *= F.Levels.size();
   for (size_t I = 0; F.Mixed && I != GenericLevels; ++I)
     if ((Count *= F.Levels.size()) > CycleBudget)
-      return false;
+      return Count;
+  return Count;
+}
+
+bool concretize(const Cycle &T, const Family &F, std::vector<Cycle> &Out) {
+  if (countConcrete(T, F) > CycleBudget)
+    return false;
   std::vector<Cycle> Acc = {T};
   // Generic fences: each independently.
   for (size_t I = 0; I != T.Edges.size(); ++I) {
@@ -452,9 +482,22 @@ Cycle applyAccess(const Cycle &C, const AccessVariant &V) {
 
 } // namespace
 
-std::optional<std::vector<GeneratedTest>>
-gen::generate(const GenOptions &Opts, DiagnosticEngine &Diags,
-              GenStats *Stats) {
+/// The test's name, at most MaxNameLength bytes (it is a file name): a
+/// longer one keeps its start and gets a hash of the whole name.
+static std::string boundedName(const std::string &Name) {
+  if (Name.size() <= MaxNameLength)
+    return Name;
+  // Cut after a whole edge where there is one.
+  size_t Cut = Name.rfind('+', MaxNameLength - 17);
+  if (Cut == std::string::npos || Cut < MaxNameLength / 2)
+    Cut = MaxNameLength - 17;
+  return Name.substr(0, Cut) + "+" + hex16(fnv1a64(Name));
+}
+
+std::optional<GenStats> gen::generate(const GenOptions &Opts,
+                                      DiagnosticEngine &Diags,
+                                      const TestSink &Sink,
+                                      const GenProgress &Progress) {
   std::vector<Family> Families;
   for (const FamilyOptions &O : Opts.Families) {
     std::optional<Family> F = parseFamily(O, Diags);
@@ -463,68 +506,141 @@ gen::generate(const GenOptions &Opts, DiagnosticEngine &Diags,
   }
   if (Diags.hasErrors())
     return std::nullopt;
-  GenStats S;
-  std::vector<GeneratedTest> Out;
-  std::unordered_set<std::string> Keys;
-  std::map<std::string, unsigned> Names;
-  for (const Family &F : Families) {
-    for (size_t TI = 0; TI != F.Templates.size(); ++TI) {
-      std::vector<Cycle> Concrete;
-      if (!concretize(F.Templates[TI], F, Concrete) ||
-          S.Cycles + Concrete.size() * F.Accesses.size() * F.Memory.size() >
-              CycleBudget) {
+  // The work is known before any test is built: refuse too much of it.
+  uint64_t Total = 0;
+  for (const Family &F : Families)
+    for (const Cycle &T : F.Templates) {
+      Total += countConcrete(T, F) * F.Accesses.size() * F.Memory.size();
+      if (Total > CycleBudget) {
         Diags.error(fmt::format("the options give more than {} cycles; give "
                                 "shorter lists",
                                 CycleBudget));
         return std::nullopt;
       }
-      std::string FirstWhy;
-      bool Built = false;
-      for (const Cycle &C : Concrete)
-        for (const AccessVariant &V : F.Accesses)
-          for (bool Shared : F.Memory) {
-            ++S.Cycles;
-            std::string Why;
-            std::optional<GeneratedTest> G;
-            unsigned Threads = unsigned(std::count_if(
-                C.Edges.begin(), C.Edges.end(),
-                [](const Edge &E) { return E.External; }));
-            if (Threads > F.MaxThreads)
-              Why = fmt::format("{} threads, more than --threads {}", Threads,
-                                F.MaxThreads);
-            else
-              G = buildTest(applyAccess(C, V), Shared, V.Name, Why);
-            if (!G) {
-              ++S.Impossible;
-              if (FirstWhy.empty())
-                FirstWhy = Why;
-              continue;
-            }
-            Built = true;
-            if (!Keys.insert(G->Key).second) {
-              ++S.Isomorphic;
-              continue;
-            }
-            // Two different tests with one name: number the later ones.
-            unsigned &Seen = Names[G->Name];
-            if (Seen++) {
-              G->Name += fmt::format("+v{}", Seen);
-              G->AST.Name = G->Name;
-              G->Text = litmus::printTest(G->AST);
-            }
-            Out.push_back(std::move(*G));
-          }
-      if (!Built && TI < F.Explicit.size()) {
-        const SourceFile &File = *F.Explicit[TI];
-        SourceRange All = {File.locAt(0),
-                           File.locAt(uint32_t(File.text().size()))};
-        Diags.error(F.Explicit[TI], All, "impossible cycle: " + FirstWhy);
-      }
     }
-  }
+  GenStats S;
+  S.Total = Total;
+  auto Start = std::chrono::steady_clock::now();
+  auto OutOfTime = [&] {
+    if (S.Incomplete)
+      return true;
+    if (Opts.TimeLimit <= 0 ||
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      Start)
+                .count() < Opts.TimeLimit)
+      return false;
+    S.Incomplete = true;
+    S.IncompleteReason = fmt::format("stopped at the time limit of {}s after "
+                                     "{} of {} cycles",
+                                     Opts.TimeLimit, S.Cycles, S.Total);
+    return true;
+  };
+  std::unordered_set<std::string> Keys;
+  std::map<std::string, unsigned> Names;
+  // Builds every variant of template TI of F; gives each test to Emit (if
+  // set) and returns whether one was built, with the first reason if not.
+  auto Variants = [&](const Family &F, size_t TI, bool Count,
+                      const std::function<bool(GeneratedTest &&)> &Emit,
+                      std::string &FirstWhy) {
+    std::vector<Cycle> Concrete;
+    concretize(F.Templates[TI], F, Concrete);
+    bool Built = false;
+    for (const Cycle &C : Concrete) {
+      if (Count && OutOfTime())
+        return Built;
+      // Kinds written in the cycle name the test (the variant's name
+      // would say "weak" for MP+rel+acq).
+      bool Written = std::any_of(C.Kinds.begin(), C.Kinds.end(),
+                                 [](const auto &K) { return K.has_value(); });
+      for (const AccessVariant &V : F.Accesses)
+        for (bool Shared : F.Memory) {
+          if (Count)
+            ++S.Cycles;
+          std::string Why;
+          std::optional<GeneratedTest> G;
+          unsigned Threads = unsigned(std::count_if(
+              C.Edges.begin(), C.Edges.end(),
+              [](const Edge &E) { return E.External; }));
+          if (Threads > F.MaxThreads)
+            Why = fmt::format("{} threads, more than --threads {}", Threads,
+                              F.MaxThreads);
+          else
+            G = buildTest(applyAccess(C, V), Shared, Written ? "" : V.Name,
+                          Why);
+          if (!G) {
+            S.Impossible += Count;
+            if (FirstWhy.empty())
+              FirstWhy = Why;
+            continue;
+          }
+          Built = true;
+          if (!Emit)
+            return true;
+          if (!Emit(std::move(*G)))
+            return Built;
+        }
+    }
+    return Built;
+  };
+  // A --cycle that gives no test is an error found before any test is
+  // handed out, so that nothing is written for a wrong command.
+  for (const Family &F : Families)
+    for (size_t TI = 0; TI < F.Explicit.size(); ++TI) {
+      std::string FirstWhy;
+      if (Variants(F, TI, false, {}, FirstWhy))
+        continue;
+      const SourceFile &File = *F.Explicit[TI];
+      SourceRange All = {File.locAt(0),
+                         File.locAt(uint32_t(File.text().size()))};
+      Diags.error(F.Explicit[TI], All, "impossible cycle: " + FirstWhy);
+    }
   if (Diags.hasErrors())
     return std::nullopt;
+  bool Stopped = false;
+  auto Emit = [&](GeneratedTest &&G) {
+    if (!Keys.insert(G.Key).second) {
+      ++S.Isomorphic;
+      return true;
+    }
+    // Two different tests with one name: number the later ones.
+    std::string Base = boundedName(G.Name);
+    unsigned &Seen = Names[Base];
+    std::string Name = Seen++ ? Base + fmt::format("+v{}", Seen) : Base;
+    if (Name != G.Name) {
+      G.Name = Name;
+      G.AST.Name = G.Name;
+      G.Text = litmus::printTest(G.AST);
+    }
+    ++S.Tests;
+    if (!Sink(std::move(G)))
+      Stopped = true;
+    return !Stopped;
+  };
+  for (const Family &F : Families)
+    for (size_t TI = 0; TI != F.Templates.size() && !Stopped && !S.Incomplete;
+         ++TI) {
+      std::string FirstWhy;
+      Variants(F, TI, true, Emit, FirstWhy);
+      if (Progress)
+        Progress(S);
+    }
+  if (Stopped)
+    return std::nullopt;
+  return S;
+}
+
+std::optional<std::vector<GeneratedTest>>
+gen::generate(const GenOptions &Opts, DiagnosticEngine &Diags,
+              GenStats *Stats) {
+  std::vector<GeneratedTest> Out;
+  std::optional<GenStats> S = generate(
+      Opts, Diags, [&](GeneratedTest &&G) {
+        Out.push_back(std::move(G));
+        return true;
+      });
+  if (!S)
+    return std::nullopt;
   if (Stats)
-    *Stats = S;
+    *Stats = *S;
   return Out;
 }

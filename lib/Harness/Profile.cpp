@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Harness/Profile.h"
+#include "incant/Harness/ParamRanges.h"
 #include "incant/Support/DataFiles.h"
 
 #include <nlohmann/json.hpp>
@@ -123,7 +124,7 @@ bool setParam(RunParams &P, const std::string &Name, const ProfileValue &V) {
   const ParamDesc *D = findDesc(Name);
   if (!D || D->K != V.K)
     return false;
-  if (V.K == ProfileValue::Number && V.Num > UINT32_MAX)
+  if (V.K == ProfileValue::Number && !paramRange(Name).contains(V.Num))
     return false;
   if (D->K == ProfileValue::Sequence)
     P.Inc.StressSeq = V.Seq;
@@ -181,16 +182,29 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
     // Locate the error: nlohmann reports the byte in its exception, which
     // stays inside this function.
     size_t Byte = F.text().size();
+    std::string What = "malformed JSON in chip profile";
     try {
       Json Again = Json::parse(F.text());
       (void)Again;
     } catch (const Json::parse_error &E) {
       Byte = E.byte ? E.byte - 1 : 0;
+    } catch (const Json::exception &E) {
+      // A number too large for a double (1e999) is no parse_error and has
+      // no byte: its text is quoted in the message (found by the fuzzer;
+      // uncaught, it ended incant).
+      std::string M = E.what();
+      size_t Q = M.find('\''), Q2 = M.rfind('\'');
+      if (Q != std::string::npos && Q2 > Q) {
+        size_t At = F.text().find(M.substr(Q + 1, Q2 - Q - 1));
+        if (At != std::string::npos)
+          Byte = At;
+      }
+      What = "number out of range in chip profile";
     }
     SourceRange R;
     R.Begin = F.locAt(uint32_t(std::min(Byte, F.text().size())));
     R.End = R.Begin;
-    Diags.error(File, R, "malformed JSON in chip profile");
+    Diags.error(File, R, What);
     return std::nullopt;
   }
   auto Bad = [&](const std::string &Key, const std::string &Msg) {
@@ -227,8 +241,10 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
     P.Seed = J["seed"].get<uint64_t>();
   }
   if (J.contains("budget_s")) {
-    if (!J["budget_s"].is_number())
-      return Bad("budget_s", "\"budget_s\" must be a number of seconds");
+    if (!J["budget_s"].is_number() || !(J["budget_s"].get<double>() >= 0) ||
+        J["budget_s"].get<double>() > Profile::MaxBudgetSeconds)
+      return Bad("budget_s", "\"budget_s\" must be a number of seconds "
+                             "from 0 to 10^7");
     P.BudgetSeconds = J["budget_s"].get<double>();
   }
   if (J.contains("tests")) {
@@ -255,9 +271,16 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
           return Bad(Name, "parameter '" + Name + "' must be true or false");
         PV.Flag = Val.get<bool>();
       } else if (D->K == ProfileValue::Number) {
-        if (!Val.is_number_unsigned() || Val.get<uint64_t>() > UINT32_MAX)
+        // The range of the `incant run` option of the same name.
+        IntRange R = paramRange(Name);
+        if (!Val.is_number_unsigned() || !R.contains(Val.get<uint64_t>()))
           return Bad(Name, "parameter '" + Name +
-                               "' must be an unsigned 32-bit integer");
+                               "' must be a whole number from " +
+                               R.describe() +
+                               (Val.is_number_unsigned()
+                                    ? ", not " + std::to_string(
+                                                     Val.get<uint64_t>())
+                                    : std::string()));
         PV.Num = Val.get<uint64_t>();
       } else {
         std::string E;

@@ -81,7 +81,10 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
       },
       &Pruner);
   Res.Candidates = Stats.Candidates;
+  Res.Steps = Stats.Steps;
   Res.Incomplete = Stats.Incomplete;
+  Res.IncompleteReason = Stats.Reason;
+  Res.StoppedByCaller = Stats.StoppedByCaller;
   for (auto &[K, S] : States)
     Res.States.push_back(std::move(S));
   std::sort(Flags.begin(), Flags.end());

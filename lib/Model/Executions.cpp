@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
@@ -68,6 +70,14 @@ private:
   std::vector<std::vector<uint64_t>> LaterMay;
   /// Per thread: the pairs the traces chosen up to it write and need.
   std::vector<std::vector<uint64_t>> WrittenUpTo, NeededUpTo;
+  std::chrono::steady_clock::time_point Start;
+
+  /// Counts a step; false (and Stop set) once a limit of Opts is reached.
+  bool step();
+  void stopBy(std::string Reason) {
+    Stats.Incomplete = Stats.StoppedByCaller = Stop = true;
+    Stats.Reason = std::move(Reason);
+  }
 
   // The current trace combination.
   std::vector<const Trace *> Chosen;
@@ -156,11 +166,41 @@ void Candidate::forEachFinalState(const std::function<void()> &F) const {
   }
 }
 
+bool CandidateEnumerator::step() {
+  ++Stats.Steps;
+  if (Opts.MaxSteps && Stats.Steps > Opts.MaxSteps) {
+    --Stats.Steps;
+    stopBy("stopped after " + std::to_string(Opts.MaxSteps) +
+           " steps (trace combinations, rf, co and Fence-SC choices, and "
+           "candidate executions)");
+    return false;
+  }
+  // The clock is read every 1024 steps (a step takes 0.1 to 100 us).
+  if ((Stats.Steps & 1023) == 0) {
+    if (Opts.Progress)
+      Opts.Progress(Stats.Steps, Stats.Candidates);
+    if (Opts.TimeLimit > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      Start)
+                .count() >= Opts.TimeLimit) {
+      char Buf[32];
+      std::snprintf(Buf, sizeof(Buf), "%gs", Opts.TimeLimit);
+      stopBy(std::string("stopped at the time limit of ") + Buf);
+      return false;
+    }
+  }
+  return true;
+}
+
 EnumerationStats CandidateEnumerator::run() {
+  Start = std::chrono::steady_clock::now();
   TraceOptions TO;
   TO.Unroll = Opts.Unroll;
   TS = computeTraces(P, TO);
   Stats.Incomplete = TS.Incomplete;
+  if (TS.Incomplete)
+    Stats.Reason = "a limit of the per-thread trace search was reached "
+                   "(values per location, traces or reads per thread)";
   StaticBarriers.assign(P.Threads.size(), {});
   for (size_t T = 0; T != P.Threads.size(); ++T)
     for (const litmus::Op &O : P.Threads[T].Ops)
@@ -198,11 +238,10 @@ void CandidateEnumerator::indexValues() {
     for (size_t I = 0; I != Ts.size(); ++I)
       for (const Event &E : Ts[I].Events) {
         bool Write = E.K == EventKind::Write;
-        if (!Write && E.K != EventKind::Read)
-          continue;
+        if (!Write && (E.K != EventKind::Read ||
+                       P.Locs[size_t(E.Loc)].Init == E.V))
+          continue; // the initial write serves such a read
         auto It = Ids.find({E.Loc, E.V});
-        if (It == Ids.end())
-          continue; // a read of the initial value
         std::vector<uint64_t> &M = Write ? TraceWrites[T] : TraceNeeds[T];
         M[I * PairWords + It->second / 64] |= uint64_t(1) << (It->second % 64);
       }
@@ -220,7 +259,7 @@ void CandidateEnumerator::indexValues() {
 
 void CandidateEnumerator::forEachCombination(size_t Thread) {
   if (Thread == P.Threads.size()) {
-    if (setUpCombination() && setUpBarriers())
+    if (step() && setUpCombination() && setUpBarriers())
       forEachSyncSet(0);
     return;
   }
@@ -413,6 +452,8 @@ void CandidateEnumerator::forEachFenceOrder() {
     }
   if (ScFences.size() > 32) {
     Stats.Incomplete = true;
+    Stats.Reason = "more than 32 fence.sc in one execution: the Fence-SC "
+                   "order of the others is not guessed";
     ScFences.resize(32);
   }
   auto Includes = [&](unsigned F, unsigned Other) {
@@ -460,7 +501,7 @@ void CandidateEnumerator::buildSyncFence() {
 /// relations grow with it, so a partial order refutes early): every acyclic
 /// orientation of FencePairs, pair by pair, each reached once.
 void CandidateEnumerator::decideFence(size_t Pair) {
-  if (Stop)
+  if (Stop || !step())
     return;
   while (Pair < FencePairs.size()) {
     auto [A, B] = FencePairs[Pair];
@@ -538,6 +579,8 @@ bool CandidateEnumerator::rfRefuted() {
 }
 
 void CandidateEnumerator::forEachRf(size_t I) {
+  if (Stop || !step())
+    return;
   if (I == 0)
     Rf.assign(L.Events.size(), -1);
   if (I > 0 && I + 1 < Reads.size() && (PruneRfLower || PruneRfUpper) &&
@@ -577,6 +620,8 @@ void CandidateEnumerator::startCo() {
     unsigned K = unsigned(LocWrites[size_t(CoLocs[C])].size());
     if (K > 32) {
       Stats.Incomplete = true;
+      Stats.Reason = "more than 32 writes to one location in one execution: "
+                     "its coherence orders are not enumerated";
       return;
     }
     CoRows[C].assign(K, 0);
@@ -634,7 +679,7 @@ void CandidateEnumerator::buildCo(bool Upper) {
 }
 
 void CandidateEnumerator::decideCo(size_t Pair) {
-  if (Stop)
+  if (Stop || !step())
     return;
   while (Pair < CoPairs.size()) {
     auto [C, A, B] = CoPairs[Pair];
@@ -705,10 +750,12 @@ void CandidateEnumerator::decideCo(size_t Pair) {
 
 void CandidateEnumerator::visitCandidate() {
   if (Opts.MaxCandidates && Stats.Candidates >= Opts.MaxCandidates) {
-    Stats.Incomplete = true;
-    Stop = true;
+    stopBy("stopped after " + std::to_string(Opts.MaxCandidates) +
+           " candidate executions");
     return;
   }
+  if (!step())
+    return;
   ++Stats.Candidates;
   size_t NumLocs = P.Locs.size();
   FinalLocs.assign(NumLocs, Value{});

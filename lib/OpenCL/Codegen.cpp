@@ -462,8 +462,9 @@ struct Emitter {
       }
       if (size_t(O.Target) <= I) {
         // Backward: bounded, so a spinning test always ends.
-        line("  if (++steps > {}) {{ atomic_fetch_add_explicit(&stats[1], 1u, "
-             "memory_order_relaxed, memory_scope_device); goto L_end; }}",
+        // Reaching the bound marks the instance: it ran out, so its final
+        // state is no outcome (counted apart by incant_collect).
+        line("  if (++steps > {}) {{ out[INCANT_CUT_SLOT] = 1; goto L_end; }}",
              LoopBound);
       }
       if (size_t(O.Target) == T.Ops.size())
@@ -537,10 +538,17 @@ generateKernel(const litmus::Program &P, const DeviceCaps &Caps,
   Emitter E{P, Caps, File, Diags, LoopBound, {}, {}, false, false, {}};
   GeneratedKernel K;
   std::vector<uint32_t> RegBase;
+  bool HasLoop = false;
   for (const litmus::ThreadProgram &T : P.Threads) {
     RegBase.push_back(K.RegsPerInstance);
     K.RegsPerInstance += uint32_t(T.Regs.size());
+    for (size_t I = 0; I < T.Ops.size(); ++I)
+      HasLoop |= T.Ops[I].K == Op::Kind::Branch && T.Ops[I].Target >= 0 &&
+                 size_t(T.Ops[I].Target) <= I;
   }
+  if (HasLoop)
+    K.CutSlot = int32_t(K.RegsPerInstance++);
+  K.NumObs = uint32_t(std::max<size_t>(P.Observe.size(), 1)) + (HasLoop ? 1 : 0);
   for (size_t I = 0; I != P.Locs.size(); ++I) {
     const litmus::Location &L = P.Locs[I];
     if (L.phys(int32_t(I)) != int32_t(I)) {
@@ -563,7 +571,9 @@ generateKernel(const litmus::Program &P, const DeviceCaps &Caps,
   E.line("#define INCANT_GENERATED 1");
   E.line("#define INCANT_NUM_ROLES {}", P.Threads.size());
   E.line("#define INCANT_NUM_LOCS {}", std::max<size_t>(P.Locs.size(), 1));
-  E.line("#define INCANT_NUM_OBS {}", std::max<size_t>(P.Observe.size(), 1));
+  E.line("#define INCANT_NUM_OBS {}", K.NumObs);
+  if (HasLoop)
+    E.line("#define INCANT_CUT_SLOT {}", K.CutSlot);
   E.line("#define INCANT_REGS_PER_INSTANCE {}",
          std::max<uint32_t>(K.RegsPerInstance, 1));
   E.line("#define INCANT_NUM_SHARED {}", K.NumShared);
@@ -635,6 +645,8 @@ generateKernel(const litmus::Program &P, const DeviceCaps &Caps,
   E.line("  (void)regs; (void)mem; (void)a; (void)sf;");
   if (P.Observe.empty())
     E.line("  v[0] = 0;");
+  if (HasLoop)
+    E.line("  v[{}] = regs[INCANT_CUT_SLOT] != 0;", K.NumObs - 1);
   for (size_t I = 0; I < P.Observe.size(); ++I) {
     const litmus::Observed &O = P.Observe[I];
     if (O.Thread < 0) {

@@ -1,10 +1,13 @@
 //===- OpenCLBackend.cpp - Build and launch the OpenCL harness -------------===//
 #include "incant/OpenCL/OpenCLBackend.h"
+#include "incant/Harness/ParamRanges.h"
+#include "incant/Support/OutputFile.h"
 #include "CLApi.h"
 #include "incant/OpenCL/Codegen.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -132,18 +135,6 @@ std::vector<Device> listDevices(const CLApi &Api) {
   return Out;
 }
 
-std::string safeFileName(const std::string &Name) {
-  std::string S;
-  for (char C : Name)
-    S += (std::isalnum((unsigned char)C) || C == '+' || C == '-' || C == '_' ||
-          C == '.')
-             ? C
-             : '_';
-  if (S.empty() || S[0] == '.')
-    S = "test" + S;
-  return S;
-}
-
 /// The objects of one run, released in reverse order.
 struct Session {
   const CLApi &Api;
@@ -227,6 +218,11 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   const litmus::Program &P = *Req.Prog;
   const harness::RunParams &RP = Req.Params;
   harness::RunResult Res;
+  std::string RangeError;
+  if (!harness::checkParams(RP, RangeError)) {
+    Diags.error(RangeError);
+    return ErrorKind::Input;
+  }
 
   // --emit needs no device: generate for a full OpenCL 3.0 device.
   const Device *Dev = nullptr;
@@ -272,8 +268,10 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
             .string();
     std::ofstream OS(Path);
     OS << "// Build options: " << K->BuildOptions << "\n" << K->Source;
+    OS.close();
     if (!OS) {
-      Diags.error("cannot write '" + Path + "'");
+      Diags.error("cannot write '" + Path + "': " +
+                  (EC ? EC.message() : std::strerror(errno)));
       return ErrorKind::Input;
     }
     Res.EmittedFiles.push_back(Path);
@@ -324,6 +322,14 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
       std::min<size_t>(KMax ? KMax : 256, Dev->Info.MaxGroupSize
                                               ? Dev->Info.MaxGroupSize
                                               : 256));
+  // A work-group size the device cannot run as given is an error, not a
+  // value changed without a word (--group-size 3 used to become 8).
+  if (RP.GroupSize && (RP.GroupSize % Warp || RP.GroupSize > MaxGroup)) {
+    Diags.error(fmt::format("--group-size {}: this device runs work-groups "
+                            "of a multiple of {} work-items, at most {}",
+                            RP.GroupSize, Warp, MaxGroup / Warp * Warp));
+    return ErrorKind::Input;
+  }
   harness::LayoutParams LP = chooseLayout(P, RP, Dev->Info, Warp, MaxGroup);
   std::string LayoutErr;
   std::optional<harness::Layout> L = harness::computeLayout(P, LP, LayoutErr);
@@ -334,7 +340,11 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
 
   const uint32_t N = L->NumInstances;
   const uint32_t NumLocs = std::max<uint32_t>(L->NumLocs, 1);
-  const uint32_t Obs = uint32_t(std::max<size_t>(P.Observe.size(), 1));
+  if (RP.Instances && N != RP.Instances)
+    Res.Device.Notes.push_back(fmt::format(
+        "--instances {}: {} per launch (whole rows of work-groups)",
+        RP.Instances, N));
+  const uint32_t Obs = K->NumObs;
   const uint32_t Table = 1024;
   const uint32_t ScratchWords =
       std::max<uint32_t>(RP.Inc.StressLocs, 1) *
@@ -449,6 +459,11 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
     for (uint32_t I = 0; I < Table; ++I) {
       if (St[I] != 2 || Cnt[I] == 0)
         continue;
+      // An instance cut by the loop bound did not finish: no outcome.
+      if (K->CutSlot >= 0 && Keys[size_t(I) * Obs + Obs - 1] != 0) {
+        Res.LoopBoundHits += Cnt[I];
+        continue;
+      }
       harness::Outcome O;
       for (uint32_t J = 0; J < P.Observe.size(); ++J) {
         int64_t Raw = Keys[size_t(I) * Obs + J];
@@ -513,7 +528,6 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
              "clEnqueueReadBuffer", Diags))
     return ErrorKind::Device;
   Res.BarrierTimeouts = St[0];
-  Res.LoopBoundHits = St[1];
   Res.Lost = St[2];
   Res.Launches = Launches;
   Res.InstancesPerLaunch = N;

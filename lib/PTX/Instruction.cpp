@@ -451,9 +451,11 @@ parseStatementImpl(const std::shared_ptr<const SourceFile> &File, Lexer &Lex,
     Lex.next();
   if (!Lex.peek().is(TokKind::Eof)) {
     const Token &T = Lex.peek();
-    P.error(T.Range, fmt::format("unexpected '{}' after the instruction; "
-                                 "expected end of statement",
-                                 T.Text));
+    P.error(T.Range, T.is(TokKind::BadComment)
+                         ? std::string("unterminated '/*' comment")
+                         : fmt::format("unexpected '{}' after the instruction; "
+                                       "expected end of statement",
+                                       T.Text));
     return std::nullopt;
   }
   S.Range = {Begin, File->locAt(Lex.lastEnd())};
@@ -484,8 +486,8 @@ bool InstParser::parseInstruction(Instruction &I) {
     return error(T.Range, T.is(TokKind::Eof)
                               ? std::string("expected an instruction")
                               : fmt::format("expected an instruction, found "
-                                            "'{}'",
-                                            T.Text));
+                                            "{}",
+                                            describeFound(T)));
   }
   Token N = Lex.next();
   if (PMode == Mode::Module) {
@@ -849,7 +851,7 @@ bool InstParser::parseModuleOperand(Operand &O) {
     return error(T.Range, "expected an operand");
   default:
     return error(T.Range,
-                 fmt::format("expected an operand, found '{}'", T.Text));
+                 fmt::format("expected an operand, found {}", describeFound(T)));
   }
 }
 bool InstParser::decodeModifiers(Instruction &I) {
@@ -1100,7 +1102,7 @@ bool InstParser::parseRawOperand(Operand &O, bool &IsBracket, bool &IsInt) {
   }
   if (T.is(TokKind::Eof))
     return error(T.Range, "expected an operand");
-  return error(T.Range, fmt::format("expected an operand, found '{}'", T.Text));
+  return error(T.Range, fmt::format("expected an operand, found {}", describeFound(T)));
 }
 
 bool InstParser::parseOperands(Instruction &I) {

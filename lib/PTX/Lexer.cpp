@@ -124,11 +124,23 @@ void Lexer::lex(Token &T) {
       while (Pos < End && Text[Pos] != '\n')
         ++Pos;
     } else if (C == '/' && Pos + 1 < End && Text[Pos + 1] == '*') {
+      uint32_t B = Pos;
+      SourceLoc BL = locOf(B);
       Pos += 2;
       while (Pos < End && !(Text[Pos] == '*' && Pos + 1 < End &&
                             Text[Pos + 1] == '/'))
         bump();
-      Pos = Pos < End ? Pos + 2 : End;
+      if (Pos < End) {
+        Pos += 2;
+        continue;
+      }
+      // An unterminated comment is an error token at its '/*' (the parser
+      // reports it); skipping to the end would drop the text silently.
+      T = Token();
+      T.K = TokKind::BadComment;
+      T.Text = std::string_view(Text + B, 2);
+      T.Range = {BL, SourceLoc{BL.Line, BL.Col + 2, B + 2}};
+      return;
     } else {
       break;
     }
@@ -292,6 +304,14 @@ void Lexer::lex(Token &T) {
   T.Range = {BL, locOf(Pos)};
 }
 
+std::string describeFound(const Token &T) {
+  switch (T.K) {
+  case TokKind::Eof: return "end of file";
+  case TokKind::BadComment: return "an unterminated '/*' comment";
+  default: return "'" + std::string(T.Text) + "'";
+  }
+}
+
 std::string unescapeString(std::string_view Q) {
   std::string S;
   if (Q.size() >= 2 && Q.front() == '"' && Q.back() == '"')
@@ -335,6 +355,7 @@ const char *tokKindName(TokKind K) {
   case TokKind::Pipe: return "'|'";
   case TokKind::Equal: return "'='";
   case TokKind::Unknown: return "character";
+  case TokKind::BadComment: return "unterminated comment";
   case TokKind::Float: return "floating-point number";
   case TokKind::String: return "string";
   case TokKind::Less: return "'<'";

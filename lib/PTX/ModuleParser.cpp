@@ -64,11 +64,8 @@ private:
   /// "expected WHAT, found 'TOKEN'" at the next token.
   bool expected(std::string_view What) {
     const Token &T = Lex.peek();
-    if (T.is(TokKind::Eof))
-      return error(T.Range, fmt::format("expected {}, found end of file",
-                                        What));
-    return error(T.Range, fmt::format("expected {}, found '{}'", What,
-                                      T.Text));
+    return error(T.Range,
+                 fmt::format("expected {}, found {}", What, describeFound(T)));
   }
   bool expect(TokKind K, std::string_view What) {
     if (!Lex.peek().is(K))
@@ -85,11 +82,10 @@ private:
     }
     const Token &T = Lex.peek();
     SourceLoc At = Lex.lastEndLoc();
-    return error({At, At},
-                 T.is(TokKind::Eof)
-                     ? fmt::format("expected ';' {}, found end of file", What)
-                     : fmt::format("expected ';' {}, found '{}'", What,
-                                   T.Text));
+    if (T.is(TokKind::BadComment))
+      return expected(fmt::format("';' {}", What));
+    return error({At, At}, fmt::format("expected ';' {}, found {}", What,
+                                       describeFound(T)));
   }
   bool parseU32(uint32_t &V, std::string_view What);
   bool parseU64(uint64_t &V, std::string_view What);
@@ -120,6 +116,7 @@ private:
   Lexer Lex;
   DiagnosticEngine &Diags;
   InstParser IP;
+  uint64_t RangeRegisters = 0; ///< Registers declared in ranges so far.
 };
 
 bool ModuleParser::atLabel() const {
@@ -437,8 +434,19 @@ bool ModuleParser::parseVarName(Variable &V, bool IsParam) {
   if (Lex.peek().is(TokKind::Less)) {
     Lex.next();
     V.IsRange = true;
-    if (!parseU32(V.RangeCount, "a register count") ||
-        !expect(TokKind::Greater, "'>' after the register count"))
+    SourceRange CountR = Lex.peek().Range;
+    if (!parseU32(V.RangeCount, "a register count"))
+      return false;
+    // Each register of a range gets a name of its own downstream (IR):
+    // the total is bounded so that 118 bytes cannot ask for gigabytes.
+    RangeRegisters += V.RangeCount;
+    if (RangeRegisters > MaxRangeRegisters)
+      return error(CountR,
+                   fmt::format("too many registers: a module may declare at "
+                               "most {} in ranges like %r<N> (this one "
+                               "brings it to {})",
+                               MaxRangeRegisters, RangeRegisters));
+    if (!expect(TokKind::Greater, "'>' after the register count"))
       return false;
   }
   while (Lex.peek().is(TokKind::LBracket)) {
@@ -758,8 +766,8 @@ parseModuleInstruction(std::shared_ptr<const SourceFile> File, uint32_t Begin,
   if (!Lex.peek().is(TokKind::Eof)) {
     const Token &T = Lex.peek();
     Diags.error(File, T.Range,
-                fmt::format("expected the end of the instruction, found '{}'",
-                            T.Text));
+                fmt::format("expected the end of the instruction, found {}",
+                            describeFound(T)));
     return std::nullopt;
   }
   return I;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -20,6 +21,23 @@ SourceFile::SourceFile(std::string Name, std::string Text)
 
 std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
                                              std::string &Error) {
+  // A folder opens as a stream that reads nothing: it would pass as an
+  // empty file. Locations are 32-bit offsets: larger files are refused.
+  std::error_code EC;
+  std::filesystem::file_status St = std::filesystem::status(Path, EC);
+  if (!EC && std::filesystem::is_directory(St)) {
+    Error = "is a folder, not a file";
+    return nullptr;
+  }
+  if (!EC && std::filesystem::is_regular_file(St)) {
+    uintmax_t Size = std::filesystem::file_size(Path, EC);
+    if (!EC && Size > MaxSize) {
+      Error = "is " + std::to_string(Size) +
+              " bytes; input files are limited to " + std::to_string(MaxSize) +
+              " bytes";
+      return nullptr;
+    }
+  }
   std::ifstream In(Path, std::ios::binary);
   if (!In) {
     Error = std::strerror(errno);
@@ -29,6 +47,10 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
   SS << In.rdbuf();
   if (In.bad()) {
     Error = "read error";
+    return nullptr;
+  }
+  if (SS.str().size() > MaxSize) { // a pipe or device that kept giving
+    Error = "is more than " + std::to_string(MaxSize) + " bytes";
     return nullptr;
   }
   return std::make_shared<SourceFile>(Path, SS.str());
@@ -71,30 +93,64 @@ static const char *severityName(Severity S) {
   return "error";
 }
 
+/// Whether byte \p C continues a UTF-8 character (cuts never split one).
+static bool isUtf8Continuation(char C) {
+  return (static_cast<unsigned char>(C) & 0xC0) == 0x80;
+}
+
+std::string DiagnosticEngine::capped(std::string_view Text, size_t Max) {
+  if (Text.size() <= Max)
+    return std::string(Text);
+  size_t Cut = Max;
+  while (Cut > 0 && isUtf8Continuation(Text[Cut]))
+    --Cut;
+  return std::string(Text.substr(0, Cut)) + "... (" +
+         std::to_string(Text.size() - Cut) + " more bytes)";
+}
+
 std::string DiagnosticEngine::format(const Diagnostic &D) {
   std::ostringstream OS;
   if (D.File) {
-    OS << D.File->name();
+    OS << capped(D.File->name(), MaxEchoed);
     if (D.Range.isValid())
       OS << ':' << D.Range.Begin.Line << ':' << D.Range.Begin.Col;
     OS << ": ";
   } else {
     OS << "incant: ";
   }
-  OS << severityName(D.Sev) << ": " << D.Message << '\n';
+  OS << severityName(D.Sev) << ": " << capped(D.Message, MaxEchoed) << '\n';
   if (!D.File || !D.Range.isValid())
     return OS.str();
   std::string_view Line = D.File->line(D.Range.Begin.Line);
+  // A long line is shown as a window around the caret, "..." marking the
+  // cuts, so that a 5 MB line does not come back whole.
+  uint32_t Col = D.Range.Begin.Col; // 1-based, in bytes
+  std::string Pre, Post;
+  if (Line.size() > MaxLineShown) {
+    size_t Start = Col > MaxLineShown / 2 ? Col - 1 - MaxLineShown / 4 : 0;
+    Start = std::min(Start, Line.size());
+    while (Start > 0 && Start < Line.size() && isUtf8Continuation(Line[Start]))
+      --Start;
+    size_t End = std::min(Line.size(), Start + MaxLineShown);
+    while (End < Line.size() && isUtf8Continuation(Line[End]))
+      ++End;
+    if (Start > 0)
+      Pre = "...";
+    if (End < Line.size())
+      Post = "...";
+    Line = Line.substr(Start, End - Start);
+    Col = Col > Start ? uint32_t(Col - Start) : 1;
+  }
   // Tabs are kept in the caret line so that the caret lines up.
-  OS << Line << '\n';
-  std::string Caret;
-  for (uint32_t I = 1; I < D.Range.Begin.Col && I <= Line.size(); ++I)
+  OS << Pre << Line << Post << '\n';
+  std::string Caret(Pre.size(), ' ');
+  for (uint32_t I = 1; I < Col && I <= Line.size(); ++I)
     Caret += Line[I - 1] == '\t' ? '\t' : ' ';
   Caret += '^';
   if (D.Range.End.Line == D.Range.Begin.Line &&
-      D.Range.End.Col > D.Range.Begin.Col + 1) {
+      D.Range.End.Col > D.Range.Begin.Col + 1 && Col <= Line.size() + 1) {
     uint32_t Len = std::min<uint32_t>(D.Range.End.Col - D.Range.Begin.Col,
-                                      Line.size() + 1 - D.Range.Begin.Col);
+                                      Line.size() + 1 - Col);
     if (Len > 1)
       Caret.append(Len - 1, '~');
   }

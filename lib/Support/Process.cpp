@@ -69,11 +69,14 @@ std::vector<std::string> childEnvironment(const ProcessOptions &Opts) {
     for (char **E = environ; E && *E; ++E)
       Env.emplace_back(*E);
   auto NameOf = [](const std::string &S) { return S.substr(0, S.find('=')); };
-  for (const auto &[Name, Value] : Opts.SetEnv) {
+  for (const auto &NV : Opts.SetEnv) {
+    // Not a structured binding: clang 14 (the fuzzing build) cannot capture
+    // one in a lambda.
+    const std::string &Name = NV.first;
     auto It = std::find_if(Env.begin(), Env.end(), [&](const std::string &S) {
       return NameOf(S) == Name;
     });
-    std::string Entry = Name + "=" + Value;
+    std::string Entry = Name + "=" + NV.second;
     if (It != Env.end())
       *It = std::move(Entry);
     else

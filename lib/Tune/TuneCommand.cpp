@@ -8,9 +8,11 @@
 #include "incant/Tune/TuneCommand.h"
 #include "incant/Backends/BackendChoice.h"
 #include "incant/Harness/Backend.h"
+#include "incant/Harness/ParamRanges.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Support/DataFiles.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Time.h"
 #include "incant/Tune/Plot.h"
 #include "incant/Tune/Tune.h"
@@ -23,29 +25,9 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <tuple>
 
 namespace incant::tune {
-
-bool parseDuration(const std::string &Text, double &Seconds) {
-  if (Text.empty())
-    return false;
-  size_t Used = 0;
-  double V = 0;
-  try {
-    V = std::stod(Text, &Used);
-  } catch (...) {
-    return false;
-  }
-  std::string Unit = Text.substr(Used);
-  double Scale = Unit.empty() || Unit == "s" ? 1
-                 : Unit == "m" || Unit == "min" ? 60
-                 : Unit == "h"                  ? 3600
-                                                : -1;
-  if (Scale < 0 || !(V >= 0) || V > 1e7)
-    return false;
-  Seconds = V * Scale;
-  return true;
-}
 
 bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
                 std::string &Error) {
@@ -80,11 +62,20 @@ bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
                 Item + "'";
         return false;
       }
+      // Counted before it is expanded: 4:949471947:2 asked for half a
+      // billion values (found by fuzz/OptionFuzzer.cpp).
+      uint64_t Count = B > A ? (uint64_t(B) - A + S - 1) / S : 0;
+      if (Out.size() + Count > MaxGridValues) {
+        Error = "more than " + std::to_string(MaxGridValues) +
+                " values in '" + DiagnosticEngine::capped(Text, 100) + "'";
+        return false;
+      }
       for (uint64_t V = A; V < B; V += S)
         Out.push_back(uint32_t(V));
     }
-    if (Out.size() > 100000) {
-      Error = "too many values in '" + Text + "'";
+    if (Out.size() > MaxGridValues) {
+      Error = "more than " + std::to_string(MaxGridValues) + " values in '" +
+              DiagnosticEngine::capped(Text, 100) + "'";
       return false;
     }
     if (Comma == std::string::npos)
@@ -435,6 +426,35 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                 Cmd.Budget + "'");
     return 2;
   }
+  if (!Cmd.Budget.empty() && BudgetS <= 0) {
+    // 0 used to mean "no limit": leave the option out for that.
+    Diags.error("--budget must be more than 0 (leave it out for no limit)");
+    return 2;
+  }
+  // The tool checks these as it reads them; a library caller gets the same
+  // ranges.
+  for (auto [Name, V, R] :
+       {std::tuple<const char *, uint64_t, IntRange>{"--max-offset",
+                                                     Cmd.MaxOffset,
+                                                     MaxOffsetRange},
+        {"--phase", Cmd.Phase, PhaseRange},
+        {"--epsilon", Cmd.Epsilon, EpsilonRange},
+        {"--max-length", Cmd.MaxLength, MaxLengthRange},
+        {"--max-spread", Cmd.MaxSpread, MaxSpreadRange},
+        {"--samples", Cmd.Samples, SamplesRange},
+        {"--candidates", Cmd.Candidates, CandidatesRange},
+        {"--rounds", Cmd.Rounds, RoundsRange}})
+    if (!R.contains(V)) {
+      Diags.error(std::string(Name) + " " + outOfRange(R, V));
+      return 2;
+    }
+  // The results are written after the search: check where first.
+  std::string WriteError;
+  if ((!Cmd.Out.empty() && !checkWritable(Cmd.Out, WriteError)) ||
+      (!Cmd.PlotsDir.empty() && !checkWritableDir(Cmd.PlotsDir, WriteError))) {
+    Diags.error(WriteError);
+    return 2;
+  }
   if (Cmd.Tests.empty()) {
     Diags.error("--tests: no test given");
     return 2;
@@ -500,6 +520,17 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       Diags.error("--distances: a distance must be at least 1 word");
       return 2;
     }
+  // Distances and offsets become loc-distance and stress-offset: the
+  // ranges of those run parameters.
+  for (auto [Name, List, R] :
+       {std::tuple<const char *, const std::vector<uint32_t> *, IntRange>{
+            "--distances", &Distances, harness::paramRange("loc-distance")},
+        {"--offsets", &Offsets, harness::paramRange("stress-offset")}})
+    for (uint32_t V : *List)
+      if (!R.contains(V)) {
+        Diags.error(std::string(Name) + ": each " + outOfRange(R, V));
+        return 2;
+      }
 
   std::vector<litmus::LoadedTest> Tests;
   std::vector<std::string> Names;
@@ -544,8 +575,8 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   Json &Data = S.Data;
   const std::string &PlotName = S.PlotName, &Plot = S.Plot;
   if (!Complete)
-    Out << "Note: the budget ran out before the search finished; the choice "
-           "uses the points measured\n";
+    Out << "Note: incomplete: the budget ran out before the search "
+           "finished; the choice uses the points measured\n";
   F.Summary["complete"] = Complete ? "yes" : "no";
   F.Seconds = B.elapsed();
   F.DataJson = Data.dump();

@@ -6,6 +6,7 @@
 // device failure.
 //
 //===----------------------------------------------------------------------===//
+#include "Options.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
@@ -34,7 +35,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
                   "opencl or cuda")
       ->capture_default_str();
-  Sub->add_option("--device", Cmd.Device,
+  tool::addNumber(Sub, "--device", Cmd.Device, tool::DeviceIndexRange,
                   "Device index within the backend (see `incant devices`)");
   Sub->add_option("--devices", Cmd.Devices,
                   "Run on several devices at once: 'all' or indices '0,1'");
@@ -52,7 +53,9 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "override it ('none' or absent: the built-in defaults)");
   Sub->add_flag("!--no-progress", Cmd.Progress, "No progress line on stderr");
   // Test hook: exit without cleanup after N stored results, as if killed.
-  Sub->add_option("--stop-after", Cmd.StopAfter)->group("");
+  tool::addNumber(Sub, "--stop-after", Cmd.StopAfter, IntRange{1, 1'000'000'000},
+                  "")
+      ->group("");
   Sub->callback([&Rc, Sub] {
     // Options given on the command line win over the profile.
     for (const CLI::Option *O : Sub->get_options())

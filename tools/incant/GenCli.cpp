@@ -4,6 +4,7 @@
 // Exit codes: 0 tests written; 2 a malformed option or an impossible cycle.
 //
 //===----------------------------------------------------------------------===//
+#include "Options.h"
 #include "Subcommand.h"
 #include "incant/Gen/Generate.h"
 
@@ -26,9 +27,11 @@ static void addGen(CLI::App &App, int &Rc) {
   Sub->add_option("-r,--relax", F.Relax,
                   "Relaxations: enumerate the cycles that use at least one");
   Sub->add_option("--safe", F.Safe, "Safe edges that cycles may also use");
-  Sub->add_option("--size", F.MaxSize, "Most edges in an enumerated cycle")
+  tool::addNumber(Sub, "--size", F.MaxSize, IntRange{2, gen::MaxSizeLimit},
+                  "Most edges in an enumerated cycle")
       ->capture_default_str();
-  Sub->add_option("--threads", F.MaxThreads,
+  tool::addNumber(Sub, "--threads", F.MaxThreads,
+                  IntRange{2, gen::MaxThreadsLimit},
                   "Most threads in an enumerated cycle")
       ->capture_default_str();
   Sub->add_option("--shapes", F.Shapes,
@@ -53,6 +56,13 @@ static void addGen(CLI::App &App, int &Rc) {
                   "A named family: campaign, classic, modern");
   Sub->add_flag("--list", Cmd.List,
                 "Print each test's name and cycle instead of writing files");
+  tool::addNumber(Sub, "--timeout", Cmd.Opts.TimeLimit, gen::TimeoutRange,
+                  "Stop after this many seconds, keeping the tests written "
+                  "(0: no limit; the work is bounded anyway)")
+      ->capture_default_str();
+  Sub->add_flag("--force", Cmd.Force,
+                "Replace files in the output folder that hold other tests "
+                "of the same name (without it, that is an error)");
   Sub->callback([&Rc] {
     Cmd.Opts.Families.clear();
     if (!Preset.empty()) {

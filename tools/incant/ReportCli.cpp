@@ -5,6 +5,7 @@
 // an unwritable output.
 //
 //===----------------------------------------------------------------------===//
+#include "Options.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Report.h"
 
@@ -22,7 +23,7 @@ static void addReport(CLI::App &App, int &Rc) {
                   "Write a self-contained HTML report to this file");
   Sub->add_flag("--text", Cmd.Text,
                 "Print the text summary (the default without --html)");
-  Sub->add_option("--limit", Cmd.Limit,
+  tool::addNumber(Sub, "--limit", Cmd.Limit, IntRange{0, 1'000'000},
                   "Most entries per model in each list of the text summary "
                   "(0: all)")
       ->capture_default_str();

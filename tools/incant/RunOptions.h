@@ -1,12 +1,16 @@
 //===- RunOptions.h - The run parameters as command-line options -*- C++ -*-===//
 //
 // `incant run` and `incant campaign` take the same launch parameters and
-// incantations, spelt the same way; both add them with this function.
+// incantations, spelt the same way; both add them with this function, each
+// number with its range from harness::paramRanges() (the ranges a chip
+// profile's parameters are checked against too).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_TOOL_RUNOPTIONS_H
 #define INCANT_TOOL_RUNOPTIONS_H
 
+#include "Options.h"
+#include "incant/Harness/ParamRanges.h"
 #include "incant/Harness/Params.h"
 
 #include <CLI/CLI.hpp>
@@ -14,45 +18,53 @@
 
 namespace incant::tool {
 
+/// Adds `--NAME` for the run parameter NAME, with its range.
+template <typename T>
+CLI::Option *addRunParam(CLI::App *Sub, const char *Name, T &Var,
+                         const std::string &Desc) {
+  return addNumber(Sub, std::string("--") + Name, Var,
+                   harness::paramRange(Name), Desc);
+}
+
 /// The run parameters and incantations, spelt as `incant run` spells them.
 inline void addRunParams(CLI::App *Sub, harness::RunParams &P,
                          std::string &StressSeq) {
   harness::Incantations &I = P.Inc;
-  Sub->add_option("--iterations", P.Iterations, "Launches of each test")
+  addRunParam(Sub, "iterations", P.Iterations, "Launches of each test")
       ->capture_default_str();
-  Sub->add_option("--instances", P.Instances,
-                  "Test instances per launch (default: chosen per device)");
-  Sub->add_option("--group-size", P.GroupSize,
-                  "Work-items per work-group (default: chosen per device)");
-  Sub->add_option("--stride", P.Stride, "Words between two locations")
+  addRunParam(Sub, "instances", P.Instances,
+              "Test instances per launch (default: chosen per device)");
+  addRunParam(Sub, "group-size", P.GroupSize,
+              "Work-items per work-group (default: chosen per device)");
+  addRunParam(Sub, "stride", P.Stride, "Words between two locations")
       ->capture_default_str();
-  Sub->add_option("--seed", P.Seed, "Seed of permutations and randomisation")
+  addRunParam(Sub, "seed", P.Seed, "Seed of permutations and randomisation")
       ->capture_default_str();
-  Sub->add_option("--loop-bound", P.LoopBound,
-                  "Backward branches a thread may take")
+  addRunParam(Sub, "loop-bound", P.LoopBound,
+              "Backward branches a thread may take")
       ->capture_default_str();
   Sub->add_flag("--mem-stress,!--no-mem-stress", I.MemStress,
                 "Memory stress from extra work-groups");
   Sub->add_option("--stress-seq", StressSeq,
                   "Stress access sequence, e.g. 'st0 ld1'");
-  Sub->add_option("--stress-locs", I.StressLocs, "Scratchpad locations")
+  addRunParam(Sub, "stress-locs", I.StressLocs, "Scratchpad locations")
       ->capture_default_str();
-  Sub->add_option("--stress-patch", I.StressPatch,
-                  "Words between scratchpad locations")
+  addRunParam(Sub, "stress-patch", I.StressPatch,
+              "Words between scratchpad locations")
       ->capture_default_str();
-  Sub->add_option("--stress-iterations", I.StressIterations,
-                  "Times each stressing thread runs the sequence")
+  addRunParam(Sub, "stress-iterations", I.StressIterations,
+              "Times each stressing thread runs the sequence")
       ->capture_default_str();
-  Sub->add_option("--stress-groups", I.StressGroups,
-                  "Stressing work-groups (0: chosen per device)");
+  addRunParam(Sub, "stress-groups", I.StressGroups,
+              "Stressing work-groups (0: chosen per device)");
   Sub->add_flag("--stress-in-test,!--no-stress-in-test", I.StressInTest,
                 "CUDA: stress the test's memory, --stress-offset words past "
                 "each instance's first location");
-  Sub->add_option("--stress-offset", I.StressOffset,
-                  "CUDA: words past an instance's first location")
+  addRunParam(Sub, "stress-offset", I.StressOffset,
+              "CUDA: words past an instance's first location")
       ->capture_default_str();
-  Sub->add_option("--loc-distance", P.LocDistance,
-                  "CUDA: words between an instance's locations (0: spread)")
+  addRunParam(Sub, "loc-distance", P.LocDistance,
+              "CUDA: words between an instance's locations (0: spread)")
       ->capture_default_str();
   Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
                 "Idle warp-mates access offset addresses");
@@ -60,13 +72,13 @@ inline void addRunParams(CLI::App *Sub, harness::RunParams &P,
                 "A fresh thread layout every launch");
   Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
                 "Bounded spin barrier before the test (default on)");
-  Sub->add_option("--barrier-polls", I.BarrierPolls,
-                  "Polls before the spin barrier gives up")
+  addRunParam(Sub, "barrier-polls", I.BarrierPolls,
+              "Polls before the spin barrier gives up")
       ->capture_default_str();
   Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
                 "Testing threads stress memory before the test");
-  Sub->add_option("--pre-stress-iterations", I.PreStressIterations,
-                  "Iterations of pre-stress")
+  addRunParam(Sub, "pre-stress-iterations", I.PreStressIterations,
+              "Iterations of pre-stress")
       ->capture_default_str();
 }
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #ifdef INCANT_HAVE_RUN
+#include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Tune/TuneCommand.h"
 
@@ -28,7 +29,8 @@ static void addTune(CLI::App &App, int &Rc) {
       ->capture_default_str();
   Sub->add_option("--budget", Cmd.Budget,
                   "Wall-clock limit, e.g. 90s, 5m, 1h (default: none)");
-  Sub->add_option("--seed", Cmd.Seed, "Seed of every random choice")
+  tool::addNumber(Sub, "--seed", Cmd.Seed, IntRange{},
+                  "Seed of every random choice")
       ->capture_default_str();
   Sub->add_option("--out", Cmd.Out, "Write the profile here");
   Sub->add_option("--profile", Cmd.ProfileIn,
@@ -36,46 +38,51 @@ static void addTune(CLI::App &App, int &Rc) {
   Sub->add_option("--plots", Cmd.PlotsDir, "Write SVG plots to this folder");
   Sub->add_option("--backend", Cmd.Backend, "auto, opencl or cuda")
       ->capture_default_str();
-  Sub->add_option("--device", Cmd.Device, "Device index within the backend");
+  tool::addNumber(Sub, "--device", Cmd.Device, tool::DeviceIndexRange,
+                  "Device index within the backend");
   Sub->add_option("--distances", Cmd.Distances,
                   "Distances d in words: N or FIRST:END:STEP, comma-separated "
                   "(patch: 1,32:257:32; sequence, spread: 32:257:96)");
   Sub->add_option("--offsets", Cmd.Offsets,
                   "patch: stress offsets l in words (default 4:256:8)");
-  Sub->add_option("--max-offset", Cmd.MaxOffset,
+  tool::addNumber(Sub, "--max-offset", Cmd.MaxOffset, tune::MaxOffsetRange,
                   "sequence: stress offsets below this, a patch apart")
       ->capture_default_str();
-  Sub->add_option("--phase", Cmd.Phase,
+  tool::addNumber(Sub, "--phase", Cmd.Phase, tune::PhaseRange,
                   "sequence, spread: words into each patch that are stressed")
       ->capture_default_str();
-  Sub->add_option("--epsilon", Cmd.Epsilon, "patch: noise threshold")
+  tool::addNumber(Sub, "--epsilon", Cmd.Epsilon, tune::EpsilonRange,
+                  "patch: noise threshold")
       ->capture_default_str();
-  Sub->add_option("--max-length", Cmd.MaxLength,
+  tool::addNumber(Sub, "--max-length", Cmd.MaxLength, tune::MaxLengthRange,
                   "sequence: longest access sequence")
       ->capture_default_str();
-  Sub->add_option("--max-spread", Cmd.MaxSpread, "spread: largest m")
+  tool::addNumber(Sub, "--max-spread", Cmd.MaxSpread, tune::MaxSpreadRange,
+                  "spread: largest m")
       ->capture_default_str();
-  Sub->add_option("--samples", Cmd.Samples,
+  tool::addNumber(Sub, "--samples", Cmd.Samples, tune::SamplesRange,
                   "spread: random region sets per spread and distance")
       ->capture_default_str();
-  Sub->add_option("--candidates", Cmd.Candidates,
+  tool::addNumber(Sub, "--candidates", Cmd.Candidates, tune::CandidatesRange,
                   "random: most candidates to try")
       ->capture_default_str();
-  Sub->add_option("--rounds", Cmd.Rounds,
+  tool::addNumber(Sub, "--rounds", Cmd.Rounds, tune::RoundsRange,
                   "random: most measurement rounds per candidate")
       ->capture_default_str();
   // Run options: they override the input profile (names as in `run`).
-  Sub->add_option("--iterations", P.Iterations,
-                  "Launches per measurement (default 10)");
-  Sub->add_option("--group-size", P.GroupSize, "Work-items per work-group");
-  Sub->add_option("--stride", P.Stride, "Words between two locations");
+  tool::addRunParam(Sub, "iterations", P.Iterations,
+                    "Launches per measurement (default 10)");
+  tool::addRunParam(Sub, "group-size", P.GroupSize,
+                    "Work-items per work-group");
+  tool::addRunParam(Sub, "stride", P.Stride, "Words between two locations");
   Sub->add_option("--stress-seq", Cmd.StressSeq, "Stress access sequence");
-  Sub->add_option("--stress-locs", I.StressLocs, "Locations stressed");
-  Sub->add_option("--stress-patch", I.StressPatch,
-                  "Patch size P in words (sequence, spread)");
-  Sub->add_option("--stress-iterations", I.StressIterations,
-                  "Times each stressing thread runs the sequence");
-  Sub->add_option("--stress-groups", I.StressGroups, "Stressing work-groups");
+  tool::addRunParam(Sub, "stress-locs", I.StressLocs, "Locations stressed");
+  tool::addRunParam(Sub, "stress-patch", I.StressPatch,
+                    "Patch size P in words (sequence, spread)");
+  tool::addRunParam(Sub, "stress-iterations", I.StressIterations,
+                    "Times each stressing thread runs the sequence");
+  tool::addRunParam(Sub, "stress-groups", I.StressGroups,
+                    "Stressing work-groups");
   Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
                 "Bounded spin barrier before the test");
   Sub->add_flag("--randomise,!--no-randomise", I.Randomise,

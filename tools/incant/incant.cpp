@@ -15,6 +15,7 @@
 //      which kind each failure is (ErrorKind, Support/Error.h)
 //
 //===----------------------------------------------------------------------===//
+#include "Options.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Driver/CheckCommand.h"
@@ -42,8 +43,17 @@ static void addCheck(CLI::App &App, driver::CheckCommand &Cmd, int &Rc) {
   Sub->add_option("--manifest", Cmd.Manifest,
                   "Check every test of a manifest (path, then Ok/No per model) "
                   "and report mismatches; exit 1 if any");
-  Sub->add_option("--unroll", Cmd.Unroll,
+  tool::addNumber(Sub, "--unroll", Cmd.Unroll, driver::UnrollRange,
                   "Times a backward branch may be taken per thread")
+      ->capture_default_str();
+  tool::addNumber(Sub, "--max-steps", Cmd.MaxSteps, driver::MaxStepsRange,
+                  "Most steps (trace combinations and candidate executions) "
+                  "per test and model; then the result is incomplete "
+                  "(0: no limit)")
+      ->capture_default_str();
+  tool::addNumber(Sub, "--timeout", Cmd.Timeout, driver::TimeoutRange,
+                  "Most seconds per test and model; then the result is "
+                  "incomplete (0: no limit)")
       ->capture_default_str();
   Sub->callback([&] { Rc = driver::runCheck(Cmd, std::cout, std::cerr); });
 }
@@ -58,7 +68,7 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
                   "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
                   "opencl or cuda")
       ->capture_default_str();
-  Sub->add_option("--device", Cmd.Device,
+  tool::addNumber(Sub, "--device", Cmd.Device, tool::DeviceIndexRange,
                   "Device index within the backend (see `incant devices`)");
   tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
   Sub->add_flag("--json", Cmd.Json, "One JSON object per test, one per line");
@@ -94,6 +104,14 @@ int main(int Argc, char **Argv) {
   CLI::App App{"incant: find and fix concurrency bugs in GPU programs"};
   App.set_version_flag("--version", "incant " INCANT_VERSION);
   App.require_subcommand(1);
+  // Usage errors in the one diagnostic format, never echoing a whole 5 MB
+  // argument back.
+  App.failure_message([](const CLI::App *, const CLI::Error &E) {
+    Diagnostic D;
+    D.Message = E.what();
+    return DiagnosticEngine::format(D) +
+           "Run with --help for more information.\n";
+  });
   int Rc = 0;
   driver::CheckCommand Check;
   addCheck(App, Check, Rc);

@@ -2,6 +2,7 @@
 
 #include "incant/CUDA/CudaApi.h"
 #include "incant/CUDA/CudaBackend.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Testing/Programs.h"
 
 #include <gtest/gtest.h>
@@ -56,22 +57,24 @@ TEST(CudaBackend, EmitWritesSources) {
   ASSERT_TRUE(R) << (Diags.diagnostics().empty()
                          ? ""
                          : Diags.diagnostics()[0].Message);
-  EXPECT_TRUE(std::filesystem::exists(Dir / "test.cu"));
+  // Named after the test, so that tests share a folder.
+  std::string Stem = safeFileName(P.Name);
+  EXPECT_TRUE(std::filesystem::exists(Dir / (Stem + ".cu")));
   EXPECT_TRUE(std::filesystem::exists(Dir / "incant_harness.cuh"));
   EXPECT_TRUE(std::filesystem::exists(Dir / "incant_params.h"));
-  auto Listed = [&](const char *F) {
+  auto Listed = [&](const std::string &F) {
     return std::find(R->EmittedFiles.begin(), R->EmittedFiles.end(),
                      (Dir / F).string()) != R->EmittedFiles.end();
   };
-  EXPECT_TRUE(Listed("test.cu"));
+  EXPECT_TRUE(Listed(Stem + ".cu"));
   EXPECT_TRUE(Listed("incant_harness.cuh"));
   EXPECT_EQ(R->OptCheck.rfind("optcheck: ", 0), 0u) << R->OptCheck;
   std::string Why;
   cuda::CudaLibraries L;
   if (L.loadNvrtc(Why)) {
-    ASSERT_TRUE(std::filesystem::exists(Dir / "test.ptx"));
-    EXPECT_TRUE(Listed("test.ptx"));
-    std::ifstream F(Dir / "test.ptx");
+    ASSERT_TRUE(std::filesystem::exists(Dir / (Stem + ".ptx")));
+    EXPECT_TRUE(Listed(Stem + ".ptx"));
+    std::ifstream F(Dir / (Stem + ".ptx"));
     std::string Ptx((std::istreambuf_iterator<char>(F)), {});
     EXPECT_NE(Ptx.find("st.relaxed.gpu.global.u32"), std::string::npos);
     EXPECT_NE(Ptx.find("pmevent.mask 0x100"), std::string::npos);

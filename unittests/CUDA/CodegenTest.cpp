@@ -168,6 +168,16 @@ TEST(CudaCodegen, BranchesAreBounded) {
   auto G = gen(P);
   EXPECT_TRUE(has(G.Source, "L1_0:;"));
   EXPECT_TRUE(has(G.Source, "if (++steps > 1000u) goto L1_end; goto L1_0;"));
+  // An instance cut by the bound is marked in its key (the last out slot),
+  // so that the launcher counts it apart and never as an outcome.
+  ASSERT_EQ(G.CutSlot, int32_t(P.Observe.size()));
+  EXPECT_EQ(G.NumOut, P.Observe.size() + 1);
+  EXPECT_TRUE(has(G.Source, "if (steps > 1000u) o[2] = 1u;"));
+  EXPECT_TRUE(has(G.Source, "t[2] = out[(incant_u64)i * 3u + 2u];"));
+  EXPECT_TRUE(has(G.Source, "out[(incant_u64)i * 3u + 2u] = 0u;"));
+  EXPECT_EQ(cuda::decodeOutcome(G, {1, 0, 1}).size(), P.Observe.size());
+  // A test without a loop keeps its outcome words as they were.
+  EXPECT_EQ(gen(mp()).CutSlot, -1);
 }
 
 TEST(CudaCodegen, NoInputTextInCode) {

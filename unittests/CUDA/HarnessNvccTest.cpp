@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Process.h"
 #include "incant/Support/PtxCompiler.h"
 #include "incant/Testing/Programs.h"
@@ -57,6 +58,8 @@ std::vector<Case> cases() {
        {},
        "unittests/CUDA/Inputs/SB+bar.sync+u64+cta.litmus"},
       {"CoRR_cta_global", {}, "litmus/CoRR/CoRR+cta-global.litmus"},
+      // A spin loop: the loop-bound mark in the outcome's key.
+      {"MP_spin", {}, "test/run/Inputs/MP+spin.litmus"},
   };
 }
 
@@ -96,7 +99,7 @@ TEST_P(HarnessNvcc, EmittedHarnessCompiles) {
                   "-diag-suppress",
                   "177,550",
                   "-c",
-                  (Dir / "test.cu").string(),
+                  (Dir / (safeFileName(P.Name) + ".cu")).string(),
                   "-o",
                   (Dir / "test.o").string()};
   Compile.Stderr = OutputMode::ToStdout;

@@ -20,7 +20,7 @@ protected:
     fs::remove_all(Dir);
     fs::create_directories(Dir);
     std::string E;
-    auto S = Store::open(path("a.sqlite"), true, E);
+    auto S = Store::open(path("a.sqlite"), Store::Mode::Write, E);
     ASSERT_TRUE(S) << E;
     // SB: its weak state (both 0) observed; sc forbids it, ptx allows it.
     TestRecord SB = test("SB+cta-global", "SB");

@@ -74,7 +74,7 @@ TEST(TestHash, StableAndDistinct) {
 
 TEST_F(StoreTest, PutThenReadBack) {
   std::string E;
-  auto S = Store::open(path("a.sqlite"), true, E);
+  auto S = Store::open(path("a.sqlite"), Store::Mode::Write, E);
   ASSERT_TRUE(S) << E;
   EXPECT_EQ(S->numResults(), 0u);
   TestRecord T = test("MP+x");
@@ -114,7 +114,7 @@ TEST_F(StoreTest, PutThenReadBack) {
 
 TEST_F(StoreTest, SameKeyStoredOnce) {
   std::string E;
-  auto S = Store::open(path("a.sqlite"), true, E);
+  auto S = Store::open(path("a.sqlite"), Store::Mode::Write, E);
   ASSERT_TRUE(S) << E;
   TestRecord T = test("MP+x");
   bool Added = true;
@@ -132,7 +132,7 @@ TEST_F(StoreTest, SameKeyStoredOnce) {
 
 TEST_F(StoreTest, ErrorsAreResults) {
   std::string E;
-  auto S = Store::open(path("a.sqlite"), true, E);
+  auto S = Store::open(path("a.sqlite"), Store::Mode::Write, E);
   ASSERT_TRUE(S) << E;
   TestRecord T = test("broken");
   ResultRecord R;
@@ -154,12 +154,12 @@ TEST_F(StoreTest, ReopenKeepsResults) {
   std::string E;
   TestRecord T = test("MP+x");
   {
-    auto S = Store::open(path("a.sqlite"), true, E);
+    auto S = Store::open(path("a.sqlite"), Store::Mode::Write, E);
     ASSERT_TRUE(S) << E;
     ASSERT_TRUE(S->put(T, verdicts(), result(T)));
     ASSERT_TRUE(S->addRun("2026-01-01T00:00:00Z", "{\"a\":1}"));
   }
-  auto S = Store::open(path("a.sqlite"), false, E);
+  auto S = Store::open(path("a.sqlite"), Store::Mode::Read, E);
   ASSERT_TRUE(S) << E;
   EXPECT_EQ(S->numResults(), 1u);
   ASSERT_EQ(S->runs().size(), 1u);
@@ -168,7 +168,7 @@ TEST_F(StoreTest, ReopenKeepsResults) {
 
 TEST_F(StoreTest, RefusesForeignFiles) {
   std::string E;
-  EXPECT_FALSE(Store::open(path("missing.sqlite"), false, E));
+  EXPECT_FALSE(Store::open(path("missing.sqlite"), Store::Mode::Read, E));
   EXPECT_NE(E.find("no such database"), std::string::npos) << E;
   {
     std::ofstream F(path("text.sqlite"));
@@ -176,13 +176,39 @@ TEST_F(StoreTest, RefusesForeignFiles) {
          "page......................................................";
   }
   E.clear();
-  EXPECT_FALSE(Store::open(path("text.sqlite"), true, E));
+  EXPECT_FALSE(Store::open(path("text.sqlite"), Store::Mode::Write, E));
   EXPECT_NE(E.find("not an SQLite database"), std::string::npos) << E;
+}
+
+TEST_F(StoreTest, OneWriterAtATime) {
+  std::string E;
+  auto A = Store::open(path("a.sqlite"), Store::Mode::Write, E);
+  ASSERT_TRUE(A) << E;
+  EXPECT_FALSE(Store::open(path("a.sqlite"), Store::Mode::Write, E));
+  EXPECT_NE(E.find("is being written by another incant process"),
+            std::string::npos)
+      << E;
+  // Readers are not held up.
+  EXPECT_TRUE(Store::open(path("a.sqlite"), Store::Mode::Read, E)) << E;
+  A.reset();
+  EXPECT_FALSE(fs::exists(path("a.sqlite-lock")));
+  EXPECT_TRUE(Store::open(path("a.sqlite"), Store::Mode::Write, E)) << E;
+}
+
+TEST_F(StoreTest, ReadingNeverWrites) {
+  std::string E;
+  { std::ofstream F(path("zero.sqlite")); }
+  EXPECT_FALSE(Store::open(path("zero.sqlite"), Store::Mode::Read, E));
+  EXPECT_NE(E.find("(it is empty)"), std::string::npos) << E;
+  EXPECT_EQ(fs::file_size(path("zero.sqlite")), 0u);
+  EXPECT_FALSE(fs::exists(path("zero.sqlite-wal")));
+  EXPECT_FALSE(Store::open(Dir.string(), Store::Mode::Read, E));
+  EXPECT_NE(E.find("is a folder"), std::string::npos) << E;
 }
 
 TEST_F(StoreTest, RollbackLeavesNothing) {
   std::string E;
-  auto S = Store::open(path("a.sqlite"), true, E);
+  auto S = Store::open(path("a.sqlite"), Store::Mode::Write, E);
   ASSERT_TRUE(S) << E;
   TestRecord T = test("MP+x");
   ASSERT_TRUE(S->begin());
@@ -196,8 +222,8 @@ TEST_F(StoreTest, MergeDedupes) {
   std::string E;
   TestRecord A = test("MP+a"), B = test("SB+b");
   {
-    auto S1 = Store::open(path("s0.sqlite"), true, E);
-    auto S2 = Store::open(path("s1.sqlite"), true, E);
+    auto S1 = Store::open(path("s0.sqlite"), Store::Mode::Write, E);
+    auto S2 = Store::open(path("s1.sqlite"), Store::Mode::Write, E);
     ASSERT_TRUE(S1 && S2) << E;
     ASSERT_TRUE(S1->put(A, verdicts(), result(A)));
     ASSERT_TRUE(S2->put(B, verdicts(), result(B)));
@@ -210,7 +236,7 @@ TEST_F(StoreTest, MergeDedupes) {
       << E;
   EXPECT_EQ(St.Added, 2u);
   EXPECT_EQ(St.Duplicates, 1u);
-  auto M = Store::open(path("all.sqlite"), false, E);
+  auto M = Store::open(path("all.sqlite"), Store::Mode::Read, E);
   ASSERT_TRUE(M) << E;
   EXPECT_EQ(M->numResults(), 2u);
   EXPECT_EQ(M->verdicts(B.Hash).size(), 2u);
@@ -232,7 +258,7 @@ TEST_F(StoreTest, MergeOfAMissingInputWritesNothing) {
   std::string E;
   TestRecord A = test("MP+a");
   {
-    auto S1 = Store::open(path("s0.sqlite"), true, E);
+    auto S1 = Store::open(path("s0.sqlite"), Store::Mode::Write, E);
     ASSERT_TRUE(S1) << E;
     ASSERT_TRUE(S1->put(A, verdicts(), result(A)));
   }
@@ -241,9 +267,9 @@ TEST_F(StoreTest, MergeOfAMissingInputWritesNothing) {
                         {path("s0.sqlite"), path("nope.sqlite")}, St, E),
             2);
   EXPECT_NE(E.find("nope.sqlite"), std::string::npos) << E;
-  auto M = Store::open(path("all.sqlite"), false, E);
-  ASSERT_TRUE(M);
-  EXPECT_EQ(M->numResults(), 0u);
+  // The inputs are opened first: no output is made.
+  EXPECT_FALSE(fs::exists(path("all.sqlite")));
+  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 0);
   EXPECT_EQ(mergeStores(path("all.sqlite"), {path("all.sqlite")}, St, E), 2);
 }
 

@@ -183,4 +183,80 @@ TEST(GenFamily, OptionErrors) {
             std::string::npos);
 }
 
+// Kinds written in a --cycle name the test: MP with release/acquire is not
+// named like plain MP (it used to be, and a later gen overwrote it).
+TEST(GenFamily, WrittenKindsGoIntoTheName) {
+  FamilyOptions F;
+  F.Cycles = {"PodWW release.gpu Rfe@gpu acquire.gpu PodRR Fre@gpu",
+              "PodWW Rfe@gpu PodRR Fre@gpu"};
+  GenOptions O;
+  O.Families = {F};
+  std::vector<GeneratedTest> T = family(O);
+  ASSERT_EQ(T.size(), 2u);
+  EXPECT_EQ(T[0].Name, "MP+gpu-global+weak_release.gpu_acquire.gpu_weak");
+  EXPECT_EQ(T[1].Name, "MP+gpu-global");
+}
+
+TEST(GenFamily, StreamsAndStopsWhenTheSinkSays) {
+  GenOptions O;
+  O.Families = presetFamilies("classic");
+  DiagnosticEngine D;
+  unsigned Seen = 0;
+  std::optional<GenStats> S = generate(O, D, [&](GeneratedTest &&) {
+    return ++Seen < 10;
+  });
+  EXPECT_FALSE(S);
+  EXPECT_EQ(Seen, 10u);
+}
+
+TEST(GenFamily, LongNamesAreBounded) {
+  std::string C;
+  for (int I = 0; I != 30; ++I)
+    C += "PodWR Fre ";
+  FamilyOptions F;
+  F.Cycles = {C};
+  F.MaxThreads = 30;
+  GenOptions O;
+  O.Families = {F};
+  std::vector<GeneratedTest> T = family(O);
+  ASSERT_EQ(T.size(), 1u);
+  EXPECT_LE(T[0].Name.size(), MaxNameLength);
+  EXPECT_EQ(T[0].AST.Name, T[0].Name);
+}
+
+TEST(GenFamily, RangesAreCheckedBeforeAnyWork) {
+  FamilyOptions F;
+  F.Relax = "PodWR,Fre";
+  F.Safe = "PodWW,PodRR,Rfe";
+  F.MaxSize = 100;
+  F.MaxThreads = 100;
+  GenOptions O;
+  O.Families = {F};
+  DiagnosticEngine D;
+  EXPECT_FALSE(generate(O, D));
+  EXPECT_EQ(D.numErrors(), 2u);
+}
+
+TEST(GenFamily, TimeLimitMarksIncomplete) {
+  FamilyOptions F;
+  F.Relax = "PodWR,Fre";
+  F.Safe = "PodWW,PodRR,Rfe,DpAddrdR";
+  F.MaxSize = 12;
+  F.MaxThreads = 16;
+  GenOptions O;
+  O.Families = {F};
+  O.TimeLimit = 0.2;
+  DiagnosticEngine D;
+  uint64_t N = 0;
+  std::optional<GenStats> S = generate(O, D, [&](GeneratedTest &&) {
+    ++N;
+    return true;
+  });
+  ASSERT_TRUE(S);
+  EXPECT_TRUE(S->Incomplete);
+  EXPECT_LT(S->Cycles, S->Total);
+  EXPECT_EQ(S->Tests, N);
+  EXPECT_NE(S->IncompleteReason.find("time limit of 0.2s"), std::string::npos);
+}
+
 } // namespace

@@ -6,6 +6,7 @@
 #include "incant/Model/Traces.h"
 #include "incant/Testing/Programs.h"
 
+#include <chrono>
 #include <gtest/gtest.h>
 
 using namespace incant;
@@ -110,6 +111,68 @@ TEST(CheckTest, MaxCandidatesMarksIncomplete) {
   CheckResult R = check(sb(), *M, O);
   EXPECT_EQ(R.Candidates, 2u);
   EXPECT_TRUE(R.Incomplete);
+}
+
+/// An SB ring of \p N threads: thread i stores 1 to x_i, then reads
+/// x_{i+1}; 2^N candidates under a model that allows everything.
+litmus::Program sbRing(int N) {
+  litmus::Program P;
+  P.Name = "SB-ring";
+  std::vector<int> X;
+  for (int K = 0; K != N; ++K)
+    X.push_back(addLoc(P, "x" + std::to_string(K)));
+  for (int K = 0; K != N; ++K) {
+    ThreadBuilder T = addThread(P, {0, 0, K, 0});
+    int R0 = T.reg("r0");
+    T.st(A(X[K]), I(1));
+    T.ld(R0, A(X[(K + 1) % N]));
+    P.Observe.push_back({K, 0});
+  }
+  P.Q = litmus::Quantifier::Exists;
+  P.Condition = regEq(0, 0, 0);
+  return P;
+}
+
+TEST(CheckTest, MaxStepsBoundsTheSearch) {
+  auto M = catModel(NoneCat);
+  ASSERT_TRUE(M);
+  CheckOptions O;
+  O.MaxSteps = 1000;
+  CheckResult R = check(sbRing(64), *M, O);
+  EXPECT_TRUE(R.Incomplete);
+  EXPECT_TRUE(R.StoppedByCaller);
+  EXPECT_EQ(R.Steps, 1000u);
+  EXPECT_EQ(R.IncompleteReason,
+            "stopped after 1000 steps (trace combinations, rf, co and "
+            "Fence-SC choices, and candidate executions)");
+}
+
+TEST(CheckTest, TimeLimitBoundsTheSearch) {
+  auto M = catModel(NoneCat);
+  ASSERT_TRUE(M);
+  CheckOptions O;
+  O.MaxSteps = 0;
+  O.TimeLimit = 0.2;
+  uint64_t Calls = 0;
+  O.Progress = [&](uint64_t Steps, uint64_t) {
+    EXPECT_EQ(Steps % 1024, 0u);
+    ++Calls;
+  };
+  auto Start = std::chrono::steady_clock::now();
+  CheckResult R = check(sbRing(40), *M, O);
+  double S = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                           Start)
+                 .count();
+  EXPECT_TRUE(R.Incomplete);
+  EXPECT_EQ(R.IncompleteReason, "stopped at the time limit of 0.2s");
+  EXPECT_LT(S, 30.0); // generous: the machine may be loaded
+  EXPECT_GT(Calls, 0u); // progress comes before the clock is checked
+}
+
+TEST(CheckTest, DefaultOptionsAreBounded) {
+  CheckOptions O;
+  EXPECT_GT(O.MaxSteps, 0u);
+  EXPECT_GT(O.TimeLimit, 0.0);
 }
 
 /// Collects the pairs of a named relation over all candidates, as

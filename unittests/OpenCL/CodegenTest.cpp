@@ -117,6 +117,16 @@ TEST(Codegen, RmwAndBranches) {
             std::string::npos);
   EXPECT_NE(K->Source.find("if (++steps > 100)"), std::string::npos);
   EXPECT_NE(K->Source.find("L0:;"), std::string::npos);
+  // Reaching the bound marks the instance; the mark is the last value of
+  // the outcome's key, so the host counts it apart, never as an outcome.
+  ASSERT_GE(K->CutSlot, 0);
+  EXPECT_EQ(K->NumObs, P.Observe.size() + 1);
+  EXPECT_NE(K->Source.find("{ out[INCANT_CUT_SLOT] = 1; goto L_end; }"),
+            std::string::npos);
+  EXPECT_NE(K->Source.find("v[2] = regs[INCANT_CUT_SLOT] != 0;"),
+            std::string::npos);
+  DiagnosticEngine D2;
+  EXPECT_EQ(gen(mp(), D2)->CutSlot, -1);
 }
 
 TEST(Codegen, HarnessIsEmbedded) {

@@ -32,3 +32,39 @@ TEST(DiagnosticEngine, NoLocation) {
   EXPECT_EQ(DiagnosticEngine::format(D.diagnostics()[0]),
             "incant: error: no such model 'foo'\n");
 }
+
+// A 5 MB line (a name in a litmus file, a PTX line) comes back as a window
+// around the caret, the caret still under the right byte.
+TEST(DiagnosticEngine, LongLineIsAWindowAroundTheCaret) {
+  std::string Text = "x=0;\n" + std::string(5'000'000, 'a') + " bad" +
+                     std::string(1000, 'b') + "\n";
+  auto F = std::make_shared<SourceFile>("t.litmus", Text);
+  uint32_t At = 5 + 5'000'001;
+  DiagnosticEngine D;
+  D.error(F, {F->locAt(At), F->locAt(At + 3)}, "unexpected 'bad'");
+  std::string S = DiagnosticEngine::format(D.diagnostics()[0]);
+  EXPECT_LT(S.size(), 1000u);
+  size_t Nl1 = S.find('\n'), Nl2 = S.find('\n', Nl1 + 1);
+  std::string Line = S.substr(Nl1 + 1, Nl2 - Nl1 - 1);
+  std::string Caret = S.substr(Nl2 + 1, S.size() - Nl2 - 2);
+  EXPECT_EQ(Line.substr(0, 3), "...");
+  EXPECT_EQ(Line.substr(Line.size() - 3), "...");
+  size_t C = Caret.find('^');
+  ASSERT_NE(C, std::string::npos);
+  EXPECT_EQ(Line.substr(C, 3), "bad");
+  EXPECT_EQ(Caret.substr(C), "^~~");
+}
+
+TEST(DiagnosticEngine, LongMessageIsCut) {
+  DiagnosticEngine D;
+  D.error("unknown preset '" + std::string(5'000'000, 'p') + "'");
+  std::string S = DiagnosticEngine::format(D.diagnostics()[0]);
+  EXPECT_LT(S.size(), DiagnosticEngine::MaxEchoed + 100);
+  EXPECT_NE(S.find("... (4999017 more bytes)"), std::string::npos) << S.substr(S.size() - 60);
+}
+
+TEST(SourceFile, AFolderIsNotAFile) {
+  std::string Error;
+  EXPECT_EQ(SourceFile::read("/", Error), nullptr);
+  EXPECT_EQ(Error, "is a folder, not a file");
+}

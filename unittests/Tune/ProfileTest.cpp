@@ -105,12 +105,40 @@ TEST(Profile, MalformedJsonPointsAtTheByte) {
       << Err;
 }
 
+// A number too large for a double is an error at the number, not an
+// exception out of the JSON library (ProfileFuzzer found it: incant ended
+// with "terminate called").
+TEST(Profile, HugeNumberIsADiagnostic) {
+  std::string Err;
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"seed\": 1e999}", Err));
+  EXPECT_NE(Err.find("p.json:1:31: error: number out of range in chip profile"),
+            std::string::npos)
+      << Err;
+  EXPECT_FALSE(parse("7E777777.77", Err));
+  EXPECT_NE(Err.find("number out of range in chip profile"), std::string::npos)
+      << Err;
+}
+
 TEST(Profile, SemanticErrorsPointAtTheKey) {
   std::string Err;
   EXPECT_FALSE(parse("{\"incant_profile\": 1,\n \"params\": {\"stride\": -4}}",
                      Err));
-  EXPECT_NE(Err.find("p.json:2:13: error: parameter 'stride' must be an "
-                     "unsigned 32-bit integer"),
+  EXPECT_NE(Err.find("p.json:2:13: error: parameter 'stride' must be a "
+                     "whole number from 1 to 4096"),
+            std::string::npos)
+      << Err;
+  // Each number has the range of the run option of the same name: the
+  // stress-patch that crashed the OpenCL kernel is refused.
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"params\": {\"stress-patch\": "
+                     "1000000000, \"mem-stress\": true}}",
+                     Err));
+  EXPECT_NE(Err.find("parameter 'stress-patch' must be a whole number from 1 "
+                     "to 65536, not 1000000000"),
+            std::string::npos)
+      << Err;
+  EXPECT_FALSE(parse("{\"incant_profile\": 1, \"budget_s\": -1}", Err));
+  EXPECT_NE(Err.find("\"budget_s\" must be a number of seconds from 0 to "
+                     "10^7"),
             std::string::npos)
       << Err;
   EXPECT_FALSE(parse("{\"incant_profile\": 1, \"params\": {\"bogus\": 1}}", Err));

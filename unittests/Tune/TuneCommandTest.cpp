@@ -1,6 +1,7 @@
 //===- TuneCommandTest.cpp - Option parsing of incant tune -----------------===//
 #include "incant/Tune/TuneCommand.h"
 
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -41,6 +42,16 @@ TEST(TuneOptions, Ranges) {
   EXPECT_FALSE(parseRange("0:4000000:1", V, E));
   EXPECT_FALSE(parseRange("-1", V, E));
   EXPECT_FALSE(parseRange("99999999999", V, E));
+  // Counted before expanding (OptionFuzzer: half a billion values, a hang).
+  auto Start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(parseRange("4:949471947:2", V, E));
+  EXPECT_EQ(E, "more than 4096 values in '4:949471947:2'");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          Start)
+                .count(),
+            1.0);
+  ASSERT_TRUE(parseRange("0:4096:1", V, E)) << E;
+  EXPECT_FALSE(parseRange("0:4096:1,5", V, E));
 }
 
 TEST(TuneOptions, BadModeIsAUsageError) {

@@ -60,6 +60,10 @@ struct GeneratedTest {
   /// Per observed item (Program::Observe): the out slot of its high word
   /// when it is 64-bit, else -1. NumOut counts these slots too.
   std::vector<int32_t> HiSlot;
+  /// For a test with a loop: the out slot a role sets when it reaches the
+  /// loop bound (NumOut counts it). Such an instance did not finish, so
+  /// its key is no outcome: the launcher counts it apart. -1 without loops.
+  int32_t CutSlot = -1;
 };
 
 /// The high word that marks an observed 64-bit value as an address: the

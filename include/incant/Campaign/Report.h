@@ -73,6 +73,9 @@ struct ReportData {
   std::vector<std::string> Versions;
   std::vector<std::string> Models; ///< Every model with a verdict, sorted.
   uint64_t Duplicates = 0;         ///< Results stored in more than one db.
+  /// Instances cut by the loop bound, and the results that had some: they
+  /// did not finish, so they are in no histogram (never an outcome).
+  uint64_t LoopBoundCut = 0, LoopBoundResults = 0;
   std::vector<Row> Rows;           ///< Runs and errors, by family and name.
   std::vector<Entry> ObservedForbidden;
   /// (row, model) pairs where the model forbids an observed state.
@@ -91,6 +94,9 @@ struct ReportData {
 bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
                 std::string &Error);
 void printTextReport(const ReportData &Data, size_t Limit, std::ostream &OS);
+/// "Cut by the loop bound: N instance(s) in M result(s); ...", for both
+/// reports (shown when N > 0).
+std::string loopBoundNote(const ReportData &Data);
 void printHtmlReport(const ReportData &Data, std::ostream &OS);
 
 } // namespace incant::campaign

@@ -26,6 +26,10 @@
 
 struct sqlite3;
 
+namespace incant {
+class WriterLock;
+}
+
 namespace incant::campaign {
 
 /// A test as stored once per database, keyed by the hash of its source.
@@ -96,10 +100,16 @@ inline ResultKey keyOf(const ResultRecord &R) {
 
 class Store {
 public:
-  /// Opens (creating if \p Create and absent) the database at \p Path and
-  /// sets up the schema. Null with \p Error set if it cannot be opened or is
-  /// not an incant campaign database.
-  static std::unique_ptr<Store> open(const std::string &Path, bool Create,
+  /// Read: the database is opened read-only (report, merge's inputs) and
+  /// never written, whatever it holds (an empty file, a missing table: an
+  /// error). Write: created if absent, claimed for this process alone
+  /// (WriterLock: a second writer gets an error at once), set up if new.
+  enum class Mode { Read, Write };
+
+  /// Opens the database at \p Path. Null with \p Error set if it cannot
+  /// be opened, is not an incant campaign database, lacks a table of the
+  /// schema, or (Write) another process writes it.
+  static std::unique_ptr<Store> open(const std::string &Path, Mode M,
                                      std::string &Error);
   ~Store();
   Store(const Store &) = delete;
@@ -142,6 +152,7 @@ private:
   bool putLocked(const TestRecord &T, const std::vector<VerdictRecord> &V,
                  const ResultRecord &R, bool *Added);
 
+  std::unique_ptr<WriterLock> Lock; ///< Released after Db is closed.
   sqlite3 *Db = nullptr;
   std::string Path;
   std::string LastError;

@@ -11,6 +11,9 @@
 #ifndef INCANT_DRIVER_CHECKCOMMAND_H
 #define INCANT_DRIVER_CHECKCOMMAND_H
 
+#include "incant/Model/Check.h"
+#include "incant/Support/Range.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -29,7 +32,16 @@ struct CheckCommand {
   /// and Model are ignored.
   std::string Manifest;
   unsigned Unroll = 2;
+  /// Bounds of each test's search (model::CheckOptions): steps and
+  /// seconds, 0 for none. A search cut short is reported as incomplete.
+  uint64_t MaxSteps = model::CheckOptions::DefaultMaxSteps;
+  double Timeout = model::CheckOptions::DefaultTimeLimit;
 };
+
+/// The ranges of check's numeric options (docs/limits.md).
+inline constexpr IntRange UnrollRange{0, 32};
+inline constexpr IntRange MaxStepsRange{0, 1'000'000'000'000};
+inline constexpr RealRange TimeoutRange{0, 1e6};
 
 int runCheck(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err);
 

@@ -21,8 +21,10 @@
 #include "incant/Gen/Cycle.h"
 #include "incant/Litmus/AST.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Range.h"
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -60,6 +62,10 @@ struct FamilyOptions {
 
 struct GenOptions {
   std::vector<FamilyOptions> Families;
+  /// Stop after this many seconds (0: no limit); the tests built so far
+  /// are kept and the result is marked incomplete. The work itself is
+  /// bounded by the cycle budget whatever this says.
+  double TimeLimit = 0;
 };
 
 /// The families of a named preset (`campaign`, `classic`, `modern`), or an
@@ -85,13 +91,42 @@ struct GeneratedTest {
 };
 
 struct GenStats {
+  uint64_t Total = 0;      ///< Concrete cycles to try (known up front).
   uint64_t Cycles = 0;     ///< Concrete cycles tried.
   uint64_t Impossible = 0; ///< Cycles no test can realise (skipped).
   uint64_t Isomorphic = 0; ///< Tests dropped as isomorphic to an earlier one.
+  uint64_t Tests = 0;      ///< Tests handed out.
+  bool Incomplete = false; ///< TimeLimit stopped the generation.
+  std::string IncompleteReason;
 };
 
-/// Generates every family of \p Opts. Malformed options are reported to
-/// \p Diags (with the option's text as the file) and give nullopt.
+/// The bounds of a family, each an error (exit 2) beyond: the search is
+/// bounded in work before it starts. docs/gen.md states them.
+constexpr unsigned MaxSizeLimit = 16;    ///< --size: 2 .. 16 edges.
+constexpr unsigned MaxThreadsLimit = 32; ///< --threads: 2 .. 32.
+constexpr size_t MaxCycleEdges = 64;     ///< Edges of a --cycle.
+/// --timeout, in seconds.
+inline constexpr RealRange TimeoutRange{0, 1e6};
+/// Test names are file names: longer ones are cut, with a hash of the
+/// whole name added.
+constexpr size_t MaxNameLength = 120;
+
+/// Receives each test in order; returns false to stop the generation.
+using TestSink = std::function<bool(GeneratedTest &&)>;
+/// Called after each template of a family with the counts so far.
+using GenProgress = std::function<void(const GenStats &)>;
+
+/// Generates every family of \p Opts, handing each test to \p Sink as it
+/// is built (memory does not grow with the family). Malformed options, an
+/// impossible --cycle or a family of more than a million cycles are
+/// reported to \p Diags (with the option's text as the file) before any
+/// test is handed out, and give nullopt; so does a Sink that stops.
+std::optional<GenStats> generate(const GenOptions &Opts,
+                                 DiagnosticEngine &Diags,
+                                 const TestSink &Sink,
+                                 const GenProgress &Progress = {});
+
+/// The same, collected in a vector.
 std::optional<std::vector<GeneratedTest>>
 generate(const GenOptions &Opts, DiagnosticEngine &Diags,
          GenStats *Stats = nullptr);
@@ -107,6 +142,9 @@ struct GenCommand {
   GenOptions Opts;
   std::string OutDir;
   bool List = false; ///< Print names and cycles instead of writing files.
+  /// Replace a file of the same name that holds a different test (without
+  /// it, that is an error: nothing is overwritten silently).
+  bool Force = false;
 };
 
 /// `incant gen`: writes OutDir/NAME.litmus for each test and a summary line.

@@ -53,6 +53,8 @@ struct ProfileFinding {
 
 struct Profile {
   static constexpr int CurrentVersion = 1;
+  /// "budget_s" is at most this (the longest duration tune accepts).
+  static constexpr double MaxBudgetSeconds = 1e7;
   int Version = CurrentVersion;
   std::string Chip;     ///< Device name, e.g. "NVIDIA H100 80GB HBM3".
   std::string Backend;  ///< "cuda", "opencl".

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace incant::model {
@@ -82,7 +83,10 @@ struct CandidateShape {
 
 struct EnumerationStats {
   uint64_t Candidates = 0; ///< Candidates handed to the visitor.
-  bool Incomplete = false; ///< A limit (traces, values, MaxCandidates) was hit.
+  uint64_t Steps = 0;      ///< Trace combinations, choices and candidates.
+  bool Incomplete = false; ///< A limit (traces, values, CheckOptions) was hit.
+  std::string Reason;      ///< Which limit, in words.
+  bool StoppedByCaller = false; ///< MaxCandidates, MaxSteps or TimeLimit.
 };
 
 /// Lets the enumerator skip the candidates a model forbids whatever the rest
@@ -106,9 +110,9 @@ public:
                          uint32_t UpperMask) = 0;
 };
 
-/// Calls \p Visit on every candidate execution of \p P (at most
-/// Opts.MaxCandidates of them if that is not 0) that \p Pruner, if given,
-/// does not rule out. \p Visit returns false to stop early.
+/// Calls \p Visit on every candidate execution of \p P that \p Pruner, if
+/// given, does not rule out, within the limits of \p Opts (MaxCandidates,
+/// MaxSteps, TimeLimit). \p Visit returns false to stop early.
 EnumerationStats
 forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
                  const CandidateShape &Shape,

@@ -41,6 +41,12 @@ struct GeneratedKernel {
   std::string BuildOptions; ///< e.g. "-cl-std=CL3.0"
   uint32_t RegsPerInstance = 0;
   uint32_t NumShared = 0;
+  /// Values in an outcome's key: the observed items, then, for a test with
+  /// a loop (CutSlot >= 0), whether the instance was cut by the loop bound.
+  uint32_t NumObs = 1;
+  /// The register slot an instance's threads set when one of them reaches
+  /// the loop bound (the instance then is no outcome); -1 without loops.
+  int32_t CutSlot = -1;
   /// For each Program::Observe entry: its offset among an instance's
   /// registers, or -1 for a location.
   std::vector<int32_t> ObserveRegOffset;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace incant::ptx {
@@ -86,6 +87,7 @@ enum class TokKind : uint8_t {
   String,  ///< "text" (Text includes the quotes; see unescapeString)
   Less,    ///< '<' of a register range %r<12>
   Greater, ///< '>'
+  BadComment, ///< A `/*` with no `*/` before the end of the range.
 };
 
 struct Token {
@@ -153,6 +155,10 @@ std::string unescapeString(std::string_view Quoted);
 
 /// Describes a token kind for "expected X, found Y" messages.
 const char *tokKindName(TokKind K);
+
+/// The Y of "expected X, found Y" for a token: its text in quotes, "end of
+/// file", or "an unterminated '/*' comment".
+std::string describeFound(const Token &T);
 
 } // namespace incant::ptx
 

@@ -44,7 +44,11 @@ class SourceFile {
 public:
   SourceFile(std::string Name, std::string Text);
 
-  /// Reads a file; returns null and sets Error (errno text) if it cannot.
+  /// The largest file read() takes: locations are 32-bit byte offsets.
+  static constexpr uint64_t MaxSize = (uint64_t(1) << 31) - 1;
+
+  /// Reads a file; returns null and sets Error (errno text, "is a folder,
+  /// not a file", or the size limit) if it cannot.
   static std::shared_ptr<SourceFile> read(const std::string &Path,
                                           std::string &Error);
 
@@ -103,8 +107,16 @@ public:
   bool hasErrors() const { return NumErrors != 0; }
   const std::vector<Diagnostic> &diagnostics() const { return Diags; }
 
-  /// Renders one diagnostic (with source line and caret) as text.
+  /// Renders one diagnostic (with source line and caret) as text. Input
+  /// never comes back whole: a message or file name is cut after MaxEchoed
+  /// bytes, and a source line longer than MaxLineShown is shown as a window
+  /// of that many bytes around the caret.
   static std::string format(const Diagnostic &D);
+  static constexpr size_t MaxEchoed = 1000;
+  static constexpr size_t MaxLineShown = 200;
+  /// \p Text, cut after \p Max bytes (on a UTF-8 character boundary) with
+  /// "... (N more bytes)" added.
+  static std::string capped(std::string_view Text, size_t Max = MaxEchoed);
 
 private:
   std::ostream *OS;

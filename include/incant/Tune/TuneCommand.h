@@ -11,6 +11,8 @@
 #define INCANT_TUNE_TUNECOMMAND_H
 
 #include "incant/Harness/Params.h"
+#include "incant/Support/Range.h"
+#include "incant/Support/Time.h"
 
 #include <iosfwd>
 #include <optional>
@@ -51,11 +53,30 @@ struct TuneCommand {
   uint32_t Rounds = 4;
 };
 
+/// The longest access sequence `tune sequence` tries: 2^(N+1) - 2
+/// sequences are measured per round (510 at 8).
+constexpr uint32_t MaxSequenceLength = 8;
+
+/// The ranges of the modes' numeric options (docs/limits.md); runTune
+/// checks them too. Offsets and distances take the ranges of the run
+/// parameters they become (stress-offset, loc-distance).
+inline constexpr IntRange MaxOffsetRange{1, 65536};
+inline constexpr IntRange PhaseRange{0, 65535};
+inline constexpr IntRange EpsilonRange{0, 1'000'000'000};
+inline constexpr IntRange MaxLengthRange{1, MaxSequenceLength};
+inline constexpr IntRange MaxSpreadRange{1, 64};
+inline constexpr IntRange SamplesRange{1, 1000};
+inline constexpr IntRange CandidatesRange{1, 10000};
+inline constexpr IntRange RoundsRange{1, 1000};
+
 int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
-/// "5m", "90s", "1h", "2.5m", "300" (seconds); false on anything else.
-bool parseDuration(const std::string &Text, double &Seconds);
-/// "1,32:257:32" -> 1, 32, 64, ..., 256; false (with \p Error) if malformed.
+/// parseDuration (Support/Time.h), for the tune options.
+using incant::parseDuration;
+/// The most values one --distances or --offsets list may hold.
+constexpr uint64_t MaxGridValues = 4096;
+/// "1,32:257:32" -> 1, 32, 64, ..., 256; false (with \p Error) if malformed
+/// or longer than MaxGridValues (counted before a range is expanded).
 bool parseRange(const std::string &Text, std::vector<uint32_t> &Out,
                 std::string &Error);
 

@@ -49,9 +49,9 @@
                                memory_order_relaxed, memory_scope_device);
 #endif
 
-// Indices into the stats buffer.
+// Indices into the stats buffer. (Instances cut by the loop bound are
+// counted by their key: see INCANT_CUT_SLOT.)
 #define INCANT_STAT_BARRIER_TIMEOUTS 0
-#define INCANT_STAT_LOOP_BOUND 1
 #define INCANT_STAT_LOST 2
 #define INCANT_STAT_SINK 3
 
@@ -228,7 +228,7 @@ static void incant_record(const int *v, __global atomic_uint *state,
 // reset its locations and barrier counter for the next launch.
 __kernel void incant_collect(__global atomic_int *mem,
                              __global const uint *loc_addr,
-                             __global const int *regs,
+                             __global int *regs,
                              __global const int *shared_final,
                              __global atomic_int *sync,
                              __global atomic_uint *table_state,
@@ -246,6 +246,11 @@ __kernel void incant_collect(__global atomic_int *mem,
                    shared_final + inst * INCANT_NUM_LOCS);
     incant_record(v, table_state, table_keys, table_count, stats);
   }
+#ifdef INCANT_CUT_SLOT
+  // The instance's loop-bound mark is part of its key (the last value):
+  // cleared for the next launch.
+  regs[inst * INCANT_REGS_PER_INSTANCE + INCANT_CUT_SLOT] = 0;
+#endif
   for (int l = 0; l < INCANT_NUM_LOCS; ++l)
     if (!incant_is_shared(l))
       atomic_store_explicit(&mem[a[l]], incant_init_value(l),

@@ -1,0 +1,267 @@
+//===- BuildCommands.cpp - build-env, nvcc, ptxas and instrument ----------===//
+#include "incant/Intercept/BuildCommands.h"
+#include "incant/Intercept/Instrument.h"
+
+#include "incant/Support/FindProgram.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace incant::intercept {
+
+namespace {
+
+std::string selfPath() {
+  std::error_code EC;
+  auto P = std::filesystem::read_symlink("/proc/self/exe", EC);
+  return EC ? std::string() : P.string();
+}
+
+std::vector<std::string> splitList(std::string_view S) {
+  std::vector<std::string> Out;
+  size_t B = 0;
+  while (B <= S.size()) {
+    size_t E = S.find(',', B);
+    if (E == std::string_view::npos)
+      E = S.size();
+    if (E > B)
+      Out.emplace_back(S.substr(B, E - B));
+    B = E + 1;
+  }
+  return Out;
+}
+
+/// Runs \p Argv in place of this process; returns only on failure.
+int execProgram(const std::vector<std::string> &Argv, std::ostream &Err) {
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  ::execv(Args[0], Args.data());
+  fmt::print(Err, "incant: cannot run {}: {}\n", Argv[0], std::strerror(errno));
+  return 2;
+}
+
+bool writeFileAtomically(const std::string &Path, const std::string &Text,
+                         std::string &Error) {
+  std::string Tmp = Path + ".incant-tmp";
+  {
+    std::ofstream Out(Tmp, std::ios::binary | std::ios::trunc);
+    Out << Text;
+    if (!Out.flush()) {
+      Error = "cannot write " + Tmp;
+      return false;
+    }
+  }
+  std::error_code EC;
+  std::filesystem::rename(Tmp, Path, EC);
+  if (EC) {
+    Error = "cannot replace " + Path + ": " + EC.message();
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::vector<std::string> passesFromEnvironment() {
+  if (const char *P = std::getenv("INCANT_PASSES"))
+    return splitList(P);
+  return InstrumentOptions().Passes;
+}
+
+std::vector<std::string> nvccFlags(std::string &Error) {
+  std::string Self = selfPath();
+  if (Self.empty()) {
+    Error = "cannot find this incant binary (/proc/self/exe)";
+    return {};
+  }
+  if (Self.find_first_of(" \t\n'\"\\") != std::string::npos) {
+    Error = "incant's path '" + Self +
+            "' contains a space or quote, which nvcc's --ptxas-prefix "
+            "cannot pass; install incant under a plain path";
+    return {};
+  }
+  return {"--ptxas-prefix=" + Self, "-lineinfo", "--no-compress"};
+}
+
+int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err) {
+  // nvcc runs `PREFIX ptxas ARGS`: "ptxas" is this subcommand's name, so
+  // Args are ptxas's arguments and ptxas is found as nvcc would find it
+  // (nvcc puts its own bin first on PATH).
+  std::string Ptxas = findCudaProgram("ptxas");
+  if (Ptxas.empty()) {
+    fmt::print(Err, "incant ptxas: ptxas not found on PATH, in "
+                    "$CUDA_HOME/bin or /usr/local/cuda/bin\n");
+    return 2;
+  }
+  std::vector<std::string> Argv = {Ptxas};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  const char *Off = std::getenv("INCANT_INSTRUMENT");
+  if (Off && std::string_view(Off) == "0")
+    return execProgram(Argv, Err);
+
+  // The module: the argument naming a .ptx file (not an option's value).
+  std::string Ptx, Output, Arch;
+  for (size_t I = 1; I < Argv.size(); ++I) {
+    const std::string &A = Argv[I];
+    if ((A == "-o" || A == "--output-file") && I + 1 < Argv.size()) {
+      Output = Argv[++I];
+      continue;
+    }
+    if (A.rfind("-arch=", 0) == 0 || A.rfind("--gpu-name=", 0) == 0)
+      Arch = A.substr(A.find('=') + 1);
+    else if ((A == "-arch" || A == "--gpu-name") && I + 1 < Argv.size())
+      Arch = Argv[++I];
+    else if (A.size() > 4 && A.compare(A.size() - 4, 4, ".ptx") == 0 &&
+             A[0] != '-')
+      Ptx = A;
+  }
+  if (Ptx.empty()) // ptxas --version, an options file, ...: nothing to do.
+    return execProgram(Argv, Err);
+
+  std::string ReadError;
+  auto File = SourceFile::read(Ptx, ReadError);
+  if (!File) {
+    fmt::print(Err, "incant ptxas: cannot read {}: {}\n", Ptx, ReadError);
+    return 2;
+  }
+  DiagnosticEngine Diags(&Err);
+  InstrumentOptions Opts;
+  Opts.Passes = passesFromEnvironment();
+  Opts.Salt = Output + "|" + Arch;
+  Opts.PtxFile = Ptx;
+  InstrumentResult R = instrumentPtx(File, Opts, Diags);
+  if (R.Status == InstrumentStatus::Error) {
+    fmt::print(Err, "incant ptxas: {} was not instrumented (set "
+                    "INCANT_INSTRUMENT=0 to build without incant)\n",
+               Ptx);
+    return 2;
+  }
+  if (R.Status == InstrumentStatus::Rewritten) {
+    std::string Error;
+    if (!writeFileAtomically(Ptx, R.Ptx, Error)) {
+      fmt::print(Err, "incant ptxas: {}\n", Error);
+      return 2;
+    }
+    if (const char *Log = std::getenv("INCANT_BUILD_LOG")) {
+      unsigned Remapped = 0;
+      for (const FunctionRecord &F : R.Manifest.Functions)
+        Remapped += F.Remapped;
+      std::ofstream L(Log, std::ios::app);
+      fmt::print(L, "unit {} {} {} source={} functions={} remapped={} "
+                    "sites={}\n",
+                 R.Manifest.Id, Ptx, R.Manifest.Target, R.Manifest.Source,
+                 R.Manifest.Functions.size(), Remapped, R.Manifest.Sites.size());
+    }
+  }
+  return execProgram(Argv, Err);
+}
+
+int runNvccFront(const std::vector<std::string> &Args, std::ostream &Err) {
+  std::string Nvcc = findCudaProgram("nvcc");
+  if (Nvcc.empty()) {
+    fmt::print(Err, "incant nvcc: nvcc not found on PATH, in $CUDA_HOME/bin "
+                    "or /usr/local/cuda/bin\n");
+    return 3;
+  }
+  std::string Error;
+  std::vector<std::string> Flags = nvccFlags(Error);
+  if (Flags.empty()) {
+    fmt::print(Err, "incant nvcc: {}\n", Error);
+    return 2;
+  }
+  std::vector<std::string> Argv = {Nvcc};
+  Argv.insert(Argv.end(), Flags.begin(), Flags.end());
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  return execProgram(Argv, Err);
+}
+
+/// \p S quoted for a POSIX shell.
+static std::string shellWord(const std::string &S) {
+  std::string Q = "'";
+  for (char C : S)
+    Q += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Q + "'";
+}
+
+int runBuildEnv(const BuildEnvCommand &Cmd, std::ostream &Out,
+                std::ostream &Err) {
+  for (const std::string &P : Cmd.Passes)
+    if (!createPass(P)) {
+      fmt::print(Err, "incant build-env: unknown pass '{}' (passes: {})\n", P,
+                 fmt::join(passNames(), ", "));
+      return 2;
+    }
+  std::string Error;
+  std::vector<std::string> Flags = nvccFlags(Error);
+  if (Flags.empty()) {
+    fmt::print(Err, "incant build-env: {}\n", Error);
+    return 2;
+  }
+  // Keep what the user already prepends, less an earlier incant's flags.
+  std::string Value = fmt::format("{}", fmt::join(Flags, " "));
+  if (const char *Old = std::getenv("NVCC_PREPEND_FLAGS")) {
+    std::string_view S = Old;
+    size_t B = 0;
+    while (B < S.size()) {
+      size_t E = S.find(' ', B);
+      if (E == std::string_view::npos)
+        E = S.size();
+      std::string_view W = S.substr(B, E - B);
+      bool Ours = W.rfind("--ptxas-prefix=", 0) == 0 || W == "-lineinfo" ||
+                  W == "--no-compress";
+      if (!W.empty() && !Ours)
+        Value += " " + std::string(W);
+      B = E + 1;
+    }
+  }
+  fmt::print(Out, "export NVCC_PREPEND_FLAGS={}\n", shellWord(Value));
+  if (!Cmd.Passes.empty())
+    fmt::print(Out, "export INCANT_PASSES={}\n",
+               shellWord(fmt::format("{}", fmt::join(Cmd.Passes, ","))));
+  return 0;
+}
+
+int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
+                  std::ostream &Err) {
+  std::string ReadError;
+  auto File = SourceFile::read(Cmd.File, ReadError);
+  if (!File) {
+    fmt::print(Err, "error: cannot read {}: {}\n", Cmd.File, ReadError);
+    return 2;
+  }
+  DiagnosticEngine Diags(&Err);
+  InstrumentOptions Opts;
+  if (!Cmd.Passes.empty())
+    Opts.Passes = Cmd.Passes;
+  Opts.PtxFile = Cmd.File;
+  InstrumentResult R = instrumentPtx(File, Opts, Diags);
+  if (R.Status == InstrumentStatus::Error)
+    return 2;
+  if (R.Status == InstrumentStatus::AlreadyInstrumented) {
+    fmt::print(Err, "{}: already instrumented; left as it is\n", Cmd.File);
+    R.Ptx = File->text();
+  }
+  std::string Text = Cmd.Manifest ? manifestToJson(R.Manifest) + "\n" : R.Ptx;
+  if (Cmd.Output.empty() || Cmd.Output == "-") {
+    Out << Text;
+    return 0;
+  }
+  std::string Error;
+  if (!writeFileAtomically(Cmd.Output, Text, Error)) {
+    fmt::print(Err, "error: {}\n", Error);
+    return 2;
+  }
+  return 0;
+}
+
+} // namespace incant::intercept

@@ -1,0 +1,104 @@
+//===- Manifest.cpp - Unit manifests as JSON ------------------------------===//
+#include "incant/Intercept/Manifest.h"
+#include "runtime/incant_control.h"
+
+#include <nlohmann/json.hpp>
+
+namespace incant::intercept {
+
+using nlohmann::json;
+
+std::string manifestToJson(const UnitManifest &M) {
+  json Fns = json::array();
+  for (const FunctionRecord &F : M.Functions) {
+    json J = {{"name", F.Name}, {"entry", F.IsEntry}, {"remapped", F.Remapped}};
+    if (!F.LeftAlone.empty())
+      J["left_alone"] = F.LeftAlone;
+    if (F.CallsRemapped)
+      J["calls_remapped"] = true;
+    Fns.push_back(std::move(J));
+  }
+  json Sites = json::array();
+  for (const Site &S : M.Sites)
+    Sites.push_back({{"id", S.Id},
+                     {"pass", S.Pass},
+                     {"function", S.Function},
+                     {"kind", S.Kind},
+                     {"ptx_line", S.PtxLine},
+                     {"file", S.File},
+                     {"line", S.Line},
+                     {"col", S.Col}});
+  json J = {{"unit", M.Id},         {"target", M.Target},
+            {"ptx_file", M.PtxFile}, {"source", M.Source},
+            {"passes", M.Passes},   {"functions", std::move(Fns)},
+            {"sites", std::move(Sites)}, {"notes", M.Notes}};
+  return J.dump();
+}
+
+std::optional<UnitManifest> manifestFromJson(std::string_view Text,
+                                             std::string &Error) {
+  json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  if (J.is_discarded() || !J.is_object()) {
+    Error = "the manifest is not a JSON object";
+    return std::nullopt;
+  }
+  UnitManifest M;
+  try {
+    M.Id = J.at("unit").get<std::string>();
+    M.Target = J.value("target", "");
+    M.PtxFile = J.value("ptx_file", "");
+    M.Source = J.value("source", "");
+    M.Passes = J.value("passes", std::vector<std::string>{});
+    M.Notes = J.value("notes", std::vector<std::string>{});
+    for (const json &F : J.at("functions")) {
+      FunctionRecord R;
+      R.Name = F.at("name").get<std::string>();
+      R.IsEntry = F.value("entry", false);
+      R.Remapped = F.value("remapped", false);
+      R.LeftAlone = F.value("left_alone", "");
+      R.CallsRemapped = F.value("calls_remapped", false);
+      M.Functions.push_back(std::move(R));
+    }
+    for (const json &S : J.at("sites")) {
+      Site X;
+      X.Id = S.at("id").get<uint32_t>();
+      X.Pass = S.at("pass").get<std::string>();
+      X.Function = S.at("function").get<std::string>();
+      X.Kind = S.at("kind").get<std::string>();
+      X.PtxLine = S.value("ptx_line", 0u);
+      X.File = S.value("file", "");
+      X.Line = S.value("line", 0u);
+      X.Col = S.value("col", 0u);
+      M.Sites.push_back(std::move(X));
+    }
+  } catch (const json::exception &E) {
+    Error = std::string("malformed manifest: ") + E.what();
+    return std::nullopt;
+  }
+  if (!isUnitId(M.Id)) {
+    Error = "malformed manifest: '" + M.Id + "' is not a unit id";
+    return std::nullopt;
+  }
+  return M;
+}
+
+std::string unitVarName(std::string_view Id) {
+  return INCANT_UNIT_PREFIX + std::string(Id);
+}
+std::string ctlVarName(std::string_view Id) {
+  return INCANT_CTL_PREFIX + std::string(Id);
+}
+std::string kernelCtlName(std::string_view Kernel) {
+  return INCANT_KCTL_PREFIX + std::string(Kernel);
+}
+
+bool isUnitId(std::string_view Id) {
+  if (Id.size() != INCANT_UNIT_ID_CHARS)
+    return false;
+  for (char C : Id)
+    if (!((C >= '0' && C <= '9') || (C >= 'a' && C <= 'f')))
+      return false;
+  return true;
+}
+
+} // namespace incant::intercept

@@ -1,0 +1,1 @@
+__device__ int laneOf() { return threadIdx.x % 32; }

@@ -1,0 +1,81 @@
+//===- BuildCli.cpp - `incant build-env`, `nvcc`, `ptxas`, `instrument` ---===//
+//
+// Building an application through incant's instrumentation
+// (incant/Intercept/BuildCommands.h).
+//
+// Exit codes: build-env and instrument: 0 done, 2 usage or input error;
+// nvcc and ptxas: the program's own, 2 if incant's rewrite fails, 3 if nvcc
+// is not found.
+//
+//===----------------------------------------------------------------------===//
+#include "Subcommand.h"
+#include "incant/Intercept/BuildCommands.h"
+#include "incant/Intercept/Instrument.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+using namespace incant;
+
+static std::string passList() {
+  return fmt::format("{}", fmt::join(intercept::passNames(), ", "));
+}
+
+static void addBuildEnv(CLI::App &App, int &Rc) {
+  static intercept::BuildEnvCommand Cmd;
+  CLI::App *Sub = App.add_subcommand(
+      "build-env", "Print the environment that builds CUDA applications "
+                   "through incant: eval \"$(incant build-env)\", then build "
+                   "as usual");
+  Sub->add_option("--passes", Cmd.Passes,
+                  "Rewriting passes (default: randomise; passes: " +
+                      passList() + ")")
+      ->delimiter(',');
+  Sub->callback([&Rc] { Rc = intercept::runBuildEnv(Cmd, std::cout, std::cerr); });
+}
+
+/// A subcommand that hands every argument after its name to \p Run.
+static void addPassThrough(CLI::App &App, int &Rc, const char *Name,
+                           const char *Help,
+                           int (*Run)(const std::vector<std::string> &,
+                                      std::ostream &)) {
+  CLI::App *Sub = App.add_subcommand(Name, Help);
+  Sub->prefix_command();
+  Sub->allow_extras();
+  Sub->set_help_flag();
+  Sub->callback([&Rc, Sub, Run] {
+    Rc = Run(Sub->remaining(), std::cerr);
+  });
+}
+
+static void addInstrument(CLI::App &App, int &Rc) {
+  static intercept::InstrumentCommand Cmd;
+  CLI::App *Sub = App.add_subcommand(
+      "instrument", "Show what the instrumenting build does to one PTX "
+                    "module (the rewritten PTX, or its manifest)");
+  Sub->add_option("file", Cmd.File, "A .ptx file")->required();
+  Sub->add_option("-o,--output", Cmd.Output, "Write here instead of stdout");
+  Sub->add_option("--passes", Cmd.Passes,
+                  "Rewriting passes (default: randomise; passes: " +
+                      passList() + ")")
+      ->delimiter(',');
+  Sub->add_flag("--manifest", Cmd.Manifest,
+                "Print the unit's manifest (JSON) instead of the PTX");
+  Sub->callback([&Rc] { Rc = intercept::runInstrument(Cmd, std::cout, std::cerr); });
+}
+
+static void addBuild(CLI::App &App, int &Rc) {
+  addBuildEnv(App, Rc);
+  addPassThrough(App, Rc, "nvcc",
+                 "Run nvcc with incant's instrumentation (every argument "
+                 "goes to nvcc)",
+                 intercept::runNvccFront);
+  addPassThrough(App, Rc, "ptxas",
+                 "What nvcc runs through --ptxas-prefix: rewrite the PTX "
+                 "module, then run ptxas (every argument goes to ptxas)",
+                 intercept::runPtxasWrapper);
+  addInstrument(App, Rc);
+}
+
+static tool::Subcommand Build(70, addBuild);
