@@ -548,6 +548,33 @@ TEST(CheckTest, ReadWithNoWriterPrunesTheCombination) {
   EXPECT_EQ(R.Candidates, 4u);
 }
 
+TEST(CheckTest, ReadOfTheInitialValueNeedsNoOtherWriter) {
+  // T1's atom.add of 0 writes back what it read (0 or T2's 1): x=0 is then
+  // also a non-initial write's value. T0 reading 0 while T1 reads 1 must
+  // survive the combination pruning, which once took the read of 0 to need
+  // a non-initial write of 0 and dropped it.
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  {
+    ThreadBuilder T = addThread(P);
+    T.ld(T.reg("r0"), A(X));
+  }
+  {
+    ThreadBuilder T = addThread(P);
+    T.rmw(RmwOp::Add, T.reg("r1"), A(X), {I(0)});
+  }
+  {
+    ThreadBuilder T = addThread(P);
+    T.st(A(X), I(1));
+  }
+  P.Q = litmus::Quantifier::Exists;
+  P.Condition = both(regEq(0, 0, 0), regEq(1, 0, 1));
+  P.Observe = {{0, 0}, {1, 0}};
+  auto M = catModel(NoneCat);
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(check(P, *M).Ok);
+}
+
 } // namespace
 
 namespace {
