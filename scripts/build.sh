@@ -10,6 +10,7 @@ packages=(
   g++ cmake ninja-build python3
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libsqlite3-dev           # the campaign store (incant campaign, merge, report)
+  libz3-dev                # lib/SMT: incant race (optional; left out without it)
   libgtest-dev libgmock-dev libbenchmark-dev
   llvm-14-tools            # lit and FileCheck for the tool-output tests
   clang-14                 # compiles lib/OpenCL/runtime/harness.cl on its own

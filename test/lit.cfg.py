@@ -22,3 +22,5 @@ config.substitutions.append(("%fakeapp", os.path.join(config.test_bin, "incant-f
 config.substitutions.append(("%fakecudaapp", os.path.join(config.test_bin, "incant-fakecudaapp")))
 config.substitutions.append(("%fakecuda", os.path.join(config.test_bin, "fakecuda")))
 config.substitutions.append(("%injectlib", config.inject_lib))
+config.substitutions.append(("%fakefenceapp-fenced", os.path.join(config.test_bin, "incant-fakefenceapp-fenced")))
+config.substitutions.append(("%fakefenceapp", os.path.join(config.test_bin, "incant-fakefenceapp")))

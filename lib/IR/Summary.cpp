@@ -237,6 +237,16 @@ static std::optional<SummaryEvent> classify(const Instruction &I) {
   return E;
 }
 
+std::optional<SummaryEvent> summaryEvent(const FunctionIR &F, unsigned Item) {
+  std::optional<SummaryEvent> E = classify(F.inst(Item));
+  if (!E)
+    return std::nullopt;
+  E->Item = Item;
+  E->Loc = F.loc(Item);
+  E->LoopDepth = F.loops().depth(F.blockOf(Item));
+  return E;
+}
+
 ModuleSummary summarize(const ModuleIR &IR) {
   ModuleSummary S;
   if (IR.module().File)
@@ -249,14 +259,9 @@ ModuleSummary summarize(const ModuleIR &IR) {
     FS.PtxLine = F.function().Range.Begin.Line;
     FS.Blocks = static_cast<unsigned>(F.blocks().size());
     FS.Instructions = static_cast<unsigned>(F.instructions().size());
-    for (unsigned Item : F.instructions()) {
-      std::optional<SummaryEvent> E = classify(F.inst(Item));
-      if (!E)
-        continue;
-      E->Loc = F.loc(Item);
-      E->LoopDepth = F.loops().depth(F.blockOf(Item));
-      FS.Events.push_back(std::move(*E));
-    }
+    for (unsigned Item : F.instructions())
+      if (std::optional<SummaryEvent> E = summaryEvent(F, Item))
+        FS.Events.push_back(std::move(*E));
     for (const Loop &L : F.loops().loops()) {
       LoopSummary LS;
       LS.Depth = L.Depth;
@@ -506,7 +511,7 @@ static nlohmann::json frameJson(const SourceFrame &Fr) {
   return J;
 }
 
-static nlohmann::json locJson(const DebugLoc &L) {
+nlohmann::json debugLocToJson(const DebugLoc &L) {
   nlohmann::json J = nlohmann::json::object();
   if (const SourceFrame *Fr = L.userFrame())
     J["source"] = frameJson(*Fr);
@@ -533,7 +538,7 @@ nlohmann::json summaryToJson(const ModuleSummary &S) {
                           {"text", E.Text},
                           {"ptx_line", E.PtxLine},
                           {"loop_depth", E.LoopDepth}};
-      J.update(locJson(E.Loc));
+      J.update(debugLocToJson(E.Loc));
       Events.push_back(std::move(J));
     }
     nlohmann::json Loops = nlohmann::json::array();
@@ -541,7 +546,7 @@ nlohmann::json summaryToJson(const ModuleSummary &S) {
       nlohmann::json J = {{"depth", L.Depth},
                           {"blocks", L.Blocks},
                           {"ptx_line", L.PtxLine}};
-      J.update(locJson(L.Loc));
+      J.update(debugLocToJson(L.Loc));
       Loops.push_back(std::move(J));
     }
     Funcs.push_back({{"name", F.Name},

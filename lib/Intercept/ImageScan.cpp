@@ -126,4 +126,39 @@ std::vector<FoundUnit> findUnits(std::string_view Bytes) {
   return Units;
 }
 
+std::string findUnitPtx(std::string_view Bytes, std::string_view Id) {
+  // A fatbinary: u32 magic, u16 version, u16 header size, u64 size of the
+  // entries; each entry: u16 kind (1 PTX, 2 ELF), u16 version, u32 header
+  // size, u64 payload size, ... (its header), then the payload.
+  auto U16 = [&](size_t At) {
+    return At + 2 <= Bytes.size()
+               ? uint16_t(uint8_t(Bytes[At]) | uint8_t(Bytes[At + 1]) << 8)
+               : uint16_t(0);
+  };
+  auto U32 = [&](size_t At) { return uint32_t(U16(At)) | uint32_t(U16(At + 2)) << 16; };
+  auto U64 = [&](size_t At) { return uint64_t(U32(At)) | uint64_t(U32(At + 4)) << 32; };
+  const std::string Def = unitVarName(Id) + "[";
+  constexpr std::string_view Magic = "\x50\xed\x55\xba";
+  for (size_t At = Bytes.find(Magic); At != std::string_view::npos;
+       At = Bytes.find(Magic, At + 1)) {
+    uint64_t Header = U16(At + 6), Size = U64(At + 8);
+    if (Header < 16 || Size > Bytes.size() - At - Header)
+      continue;
+    for (uint64_t E = At + Header, End = At + Header + Size; E + 16 <= End;) {
+      uint16_t Kind = U16(E);
+      uint64_t EHeader = U32(E + 4), Payload = U64(E + 8);
+      if (EHeader < 16 || EHeader + Payload > End - E)
+        break;
+      std::string_view Text = Bytes.substr(E + EHeader, Payload);
+      if (Kind == 1) { // a compressed payload does not show the name
+        Text = Text.substr(0, Text.find('\0'));
+        if (Text.find(Def) != std::string_view::npos)
+          return std::string(Text);
+      }
+      E += EHeader + Payload;
+    }
+  }
+  return {};
+}
+
 } // namespace incant::intercept

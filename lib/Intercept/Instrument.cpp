@@ -32,7 +32,7 @@ FunctionRecord &Unit::function(std::string_view Name) {
   for (FunctionRecord &F : Man->Functions)
     if (F.Name == Name)
       return F;
-  Man->Functions.push_back({std::string(Name), false, false, "", false});
+  Man->Functions.push_back({std::string(Name), false, false, "", false, {}});
   return Man->Functions.back();
 }
 
@@ -68,16 +68,44 @@ std::string Unit::freshLabel(unsigned Func, std::string_view Prefix) {
   }
 }
 
+//===-- Calls -------------------------------------------------------------===//
+
+const ptx::Operand *calleeOperand(const ptx::Instruction &I) {
+  if (I.Op != ptx::Opcode::Call)
+    return nullptr;
+  // Ops: [(rets)], callee, [(args)], [prototype].
+  for (const ptx::Operand &O : I.Ops)
+    if (O.K != ptx::Operand::List)
+      return &O;
+  return nullptr;
+}
+
+std::vector<std::string> directCalls(const ptx::Module &M,
+                                     const ptx::Function &F) {
+  std::set<std::string> Out;
+  for (const ptx::BodyItem &B : F.Body) {
+    const auto *I = std::get_if<ptx::Instruction>(&B);
+    if (!I || I->Op != ptx::Opcode::Call)
+      continue;
+    const ptx::Operand *Callee = calleeOperand(*I);
+    const ptx::Function *Target = Callee ? M.findFunction(Callee->Name) : nullptr;
+    Out.insert(Target && Target->HasBody ? Callee->Name : "*");
+  }
+  return {Out.begin(), Out.end()};
+}
+
 //===-- Passes ------------------------------------------------------------===//
 
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> Names = {"randomise"};
+  static const std::vector<std::string> Names = {"randomise", "fences"};
   return Names;
 }
 
 std::unique_ptr<Pass> createPass(std::string_view Name) {
   if (Name == "randomise")
     return createRandomisePass();
+  if (Name == "fences")
+    return createFencesPass();
   return nullptr;
 }
 
@@ -118,7 +146,8 @@ bool instrumentModule(ptx::Module &M, const std::string &Id,
     }
   for (const ptx::ModuleItem &I : M.Items)
     if (const auto *F = std::get_if<ptx::Function>(&I); F && F->HasBody)
-      Man.Functions.push_back({F->Name, F->IsEntry, false, "", false});
+      Man.Functions.push_back(
+          {F->Name, F->IsEntry, false, "", false, directCalls(M, *F)});
 
   Unit U(M, Id, Diags, Man);
   // The unit's control block: zero (every switch off) until the injected

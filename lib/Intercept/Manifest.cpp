@@ -16,6 +16,8 @@ std::string manifestToJson(const UnitManifest &M) {
       J["left_alone"] = F.LeftAlone;
     if (F.CallsRemapped)
       J["calls_remapped"] = true;
+    if (!F.Calls.empty())
+      J["calls"] = F.Calls;
     Fns.push_back(std::move(J));
   }
   json Sites = json::array();
@@ -28,10 +30,23 @@ std::string manifestToJson(const UnitManifest &M) {
                      {"file", S.File},
                      {"line", S.Line},
                      {"col", S.Col}});
+  json Orders = json::array();
+  for (const ExistingOrder &O : M.Orders)
+    Orders.push_back({{"function", O.Function},
+                      {"kind", O.Kind},
+                      {"ptx_line", O.PtxLine},
+                      {"file", O.File},
+                      {"line", O.Line},
+                      {"col", O.Col},
+                      {"after_file", O.AfterFile},
+                      {"after_line", O.AfterLine},
+                      {"after_col", O.AfterCol}});
   json J = {{"unit", M.Id},         {"target", M.Target},
             {"ptx_file", M.PtxFile}, {"source", M.Source},
             {"passes", M.Passes},   {"functions", std::move(Fns)},
             {"sites", std::move(Sites)}, {"notes", M.Notes}};
+  if (!M.Orders.empty())
+    J["orders"] = std::move(Orders);
   return J.dump();
 }
 
@@ -57,6 +72,7 @@ std::optional<UnitManifest> manifestFromJson(std::string_view Text,
       R.Remapped = F.value("remapped", false);
       R.LeftAlone = F.value("left_alone", "");
       R.CallsRemapped = F.value("calls_remapped", false);
+      R.Calls = F.value("calls", std::vector<std::string>{});
       M.Functions.push_back(std::move(R));
     }
     for (const json &S : J.at("sites")) {
@@ -71,6 +87,20 @@ std::optional<UnitManifest> manifestFromJson(std::string_view Text,
       X.Col = S.value("col", 0u);
       M.Sites.push_back(std::move(X));
     }
+    if (J.contains("orders"))
+      for (const json &O : J.at("orders")) {
+        ExistingOrder X;
+        X.Function = O.at("function").get<std::string>();
+        X.Kind = O.at("kind").get<std::string>();
+        X.PtxLine = O.value("ptx_line", 0u);
+        X.File = O.value("file", "");
+        X.Line = O.value("line", 0u);
+        X.Col = O.value("col", 0u);
+        X.AfterFile = O.value("after_file", "");
+        X.AfterLine = O.value("after_line", 0u);
+        X.AfterCol = O.value("after_col", 0u);
+        M.Orders.push_back(std::move(X));
+      }
   } catch (const json::exception &E) {
     Error = std::string("malformed manifest: ") + E.what();
     return std::nullopt;

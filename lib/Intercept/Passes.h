@@ -5,12 +5,25 @@
 #include "incant/Intercept/Instrument.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace incant::intercept {
 
 /// "randomise": thread-id randomisation that keeps block and warp
 /// membership (RandomiseIds.cpp).
 std::unique_ptr<Pass> createRandomisePass();
+
+/// "fences": a switchable fence after every global and generic access
+/// (SwitchableFences.cpp, incant/Intercept/Fences.h).
+std::unique_ptr<Pass> createFencesPass();
+
+/// The callee operand of a call instruction, or null.
+const ptx::Operand *calleeOperand(const ptx::Instruction &I);
+/// The functions \p F calls: names of functions defined in \p M, and "*"
+/// for an indirect call or one of a function defined elsewhere.
+std::vector<std::string> directCalls(const ptx::Module &M,
+                                     const ptx::Function &F);
 
 } // namespace incant::intercept
 

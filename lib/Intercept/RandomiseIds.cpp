@@ -115,13 +115,7 @@ FnFacts factsOf(const ptx::Module &M, unsigned Item) {
           R.Unsafe = "uses clusters (" + X.Name + ")";
       });
     if (I->Op == ptx::Opcode::Call) {
-      // Ops: [(rets)], callee, [(args)], [prototype].
-      const Operand *Callee = nullptr;
-      for (const Operand &O : I->Ops)
-        if (O.K != Operand::List) {
-          Callee = &O;
-          break;
-        }
+      const Operand *Callee = calleeOperand(*I);
       const ptx::Function *Target =
           Callee ? M.findFunction(Callee->Name) : nullptr;
       if (Target && Target->HasBody)

@@ -5,80 +5,12 @@
 // failed; 1 some run failed; 2 usage or input error.
 //
 //===----------------------------------------------------------------------===//
-#include "Options.h"
+#include "AppOptions.h"
 #include "Subcommand.h"
-#include "incant/AppTest/StressCommand.h"
-#include "incant/Harness/Profile.h"
-#ifdef INCANT_STRESS_HAVE_CUDA
-#include "incant/CUDA/CudaApi.h"
-#endif
 
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
 using namespace incant;
-
-namespace {
-
-/// libincant-inject.so: $INCANT_INJECT_LIB, the installed one beside the
-/// binary, or the build tree's.
-std::string injectLibrary() {
-  if (const char *E = std::getenv("INCANT_INJECT_LIB"); E && *E)
-    return E;
-  std::error_code EC;
-  auto Exe = std::filesystem::read_symlink("/proc/self/exe", EC);
-  if (!EC) {
-    auto P = Exe.parent_path() / ".." / "lib" / "incant" / "libincant-inject.so";
-    if (std::filesystem::exists(P, EC))
-      return P.lexically_normal().string();
-  }
-#ifdef INCANT_INJECT_BUILD_PATH
-  if (std::filesystem::exists(INCANT_INJECT_BUILD_PATH, EC))
-    return INCANT_INJECT_BUILD_PATH;
-#endif
-  return {};
-}
-
-/// The name of CUDA device 0, or "" (no driver or device).
-std::string cudaDeviceName() {
-#ifdef INCANT_STRESS_HAVE_CUDA
-  cuda::CudaLibraries L;
-  std::string Why;
-  cuda::CUdevice D = 0;
-  char Name[256] = {};
-  if (L.loadDriver(Why) && L.Drv.cuDeviceGet(&D, 0) == 0 &&
-      L.Drv.cuDeviceGetName(Name, sizeof Name, D) == 0)
-    return Name;
-#endif
-  return {};
-}
-
-/// Fills the sys environment's parameters from --profile (a path, or
-/// "none"), or from the shipped profile of device 0.
-bool applyProfile(apptest::StressCommand &Cmd, const std::string &Profile,
-                  bool NeedSys) {
-  harness::RunParams P;
-  std::string From = "built-in defaults";
-  std::string Path = Profile;
-  if (Path.empty() && NeedSys)
-    if (std::string Chip = cudaDeviceName(); !Chip.empty())
-      if (auto S = harness::findShippedProfile(Chip, "cuda"))
-        Path = S->Path;
-  if (!Path.empty() && Path != "none") {
-    DiagnosticEngine Diags(&std::cerr);
-    std::optional<harness::Profile> Prof = harness::readProfile(Path, Diags);
-    if (!Prof)
-      return false;
-    harness::applyProfile(*Prof, P);
-    From = Path;
-  }
-  Cmd.Knobs.Sys = apptest::sysStressFrom(P.Inc);
-  Cmd.ProfileNote = From;
-  return true;
-}
-
-} // namespace
 
 static void addStress(CLI::App &App, int &Rc) {
   static apptest::StressCommand Cmd;
@@ -88,73 +20,23 @@ static void addStress(CLI::App &App, int &Rc) {
       "stress", "Run an application built through incant many times under "
                 "memory stress and thread randomisation; count the runs "
                 "that fail its post-condition");
-  Sub->add_option("--env", Cmd.Envs,
-                  "Environments, comma-separated: none, sys, rand, cache, "
-                  "each with + (thread randomisation) or -, optionally "
-                  ":spreadK (at most K of the app's blocks per SM); 'all' "
-                  "is the paper's eight")
-      ->capture_default_str();
-  Sub->add_flag("--randomise", Cmd.Randomise,
-                "Thread randomisation for environments named without + or -");
+  tool::addEnvironmentOptions(Sub, Cmd, Profile);
   tool::addNumber(Sub, "--runs", Cmd.Runs, IntRange{0, 10'000'000},
                   "Runs per environment (default 100)");
   Sub->add_option("--time", Cmd.Time,
                   "Time per environment instead (90s, 5m, 1h); with --runs, "
                   "whichever ends first");
-  tool::addNumber(Sub, "--timeout", Cmd.Timeout, RealRange{0.01, 1e6},
-                  "Seconds per run; a run still going then is a hang")
-      ->capture_default_str();
-  auto *Check = Sub->add_option(
-      "--check", Cmd.Check,
-      "Post-condition: a shell command run after each run, with the run's "
-      "output in the files $INCANT_APP_STDOUT and $INCANT_APP_STDERR and "
-      "its exit status in $INCANT_APP_EXIT; exit 0 means correct, 1 wrong");
-  auto *Exit = tool::addNumber(Sub, "--expect-exit", ExpectExit,
-                               IntRange{0, 255},
-                               "Post-condition: this exit status (default 0)");
-  auto *Stdout = Sub->add_option(
-      "--expect-stdout", Cmd.ExpectStdout,
-      "Post-condition: stdout matches this regular expression (POSIX ERE)");
-  Check->excludes(Exit)->excludes(Stdout);
-  Exit->excludes(Stdout);
-  Sub->add_option("--profile", Profile,
-                  "Chip profile for the sys environment (default: the "
-                  "shipped profile of this GPU; 'none': built-in defaults)");
-  // The injected library reads these percentages within 0 to 1000.
-  tool::addNumber(Sub, "--stress-blocks", Cmd.Knobs.MinPercent,
-                  IntRange{0, 1000},
-                  "Stressing blocks, least share of the app's blocks, %")
-      ->capture_default_str();
-  tool::addNumber(Sub, "--stress-blocks-max", Cmd.Knobs.MaxPercent,
-                  IntRange{0, 1000},
-                  "Stressing blocks, greatest share of the app's blocks, %")
-      ->capture_default_str();
-  Sub->add_option("--keep-ids", Cmd.Knobs.KeepIds,
-                  "Kernels whose thread ids randomisation leaves alone "
-                  "(e.g. ones that assume lower blocks run first)")
-      ->delimiter(',');
   Sub->add_option("--db", Cmd.Db, "Store every run in this SQLite database");
   Sub->add_flag("--json", Cmd.Json, "One JSON object instead of the table");
-  tool::addNumber(Sub, "--seed", Cmd.Seed, IntRange{},
-                  "Seed of every random choice")
-      ->capture_default_str();
-  Sub->add_option("--label", Cmd.Label, "The application's name in output");
-  Sub->add_flag("--no-build-check", Cmd.NoBuildCheck,
-                "Run even if the program carries no module built through "
-                "incant (a script that starts it; randomisation then does "
-                "nothing)");
-  Sub->add_flag("!--no-progress", Cmd.Progress, "No progress lines on stderr");
-  Sub->add_option("app", Cmd.Argv, "-- ./app ARGS")->required();
+  CLI::Option *Exit = tool::addAppOptions(Sub, Cmd, ExpectExit);
   Sub->callback([&Rc, Exit] {
     if (Exit->count())
       Cmd.ExpectExit = ExpectExit;
-    bool NeedSys = Cmd.Envs.find("sys") != std::string::npos ||
-                   Cmd.Envs.find("all") != std::string::npos;
-    if (!applyProfile(Cmd, Profile, NeedSys)) {
+    if (!tool::applyEnvironmentProfile(Cmd, Profile)) {
       Rc = 2;
       return;
     }
-    Cmd.InjectLibrary = injectLibrary();
+    Cmd.InjectLibrary = tool::injectLibrary();
     Rc = apptest::runStress(Cmd, std::cout, std::cerr);
   });
 }

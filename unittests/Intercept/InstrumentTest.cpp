@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "incant/Intercept/ImageScan.h"
 #include "incant/Intercept/Instrument.h"
-#include "incant/Support/Process.h"
+#include "Ptxas.h"
 
 #include <gtest/gtest.h>
 
@@ -252,28 +252,7 @@ TEST(Instrument, Errors) {
 
 //===-- ptxas -------------------------------------------------------------===//
 
-/// Stack frame bytes per function from `ptxas -v`, or nullopt (with the
-/// output in \p Log) if ptxas rejects the module.
-std::optional<std::map<std::string, unsigned>>
-assemble(const std::string &Ptx, const std::string &Arch, bool Relocatable,
-         const std::string &Name, std::string &Log) {
-  std::filesystem::create_directories(INCANT_TEST_WORK_DIR);
-  std::string In = std::string(INCANT_TEST_WORK_DIR) + "/" + Name + ".ptx";
-  std::ofstream(In) << Ptx;
-  std::vector<std::string> Argv = {INCANT_PTXAS, "-arch=" + Arch, "-v", In,
-                                   "-o", In + ".cubin"};
-  if (Relocatable)
-    Argv.push_back("-c");
-  ProcessResult P = runProcess(Argv);
-  Log = P.Out + P.Err;
-  if (!P.succeeded())
-    return std::nullopt;
-  std::map<std::string, unsigned> Frames;
-  std::regex Re("Function properties for (\\S+)\\n\\s+(\\d+) bytes stack frame");
-  for (std::sregex_iterator It(Log.begin(), Log.end(), Re), End; It != End; ++It)
-    Frames[(*It)[1]] = static_cast<unsigned>(std::stoul((*It)[2]));
-  return Frames;
-}
+using ptxastest::assemble;
 
 TEST(Instrument, ReassemblesWithoutAStackFrame) {
   if (std::string(INCANT_PTXAS).empty())
@@ -291,13 +270,7 @@ TEST(Instrument, ReassemblesWithoutAStackFrame) {
 TEST(Instrument, EveryCorpusModule) {
   if (std::string(INCANT_PTXAS).empty())
     GTEST_SKIP() << "ptxas not found";
-  std::vector<std::filesystem::path> Files;
-  for (const char *Dir : {INCANT_PTX_CORPUS_DIR, INCANT_PTX_HANDWRITTEN_DIR}) {
-    std::error_code EC;
-    for (const auto &E : std::filesystem::directory_iterator(Dir, EC))
-      if (E.path().extension() == ".ptx")
-        Files.push_back(E.path());
-  }
+  std::vector<std::filesystem::path> Files = ptxastest::corpusFiles();
   ASSERT_FALSE(Files.empty());
   for (const auto &Path : Files) {
     SCOPED_TRACE(Path.string());

@@ -58,6 +58,15 @@ struct StressCommand {
 enum class Verdict { Pass, Fail, Hang, Crash };
 const char *verdictName(Verdict V);
 
+/// A kernel one run launched (the injected library's report).
+struct KernelRecord {
+  std::string Name;
+  std::string Unit; ///< The unit its control words name ("" if none).
+  uint64_t Launches = 0;
+  double Ms = 0; ///< Kernel time (INCANT_TIME=1), all launches.
+  bool Instrumented = false;
+};
+
 /// One run of the application.
 struct RunRecord {
   std::string Env;
@@ -69,6 +78,15 @@ struct RunRecord {
   bool Reported = false; ///< The injected library wrote its report.
   uint64_t Launches = 0, Stressed = 0, CapHits = 0;
   std::vector<std::string> Notes; ///< The library's.
+  std::vector<KernelRecord> Kernels;
+  /// Units whose fence masks were set, module images replaced.
+  uint64_t FenceUnits = 0, Replaced = 0;
+  /// INCANT_ENERGY=1: NVML energy over the launches, launches measured,
+  /// those over which the counter moved, and whether NVML answered.
+  double EnergyMj = 0;
+  uint64_t EnergyReads = 0, EnergyChanges = 0;
+  bool EnergyOk = false;
+  std::string Stdout; ///< The start of the program's standard output.
 };
 
 struct EnvSummary {

@@ -18,6 +18,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,7 @@ struct SummaryEvent {
   /// "fence.sc.gpu", "membar.gl", "bar.sync", "cp.async".
   std::string Brief;
   std::string Text;  ///< The instruction as printed.
+  unsigned Item = 0; ///< Its body index in the function.
   uint32_t PtxLine = 0;
   unsigned LoopDepth = 0;
   DebugLoc Loc;
@@ -75,10 +77,17 @@ struct ModuleSummary {
 
 ModuleSummary summarize(const ModuleIR &IR);
 
+/// The event instruction \p Item of \p F is (with its location and loop
+/// depth), or nullopt if the summary does not report it.
+std::optional<SummaryEvent> summaryEvent(const FunctionIR &F, unsigned Item);
+
 /// The summary as text; \p Verbose adds one line per event with its PTX
 /// line, instruction and whole inlining chain.
 void printSummary(const ModuleSummary &S, bool Verbose, std::ostream &OS);
 nlohmann::json summaryToJson(const ModuleSummary &S);
+/// A source location as JSON: {"source": the user's frame or null,
+/// "frames": the whole inlining chain}.
+nlohmann::json debugLocToJson(const DebugLoc &L);
 
 /// The demangled C++ name, or "" if \p Name is not a mangled name.
 std::string demangle(const std::string &Name);

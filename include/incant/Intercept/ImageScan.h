@@ -31,6 +31,11 @@ struct FoundUnit {
 /// appearance.
 std::vector<FoundUnit> findUnits(std::string_view Bytes);
 
+/// The PTX text of unit \p Id as a fatbinary in \p Bytes embeds it (an
+/// uncompressed PTX entry that defines the unit's variable), or "" if there
+/// is none (a SASS-only build, a compressed fatbinary).
+std::string findUnitPtx(std::string_view Bytes, std::string_view Id);
+
 } // namespace incant::intercept
 
 #endif // INCANT_INTERCEPT_IMAGESCAN_H

@@ -41,7 +41,29 @@ struct FunctionRecord {
   /// A kernel that calls device functions whose id reads follow the unit's
   /// switch (so the kernel's own switch cannot differ from the unit's).
   bool CallsRemapped = false;
+  /// Device functions of the unit it calls directly; "*" for an indirect
+  /// call or a call of a function defined elsewhere.
+  std::vector<std::string> Calls;
   friend bool operator==(const FunctionRecord &, const FunctionRecord &) =
+      default;
+};
+
+/// An ordering the module had before any pass changed it (recorded by the
+/// pass "fences"): a fence or membar instruction, or a memory access with
+/// release or acquire semantics.
+struct ExistingOrder {
+  std::string Function;
+  std::string Kind;     ///< "fence.sc.gpu", "atom.release.gpu (release)", ...
+  uint32_t PtxLine = 0;
+  std::string File;     ///< Its own source location (may be empty).
+  uint32_t Line = 0, Col = 0;
+  /// The place a "fence after an access" site of the same module would
+  /// take for it: the source location of the access it follows (a fence;
+  /// the release half of an access: the access before it) or of the
+  /// access itself (an acquire). Line 0: no access comes before it.
+  std::string AfterFile;
+  uint32_t AfterLine = 0, AfterCol = 0;
+  friend bool operator==(const ExistingOrder &, const ExistingOrder &) =
       default;
 };
 
@@ -53,6 +75,7 @@ struct UnitManifest {
   std::vector<std::string> Passes;
   std::vector<FunctionRecord> Functions;
   std::vector<Site> Sites;
+  std::vector<ExistingOrder> Orders;
   std::vector<std::string> Notes;
   friend bool operator==(const UnitManifest &, const UnitManifest &) = default;
 };

@@ -20,7 +20,13 @@
  *                        switches of this kernel (INCANT_RND_*), words 2
  *                        and 3 the unit id (its 64 bits, low word first).
  * Later passes add their own per-unit variables, named
- * __incant_<pass>_<ID>, beside these.
+ * __incant_<pass>_<ID>, beside these:
+ *   __incant_fmask_<ID> .const .b32[INCANT_FENCE_KINDS * W] (pass "fences"):
+ *                        the switchable fences. Site S of the unit (its id
+ *                        in the manifest) has, for each fence kind K, a
+ *                        fence guarded by bit S % 32 of word K * W + S / 32;
+ *                        W = the unit's last fence site / 32 + 1. Zero:
+ *                        every fence off.
  *
  * Values are written once per module and context, before the first launch
  * that can read them, and never while a kernel may read them: everything
@@ -55,6 +61,17 @@
 /* Run-time switches (INCANT_CTL_FLAGS and INCANT_KCTL_ENABLE). */
 #define INCANT_RND_BLOCKS 0x1u /* permute block ids within each dimension  */
 #define INCANT_RND_WARPS 0x2u  /* permute whole warps of a block, keep lanes */
+
+/* Fence kinds of the switchable fences, in the order of their masks
+ * (INCANT_FENCE_KIND_NAMES: the PTX instruction each kind inserts). */
+#define INCANT_FMASK_PREFIX "__incant_fmask_"
+#define INCANT_FENCE_KINDS 4
+#define INCANT_FENCE_SC_GPU 0     /* fence.sc.gpu (membar.gl, __threadfence) */
+#define INCANT_FENCE_ACQREL_GPU 1 /* fence.acq_rel.gpu                      */
+#define INCANT_FENCE_SC_CTA 2     /* fence.sc.cta (__threadfence_block)     */
+#define INCANT_FENCE_ACQREL_CTA 3 /* fence.acq_rel.cta                      */
+#define INCANT_FENCE_KIND_NAMES                                                \
+  { "sc.gpu", "acq_rel.gpu", "sc.cta", "acq_rel.cta" }
 
 /* What the build found (INCANT_KCTL_INFO). */
 #define INCANT_KINFO_IDS_REMAPPED 0x1u  /* the kernel's id reads were rewritten   */

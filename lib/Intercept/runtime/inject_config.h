@@ -12,6 +12,15 @@
 //   INCANT_SPREAD=K                     at most K application blocks per SM
 //                                       (dynamic shared memory is padded)
 //   INCANT_TIME=1                       time every kernel with CUDA events
+//   INCANT_FENCES=UNIT:ITEM,...;...     switchable fences to turn on (pass
+//                                       "fences"): UNIT is a unit id or *,
+//                                       ITEM is all, S or S-T (site ids),
+//                                       each optionally /KIND (sc.gpu,
+//                                       acq_rel.gpu, sc.cta, acq_rel.cta)
+//   INCANT_FENCE_IMAGES=UNIT=FILE;...   load FILE (PTX) instead of any
+//                                       module image that carries UNIT
+//   INCANT_ENERGY=1                     NVML energy of every kernel (each
+//                                       launch is made synchronous)
 //   INCANT_REPORT=FILE                  append one JSON line at exit
 //   INCANT_VERBOSE=1                    notes on stderr as they happen
 //
@@ -24,6 +33,18 @@
 #include <vector>
 
 namespace incant_inject {
+
+/// Sites First..Last of a unit's switchable fences, of one kind.
+struct FenceRange {
+  uint32_t First = 0, Last = 0;
+  unsigned Kind = 0;
+};
+
+/// The fences INCANT_FENCES turns on in one unit ("*": every unit).
+struct FenceEntry {
+  std::string Unit;
+  std::vector<FenceRange> Ranges;
+};
 
 struct Config {
   unsigned Stress = 0; ///< INCANT_STRESS_* (incant_stress.h).
@@ -38,6 +59,10 @@ struct Config {
   uint64_t MaxNs = 10000000000ull;
   unsigned Spread = 0;
   bool Time = false;
+  bool Energy = false;
+  std::vector<FenceEntry> Fences;
+  /// Unit id -> PTX file loaded in place of images that carry the unit.
+  std::vector<std::pair<std::string, std::string>> Images;
   bool Verbose = false;
   std::string Report;
   std::vector<std::string> Errors; ///< Malformed variables.
@@ -45,6 +70,15 @@ struct Config {
 
 /// Reads the environment.
 Config readConfig();
+
+/// Parses an INCANT_FENCES value into \p Out; false with \p Error set.
+bool parseFences(const std::string &Text, std::vector<FenceEntry> &Out,
+                 std::string &Error);
+/// Sets the bits of \p E in \p Mask, a unit's fence mask of
+/// INCANT_FENCE_KINDS * Words words (runtime/incant_control.h); sites
+/// beyond the mask are ignored.
+void addFenceBits(const FenceEntry &E, uint32_t Words,
+                  std::vector<uint32_t> &Mask);
 
 } // namespace incant_inject
 

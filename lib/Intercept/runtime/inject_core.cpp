@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <set>
@@ -112,7 +114,8 @@ void note(const std::string &N) {
 
 struct Counters {
   uint64_t Launches = 0, Stressed = 0, CoopUnstressed = 0,
-           CaptureUnstressed = 0, Spread = 0, UnknownKernels = 0;
+           CaptureUnstressed = 0, Spread = 0, UnknownKernels = 0,
+           FenceUnits = 0, Replaced = 0;
 } Count;
 
 //===-- Units -------------------------------------------------------------===//
@@ -229,6 +232,7 @@ bool readNow(CtxState &C, void *Dst, CUdeviceptr Src, size_t N) {
 struct ModState {
   unsigned UnitFlags = 0;
   std::set<std::string> Units; ///< Whose control block is set here.
+  std::set<std::string> Fenced; ///< Whose fence mask is set here.
 };
 std::map<std::pair<CUcontext, CUmodule>, ModState> &Mods =
     *new std::map<std::pair<CUcontext, CUmodule>, ModState>;
@@ -239,6 +243,7 @@ struct KernelState {
   bool Instrumented = false;
   unsigned Info = 0, Enable = 0;
   int StaticSmem = 0, SpreadSmem = -1;
+  std::string Unit; ///< The unit id its control words name.
   uint64_t Launches = 0;
   double Ms = 0;
 };
@@ -274,6 +279,31 @@ void setUnit(CtxState &C, CUmodule M, ModState &MS, const std::string &Id) {
     MS.Units.insert(Id);
 }
 
+/// Sets the fence mask of unit \p Id in module \p M from INCANT_FENCES,
+/// if the unit has switchable fences there.
+void setFences(CtxState &C, CUmodule M, ModState &MS, const std::string &Id) {
+  if (cfg().Fences.empty() || !MS.Fenced.insert(Id).second)
+    return;
+  CUdeviceptr P = 0;
+  size_t Size = 0;
+  std::string Name = INCANT_FMASK_PREFIX + Id;
+  if (Drv.cuModuleGetGlobal(&P, &Size, M, Name.c_str()) != CUDA_SUCCESS)
+    return;
+  uint32_t Words = uint32_t(Size / 4 / INCANT_FENCE_KINDS);
+  if (!Words)
+    return;
+  std::vector<uint32_t> Mask(size_t(Words) * INCANT_FENCE_KINDS, 0);
+  for (const FenceEntry &E : cfg().Fences)
+    if (E.Unit == "*" || E.Unit == Id)
+      addFenceBits(E, Words, Mask);
+  unsigned On = 0;
+  for (uint32_t W : Mask)
+    On += unsigned(__builtin_popcount(W));
+  trace("fence mask of unit %s: %u bits on", Id.c_str(), On);
+  if (writeNow(C, P, Mask.data(), Mask.size() * 4))
+    ++Count.FenceUnits;
+}
+
 /// The words of kernel \p Name's control variable in \p M, or false.
 bool kernelWords(CtxState &C, CUmodule M, const std::string &Name,
                  CUdeviceptr &P, uint32_t (&W)[INCANT_KCTL_WORDS]) {
@@ -301,8 +331,10 @@ ModState &module(CtxState &C, CUcontext Ctx, CUmodule M) {
            "ids stay as they are in its whole module");
     }
   }
-  for (const std::string &Id : UnitIds)
+  for (const std::string &Id : UnitIds) {
     setUnit(C, M, MS, Id);
+    setFences(C, M, MS, Id);
+  }
   return MS;
 }
 
@@ -354,7 +386,9 @@ KernelState &kernel(CtxState &C, CUcontext Ctx, void *Handle) {
   char Id[INCANT_UNIT_ID_CHARS + 1];
   std::snprintf(Id, sizeof Id, "%08x%08x", W[INCANT_KCTL_UNIT_HI],
                 W[INCANT_KCTL_UNIT_LO]);
+  K.Unit = Id;
   setUnit(C, M, MS, Id); // a unit no image scan showed
+  setFences(C, M, MS, Id);
   bool Want = cfg().Randomise && !skipped(K.Name);
   if (K.Info & INCANT_KINFO_LEFT_ALONE && cfg().Randomise)
     note("kernel " + K.Name + ": ids left alone at build time (see incant "
@@ -550,6 +584,63 @@ void harvest(bool Wait) {
   Pending.erase(Pending.begin(), Pending.begin() + long(Done));
 }
 
+//===-- Energy ------------------------------------------------------------===//
+
+// NVML's total energy counter (millijoules since the driver loaded), read
+// before and after each launch with the context synchronised: the sum over
+// launches is, in expectation, the kernels' time times the power the
+// counter saw around them, however coarse its updates are.
+struct Nvml {
+  int (*Init)() = nullptr;
+  int (*ByBus)(const char *, void **) = nullptr;
+  int (*Energy)(void *, unsigned long long *) = nullptr;
+  void *Dev = nullptr;
+  bool Tried = false, Ok = false;
+} Nv;
+
+struct EnergyCount {
+  unsigned long long Mj = 0;
+  uint64_t Reads = 0, Changes = 0;
+  double WindowMs = 0;
+} Energy;
+
+bool nvmlReady() {
+  if (Nv.Tried)
+    return Nv.Ok;
+  Nv.Tried = true;
+  void *H = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!H) {
+    note("INCANT_ENERGY: libnvidia-ml.so.1 cannot be opened: no energy");
+    return false;
+  }
+  Nv.Init = reinterpret_cast<int (*)()>(dlsym(H, "nvmlInit_v2"));
+  Nv.ByBus = reinterpret_cast<int (*)(const char *, void **)>(
+      dlsym(H, "nvmlDeviceGetHandleByPciBusId_v2"));
+  Nv.Energy = reinterpret_cast<int (*)(void *, unsigned long long *)>(
+      dlsym(H, "nvmlDeviceGetTotalEnergyConsumption"));
+  char Bus[64] = {};
+  CUdevice D = 0;
+  if (!Nv.Init || !Nv.ByBus || !Nv.Energy || Nv.Init() != 0 ||
+      !Drv.cuDeviceGetPCIBusId || !Drv.cuCtxGetDevice || Drv.cuCtxGetDevice(&D) != CUDA_SUCCESS ||
+      Drv.cuDeviceGetPCIBusId(Bus, sizeof Bus, D) != CUDA_SUCCESS ||
+      Nv.ByBus(Bus, &Nv.Dev) != 0) {
+    note("INCANT_ENERGY: NVML does not know this device: no energy");
+    return false;
+  }
+  unsigned long long E = 0;
+  if (Nv.Energy(Nv.Dev, &E) != 0) {
+    note("INCANT_ENERGY: this device has no total energy counter");
+    return false;
+  }
+  return Nv.Ok = true;
+}
+
+double nowMs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return double(T.tv_sec) * 1e3 + double(T.tv_nsec) / 1e6;
+}
+
 //===-- Report ------------------------------------------------------------===//
 
 bool Reported = false;
@@ -592,6 +683,7 @@ void writeReport() {
     double Ms = 0;
     bool Instrumented = false;
     unsigned Enable = 0;
+    std::string Unit;
   };
   std::map<std::string, Agg> ByName;
   for (auto &[Key, K] : Kernels) {
@@ -600,6 +692,8 @@ void writeReport() {
     A.Ms += K.Ms;
     A.Instrumented |= K.Instrumented;
     A.Enable |= K.Enable;
+    if (A.Unit.empty())
+      A.Unit = K.Unit;
   }
   std::string J = "{\"pid\":" + std::to_string(getpid());
   J += ",\"launches\":" + std::to_string(Count.Launches);
@@ -609,7 +703,19 @@ void writeReport() {
   J += ",\"spread\":" + std::to_string(Count.Spread);
   J += ",\"stress_cap_hits\":" + std::to_string(CapHits);
   J += ",\"units\":" + std::to_string(UnitIds.size());
+  J += ",\"fence_units\":" + std::to_string(Count.FenceUnits);
+  J += ",\"replaced_images\":" + std::to_string(Count.Replaced);
   J += ",\"timed\":" + std::string(cfg().Time ? "true" : "false");
+  if (cfg().Energy) {
+    char E[160];
+    std::snprintf(E, sizeof E,
+                  ",\"energy\":{\"mj\":%llu,\"reads\":%llu,\"changes\":"
+                  "%llu,\"window_ms\":%.6f,\"ok\":%s}",
+                  Energy.Mj, (unsigned long long)Energy.Reads,
+                  (unsigned long long)Energy.Changes, Energy.WindowMs,
+                  Nv.Ok ? "true" : "false");
+    J += E;
+  }
   J += ",\"kernels\":[";
   bool First = true;
   for (auto &[Name, A] : ByName) {
@@ -621,7 +727,8 @@ void writeReport() {
     J += "{\"name\":" + jsonString(Name) +
          ",\"launches\":" + std::to_string(A.Launches) + ",\"ms\":" + Ms +
          ",\"instrumented\":" + (A.Instrumented ? "true" : "false") +
-         ",\"randomised\":" + (A.Enable ? "true" : "false") + "}";
+         ",\"randomised\":" + (A.Enable ? "true" : "false") +
+         ",\"unit\":" + jsonString(A.Unit) + "}";
   }
   J += "],\"notes\":[";
   for (size_t I = 0; I < Notes.size(); ++I)
@@ -674,6 +781,8 @@ const Driver &driver() {
   getProc(Drv.cuDriverGetVersion, "cuDriverGetVersion", V);
   getProc(Drv.cuCtxGetCurrent, "cuCtxGetCurrent", V);
   getProc(Drv.cuCtxGetDevice, "cuCtxGetDevice", V);
+  getProc(Drv.cuCtxSynchronize, "cuCtxSynchronize", V);
+  getProc(Drv.cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId", V);
   getProc(Drv.cuDeviceGetAttribute, "cuDeviceGetAttribute", V);
   getProc(Drv.cuModuleLoadData, "cuModuleLoadData", V);
   getProc(Drv.cuModuleGetFunction, "cuModuleGetFunction", V);
@@ -711,6 +820,43 @@ void onImage(const void *Image) {
   trace("image %p: %zu bytes", Image, N);
   if (P && N)
     scanBytes(P, N);
+}
+
+const void *imageFor(const void *Image) {
+  if (!Image || cfg().Images.empty())
+    return Image;
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  const unsigned char *P = static_cast<const unsigned char *>(Image);
+  size_t N = imageSize(P);
+  if (!P || !N)
+    return Image;
+  for (const auto &[Id, File] : cfg().Images) {
+    std::string Name = INCANT_UNIT_PREFIX + Id;
+    if (!memmem(P, N, Name.data(), Name.size()))
+      continue;
+    static std::map<std::string, std::string> &Loaded =
+        *new std::map<std::string, std::string>;
+    auto It = Loaded.find(File);
+    if (It == Loaded.end()) {
+      std::string Data;
+      if (FILE *F = std::fopen(File.c_str(), "rb")) {
+        char Buf[65536];
+        size_t K;
+        while ((K = std::fread(Buf, 1, sizeof Buf, F)) > 0)
+          Data.append(Buf, K);
+        std::fclose(F);
+      } else {
+        note("INCANT_FENCE_IMAGES: cannot read " + File);
+        return Image;
+      }
+      It = Loaded.emplace(File, std::move(Data)).first;
+    }
+    ++Count.Replaced;
+    note("the module image of unit " + Id + " was replaced by " + File);
+    trace("image %p replaced by %s", Image, File.c_str());
+    return It->second.c_str();
+  }
+  return Image;
 }
 
 void onImageFile(const char *Path) {
@@ -786,6 +932,13 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   }
   unsigned Ticket = Cf.Stress ? stressBeside(C, L, K.Name) : 0;
   CUevent Begin = nullptr, End = nullptr;
+  unsigned long long E0 = 0;
+  double W0 = 0;
+  bool Metered = Cf.Energy && nvmlReady() && Drv.cuCtxSynchronize &&
+                 Drv.cuCtxSynchronize() == CUDA_SUCCESS &&
+                 Nv.Energy(Nv.Dev, &E0) == 0;
+  if (Metered)
+    W0 = nowMs();
   if (Cf.Time) {
     Begin = event();
     End = event();
@@ -801,6 +954,14 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
       Pending.push_back({&K, Begin, End});
     if (Pending.size() > 4096)
       harvest(Pending.size() > 65536);
+  }
+  unsigned long long E1 = 0;
+  if (Metered && R == CUDA_SUCCESS && Drv.cuCtxSynchronize() == CUDA_SUCCESS &&
+      Nv.Energy(Nv.Dev, &E1) == 0 && E1 >= E0) {
+    Energy.Mj += E1 - E0;
+    Energy.Changes += E1 != E0;
+    ++Energy.Reads;
+    Energy.WindowMs += nowMs() - W0;
   }
   // Stop the stressing blocks once the application's kernel is done (also
   // when the launch failed: then at once).

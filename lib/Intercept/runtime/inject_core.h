@@ -24,6 +24,9 @@ GetProcAddressV1Fn realGetProcAddressV1();
 
 /// A module image was loaded (cubin, fatbinary, fatbinary wrapper or PTX).
 void onImage(const void *Image);
+/// The image to load in place of \p Image: a file of INCANT_FENCE_IMAGES
+/// where \p Image carries its unit, else \p Image.
+const void *imageFor(const void *Image);
 /// A module or library file was loaded.
 void onImageFile(const char *Path);
 /// A module or library was unloaded: cached handles may be reused.

@@ -111,6 +111,8 @@ struct Driver {
   CUresult (*cuDriverGetVersion)(int *) = nullptr;
   CUresult (*cuCtxGetCurrent)(CUcontext *) = nullptr;
   CUresult (*cuCtxGetDevice)(CUdevice *) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice) = nullptr;
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice) = nullptr;
   ModuleLoadDataFn cuModuleLoadData = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) =

@@ -126,14 +126,14 @@ CUresult hookLaunchCooperative(CUfunction F, unsigned Gx, unsigned Gy,
 }
 
 CUresult hookModuleLoadData(CUmodule *M, const void *Image) {
-  CUresult R = RealModuleLoadData(M, Image);
+  CUresult R = RealModuleLoadData(M, imageFor(Image));
   trace("cuModuleLoadData -> %d", R);
   if (R == CUDA_SUCCESS)
     onImage(Image);
   return R;
 }
 CUresult hookModuleLoadFatBinary(CUmodule *M, const void *Image) {
-  CUresult R = RealModuleLoadFatBinary(M, Image);
+  CUresult R = RealModuleLoadFatBinary(M, imageFor(Image));
   trace("cuModuleLoadFatBinary -> %d", R);
   if (R == CUDA_SUCCESS)
     onImage(Image);
@@ -141,7 +141,7 @@ CUresult hookModuleLoadFatBinary(CUmodule *M, const void *Image) {
 }
 CUresult hookModuleLoadDataEx(CUmodule *M, const void *Image, unsigned N,
                               CUjit_option *O, void **V) {
-  CUresult R = RealModuleLoadDataEx(M, Image, N, O, V);
+  CUresult R = RealModuleLoadDataEx(M, imageFor(Image), N, O, V);
   trace("cuModuleLoadDataEx -> %d", R);
   if (R == CUDA_SUCCESS)
     onImage(Image);
@@ -160,7 +160,7 @@ CUresult hookModuleUnload(CUmodule M) {
 CUresult hookLibraryLoadData(CUlibrary *L, const void *Code, CUjit_option *JO,
                              void **JV, unsigned NJ, CUlibraryOption *LO,
                              void **LV, unsigned NL) {
-  CUresult R = RealLibraryLoadData(L, Code, JO, JV, NJ, LO, LV, NL);
+  CUresult R = RealLibraryLoadData(L, imageFor(Code), JO, JV, NJ, LO, LV, NL);
   trace("cuLibraryLoadData %p -> %d", Code, R);
   if (R == CUDA_SUCCESS)
     onImage(Code);

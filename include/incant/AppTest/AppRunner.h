@@ -1,0 +1,58 @@
+//===- AppRunner.h - One run of an application, judged ----------*- C++ -*-===//
+//
+// The run step that `incant stress` repeats and `incant fences` uses as its
+// oracle: start the application with the injected library (LD_PRELOAD) and
+// the variables of one environment, under a timeout that kills its process
+// group, read the library's report, and judge the run by the
+// post-condition (exit status, a regular expression on stdout, or a check
+// command): pass, fail, hang (timed out) or crash (a signal).
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_APPTEST_APPRUNNER_H
+#define INCANT_APPTEST_APPRUNNER_H
+
+#include "incant/AppTest/StressCommand.h"
+
+#include <memory>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace incant::apptest {
+
+/// Extra environment variables of one run (NAME, VALUE).
+using EnvVars = std::vector<std::pair<std::string, std::string>>;
+
+class AppRunner {
+public:
+  /// Checks what every run needs: a program that exists (and carries an
+  /// instrumented module unless NoBuildCheck), at most one post-condition,
+  /// a regular expression that compiles, a positive timeout and the
+  /// injected library. Null with \p Error set (a usage or input error).
+  /// Uses Argv, Timeout, Check, ExpectExit, ExpectStdout, Knobs,
+  /// InjectLibrary and NoBuildCheck of \p Cmd.
+  static std::unique_ptr<AppRunner> make(const StressCommand &Cmd,
+                                         std::string &Error);
+
+  /// Runs the application once in \p E with seed \p Seed, the library's
+  /// variables and then \p Extra; fills \p R (Env, Index and Seed are the
+  /// caller's). False with \p Error set if the program cannot start or the
+  /// check command broke (not a verdict: a usage error).
+  bool run(const Environment &E, uint64_t Seed, const EnvVars &Extra,
+           RunRecord &R, std::string &Error);
+
+  /// The program as exec finds it.
+  const std::string &program() const { return Program; }
+
+private:
+  AppRunner() = default;
+  StressCommand Cmd;
+  std::string Program;
+  std::regex Re;
+  std::string Report;
+};
+
+} // namespace incant::apptest
+
+#endif // INCANT_APPTEST_APPRUNNER_H

@@ -1,0 +1,84 @@
+//===- CostCommand.h - `incant fences cost`: what fences cost ---*- C++ -*-===//
+//
+//   incant fences cost [--set F.json] [--runs N] [--timeout S]
+//                      [post-condition options] [--all-runs] [--results F.jsonl]
+//                      [--plot F.svg] [--json] -- ./app ARGS
+//
+// The PLDI'16 paper's section 6: the application's runtime and energy
+// with no fences ("no"), a fence after every access ("cons") and the
+// reduced set of `incant fences --save F.json` ("emp"). Each variant is
+// built unconditional: the unit's PTX as the binary embeds it, with every
+// guard of the pass "fences" removed and the variant's fences plain
+// (intercept::fixFences), which the injected library loads in place of
+// the module (INCANT_FENCE_IMAGES; the driver compiles it). The variants
+// run in turn, N runs each (default 100), without stress; a run counts
+// only if it passes its post-condition. Runtime: the kernels' time by
+// CUDA events (INCANT_TIME), median over the runs (--all-runs counts
+// failing runs too, for applications that fail without fences on every
+// run; hangs and crashes never count). Energy: NVML's total
+// energy counter around each launch (INCANT_ENERGY), the sum over all
+// runs divided by the runs (the counter moves in steps, so enough runs
+// must span many of them; the table says how many it saw).
+//
+// --results appends this application's result as one JSON line; --plot
+// draws every line of that file (or this result alone) as the paper's
+// Figure 5 (with no application given, it only draws the file): energy and runtime with fences against without, log scales,
+// crosses for emp and dots for cons.
+//
+// Exit codes: 0 measured; 1 no run of some variant passed; 2 usage or
+// input error (no embedded PTX of the unit, a set file that does not
+// belong to the binary, ...).
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_FENCES_COSTCOMMAND_H
+#define INCANT_FENCES_COSTCOMMAND_H
+
+#include "incant/AppTest/StressCommand.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace incant::fences {
+
+struct CostCommand {
+  /// Argv, Timeout, the post-condition, InjectLibrary, Label, Progress.
+  apptest::StressCommand App;
+  std::string Set;     ///< `incant fences --save` output ("" : no emp).
+  uint64_t Runs = 100;
+  /// Count runs that fail the post-condition too (not hangs or crashes):
+  /// for applications that fail without fences on every run.
+  bool AllRuns = false;
+  std::string Results; ///< Append the result here (JSON lines).
+  std::string Plot;    ///< Draw Figure 5 here.
+  bool Json = false;
+};
+
+int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+/// One variant of one application, as measured.
+struct VariantCost {
+  std::string Name;      ///< "no", "cons", "emp"
+  unsigned Fences = 0;
+  uint64_t Runs = 0, Passed = 0;
+  uint64_t Counted = 0;  ///< Runs measured: the passing ones (or all).
+  double MedianMs = 0;   ///< Kernel time per run, median of those counted.
+  double EnergyJ = 0;    ///< Per run: the sum over counted runs / runs.
+  uint64_t EnergyChanges = 0; ///< Counter steps seen over those runs.
+  bool EnergyOk = false;
+};
+
+struct AppCost {
+  std::string App;
+  std::vector<VariantCost> Variants;
+};
+
+/// Figure 5 for \p Apps as an SVG document.
+std::string costPlotSvg(const std::vector<AppCost> &Apps);
+/// One result as the JSON line --results appends, and back.
+std::string appCostJson(const AppCost &A);
+bool appCostFromJson(const std::string &Line, AppCost &A, std::string &Error);
+
+} // namespace incant::fences
+
+#endif // INCANT_FENCES_COSTCOMMAND_H

@@ -1,0 +1,81 @@
+//===- MemoryEvents.h - A kernel's memory accesses --------------*- C++ -*-===//
+//
+// The loads, stores, atomics and asynchronous copies of a function (the
+// events incant ptx summarises, Summary.h), each with what a race checker
+// needs: whether it reads and/or writes, how many bytes, whether it is
+// atomic, strong (an atomic, or .relaxed/.acquire/.release with a scope)
+// or volatile, the state space, and its address split into the object it
+// points into and a byte offset (ThreadValues.h expressions).
+//
+// Objects: a pointer parameter (the kernel's pointer arguments are taken to
+// point to distinct buffers, as GPUVerify does), a variable (.shared,
+// .global, ...), or the CTA's dynamic shared memory (every `.extern
+// .shared` array starts there). An address that comes from a loaded value
+// (pointer chasing) has no known object; one whose offset depends on a
+// loaded value (an index read from memory) is not affine. The race checker
+// reports pairs of such accesses as unknown, never as safe.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_IR_MEMORYEVENTS_H
+#define INCANT_IR_MEMORYEVENTS_H
+
+#include "incant/IR/Summary.h"
+#include "incant/IR/SymExpr.h"
+
+#include <string>
+#include <vector>
+
+namespace incant::ir {
+
+class ThreadValues;
+
+enum class ObjectKind : uint8_t { Param, Variable, DynamicShared, Unknown };
+
+struct MemoryObject {
+  ObjectKind K = ObjectKind::Unknown;
+  /// The parameter or variable ("$dynamic_shared" for dynamic shared).
+  std::string Name;
+  ptx::AddrSpace Space = ptx::AddrSpace::Generic;
+  friend bool operator==(const MemoryObject &A, const MemoryObject &B) {
+    return A.K == B.K && A.Name == B.Name;
+  }
+};
+
+struct MemoryAccess {
+  /// Kind, space, operation, effective semantics and scope, text, PTX line
+  /// and source location (Event.Item is the body index).
+  SummaryEvent Event;
+  unsigned Item = 0;
+  /// cp.async: 0 for the destination (a write), 1 for the source (a read).
+  unsigned Part = 0;
+  bool Reads = false, Writes = false;
+  bool Atomic = false;   ///< atom, red
+  bool Volatile = false; ///< ld/st.volatile
+  /// Strong in the PTX memory model: atomic, or .relaxed, .acquire,
+  /// .release, .acq_rel or .sc with a scope.
+  bool Strong = false;
+  ptx::Scope Scope = ptx::Scope::None; ///< Effective scope of a strong access.
+  unsigned Bytes = 0;                  ///< 0 when unknown.
+  /// The state space accessed (from the instruction, else from the object);
+  /// Generic when neither tells.
+  ptx::AddrSpace Space = ptx::AddrSpace::Generic;
+  MemoryObject Object;
+  ExprId Address = NoExpr;
+  /// The byte offset into Object (Object known).
+  ExprId Offset = NoExpr;
+  /// The object is known and the offset depends on no loaded value.
+  bool Affine = false;
+  /// Why not Affine, in words.
+  std::string Why;
+};
+
+/// The memory accesses of \p TV's function in body order.
+std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV);
+
+/// The byte size of the access an ld, st, atom or red instruction makes
+/// (vector width times element size); 0 if the type is not known.
+unsigned accessBytes(const ptx::Instruction &I);
+
+} // namespace incant::ir
+
+#endif // INCANT_IR_MEMORYEVENTS_H

@@ -1,0 +1,56 @@
+//===- RaceCommand.h - `incant race`: data races and divergence -*- C++ -*-===//
+//
+//   incant race FILE.cu|FILE.cl|FILE.ptx [--kernel NAME]
+//       [--block-dim X[,Y,Z]] [--grid-dim X[,Y,Z]] [--param NAME=VALUE]...
+//       [--json] [--strict] [-v] [--arch sm_90] [--optimized] [-X ARG]...
+//       [--timeout MS]
+//
+// Reads PTX, or compiles a .cu file with nvcc (-ptx -lineinfo) or a .cl
+// file with clang (NVPTX), and checks every kernel (or --kernel) for data
+// races and barrier divergence (Race.h), with the launch geometry and
+// parameters symbolic unless given. A .cu file is compiled twice unless
+// --optimized: nvcc's optimised build is checked (the code that runs,
+// compact and precise to analyse), and where it shows no race, the
+// unoptimised build (-Xcicc -O0) too, in which every access the source
+// makes is still there (the optimiser removes stores to memory nothing
+// reads, for example, and with them their races).
+//
+// Exit codes: 0 no race and no divergent barrier found (pairs the analysis
+// could not decide are listed as unknown but do not fail, unless --strict);
+// 1 a race or a divergent barrier found (with --strict: or anything not
+// proved safe); 2 usage or input error (malformed option, bad PTX, no such
+// kernel, the compiler rejected the source); 3 nvcc or clang is needed and
+// not found, or could not run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_RACE_RACECOMMAND_H
+#define INCANT_RACE_RACECOMMAND_H
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace incant::race {
+
+struct RaceCommand {
+  std::string File;
+  std::string Kernel;
+  std::string BlockDim, GridDim; ///< "X[,Y,Z]" as given; "" for symbolic.
+  std::vector<std::string> Params; ///< "NAME=VALUE" as given.
+  bool Json = false;
+  bool Strict = false;
+  bool Verbose = false;
+  std::string Arch = "sm_90";           ///< nvcc's -arch for .cu files.
+  /// Check only nvcc's optimised build of a .cu file (by default its
+  /// unoptimised build, -Xcicc -O0, is checked too, for races that the
+  /// optimiser hides: stores to memory nothing reads, ...).
+  bool Optimized = false;
+  std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
+  unsigned TimeoutMs = 5000;             ///< Per solver query.
+};
+
+int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err);
+
+} // namespace incant::race
+
+#endif // INCANT_RACE_RACECOMMAND_H

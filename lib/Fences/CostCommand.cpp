@@ -1,0 +1,359 @@
+//===- CostCommand.cpp - `incant fences cost`: what fences cost -----------===//
+#include "incant/Fences/CostCommand.h"
+#include "incant/AppTest/AppRunner.h"
+#include "incant/Fences/Reduction.h"
+#include "incant/Intercept/Fences.h"
+#include "incant/Intercept/ImageScan.h"
+
+#include "incant/PTX/Module.h"
+#include "incant/Support/Hash.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace incant::fences {
+
+namespace {
+
+namespace fs = std::filesystem;
+using apptest::RunRecord;
+
+double median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+std::string readFile(const std::string &Path, bool &Ok) {
+  std::ifstream In(Path, std::ios::binary);
+  Ok = bool(In);
+  return std::string((std::istreambuf_iterator<char>(In)),
+                     std::istreambuf_iterator<char>());
+}
+
+struct Variant {
+  std::string Name;
+  std::map<std::string, FenceSet> Sets; ///< Unit -> sites kept.
+  std::string Images;                   ///< INCANT_FENCE_IMAGES.
+  std::vector<std::string> Files;
+  VariantCost Cost;
+  std::vector<double> Ms;
+  double Mj = 0;
+};
+
+/// Every result in \p Path (--results); false with \p Error set.
+bool readResults(const std::string &Path, std::vector<AppCost> &All,
+                 std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = fmt::format("cannot read {}", Path);
+    return false;
+  }
+  std::string Line;
+  for (unsigned N = 1; std::getline(In, Line); ++N) {
+    AppCost X;
+    if (Line.empty())
+      continue;
+    if (!appCostFromJson(Line, X, Error)) {
+      Error = fmt::format("{}:{}: {}", Path, N, Error);
+      return false;
+    }
+    All.push_back(std::move(X));
+  }
+  return true;
+}
+
+} // namespace
+
+int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  auto Usage = [&](const std::string &M) {
+    fmt::print(Err, "incant: error: {}\n", M);
+    return 2;
+  };
+  if (Cmd.Runs == 0)
+    return Usage("--runs must be at least 1");
+  std::string Error;
+  if (Cmd.App.Argv.empty()) {
+    // Only draw what --results holds.
+    if (Cmd.Plot.empty() || Cmd.Results.empty())
+      return Usage("no program to run: incant fences cost [options] -- "
+                   "./app ARGS (or --results F.jsonl --plot F.svg to draw "
+                   "earlier results)");
+    std::vector<AppCost> All;
+    if (!readResults(Cmd.Results, All, Error))
+      return Usage(Error);
+    std::ofstream F(Cmd.Plot);
+    if (!(F << costPlotSvg(All)))
+      return Usage(fmt::format("cannot write {}", Cmd.Plot));
+    return 0;
+  }
+  std::unique_ptr<apptest::AppRunner> Runner =
+      apptest::AppRunner::make(Cmd.App, Error);
+  if (!Runner)
+    return Usage(Error);
+  bool Ok = false;
+  std::string Bytes = readFile(Runner->program(), Ok);
+  std::map<std::string, intercept::UnitManifest> Manifests;
+  for (intercept::FoundUnit &U : intercept::findUnits(Bytes))
+    if (U.Manifest)
+      Manifests.emplace(U.Id, std::move(*U.Manifest));
+  std::string Label = Cmd.App.Label.empty() ? Cmd.App.Argv[0] : Cmd.App.Label;
+
+  nlohmann::json SetFile;
+  if (!Cmd.Set.empty()) {
+    std::string Text = readFile(Cmd.Set, Ok);
+    if (!Ok)
+      return Usage(fmt::format("cannot read {}", Cmd.Set));
+    SetFile = nlohmann::json::parse(Text, nullptr, false);
+    if (SetFile.is_discarded() || !SetFile.contains("units") ||
+        !SetFile["units"].is_object())
+      return Usage(fmt::format("{} is not a fence set of `incant fences "
+                               "--save`",
+                               Cmd.Set));
+  }
+
+  // Which units run? One run as the application is.
+  apptest::Environment Plain;
+  RunRecord Probe;
+  if (!Runner->run(Plain, fnv1a64("cost/probe"), {}, Probe, Error))
+    return Usage(Error);
+  std::vector<std::string> Units;
+  for (const apptest::KernelRecord &K : Probe.Kernels)
+    if (!K.Unit.empty() &&
+        std::find(Units.begin(), Units.end(), K.Unit) == Units.end())
+      Units.push_back(K.Unit);
+  if (Units.empty())
+    return Usage(fmt::format("{} launched no kernel of a module built "
+                             "through incant",
+                             Label));
+
+  std::vector<Variant> Vs(Cmd.Set.empty() ? 2 : 3);
+  Vs[0].Name = "no";
+  Vs[1].Name = "cons";
+  if (Vs.size() == 3)
+    Vs[2].Name = "emp";
+  for (const std::string &U : Units) {
+    auto M = Manifests.find(U);
+    FenceSet All;
+    if (M != Manifests.end())
+      for (const intercept::Site &S : M->second.Sites)
+        if (S.Pass == "fences")
+          All[S.Id] = 0;
+    if (All.empty())
+      return Usage(fmt::format("unit {} of {} has no switchable fences: "
+                               "build it with `eval \"$(incant build-env "
+                               "--passes randomise,fences)\"`",
+                               U, Label));
+    Vs[0].Sets[U] = {};
+    Vs[1].Sets[U] = All;
+    if (Vs.size() == 3) {
+      const nlohmann::json &J = SetFile["units"];
+      if (!J.contains(U) || !J[U].is_object())
+        return Usage(fmt::format("{} has no fence set for unit {} of {} "
+                                 "(was it saved for this binary?)",
+                                 Cmd.Set, U, Label));
+      auto Cons = parseSet(J[U].value("cons", ""));
+      auto Emp = parseSet(J[U].value("emp", ""));
+      if (!Cons || !Emp)
+        return Usage(fmt::format("{}: malformed fence set of unit {}",
+                                 Cmd.Set, U));
+      for (const auto &[Site, Kind] : *Emp)
+        if (!All.count(Site))
+          return Usage(fmt::format("{}: site {} is no fence site of unit {}",
+                                   Cmd.Set, Site, U));
+      Vs[1].Sets[U] = *Cons;
+      Vs[2].Sets[U] = *Emp;
+    }
+  }
+
+  // The unconditional builds: the embedded PTX with the guards gone.
+  struct Cleanup {
+    std::vector<std::string> Files;
+    ~Cleanup() {
+      for (const std::string &F : Files)
+        fs::remove(F);
+    }
+  } Temps;
+  const char *Tmp = std::getenv("TMPDIR");
+  for (Variant &V : Vs) {
+    for (const auto &[U, Set] : V.Sets) {
+      std::string Ptx = intercept::findUnitPtx(Bytes, U);
+      if (Ptx.empty())
+        return Usage(fmt::format(
+            "{} embeds no PTX of unit {} (build for a virtual architecture "
+            "too, e.g. -arch=sm_90, through `incant build-env`, which keeps "
+            "the fatbinary uncompressed)",
+            Label, U));
+      auto File = std::make_shared<SourceFile>("<" + U + ".ptx>", Ptx);
+      DiagnosticEngine Diags;
+      std::optional<ptx::Module> Mod = ptx::parseModule(File, Diags);
+      std::map<uint32_t, unsigned> Keep(Set.begin(), Set.end());
+      if (!Mod || !intercept::fixFences(*Mod, U, Keep, Diags)) {
+        std::string Why;
+        for (const Diagnostic &D : Diags.diagnostics())
+          if (D.Sev == Severity::Error && Why.empty())
+            Why = D.Message;
+        return Usage(fmt::format("the PTX of unit {} cannot be rebuilt: {}",
+                                 U, Why));
+      }
+      std::string Path =
+          fmt::format("{}/incant-cost-{}-{}-{}.ptx", Tmp && *Tmp ? Tmp : "/tmp",
+                      getpid(), U, V.Name);
+      std::ofstream(Path) << ptx::printModule(*Mod);
+      Temps.Files.push_back(Path);
+      V.Images += fmt::format("{}{}={}", V.Images.empty() ? "" : ";", U, Path);
+      V.Cost.Fences += unsigned(Set.size());
+    }
+    V.Cost.Name = V.Name;
+  }
+
+  auto T0 = std::chrono::steady_clock::now(), Last = T0;
+  for (uint64_t Run = 0; Run < Cmd.Runs; ++Run)
+    for (Variant &V : Vs) {
+      RunRecord R;
+      R.Env = "none-";
+      if (!Runner->run(Plain, fnv1a64(fmt::format("cost/{}/{}", V.Name, Run)),
+                       {{"INCANT_FENCE_IMAGES", V.Images},
+                        {"INCANT_TIME", "1"},
+                        {"INCANT_ENERGY", "1"}},
+                       R, Error))
+        return Usage(Error);
+      if (R.Reported && R.Replaced == 0)
+        return Usage(fmt::format(
+            "the injected library did not load the {} build in place of "
+            "{}'s module (notes: {})",
+            V.Name, Label, fmt::join(R.Notes, "; ")));
+      ++V.Cost.Runs;
+      V.Cost.Passed += R.V == apptest::Verdict::Pass;
+      if (R.V != apptest::Verdict::Pass &&
+          !(Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported))
+        continue;
+      ++V.Cost.Counted;
+      double Ms = 0;
+      for (const apptest::KernelRecord &K : R.Kernels)
+        Ms += K.Ms;
+      V.Ms.push_back(Ms);
+      V.Mj += R.EnergyMj;
+      V.Cost.EnergyChanges += R.EnergyChanges;
+      V.Cost.EnergyOk |= R.EnergyOk;
+      auto Now = std::chrono::steady_clock::now();
+      if (Cmd.App.Progress &&
+          std::chrono::duration<double>(Now - Last).count() >= 5) {
+        Last = Now;
+        fmt::print(Err, "cost: run {} of {}, {:.0f}s\n", Run + 1, Cmd.Runs,
+                   std::chrono::duration<double>(Now - T0).count());
+      }
+    }
+
+  AppCost A;
+  A.App = Label;
+  bool AllPassed = true;
+  for (Variant &V : Vs) {
+    V.Cost.MedianMs = median(V.Ms);
+    V.Cost.EnergyJ =
+        V.Cost.Counted ? V.Mj / 1000.0 / double(V.Cost.Counted) : 0;
+    AllPassed &= V.Cost.Counted > 0;
+    A.Variants.push_back(V.Cost);
+  }
+
+  if (!Cmd.Results.empty()) {
+    std::ofstream F(Cmd.Results, std::ios::app);
+    if (!(F << appCostJson(A) << "\n"))
+      return Usage(fmt::format("cannot write {}", Cmd.Results));
+  }
+  if (!Cmd.Plot.empty()) {
+    std::vector<AppCost> All;
+    if (Cmd.Results.empty())
+      All.push_back(A);
+    else if (!readResults(Cmd.Results, All, Error))
+      return Usage(Error);
+    std::ofstream F(Cmd.Plot);
+    if (!(F << costPlotSvg(All)))
+      return Usage(fmt::format("cannot write {}", Cmd.Plot));
+  }
+
+  if (Cmd.Json) {
+    Out << appCostJson(A) << "\n";
+  } else {
+    fmt::print(Out, "incant fences cost: {} ({} runs per variant)\n", Label,
+               Cmd.Runs);
+    fmt::print(Out, "{:<6} {:>7} {:>8} {:>8} {:>12} {:>9} {:>12} {:>9} "
+                    "{:>8}\n",
+               "fences", "sites", "passed", "counted", "kernel ms", "cost",
+               "energy J", "cost", "steps");
+    const VariantCost &No = A.Variants[0];
+    for (const VariantCost &V : A.Variants) {
+      auto Cost = [](double X, double Base) {
+        return Base > 0 ? fmt::format("{:+.1f}%", 100 * (X / Base - 1))
+                        : std::string("-");
+      };
+      fmt::print(Out, "{:<6} {:>7} {:>8} {:>8} {:>12.4f} {:>9} {:>12.6f} "
+                      "{:>9} {:>8}\n",
+                 V.Name, V.Fences, fmt::format("{}/{}", V.Passed, V.Runs),
+                 V.Counted, V.MedianMs, &V == &No ? "" : Cost(V.MedianMs, No.MedianMs),
+                 V.EnergyJ, &V == &No ? "" : Cost(V.EnergyJ, No.EnergyJ),
+                 V.EnergyChanges);
+    }
+    if (!No.EnergyOk)
+      fmt::print(Out, "note: no energy: NVML's total energy counter was not "
+                      "available\n");
+    else
+      for (const VariantCost &V : A.Variants)
+        if (V.EnergyChanges < 20)
+          fmt::print(Out, "note: {}: the energy counter moved only {} times "
+                          "over its runs; run more for a steadier energy\n",
+                     V.Name, V.EnergyChanges);
+  }
+  return AllPassed ? 0 : 1;
+}
+
+std::string appCostJson(const AppCost &A) {
+  nlohmann::json V = nlohmann::json::array();
+  for (const VariantCost &C : A.Variants)
+    V.push_back({{"name", C.Name},
+                 {"fences", C.Fences},
+                 {"runs", C.Runs},
+                 {"passed", C.Passed},
+                 {"counted", C.Counted},
+                 {"median_ms", C.MedianMs},
+                 {"energy_j", C.EnergyJ},
+                 {"energy_steps", C.EnergyChanges},
+                 {"energy_ok", C.EnergyOk}});
+  return nlohmann::json{{"app", A.App}, {"variants", V}}.dump();
+}
+
+bool appCostFromJson(const std::string &Line, AppCost &A, std::string &Error) {
+  nlohmann::json J = nlohmann::json::parse(Line, nullptr, false);
+  if (J.is_discarded() || !J.is_object() || !J.contains("variants") ||
+      !J["variants"].is_array()) {
+    Error = "not a result of incant fences cost";
+    return false;
+  }
+  A.App = J.value("app", "");
+  for (const auto &V : J["variants"]) {
+    VariantCost C;
+    C.Name = V.value("name", "");
+    C.Fences = V.value("fences", 0u);
+    C.Runs = V.value("runs", uint64_t(0));
+    C.Passed = V.value("passed", uint64_t(0));
+    C.Counted = V.value("counted", C.Passed);
+    C.MedianMs = V.value("median_ms", 0.0);
+    C.EnergyJ = V.value("energy_j", 0.0);
+    C.EnergyChanges = V.value("energy_steps", uint64_t(0));
+    C.EnergyOk = V.value("energy_ok", false);
+    A.Variants.push_back(C);
+  }
+  return true;
+}
+
+} // namespace incant::fences

@@ -1,0 +1,306 @@
+//===- FenceCommand.cpp - `incant fences`: the search on an application ---===//
+#include "incant/Fences/FenceCommand.h"
+#include "incant/AppTest/AppRunner.h"
+#include "incant/Fences/FenceStore.h"
+#include "incant/Intercept/ImageScan.h"
+
+#include "incant/Support/Hash.h"
+#include "incant/Support/Time.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+
+namespace incant::fences {
+
+namespace {
+
+using apptest::AppRunner;
+using apptest::Environment;
+using apptest::RunRecord;
+using apptest::Verdict;
+
+/// What a failing run said, for the log: its verdict and the last line
+/// of its output (where applications print their summary).
+std::string failureText(const RunRecord &R) {
+  std::string Out = R.Stdout;
+  while (!Out.empty() && (Out.back() == '\n' || Out.back() == '\r'))
+    Out.pop_back();
+  std::string Line = Out.substr(Out.rfind('\n') + 1);
+  if (Line.size() > 160)
+    Line = Line.substr(0, 157) + "...";
+  std::string V = apptest::verdictName(R.V);
+  if (R.V == Verdict::Fail)
+    V += fmt::format(" (exit {})", R.ExitCode);
+  return Line.empty() ? V : V + ": " + Line;
+}
+
+/// The application with a fence set switched on, as the reduction's oracle.
+class AppOracle : public Oracle {
+public:
+  AppOracle(AppRunner &Runner, const std::vector<Environment> &Envs,
+            const CandidateList &C, uint64_t Seed)
+      : Runner(Runner), Envs(Envs), C(C), Seed(Seed) {}
+
+  bool check(uint64_t Seq, const FenceSet &F, const CheckSpec &Spec,
+             CheckOutcome &Out, std::string &Error) override {
+    Out = {};
+    std::string Var = fenceVariable(C, F);
+    auto T0 = std::chrono::steady_clock::now();
+    for (uint64_t Run = 0;; ++Run) {
+      if (Spec.Runs && Run >= Spec.Runs)
+        break;
+      if (Spec.Seconds > 0 && Out.Seconds >= Spec.Seconds)
+        break;
+      const Environment &E = Envs[Run % Envs.size()];
+      RunRecord R;
+      R.Env = E.name();
+      R.Index = Run;
+      R.Seed = fnv1a64(fmt::format("{}/fences/{}/{}", Seed, Seq, Run));
+      if (!Runner.run(E, R.Seed, {{"INCANT_FENCES", Var}}, R, Error))
+        return false;
+      ++Out.Runs;
+      Out.Seconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - T0)
+                        .count();
+      if (!F.empty() && R.Reported && !R.FenceUnits) {
+        Error = "the injected library set no fence mask in the "
+                "application's modules (is it the binary the candidates "
+                "came from?)";
+        return false;
+      }
+      if (R.V != Verdict::Pass) {
+        ++Out.Failures;
+        Out.FirstFailure = E.name() + ": " + failureText(R);
+        break;
+      }
+    }
+    return true;
+  }
+
+private:
+  AppRunner &Runner;
+  const std::vector<Environment> &Envs;
+  const CandidateList &C;
+  uint64_t Seed;
+};
+
+/// One line per check on the error stream.
+class Progress : public ProgressSink {
+public:
+  Progress(std::ostream &Err, bool On) : Err(Err), On(On) {}
+  void checked(const CheckRecord &C) override {
+    if (!On)
+      return;
+    fmt::print(Err, "fences: check {} ({}, round {}): {} fence{}: {} of {} "
+                    "runs failed, {:.1f}s{}\n",
+               C.Seq, purposeName(C.P), C.Round, C.Set.size(),
+               C.Set.size() == 1 ? "" : "s", C.Out.Failures, C.Out.Runs,
+               C.Out.Seconds, C.Replayed ? " (stored)" : "");
+  }
+
+private:
+  std::ostream &Err;
+  bool On;
+};
+
+std::vector<intercept::UnitManifest> manifestsOf(const std::string &Path,
+                                                 std::string &Error) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In) {
+    Error = fmt::format("cannot read {}", Path);
+    return {};
+  }
+  std::string Bytes((std::istreambuf_iterator<char>(In)),
+                    std::istreambuf_iterator<char>());
+  std::vector<intercept::UnitManifest> Out;
+  for (intercept::FoundUnit &U : intercept::findUnits(Bytes))
+    if (U.Manifest)
+      Out.push_back(std::move(*U.Manifest));
+  if (Out.empty())
+    Error = fmt::format("{} was not built through incant (no instrumented "
+                        "module in it)",
+                        Path);
+  return Out;
+}
+
+} // namespace
+
+int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  auto Usage = [&](const std::string &M) {
+    fmt::print(Err, "incant: error: {}\n", M);
+    return 2;
+  };
+  std::string Error;
+  auto Envs = apptest::parseEnvironments(Cmd.App.Envs, Cmd.App.Randomise,
+                                         Error);
+  if (!Envs)
+    return Usage(Error);
+  ReductionOptions Opts;
+  Opts.Iterations = Cmd.Iterations;
+  Opts.Weaken = Cmd.Weaken;
+  if (Cmd.Iterations == 0)
+    return Usage("--iterations must be at least 1");
+  auto Duration = [&](const std::string &Name, const std::string &Text,
+                      double &Seconds) {
+    if (Text.empty())
+      return true;
+    if (!parseDuration(Text, Seconds) || Seconds <= 0) {
+      Error = fmt::format("{} '{}' is not a duration (90s, 5m, 1h)", Name,
+                          Text);
+      return false;
+    }
+    return true;
+  };
+  double StableSeconds = 0;
+  if (!Duration("--check-time", Cmd.CheckTime, Opts.CheckSeconds) ||
+      !Duration("--stable-for", Cmd.StableFor, StableSeconds) ||
+      !Duration("--budget", Cmd.Budget, Opts.Budget))
+    return Usage(Error);
+  Opts.Stable = {Cmd.StableRuns, StableSeconds};
+  if (!Opts.Stable.Runs && Opts.Stable.Seconds <= 0)
+    return Usage("give --stable-for or --stable-runs");
+
+  std::unique_ptr<AppRunner> Runner = AppRunner::make(Cmd.App, Error);
+  if (!Runner)
+    return Usage(Error);
+  std::vector<intercept::UnitManifest> Units =
+      manifestsOf(Runner->program(), Error);
+  if (Units.empty())
+    return Usage(Error);
+  std::vector<intercept::UnitManifest> Reference;
+  if (!Cmd.Reference.empty()) {
+    Reference = manifestsOf(Cmd.Reference, Error);
+    if (Reference.empty())
+      return Usage(Error);
+  }
+  std::string Label = Cmd.App.Label.empty() ? Cmd.App.Argv[0] : Cmd.App.Label;
+
+  // Which kernels does it launch? One run with every fence on.
+  RunRecord Probe;
+  Probe.Env = (*Envs)[0].name();
+  Probe.Seed = fnv1a64(fmt::format("{}/fences/probe", Cmd.App.Seed));
+  if (!Runner->run((*Envs)[0], Probe.Seed, {{"INCANT_FENCES", "*:all"}},
+                   Probe, Error))
+    return Usage(Error);
+  if (!Probe.Reported)
+    return Usage(fmt::format("{} ran without the injected library's report "
+                             "(a static or setuid program, or one that "
+                             "ends with _exit, is not reached)",
+                             Label));
+  CandidateList C = candidatesFor(Units, Probe.Kernels);
+  if (C.Fences.empty()) {
+    bool AnyPass = false;
+    for (const intercept::UnitManifest &U : Units)
+      for (const std::string &P : U.Passes)
+        AnyPass |= P == "fences";
+    return Usage(
+        Probe.Kernels.empty()
+            ? fmt::format("{} launched no kernel", Label)
+        : !AnyPass
+            ? fmt::format("{} was not built with the pass \"fences\": build "
+                          "it with `eval \"$(incant build-env --passes "
+                          "randomise,fences)\"`",
+                          Label)
+            : fmt::format("the kernels {} launched have no fence site (no "
+                          "global or generic access)",
+                          Label));
+  }
+  Opts.Candidates = static_cast<uint32_t>(C.Fences.size());
+
+  // The store: the same search resumes.
+  std::unique_ptr<FenceStore> Store;
+  if (!Cmd.NoDb) {
+    Store = FenceStore::open(Cmd.Db, Error);
+    if (!Store && Cmd.DbGiven)
+      return Usage(fmt::format("{}: {}", Cmd.Db, Error));
+    if (!Store)
+      fmt::print(Err, "incant fences: checks are not stored ({})\n", Error);
+  }
+  nlohmann::json Options = {
+      {"app", Cmd.App.Argv},
+      {"env", Cmd.App.Envs},
+      {"randomise", Cmd.App.Randomise},
+      {"timeout", Cmd.App.Timeout},
+      {"check", Cmd.App.Check},
+      {"expect_exit", Cmd.App.ExpectExit ? *Cmd.App.ExpectExit : 0},
+      {"expect_stdout", Cmd.App.ExpectStdout},
+      {"seed", Cmd.App.Seed},
+      {"iterations", Cmd.Iterations},
+      {"check_time", Opts.CheckSeconds},
+      {"stable_runs", Opts.Stable.Runs},
+      {"stable_seconds", Opts.Stable.Seconds},
+      {"weaken", Cmd.Weaken},
+      {"stress_blocks", {Cmd.App.Knobs.MinPercent, Cmd.App.Knobs.MaxPercent}},
+      {"keep_ids", Cmd.App.Knobs.KeepIds},
+      {"profile", Cmd.App.ProfileNote}};
+  nlohmann::json Cands = nlohmann::json::array();
+  for (const Candidate &F : C.Fences)
+    Cands.push_back(fmt::format("{}:{}", F.Unit, F.S.Id));
+  std::string App;
+  for (const std::string &A : Cmd.App.Argv)
+    App += (App.empty() ? "" : " ") + A;
+  std::string Fingerprint =
+      hex16(fnv1a64(Options.dump() + "|" + Cands.dump()));
+  if (Store) {
+    uint64_t Stored = 0;
+    Options["candidates"] = Cands;
+    if (!Store->begin(Fingerprint, App, Options.dump(), Stored, Error))
+      return Usage(fmt::format("{}: {}", Cmd.Db, Error));
+    if (Stored && Cmd.App.Progress)
+      fmt::print(Err, "incant fences: {} has {} checks of this search; "
+                      "replaying them\n",
+                 Cmd.Db, Stored);
+  }
+
+  if (Cmd.App.Progress)
+    fmt::print(Err, "incant fences: {}: {} candidate fences; first run with "
+                    "all on: {}\n",
+               Label, C.Fences.size(), apptest::verdictName(Probe.V));
+  AppOracle Oracle(*Runner, *Envs, C, Cmd.App.Seed);
+  Progress P(Err, Cmd.App.Progress);
+  SearchResult S = reduceFences(Opts, Oracle, Store.get(), &P);
+  if (S.Status == SearchStatus::Error)
+    return Usage(S.Error);
+
+  FenceReportInput In;
+  In.Label = Label;
+  In.Envs = Cmd.App.Envs;
+  In.Candidates = &C;
+  In.Search = &S;
+  if (!Cmd.Reference.empty()) {
+    In.Reference = &Reference;
+    In.ReferenceName = Cmd.Reference;
+  }
+  for (const CheckRecord &R : S.Checks)
+    if (R.P == Purpose::None && !R.Out.passed())
+      In.NoFences = R.Out.FirstFailure;
+  if (Store && S.Status != SearchStatus::OutOfBudget &&
+      !Store->finish(fenceReportJson(In), Error))
+    return Usage(fmt::format("{}: {}", Cmd.Db, Error));
+  if (!Cmd.Save.empty()) {
+    std::ofstream F(Cmd.Save);
+    if (!(F << fenceSetJson(In) << "\n"))
+      return Usage(fmt::format("cannot write {}", Cmd.Save));
+  }
+  if (!Cmd.Patch.empty()) {
+    std::ofstream F(Cmd.Patch);
+    if (!(F << fencePatch(In)))
+      return Usage(fmt::format("cannot write {}", Cmd.Patch));
+  }
+  if (!Cmd.ReportJson.empty()) {
+    std::ofstream F(Cmd.ReportJson);
+    if (!(F << fenceReportJson(In) << "\n"))
+      return Usage(fmt::format("cannot write {}", Cmd.ReportJson));
+  }
+  if (Cmd.Json)
+    Out << fenceReportJson(In) << "\n";
+  else
+    printFenceReport(In, Out);
+  return S.Status == SearchStatus::Reduced ? 0 : 1;
+}
+
+} // namespace incant::fences

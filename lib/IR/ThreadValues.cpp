@@ -1,0 +1,817 @@
+//===- ThreadValues.cpp - What one thread computes, symbolically ----------===//
+#include "incant/IR/ThreadValues.h"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+
+namespace incant::ir {
+
+using ptx::Instruction;
+using ptx::Opcode;
+using ptx::Operand;
+
+ThreadValues::ThreadValues(const ptx::Module &Module, const FunctionIR &Fn,
+                           ExprPool &Pool)
+    : M(&Module), F(&Fn), P(&Pool) {
+  PathMemo.assign(F->blocks().size(), NoExpr);
+  PathBusy.assign(F->blocks().size(), 0);
+  const auto &Loops = F->loops().loops();
+  LoopNest.resize(Loops.size());
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    for (unsigned O = 0; O < Loops.size(); ++O)
+      if (Loops[O].contains(Loops[L].Header))
+        LoopNest[L].push_back(O);
+}
+
+ExprId ThreadValues::iter(unsigned Loop) {
+  Symbol S;
+  S.K = SymKind::Iter;
+  S.Loop = Loop;
+  return P->sym(S);
+}
+
+ExprId ThreadValues::opaque(unsigned Item, unsigned Part,
+                            const std::string &What, bool IsBool,
+                            bool Uniform) {
+  Symbol S;
+  S.K = SymKind::Opaque;
+  S.Item = Item;
+  S.Part = Part;
+  S.Name = What;
+  S.IsBool = IsBool;
+  S.Uniform = Uniform;
+  return P->sym(S);
+}
+
+unsigned ThreadValues::regOf(unsigned Item, const std::string &Name) const {
+  const auto &Regs = F->registers();
+  for (unsigned R : F->uses(Item))
+    if (Regs[R].Name == Name)
+      return R;
+  for (unsigned R : F->defs(Item))
+    if (Regs[R].Name == Name)
+      return R;
+  return NoNode;
+}
+
+const ptx::Variable *ThreadValues::findVariable(const std::string &Name) const {
+  for (const ptx::BodyItem &B : F->function().Body)
+    if (const auto *V = std::get_if<ptx::Variable>(&B);
+        V && V->Space != ptx::AddrSpace::Reg && V->Name == Name)
+      return V;
+  for (const ptx::ModuleItem &I : M->Items)
+    if (const auto *V = std::get_if<ptx::Variable>(&I); V && V->Name == Name)
+      return V;
+  return nullptr;
+}
+
+bool ThreadValues::isParam(const std::string &Name) const {
+  for (const ptx::Variable &V : F->function().Params)
+    if (V.Name == Name)
+      return true;
+  return false;
+}
+
+//===-- Operands ----------------------------------------------------------===//
+
+ExprId ThreadValues::special(const std::string &Name, unsigned Item) {
+  auto Dim = [&](SymKind K) -> ExprId {
+    size_t Dot = Name.find('.');
+    if (Dot == std::string::npos || Dot + 2 != Name.size())
+      return opaque(Item, 0, Name);
+    char C = Name[Dot + 1];
+    if (C < 'x' || C > 'z')
+      return opaque(Item, 0, Name);
+    Symbol S;
+    S.K = K;
+    S.Dim = static_cast<uint8_t>(C - 'x');
+    return P->sym(S);
+  };
+  std::string Base = Name.substr(0, Name.find('.'));
+  if (Base == "%tid")
+    return Dim(SymKind::Tid);
+  if (Base == "%ntid")
+    return Dim(SymKind::Ntid);
+  if (Base == "%ctaid")
+    return Dim(SymKind::Ctaid);
+  if (Base == "%nctaid")
+    return Dim(SymKind::Nctaid);
+  if (Base == "%laneid") {
+    // The lane of the thread's linear id in the CTA (32-thread warps).
+    auto S = [&](SymKind K, uint8_t D) {
+      Symbol Y;
+      Y.K = K;
+      Y.Dim = D;
+      return P->sym(Y);
+    };
+    ExprId Linear = P->add(
+        S(SymKind::Tid, 0),
+        P->mul(S(SymKind::Ntid, 0),
+               P->add(S(SymKind::Tid, 1),
+                      P->mul(S(SymKind::Ntid, 1), S(SymKind::Tid, 2)))));
+    return P->rem(Linear, P->constant(32), false);
+  }
+  static const char *UniformNames[] = {
+      "%nsmid", "%nwarpid", "%gridid", "%total_smem_size",
+      "%dynamic_smem_size", "%aggr_smem_size", "%is_explicit_cluster",
+      "%nclusterid", "%cluster_nctaid", "%cluster_nctarank", "%envreg",
+      "%reserved_smem_offset"};
+  for (const char *U : UniformNames)
+    if (Name.compare(0, std::string_view(U).size(), U) == 0)
+      return opaque(~0u, 0, Name, false, true);
+  return opaque(Item, 0, Name);
+}
+
+ExprId ThreadValues::value(unsigned Item, const Operand &O) {
+  ExprId V = NoExpr;
+  switch (O.K) {
+  case Operand::Imm:
+    V = P->constant(O.Value);
+    break;
+  case Operand::Reg:
+  case Operand::Symbol:
+  case Operand::Address: {
+    if (O.K == Operand::Address && !O.Elems.empty())
+      return opaque(Item, 90, "address");
+    if (O.Name.empty()) {
+      V = P->constant(O.Value);
+      break;
+    }
+    if (isSpecialRegister(O.Name)) {
+      V = special(O.Name, Item);
+    } else if (unsigned R = regOf(Item, O.Name); R != NoNode) {
+      V = regBefore(R, Item);
+    } else {
+      // A variable, parameter or function: its address.
+      Symbol S;
+      S.K = SymKind::VarAddr;
+      S.Name = O.Name;
+      V = P->sym(S);
+    }
+    if (O.Value)
+      V = P->add(V, P->constant(O.Value));
+    break;
+  }
+  default:
+    return opaque(Item, 91, "operand", false);
+  }
+  if (O.Negated)
+    V = P->lnot(V);
+  return V;
+}
+
+ExprId ThreadValues::operand(unsigned Item, unsigned Idx) {
+  const Instruction &I = F->inst(Item);
+  assert(Idx < I.Ops.size());
+  return value(Item, I.Ops[Idx]);
+}
+
+//===-- Registers ---------------------------------------------------------===//
+
+void ThreadValues::remember(std::pair<unsigned, unsigned> Key, ExprId V,
+                            bool Entry) {
+  (Entry ? EntryMemo : DefMemo)[Key] = V;
+  Journal.emplace_back(Key, Entry);
+}
+
+ExprId ThreadValues::regBefore(unsigned Reg, unsigned Item) {
+  unsigned B = F->blockOf(Item);
+  const std::vector<unsigned> &In = F->blocks()[B].Insts;
+  for (auto It = In.rbegin(); It != In.rend(); ++It) {
+    if (*It >= Item)
+      continue;
+    const std::vector<unsigned> &D = F->defs(*It);
+    if (std::find(D.begin(), D.end(), Reg) != D.end())
+      return defined(*It, Reg);
+  }
+  return regAtEntry(Reg, B);
+}
+
+ExprId ThreadValues::regAtEnd(unsigned Reg, unsigned Block) {
+  const std::vector<unsigned> &In = F->blocks()[Block].Insts;
+  for (auto It = In.rbegin(); It != In.rend(); ++It) {
+    const std::vector<unsigned> &D = F->defs(*It);
+    if (std::find(D.begin(), D.end(), Reg) != D.end())
+      return defined(*It, Reg);
+  }
+  return regAtEntry(Reg, Block);
+}
+
+bool ThreadValues::isBackEdge(unsigned From, unsigned To) const {
+  return F->dominators().reachable(From) &&
+         F->dominators().dominates(To, From);
+}
+
+bool ThreadValues::loopDefines(unsigned LoopIdx, unsigned Reg) const {
+  const Loop &L = F->loops().loops()[LoopIdx];
+  for (unsigned D : F->registers()[Reg].Defs)
+    if (L.contains(F->blockOf(D)))
+      return true;
+  return false;
+}
+
+ExprId ThreadValues::merge(unsigned Block, const std::vector<unsigned> &Preds,
+                           const std::vector<ExprId> &Vals) {
+  assert(!Vals.empty() && Preds.size() == Vals.size());
+  bool AllSame = std::all_of(Vals.begin(), Vals.end(),
+                             [&](ExprId V) { return V == Vals[0]; });
+  if (AllSame)
+    return Vals[0];
+  // Exactly one predecessor edge leads into the block in one pass, so the
+  // value is that of the predecessor whose edge was taken.
+  ExprId R = Vals.back();
+  for (size_t I = Vals.size() - 1; I-- > 0;)
+    R = P->select(P->land(pathCond(Preds[I]), edgeCond(Preds[I], Block)),
+                  Vals[I], R);
+  return R;
+}
+
+ExprId ThreadValues::regAtEntry(unsigned Reg, unsigned Block) {
+  std::pair<unsigned, unsigned> Key(Reg, Block);
+  if (auto It = EntryMemo.find(Key); It != EntryMemo.end())
+    return It->second;
+  // Asked again while computing it: legitimate when a loop header's value
+  // became a placeholder since (the placeholder ends the recursion), a cycle
+  // that is not a natural loop otherwise.
+  auto Busy = InProgress.find(Key);
+  if (Busy != InProgress.end() && Busy->second == Placeholders)
+    return opaque(F->blocks()[Block].Begin, 92, "irreducible");
+  bool Outer = Busy == InProgress.end();
+  if (Outer)
+    InProgress[Key] = Placeholders;
+  else
+    Busy->second = Placeholders;
+  ExprId V;
+  unsigned Loop = F->loops().loopWithHeader(Block);
+  const DominatorTree &DT = F->dominators();
+  if (Loop != NoNode) {
+    V = headerValue(Reg, Loop);
+  } else {
+    std::vector<unsigned> Preds;
+    std::vector<ExprId> Vals;
+    for (unsigned Pd : F->cfg().preds(Block))
+      if (DT.reachable(Pd)) {
+        Preds.push_back(Pd);
+        Vals.push_back(regAtEnd(Reg, Pd));
+      }
+    V = Vals.empty() ? opaque(F->blocks()[Block].Begin, 93,
+                              "undefined " + F->registers()[Reg].Name)
+                     : merge(Block, Preds, Vals);
+  }
+  if (Outer)
+    InProgress.erase(Key);
+  if (auto It = EntryMemo.find(Key); It != EntryMemo.end())
+    return It->second; // computed meanwhile (through a loop header)
+  remember(Key, V, true);
+  return V;
+}
+
+ExprId ThreadValues::headerValue(unsigned Reg, unsigned LoopIdx) {
+  const Loop &L = F->loops().loops()[LoopIdx];
+  unsigned H = L.Header;
+  const DominatorTree &DT = F->dominators();
+  std::vector<unsigned> Outside, Latches;
+  std::vector<ExprId> Init, Upd;
+  for (unsigned Pd : F->cfg().preds(H)) {
+    if (!DT.reachable(Pd))
+      continue;
+    if (L.contains(Pd) && isBackEdge(Pd, H))
+      Latches.push_back(Pd);
+    else {
+      Outside.push_back(Pd);
+      Init.push_back(regAtEnd(Reg, Pd));
+    }
+  }
+  ExprId Start = Init.empty() ? opaque(F->blocks()[H].Begin, 93,
+                                       "undefined " + F->registers()[Reg].Name)
+                              : merge(H, Outside, Init);
+  if (!loopDefines(LoopIdx, Reg) || Latches.empty())
+    return Start;
+
+  Symbol S;
+  S.K = SymKind::LoopVar;
+  S.Loop = LoopIdx;
+  S.Reg = Reg;
+  S.Name = F->registers()[Reg].Name;
+  S.IsBool = F->registers()[Reg].Type == ".pred";
+  ExprId Sym = P->sym(S);
+  std::pair<unsigned, unsigned> Key(Reg, H);
+  size_t Mark = Journal.size();
+  size_t VarMark = LoopVars.size();
+  std::vector<ExprId> PathMark = PathMemo;
+  remember(Key, Sym, true);
+  ++Placeholders;
+
+  for (unsigned Lt : Latches)
+    Upd.push_back(regAtEnd(Reg, Lt));
+  ExprId Update = merge(H, Latches, Upd);
+  ExprId Step = P->sub(Update, Sym);
+  bool Invariant = !P->mentions(Step, [&](const Symbol &Y) {
+    return variesIn(Y, LoopIdx);
+  });
+
+  LoopVarInfo Info;
+  Info.Loop = LoopIdx;
+  Info.Reg = Reg;
+  Info.Sym = Sym;
+  Info.Init = Start;
+  Info.Update = Update;
+  ExprId Final = Sym;
+  if (Invariant) {
+    // start + iter * step: forget what was computed with the placeholder.
+    for (size_t J = Mark; J < Journal.size(); ++J)
+      (Journal[J].second ? EntryMemo : DefMemo).erase(Journal[J].first);
+    Journal.resize(Mark);
+    LoopVars.resize(VarMark);
+    LoopVarBySym.clear();
+    for (unsigned K = 0; K < LoopVars.size(); ++K)
+      LoopVarBySym[LoopVars[K].Sym] = K;
+    PathMemo = std::move(PathMark);
+    Info.Step = Step;
+    Final = P->add(Start, P->mul(iter(LoopIdx), Step));
+    remember(Key, Final, true);
+  }
+  LoopVarBySym[Sym] = static_cast<unsigned>(LoopVars.size());
+  LoopVars.push_back(Info);
+  return Final;
+}
+
+const LoopVarInfo *ThreadValues::loopVarOf(unsigned SymIdx) const {
+  for (const LoopVarInfo &V : LoopVars)
+    if (P->node(V.Sym).Sym == SymIdx)
+      return &V;
+  return nullptr;
+}
+
+unsigned ThreadValues::ownerLoop(const Symbol &S) const {
+  switch (S.K) {
+  case SymKind::Iter:
+  case SymKind::LoopVar:
+    return S.Loop;
+  case SymKind::Opaque:
+    return S.Item < F->function().Body.size()
+               ? F->loops().loopFor(F->blockOf(S.Item))
+               : NoNode;
+  default:
+    return NoNode;
+  }
+}
+
+bool ThreadValues::variesIn(const Symbol &S, unsigned Loop) const {
+  unsigned Own = ownerLoop(S);
+  if (Own == NoNode)
+    return false;
+  const std::vector<unsigned> &Outer = LoopNest[Own];
+  return std::find(Outer.begin(), Outer.end(), Loop) != Outer.end();
+}
+
+//===-- Instruction semantics ---------------------------------------------===//
+
+ExprId ThreadValues::defined(unsigned Item, unsigned Reg) {
+  std::pair<unsigned, unsigned> Key(Item, Reg);
+  if (auto It = DefMemo.find(Key); It != DefMemo.end())
+    return It->second;
+  ExprId V = compute(Item, Reg);
+  if (auto It = DefMemo.find(Key); It != DefMemo.end())
+    return It->second;
+  remember(Key, V, false);
+  return V;
+}
+
+namespace {
+bool allInt(const Instruction &I) {
+  if (I.Types.empty())
+    return false;
+  for (const ptx::Type &T : I.Types)
+    if (T.K == ptx::Type::F || T.K == ptx::Type::Pred || T.Bits > 64)
+      return false;
+  return true;
+}
+bool isPred(const Instruction &I) {
+  return !I.Types.empty() && I.Types[0].K == ptx::Type::Pred;
+}
+bool isSignedType(const Instruction &I) {
+  return !I.Types.empty() && I.Types.back().isSigned();
+}
+std::string spaceText(ptx::AddrSpace S) {
+  const char *N = ptx::addrSpaceName(S);
+  return *N ? std::string(N + 1) : std::string("generic");
+}
+} // namespace
+
+ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
+  const Instruction &I = F->inst(Item);
+  const std::string &RName = F->registers()[Reg].Name;
+  // Which of the instruction's results the register is.
+  unsigned Part = 0;
+  bool InList = false;
+  if (!I.Ops.empty()) {
+    const Operand &D = I.Ops[0];
+    if (D.K == Operand::Pair || D.K == Operand::Vector ||
+        D.K == Operand::List) {
+      InList = D.K != Operand::Pair;
+      for (unsigned K = 0; K < D.Elems.size(); ++K)
+        if (D.Elems[K].Name == RName)
+          Part = K;
+    }
+  }
+  bool Bool = F->registers()[Reg].Type == ".pred";
+  auto Opq = [&](const std::string &What) {
+    return opaque(Item, Part, What, Bool);
+  };
+  auto Src = [&](unsigned K) {
+    return K < I.Ops.size() ? value(Item, I.Ops[K]) : opaque(Item, 94, "operand");
+  };
+  // A pure operation the analysis does not model (bfi, popc, a float add):
+  // the same for every thread, and in every iteration, when its operands
+  // are (parameters, launch sizes, %envreg; CUDA's grid handle is a bfi of
+  // two %envreg).
+  auto Pure = [&](const std::string &What) {
+    static const std::set<std::string> Alu = {
+        "add",  "sub",  "mul",  "mad",  "mul24", "mad24", "sad",  "div",
+        "rem",  "abs",  "neg",  "min",  "max",   "popc",  "clz",  "bfind",
+        "fns",  "brev", "bfe",  "bfi",  "bmsk",  "szext", "prmt", "lop3",
+        "shf",  "shl",  "shr",  "selp", "slct",  "set",   "cnot", "copysign",
+        "testp", "dp4a", "dp2a", "fma", "rcp",   "sqrt",  "rsqrt", "sin",
+        "cos",  "lg2",  "ex2",  "tanh", "and",   "or",    "xor",  "not",
+        "cvt",  "setp"};
+    bool Uniform = I.Ops.size() >= 2 && (I.Op != Opcode::Other || Alu.count(I.Name));
+    for (unsigned K = 1; K < I.Ops.size() && Uniform; ++K) {
+      const Operand &O = I.Ops[K];
+      if (O.K != Operand::Imm && O.K != Operand::Reg && O.K != Operand::Symbol) {
+        Uniform = false;
+        break;
+      }
+      for (unsigned Y : P->symbolsOf(Src(K)))
+        Uniform = Uniform && P->symbol(Y).isGridUniform();
+    }
+    return opaque(Item, Part, What, Bool, Uniform);
+  };
+
+  ExprId V = NoExpr;
+  switch (I.Op) {
+  case Opcode::Mov:
+    if (InList || I.Ops.size() < 2 || I.Ops[1].K == Operand::Vector)
+      V = Opq("mov");
+    else if (!isPred(I) && !allInt(I) && !I.Types.empty())
+      V = Opq("mov");
+    else
+      V = Src(1);
+    break;
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+    if (!allInt(I) || I.hasMod(".hi") || I.hasMod(".cc") || I.hasMod(".sat") ||
+        I.Ops.size() < 3) {
+      V = Pure(I.Name);
+    } else if (I.Op == Opcode::Add) {
+      V = P->add(Src(1), Src(2));
+    } else if (I.Op == Opcode::Sub) {
+      V = P->sub(Src(1), Src(2));
+    } else {
+      V = P->mul(Src(1), Src(2));
+    }
+    break;
+  case Opcode::And:
+  case Opcode::Or:
+  case Opcode::Xor:
+    if (I.Ops.size() < 3) {
+      V = Pure(I.Name);
+    } else if (isPred(I)) {
+      ExprId A = Src(1), B = Src(2);
+      V = I.Op == Opcode::And  ? P->land(A, B)
+          : I.Op == Opcode::Or ? P->lor(A, B)
+                               : P->lxor(A, B);
+    } else if (allInt(I)) {
+      ExprId A = Src(1), B = Src(2);
+      V = I.Op == Opcode::And  ? P->bitAnd(A, B)
+          : I.Op == Opcode::Or ? P->bitOr(A, B)
+                               : P->bitXor(A, B);
+    } else {
+      V = Pure(I.Name);
+    }
+    break;
+  case Opcode::Not:
+    if (I.Ops.size() < 2)
+      V = Pure("not");
+    else if (isPred(I))
+      V = P->lnot(Src(1));
+    else if (allInt(I))
+      V = P->bitNot(Src(1));
+    else
+      V = Pure("not");
+    break;
+  case Opcode::Cvt:
+    // Between integer types: the value (no wrap-around assumed).
+    V = allInt(I) && I.Ops.size() >= 2 && !I.hasMod(".sat") ? Src(1)
+                                                            : Pure("cvt");
+    break;
+  case Opcode::Cvta:
+    V = I.Ops.size() >= 2 ? Src(1) : Opq("cvta");
+    break;
+  case Opcode::Setp: {
+    bool Signed = !I.Types.empty() && I.Types[0].isSigned();
+    ptx::CmpOp C = I.Cmp;
+    if (!allInt(I) || C == ptx::CmpOp::None || I.Ops.size() < 3) {
+      V = Pure("setp");
+      break;
+    }
+    CmpKind K = CmpKind::Eq;
+    switch (C) {
+    case ptx::CmpOp::Eq: K = CmpKind::Eq; break;
+    case ptx::CmpOp::Ne: K = CmpKind::Ne; break;
+    case ptx::CmpOp::Lt: K = CmpKind::Lt; break;
+    case ptx::CmpOp::Le: K = CmpKind::Le; break;
+    case ptx::CmpOp::Gt: K = CmpKind::Gt; break;
+    case ptx::CmpOp::Ge: K = CmpKind::Ge; break;
+    case ptx::CmpOp::Lo: K = CmpKind::Lt; Signed = false; break;
+    case ptx::CmpOp::Ls: K = CmpKind::Le; Signed = false; break;
+    case ptx::CmpOp::Hi: K = CmpKind::Gt; Signed = false; break;
+    case ptx::CmpOp::Hs: K = CmpKind::Ge; Signed = false; break;
+    default: break;
+    }
+    ExprId Cmp = P->cmp(K, Src(1), Src(2), Signed);
+    ExprId Res = Part == 1 ? P->lnot(Cmp) : Cmp;
+    // setp.lt.and.s32 p|q, a, b, c: combined with a fourth predicate.
+    for (const char *Comb : {".and", ".or", ".xor"})
+      if (I.hasMod(Comb) && I.Ops.size() >= 4) {
+        ExprId C2 = Src(3);
+        Res = Comb[1] == 'a'   ? P->land(Res, C2)
+              : Comb[1] == 'o' ? P->lor(Res, C2)
+                               : P->lxor(Res, C2);
+      }
+    V = Res;
+    break;
+  }
+  case Opcode::Ld:
+  case Opcode::Ldu:
+    if (I.ASpace == ptx::AddrSpace::Param && I.Ops.size() >= 2 &&
+        I.Ops[1].K == Operand::Address && !InList) {
+      const Operand &A = I.Ops[1];
+      Symbol S;
+      S.K = SymKind::Param;
+      if (isParam(A.Name)) {
+        S.Name = A.Name;
+        S.Offset = A.Value;
+        V = P->sym(S);
+        break;
+      }
+      // A call's argument or result: what was stored into the variable.
+      if (!A.Name.empty() && A.Name[0] != '%') {
+        V = paramStore(Item, A.Name, A.Value);
+        if (V != NoExpr)
+          break;
+      }
+      // ld.param through a register holding a parameter's address.
+      AffineForm Addr = P->affine(value(Item, A));
+      if (Addr.Terms.size() == 1 && Addr.Terms.begin()->second == 1 &&
+          Addr.Terms.begin()->first.size() == 1)
+        if (const Symbol *B = P->asSymbol(Addr.Terms.begin()->first[0]);
+            B && B->K == SymKind::VarAddr && isParam(B->Name)) {
+          S.Name = B->Name;
+          S.Offset = Addr.Const;
+          V = P->sym(S);
+          break;
+        }
+      V = opaque(Item, Part, "ld.param", Bool);
+      break;
+    }
+    V = Opq("ld." + spaceText(I.ASpace));
+    break;
+  case Opcode::Other:
+    if (I.Name == "selp" && I.Ops.size() >= 4) {
+      V = P->select(Src(3), Src(1), Src(2));
+    } else if (!allInt(I) || I.Ops.size() < 2) {
+      V = Pure(I.Name);
+    } else if ((I.Name == "mad" || I.Name == "mad24") &&
+               (I.hasMod(".lo") || I.hasMod(".wide")) && !I.hasMod(".cc") &&
+               !I.hasMod(".sat") && I.Ops.size() >= 4) {
+      V = P->add(P->mul(Src(1), Src(2)), Src(3));
+    } else if (I.Name == "mul24" && I.hasMod(".lo") && I.Ops.size() >= 3) {
+      V = P->mul(Src(1), Src(2));
+    } else if ((I.Name == "div" || I.Name == "rem") && I.Ops.size() >= 3) {
+      V = I.Name == "div" ? P->div(Src(1), Src(2), isSignedType(I))
+                          : P->rem(Src(1), Src(2), isSignedType(I));
+    } else if ((I.Name == "min" || I.Name == "max") && I.Ops.size() >= 3 &&
+               !I.hasMod(".relu")) {
+      V = I.Name == "min" ? P->min(Src(1), Src(2), isSignedType(I))
+                          : P->max(Src(1), Src(2), isSignedType(I));
+    } else if (I.Name == "neg") {
+      V = P->neg(Src(1));
+    } else if (I.Name == "abs") {
+      ExprId A = Src(1);
+      V = P->max(A, P->neg(A), true);
+    } else if ((I.Name == "shl" || I.Name == "shr") && I.Ops.size() >= 3) {
+      V = I.Name == "shl" ? P->shl(Src(1), Src(2))
+                          : P->shr(Src(1), Src(2), isSignedType(I));
+    } else {
+      V = Pure(I.Name);
+    }
+    break;
+  default:
+    V = Opq(I.Name.empty() ? "value" : I.Name);
+    break;
+  }
+  // A predicate set from an integer (mov.pred %p, 0) is that integer's
+  // truth; the formulas keep the two sorts apart.
+  if (Bool && !P->isBool(V))
+    V = P->cmp(CmpKind::Ne, V, P->constant(0), false);
+  else if (!Bool && P->isBool(V))
+    V = P->select(V, P->constant(1), P->constant(0));
+  if (I.G && I.Op != Opcode::Bra)
+    V = P->select(guard(Item), V, regBefore(Reg, Item));
+  return V;
+}
+
+ExprId ThreadValues::paramStore(unsigned Item, const std::string &Var,
+                                int64_t Offset) {
+  // Back through the block, then up the dominator tree: the latest
+  // st.param to the variable at that offset (PTX's call sequences are
+  // straight-line code).
+  unsigned B = F->blockOf(Item);
+  unsigned Limit = Item;
+  for (unsigned Guard = 0; B != NoNode && Guard < 4096; ++Guard) {
+    const std::vector<unsigned> &In = F->blocks()[B].Insts;
+    for (auto It = In.rbegin(); It != In.rend(); ++It) {
+      if (*It >= Limit)
+        continue;
+      const Instruction &St = F->inst(*It);
+      if (St.Op != Opcode::St || St.ASpace != ptx::AddrSpace::Param ||
+          St.Ops.size() < 2 || St.Ops[0].K != Operand::Address ||
+          St.Ops[0].Name != Var)
+        continue;
+      if (St.Ops[0].Value != Offset)
+        continue;
+      if (St.G)
+        return NoExpr;
+      return value(*It, St.Ops[1]);
+    }
+    Limit = ~0u;
+    B = F->dominators().idom(B);
+  }
+  return NoExpr;
+}
+
+//===-- Control -----------------------------------------------------------===//
+
+ExprId ThreadValues::guard(unsigned Item) {
+  const Instruction &I = F->inst(Item);
+  if (!I.G)
+    return P->boolConst(true);
+  unsigned R = regOf(Item, I.G->Reg);
+  ExprId V = R == NoNode ? opaque(Item, 95, "guard", true) : regBefore(R, Item);
+  return I.G->Negated ? P->lnot(V) : V;
+}
+
+ExprId ThreadValues::edgeCond(unsigned From, unsigned To) {
+  const BasicBlock &B = F->blocks()[From];
+  if (B.Insts.empty())
+    return P->boolConst(true);
+  unsigned Last = B.Insts.back();
+  const Instruction &I = F->inst(Last);
+  if (!endsBlock(I) || !fallsThrough(I))
+    return P->boolConst(true); // one way out, or a jump table
+  unsigned Next = From + 1 < F->blocks().size() ? From + 1 : NoNode;
+  unsigned Target = NoNode;
+  if (I.Op == Opcode::Bra)
+    for (const Operand &O : I.Ops)
+      if (O.K == Operand::Label)
+        Target = F->blockOfLabel(O.Name);
+  if (I.Op == Opcode::Bra && Target == Next)
+    return P->boolConst(true);
+  if (I.Op == Opcode::CmpBra) {
+    if (I.Ops.size() < 3)
+      return P->boolConst(true);
+    CmpKind K = I.Cmp == ptx::CmpOp::Eq   ? CmpKind::Eq
+                : I.Cmp == ptx::CmpOp::Ne ? CmpKind::Ne
+                : I.Cmp == ptx::CmpOp::Lt ? CmpKind::Lt
+                : I.Cmp == ptx::CmpOp::Le ? CmpKind::Le
+                : I.Cmp == ptx::CmpOp::Gt ? CmpKind::Gt
+                                          : CmpKind::Ge;
+    ExprId C = P->cmp(K, operand(Last, 0), operand(Last, 1), true);
+    unsigned T = F->blockOfLabel(I.Ops[2].Name);
+    return To == T ? C : P->lnot(C);
+  }
+  ExprId Taken = guard(Last); // guarded bra, ret, exit
+  if (I.Op == Opcode::Bra && To == Target)
+    return Taken;
+  return P->lnot(Taken);
+}
+
+ExprId ThreadValues::pathCond(unsigned Block) {
+  if (PathMemo[Block] != NoExpr)
+    return PathMemo[Block];
+  const DominatorTree &DT = F->dominators();
+  if (!DT.reachable(Block))
+    return P->boolConst(false);
+  if (Block == F->entry())
+    return PathMemo[Block] = P->boolConst(true);
+  if (PathBusy[Block]) // a cycle that is not a natural loop
+    return P->boolConst(true);
+  PathBusy[Block] = 1;
+  ExprId C;
+  unsigned Loop = F->loops().loopWithHeader(Block);
+  unsigned D = DT.idom(Block);
+  if (Loop != NoNode) {
+    C = loopEntryCond(Loop);
+  } else if (D != NoNode && joins(D, Block)) {
+    C = pathCond(D); // every way on from D passes Block
+  } else {
+    C = P->boolConst(false);
+    for (unsigned Pd : F->cfg().preds(Block))
+      if (DT.reachable(Pd))
+        C = P->lor(C, P->land(pathCond(Pd), edgeCond(Pd, Block)));
+  }
+  PathBusy[Block] = 0;
+  return PathMemo[Block] = C;
+}
+
+bool ThreadValues::joins(unsigned From, unsigned Block) const {
+  // Every path from From that stays in the current iteration of Block's
+  // innermost loop reaches Block: none leaves the loop, takes its back
+  // edge or ends the thread first.
+  unsigned L = F->loops().loopFor(Block);
+  const Loop *Lp = L == NoNode ? nullptr : &F->loops().loops()[L];
+  std::vector<char> Seen(F->blocks().size(), 0);
+  std::vector<unsigned> Work = {From};
+  Seen[From] = 1;
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    const auto &Succs = F->cfg().succs(B);
+    if (Succs.empty())
+      return false;
+    for (unsigned S : Succs) {
+      if (S == Block)
+        continue;
+      if (Lp && (!Lp->contains(S) || S == Lp->Header))
+        return false;
+      if (!Seen[S]) {
+        Seen[S] = 1;
+        Work.push_back(S);
+      }
+    }
+  }
+  return true;
+}
+
+ExprId ThreadValues::execCond(unsigned Item) {
+  return P->land(pathCond(F->blockOf(Item)), guard(Item));
+}
+
+ExprId ThreadValues::loopEntryCond(unsigned LoopIdx) {
+  const Loop &L = F->loops().loops()[LoopIdx];
+  const DominatorTree &DT = F->dominators();
+  ExprId C = P->boolConst(false);
+  for (unsigned Pd : F->cfg().preds(L.Header))
+    if (DT.reachable(Pd) && !(L.contains(Pd) && isBackEdge(Pd, L.Header)))
+      C = P->lor(C, P->land(pathCond(Pd), edgeCond(Pd, L.Header)));
+  if (L.Header == F->entry())
+    C = P->boolConst(true);
+  return C;
+}
+
+ExprId ThreadValues::backEdgeCond(unsigned LoopIdx) {
+  const Loop &L = F->loops().loops()[LoopIdx];
+  ExprId C = P->boolConst(false);
+  for (unsigned Lt : L.Latches)
+    if (F->dominators().reachable(Lt))
+      C = P->lor(C, P->land(pathCond(Lt), edgeCond(Lt, L.Header)));
+  return C;
+}
+
+} // namespace incant::ir
+
+namespace incant::ir {
+
+std::vector<ThreadValues::StopPoint> ThreadValues::stopPoints(unsigned Loop) {
+  std::vector<StopPoint> Out;
+  std::vector<ExprId> Work = {backEdgeCond(Loop)};
+  ExprId K = iter(Loop);
+  while (!Work.empty()) {
+    ExprId C = Work.back();
+    Work.pop_back();
+    const ExprNode &N = P->node(C);
+    if (N.O == Op::BoolAnd) {
+      Work.insert(Work.end(), N.Ops.begin(), N.Ops.end());
+      continue;
+    }
+    if (N.O != Op::Cmp || N.Cmp != CmpKind::Ne)
+      continue;
+    AffineForm D = P->affine(P->sub(N.Ops[0], N.Ops[1]));
+    auto It = D.Terms.find({K});
+    if (It == D.Terms.end())
+      continue;
+    StopPoint S;
+    S.Coeff = It->second;
+    D.Terms.erase(It);
+    S.Rest = P->fromAffine(D);
+    if (P->mentions(S.Rest, [&](const Symbol &Y) { return variesIn(Y, Loop); }))
+      continue;
+    Out.push_back(S);
+  }
+  return Out;
+}
+
+} // namespace incant::ir

@@ -1,0 +1,177 @@
+//===- Uniformity.cpp - Which values and branches depend on the thread ----===//
+#include "incant/IR/Uniformity.h"
+
+#include <algorithm>
+
+namespace incant::ir {
+
+using ptx::Instruction;
+using ptx::Opcode;
+using ptx::Operand;
+
+const char *varianceName(Variance V) {
+  switch (V) {
+  case Variance::Grid: return "grid";
+  case Variance::Block: return "block";
+  case Variance::Thread: return "thread";
+  }
+  return "?";
+}
+
+static Variance worst(Variance A, Variance B) { return A > B ? A : B; }
+
+/// The variance of a special register.
+static Variance specialVariance(const std::string &Name) {
+  std::string Base = Name.substr(0, Name.find('.'));
+  static const char *GridNames[] = {
+      "%ntid", "%nctaid", "%nsmid", "%gridid", "%total_smem_size",
+      "%dynamic_smem_size", "%aggr_smem_size", "%is_explicit_cluster",
+      "%nclusterid", "%cluster_nctaid", "%cluster_nctarank"};
+  for (const char *G : GridNames)
+    if (Base == G)
+      return Variance::Grid;
+  if (Base.compare(0, 7, "%envreg") == 0 ||
+      Base.compare(0, 21, "%reserved_smem_offset") == 0)
+    return Variance::Grid;
+  if (Base == "%ctaid" || Base == "%clusterid" || Base == "%cluster_ctaid" ||
+      Base == "%cluster_ctarank")
+    return Variance::Block;
+  return Variance::Thread;
+}
+
+Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
+  unsigned NB = static_cast<unsigned>(F->blocks().size());
+  Regs.assign(F->registers().size(), Variance::Grid);
+  Branch.assign(NB, Variance::Grid);
+  Control.assign(NB, Variance::Grid);
+  Deps.assign(NB, {});
+
+  // Control dependence from post-dominators.
+  const PostDominatorTree &PDT = F->postDominators();
+  for (unsigned P = 0; P < NB; ++P) {
+    const auto &Succs = F->cfg().succs(P);
+    if (Succs.size() < 2)
+      continue;
+    unsigned Stop = PDT.ipdom(P);
+    for (unsigned S : Succs) {
+      unsigned R = S;
+      for (unsigned Guard = 0; R != NoNode && R != Stop && Guard <= NB;
+           ++Guard) {
+        if (std::find(Deps[R].begin(), Deps[R].end(), P) == Deps[R].end())
+          Deps[R].push_back(P);
+        if (!PDT.reachesExit(R))
+          break;
+        R = PDT.ipdom(R);
+      }
+    }
+  }
+
+  // The fixpoint: variances only grow.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    // Branch conditions.
+    for (unsigned B = 0; B < NB; ++B) {
+      const BasicBlock &BB = F->blocks()[B];
+      Variance V = Variance::Grid;
+      if (!BB.Insts.empty() && F->cfg().succs(B).size() > 1)
+        V = operandVariance(BB.Insts.back());
+      if (worst(Branch[B], V) != Branch[B]) {
+        Branch[B] = worst(Branch[B], V);
+        Changed = true;
+      }
+    }
+    // Control, transitively through the dependences.
+    for (bool Again = true; Again;) {
+      Again = false;
+      for (unsigned B = 0; B < NB; ++B) {
+        Variance V = Control[B];
+        for (unsigned P : Deps[B])
+          V = worst(V, worst(Branch[P], Control[P]));
+        if (V != Control[B]) {
+          Control[B] = V;
+          Again = Changed = true;
+        }
+      }
+    }
+    // Definitions.
+    for (unsigned Item : F->instructions()) {
+      const std::vector<unsigned> &Defs = F->defs(Item);
+      if (Defs.empty())
+        continue;
+      const Instruction &I = F->inst(Item);
+      Variance V = worst(Control[F->blockOf(Item)], operandVariance(Item));
+      switch (I.Op) {
+      case Opcode::Ld:
+      case Opcode::Ldu:
+        // A kernel parameter is the same for all; a .param variable of the
+        // body holds a call's argument or result, which may not be.
+        if ((I.ASpace != ptx::AddrSpace::Param &&
+             I.ASpace != ptx::AddrSpace::Const) ||
+            (I.ASpace == ptx::AddrSpace::Param && !readsParameter(I)))
+          V = Variance::Thread;
+        break;
+      case Opcode::Atom:
+      case Opcode::Red:
+      case Opcode::Shfl:
+      case Opcode::Vote:
+      case Opcode::Match:
+      case Opcode::Redux:
+      case Opcode::Activemask:
+      case Opcode::Call:
+      case Opcode::Bar:
+      case Opcode::Mbarrier:
+      case Opcode::Tensor:
+      case Opcode::CpAsync:
+      case Opcode::Unknown:
+        V = Variance::Thread;
+        break;
+      default:
+        break;
+      }
+      for (unsigned R : Defs)
+        if (worst(Regs[R], V) != Regs[R]) {
+          Regs[R] = worst(Regs[R], V);
+          Changed = true;
+        }
+    }
+  }
+}
+
+bool Uniformity::readsParameter(const Instruction &I) const {
+  for (const Operand &O : I.Ops)
+    if (O.K == Operand::Address)
+      for (const ptx::Variable &P : F->function().Params)
+        if (P.Name == O.Name)
+          return true;
+  return false;
+}
+
+Variance Uniformity::operandVariance(unsigned Item) const {
+  const Instruction &I = F->inst(Item);
+  Variance V = Variance::Grid;
+  for (unsigned R : F->uses(Item))
+    V = worst(V, Regs[R]);
+  auto Walk = [&](auto &Self, const Operand &O) -> void {
+    if ((O.K == Operand::Reg || O.K == Operand::Address) &&
+        isSpecialRegister(O.Name))
+      V = worst(V, specialVariance(O.Name));
+    for (const Operand &E : O.Elems)
+      Self(Self, E);
+  };
+  for (const Operand &O : I.Ops)
+    Walk(Walk, O);
+  return V;
+}
+
+Variance Uniformity::exec(unsigned Item) const {
+  Variance V = Control[F->blockOf(Item)];
+  const Instruction &I = F->inst(Item);
+  if (I.G)
+    for (unsigned R : F->uses(Item))
+      if (F->registers()[R].Name == I.G->Reg)
+        V = worst(V, Regs[R]);
+  return V;
+}
+
+} // namespace incant::ir

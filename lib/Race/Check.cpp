@@ -1,0 +1,361 @@
+//===- Check.cpp - One kernel's accesses, barriers and verdicts -----------===//
+#include "Checker.h"
+#include "incant/IR/Inliner.h"
+#include "incant/IR/Summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace incant::race {
+
+const char *verdictName(Verdict V) {
+  switch (V) {
+  case Verdict::Safe: return "safe";
+  case Verdict::Race: return "race";
+  case Verdict::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+const char *relationName(Relation R) {
+  switch (R) {
+  case Relation::SameWarp: return "same warp";
+  case Relation::SameBlock: return "same block";
+  case Relation::OtherBlocks: return "different blocks";
+  }
+  return "?";
+}
+
+std::vector<unsigned> KernelReport::unproved() const {
+  std::vector<unsigned> Out;
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    if (!Accesses[I].Proved)
+      Out.push_back(I);
+  return Out;
+}
+
+uint32_t Checker::lineOf(unsigned Item) const {
+  // Code the inliner made has no position: that of what precedes it.
+  for (unsigned I = Item + 1; I-- > 0;) {
+    uint32_t L = std::visit([](const auto &N) { return N.Range.Begin.Line; },
+                            F.function().Body[I]);
+    if (L)
+      return L;
+  }
+  return 0;
+}
+
+std::string Checker::whereText(unsigned Item) const {
+  const ir::DebugLoc &L = F.loc(Item);
+  if (const ir::SourceFrame *Fr = L.userFrame()) {
+    std::string File = Fr->File;
+    size_t Slash = File.find_last_of('/');
+    if (Slash != std::string::npos)
+      File = File.substr(Slash + 1);
+    return fmt::format("{}:{}", File.empty() ? "?" : File, Fr->Line);
+  }
+  return fmt::format("PTX line {}", lineOf(Item));
+}
+
+//===-- Collecting --------------------------------------------------------===//
+
+void Checker::assumeDimensions() {
+  if (!O.UnreadDimensionsAreOne)
+    return;
+  // Which ids and sizes the kernel's accesses and barriers depend on (not
+  // merely read: inlined built-ins read all three dimensions).
+  std::set<std::pair<ir::SymKind, unsigned>> Used;
+  auto Note = [&](ExprId E) {
+    if (E == NoExpr)
+      return;
+    for (unsigned Y : Pool.symbolsOf(E))
+      Used.insert({Pool.symbol(Y).K, Pool.symbol(Y).Dim});
+  };
+  for (const Item &It : Items) {
+    // grid.sync()'s own accesses find thread 0 of the CTA whatever its shape.
+    if (It.GridSync)
+      continue;
+    Note(It.A.Offset);
+    Note(It.A.Address);
+    if (F.isInstruction(It.A.Item))
+      Note(TV.execCond(It.A.Item));
+  }
+  for (const ir::Barrier &B : Bars) {
+    // A grid barrier is entered at the first bar.sync of its sequence.
+    bool Grid = B.Kind == ir::BarrierKind::Grid && B.GridStart != NoNode;
+    unsigned At = Grid ? B.GridStart : B.Item;
+    Note(B.Assumed ? TV.pathCond(F.blockOf(At)) : TV.execCond(At));
+  }
+  for (const ir::LoopVarInfo &V : TV.loopVars()) {
+    Note(V.Init);
+    Note(V.Update);
+  }
+  static const char *Dims[] = {"x", "y", "z"};
+  // x stays open: a kernel that never uses %tid.x is still launched with
+  // many threads, and all of them do its work.
+  for (unsigned D = 1; D < 3; ++D) {
+    std::string X = Dims[D];
+    if (!O.Launch.Block[D] && !Used.count({ir::SymKind::Tid, D}) &&
+        !Used.count({ir::SymKind::Ntid, D})) {
+      O.Launch.Block[D] = 1;
+      R.Assumptions.push_back(fmt::format(
+          "blockDim.{} = 1: no access or barrier depends on %tid.{} or %ntid.{}",
+          X, X, X));
+    }
+    if (!O.Launch.Grid[D] && !Used.count({ir::SymKind::Ctaid, D}) &&
+        !Used.count({ir::SymKind::Nctaid, D})) {
+      O.Launch.Grid[D] = 1;
+      R.Assumptions.push_back(fmt::format(
+          "gridDim.{} = 1: no access or barrier depends on %ctaid.{} or "
+          "%nctaid.{}",
+          X, X, X));
+    }
+  }
+}
+
+void Checker::collectAccesses() {
+  for (ir::MemoryAccess &A : ir::memoryAccesses(TV)) {
+    Access X;
+    X.Item = A.Item;
+    X.Part = A.Part;
+    X.PtxLine = A.Event.PtxLine;
+    X.Loc = A.Event.Loc;
+    X.Text = A.Event.Text;
+    X.Reads = A.Reads;
+    X.Writes = A.Writes;
+    X.Atomic = A.Atomic;
+    X.Volatile = A.Volatile;
+    X.Strong = A.Strong;
+    X.Sem = A.Event.Sem;
+    X.Scope = A.Strong ? scopeText(A.Scope) : A.Event.Scope;
+    X.Space = spaceName(A.Space);
+    X.Object = A.Object.Name;
+    X.Offset = A.Offset == NoExpr ? "" : Pool.str(A.Offset);
+    X.Bytes = A.Bytes;
+    X.Affine = A.Affine && A.Bytes != 0;
+    X.Why = A.Affine && A.Bytes == 0 ? "the access size is not known" : A.Why;
+    bool Sync = false;
+    for (const ir::Barrier &B : Bars)
+      if (B.Kind == ir::BarrierKind::Grid && A.Item > B.GridStart &&
+          A.Item < B.Item && F.dominates(B.GridStart, A.Item))
+        Sync = true;
+    if (Sync)
+      X.Why = "part of grid.sync()";
+    R.Accesses.push_back(X);
+    Items.push_back({std::move(A), false, Sync});
+  }
+  // Calls: what the callee does is not followed; one that may touch memory
+  // counts as an access of unknown address that reads and writes.
+  std::set<std::string> Quiet;
+  for (unsigned I : F.instructions()) {
+    const ptx::Instruction &In = F.inst(I);
+    if (In.Op != ptx::Opcode::Call)
+      continue;
+    std::optional<ir::SummaryEvent> E = ir::summaryEvent(F, I);
+    std::string Callee = E ? E->Op : "?";
+    const ptx::Function *Fn = ir::definitionOf(M, Callee);
+    bool Touches = true, Barrier = false;
+    if (Fn && Fn->HasBody) {
+      Touches = false;
+      for (const ptx::BodyItem &B : Fn->Body)
+        if (const auto *CI = std::get_if<ptx::Instruction>(&B)) {
+          switch (CI->Op) {
+          case ptx::Opcode::Bar:
+          case ptx::Opcode::BarWarp:
+            Barrier = true;
+            break;
+          case ptx::Opcode::Ld:
+          case ptx::Opcode::Ldu:
+            Touches |= CI->ASpace != AddrSpace::Param &&
+                       CI->ASpace != AddrSpace::Local &&
+                       CI->ASpace != AddrSpace::Const;
+            break;
+          case ptx::Opcode::St:
+            Touches |= CI->ASpace != AddrSpace::Param &&
+                       CI->ASpace != AddrSpace::Local;
+            break;
+          case ptx::Opcode::Atom:
+          case ptx::Opcode::Red:
+          case ptx::Opcode::Call:
+          case ptx::Opcode::CpAsync:
+            Touches = true;
+            break;
+          default:
+            break;
+          }
+        }
+    } else if (Fn && !Fn->HasBody && Callee.rfind("vprintf", 0) == 0) {
+      Touches = false; // printf's buffer is not the program's memory
+    }
+    if (Barrier)
+      CallNote = fmt::format("the call to {} at {} contains a barrier, which "
+                             "the analysis does not follow",
+                             Callee, whereText(I));
+    if (!Touches && !Barrier)
+      continue;
+    Access X;
+    X.Item = I;
+    X.PtxLine = lineOf(I);
+    X.Loc = F.loc(I);
+    X.Text = ptx::printInstruction(In);
+    X.Reads = X.Writes = true;
+    X.Space = "generic";
+    X.Why = fmt::format("a call to {}, whose accesses are not followed", Callee);
+    R.Accesses.push_back(X);
+    ir::MemoryAccess A;
+    A.Item = I;
+    A.Reads = A.Writes = true;
+    A.Space = AddrSpace::Generic;
+    A.Why = X.Why;
+    Items.push_back({std::move(A), true});
+  }
+  if (!CallNote.empty())
+    R.Notes.push_back(CallNote);
+}
+
+void Checker::collectBarriers() {
+  Bars = ir::findBarriers(F, TV);
+  for (ir::Barrier &B : Bars)
+    if (O.Removed.count(B.Item)) {
+      B.Kind = ir::BarrierKind::NoOrder;
+      B.Note = "assumed removed";
+    }
+  for (const AssumedBarrier &A : O.Extra) {
+    if (!F.isInstruction(A.Item))
+      continue;
+    ir::Barrier B;
+    B.Item = A.Item;
+    B.Kind = A.Kind;
+    B.Assumed = true;
+    Bars.push_back(B);
+  }
+  std::sort(Bars.begin(), Bars.end(), [](const ir::Barrier &A, const ir::Barrier &B) {
+    return A.Item != B.Item ? A.Item < B.Item : A.Assumed > B.Assumed;
+  });
+  for (const ir::Barrier &B : Bars)
+    HasWarpBarriers |= B.Kind == ir::BarrierKind::Warp;
+  Warp = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::Warp);
+  Cta = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::CTA);
+  Grid = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::Grid);
+}
+
+//===-- The kernel --------------------------------------------------------===//
+
+KernelReport Checker::run() {
+  R.Name = F.name();
+  R.Demangled = ir::demangle(F.name());
+  R.PtxLine = F.function().Range.Begin.Line;
+  bool UnknownWrites = false;
+  for (const Item &It : Items)
+    UnknownWrites |= It.A.Writes && (It.Call || It.A.Object.K == ir::ObjectKind::Unknown);
+  ReadOnly.assign(Items.size(), 0);
+  for (unsigned I = 0; I < Items.size(); ++I) {
+    if (Items[I].Call)
+      continue;
+    if (F.inst(Items[I].A.Item).Op == ptx::Opcode::Ld ||
+        F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu)
+      LoadAt[Items[I].A.Item] = I;
+    bool Written = UnknownWrites;
+    for (const Item &W : Items)
+      Written |= W.A.Writes && W.A.Object == Items[I].A.Object;
+    ReadOnly[I] = !Written && Items[I].A.Object.K != ir::ObjectKind::Unknown;
+  }
+  if (!F.loops().irreducibleEdges().empty())
+    R.Notes.push_back("the control flow is irreducible: loops without a "
+                      "single header are not analysed as loops");
+
+  for (unsigned I = 0; I < Items.size(); ++I)
+    for (unsigned J = I; J < Items.size(); ++J)
+      checkPair(I, J);
+  if (!CallNote.empty())
+    for (PairResult &P : R.Pairs)
+      if (P.V == Verdict::Safe && P.Reason.find("barrier") != std::string::npos) {
+        P.V = Verdict::Unknown;
+        P.Reason = CallNote;
+      }
+
+  for (const ir::Barrier &Bar : Bars) {
+    BarrierResult B;
+    B.Item = Bar.Item;
+    B.PtxLine = lineOf(Bar.Item);
+    B.Loc = F.loc(Bar.Item);
+    B.Text = Bar.Assumed ? "bar.sync 0 (assumed)" : ptx::printInstruction(F.inst(Bar.Item));
+    B.Kind = Bar.Kind;
+    B.Assumed = Bar.Assumed;
+    B.Note = Bar.Note;
+    if (Bar.Kind == ir::BarrierKind::CTA || Bar.Kind == ir::BarrierKind::Grid)
+      checkBarrier(B, Bar);
+    else
+      B.Reason = Bar.Kind == ir::BarrierKind::Warp
+                     ? "warp barriers are not checked for divergence"
+                     : "orders nothing here: " + Bar.Note;
+    R.Divergent += B.V == Verdict::Race;
+    R.UnknownBarriers += B.V == Verdict::Unknown;
+    R.Barriers.push_back(std::move(B));
+  }
+
+  for (const PairResult &P : R.Pairs) {
+    R.Races += P.V == Verdict::Race;
+    R.Safe += P.V == Verdict::Safe;
+    R.Unknown += P.V == Verdict::Unknown;
+    if (P.V != Verdict::Safe) {
+      R.Accesses[P.First].Proved = false;
+      R.Accesses[P.Second].Proved = false;
+    }
+  }
+  return std::move(R);
+}
+
+KernelReport checkKernel(const ptx::Module &M, const ir::FunctionIR &F,
+                         const Options &O) {
+  Checker C(M, F, O);
+  return C.run();
+}
+
+ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
+  ModuleReport MR;
+  if (Given.File)
+    MR.File = Given.File->name();
+  ir::Inlined In = ir::inlineCalls(Given);
+  const ptx::Module &M = In.M;
+  ir::ModuleIR IR(M);
+  bool Found = false;
+  for (const ir::FunctionIR &F : IR.functions()) {
+    if (!F.function().IsEntry)
+      continue;
+    if (!O.Kernel.empty() && F.name() != O.Kernel &&
+        ir::demangle(F.name()) != O.Kernel) {
+      // A demangled name without its parameters also matches.
+      std::string D = ir::demangle(F.name());
+      if (D.empty() || D.substr(0, D.find('(')) != O.Kernel)
+        continue;
+    }
+    Found = true;
+    KernelReport K = checkKernel(M, F, O);
+    // Positions in the module as given.
+    auto Orig = In.Origins.find(F.name());
+    auto Map = [&](unsigned Item, std::string &Fn, unsigned &At,
+                   std::vector<std::pair<std::string, unsigned>> *Calls) {
+      Fn = F.name();
+      At = Item;
+      if (Orig != In.Origins.end() && Item < Orig->second.size()) {
+        Fn = Orig->second[Item].Function;
+        At = Orig->second[Item].Item;
+        if (Calls)
+          *Calls = Orig->second[Item].Calls;
+      }
+    };
+    for (Access &A : K.Accesses)
+      Map(A.Item, A.OriginFunction, A.OriginItem, &A.OriginCalls);
+    for (BarrierResult &B : K.Barriers)
+      Map(B.Item, B.OriginFunction, B.OriginItem, nullptr);
+    MR.Kernels.push_back(std::move(K));
+  }
+  if (!Found)
+    MR.Error = O.Kernel.empty() ? "the module has no kernel (.entry)"
+                                : "no kernel named '" + O.Kernel + "'";
+  return MR;
+}
+
+} // namespace incant::race

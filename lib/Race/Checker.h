@@ -1,0 +1,190 @@
+//===- Checker.h - One kernel's race check (private to lib/Race) ----------===//
+//
+// The pieces of checkKernel: collecting accesses and barriers
+// (Check.cpp), the pair queries and their contexts (Pairs.cpp), barrier
+// divergence (Divergence.cpp), witnesses and synchronisation through
+// memory (Witness.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_LIB_RACE_CHECKER_H
+#define INCANT_LIB_RACE_CHECKER_H
+
+#include "Encoder.h"
+#include "incant/IR/MemoryEvents.h"
+#include "incant/Race/Race.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace incant::race {
+
+using ir::ExprId;
+using ir::NoExpr;
+using ir::NoNode;
+using ir::PairScope;
+using ptx::AddrSpace;
+using smt::Expr;
+
+inline std::string spaceName(AddrSpace S) {
+  const char *N = ptx::addrSpaceName(S);
+  return *N ? std::string(N + 1) : std::string("generic");
+}
+
+inline bool racySpace(AddrSpace S) {
+  return S == AddrSpace::Global || S == AddrSpace::Shared ||
+         S == AddrSpace::SharedCluster || S == AddrSpace::Generic;
+}
+
+inline bool sharedSpace(AddrSpace S) { return S == AddrSpace::Shared; }
+
+/// Whether an operation of scope \p S includes two threads related by R.
+inline bool scopeIncludes(ptx::Scope S, Relation R) {
+  if (S == ptx::Scope::None)
+    return false;
+  if (R == Relation::OtherBlocks)
+    return S == ptx::Scope::GPU || S == ptx::Scope::Sys;
+  return true;
+}
+
+inline const char *scopeText(ptx::Scope S) {
+  switch (S) {
+  case ptx::Scope::CTA: return "cta";
+  case ptx::Scope::Cluster: return "cluster";
+  case ptx::Scope::GPU: return "gpu";
+  case ptx::Scope::Sys: return "sys";
+  default: return "";
+  }
+}
+
+/// One kernel's check.
+
+class Checker {
+public:
+  Checker(const ptx::Module &M, const ir::FunctionIR &F, const Options &Opts)
+      : M(M), F(F), O(Opts), TV(M, F, Pool), U(F) {
+    collectBarriers();
+    collectAccesses();
+    assumeDimensions();
+    Main = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);
+  }
+
+  KernelReport run();
+
+private:
+  /// An encoder and the solver its formulas go to.
+  struct Solving {
+    Encoder Enc;
+    smt::Solver S;
+    Solving(ir::ThreadValues &TV, const LaunchConfig &L, unsigned Ms)
+        : Enc(TV, L), S(smt::Limits{Ms, 0}) {
+      for (const Expr &E : Enc.launchFacts())
+        S.add(E);
+    }
+  };
+  /// A query's answer; with Sat, a model that is exact, and the encoder it
+  /// belongs to.
+  struct Solved {
+    smt::Result Res;
+    Solving *By = nullptr;
+    std::unique_ptr<Solving> Own;
+  };
+  using Builder = std::function<std::vector<Expr>(Encoder &)>;
+  Solved solve(const Builder &Build);
+  LaunchConfig launchOf(const smt::Model &Mo, Encoder &E);
+  struct Item {
+    ir::MemoryAccess A;
+    bool Call = false;
+    /// Part of a recognised grid.sync(): its own synchronisation.
+    bool GridSync = false;
+  };
+  struct Outcome {
+    Verdict V = Verdict::Safe;
+    std::string Reason;
+    std::optional<Witness> W;
+    Relation Rel = Relation::SameBlock;
+    std::vector<unsigned> Sources;
+  };
+
+  void assumeDimensions();
+  void collectAccesses();
+  void collectBarriers();
+  void checkPair(unsigned I, unsigned J);
+  Outcome query(unsigned I, unsigned J, Relation R, bool AnyWarp,
+                bool WithAddress);
+  Expr contexts(Encoder &Enc, unsigned I, unsigned J,
+                const ir::BarrierIntervals &BI, std::vector<unsigned> &Sources,
+                std::set<unsigned> &Loops);
+  Expr relationFacts(Encoder &Enc, Relation R, bool AnyWarp);
+  Expr sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
+               const std::vector<ExprId> &ExprsB, Relation R);
+  std::vector<unsigned> loopsOf(unsigned Item, const std::vector<ExprId> &Es);
+  void flush(Solving &Sv);
+  Witness witness(Encoder &Enc, const smt::Model &Mo, unsigned ItemA, unsigned ItemB,
+                  ExprId OffA, ExprId OffB, const std::vector<ExprId> &ExprsA,
+                  const std::vector<ExprId> &ExprsB);
+  void fillThread(Encoder &Enc, const smt::Model &Mo, unsigned T, unsigned Item, ExprId Off,
+                  const std::vector<ExprId> &Es, ThreadWitness &W,
+                  std::vector<std::pair<std::string, int64_t>> &Params);
+  std::string memorySync(unsigned I, unsigned J, Relation R);
+  /// Loads (index into Items) whose values the expressions mention.
+  std::vector<std::pair<unsigned, unsigned>>
+  loadsIn(const std::vector<ExprId> &Es);
+  /// Two loads of one location return one value: always for memory the
+  /// kernel never writes; with \p SameThread, also for two loads by one
+  /// thread with no write by it to that memory between them.
+  Expr consistency(Encoder &Enc, const std::vector<ExprId> &EA,
+                   const std::vector<ExprId> &EB, bool SameThread);
+  void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
+  bool reaches(unsigned From, unsigned To);
+  /// Block \p To is reachable from block \p From without a back edge.
+  bool forwardReaches(unsigned From, unsigned To);
+  Expr skipped(Encoder &Enc, unsigned T, unsigned Item, unsigned SourceItem,
+               const ir::BarrierIntervals &BI,
+               const ir::BarrierIntervals::Reach &RR);
+  uint32_t lineOf(unsigned Item) const;
+  std::string whereText(unsigned Item) const;
+  const ir::BarrierIntervals &intervals(Relation R) const {
+    return R == Relation::SameWarp    ? *Warp
+           : R == Relation::SameBlock ? *Cta
+                                      : *Grid;
+  }
+  bool multiBlock() const {
+    for (const auto &D : O.Launch.Grid)
+      if (D != std::optional<int64_t>(1))
+        return true;
+    return false;
+  }
+  bool multiThread() const {
+    for (const auto &D : O.Launch.Block)
+      if (D != std::optional<int64_t>(1))
+        return true;
+    return false;
+  }
+
+  const ptx::Module &M;
+  const ir::FunctionIR &F;
+  Options O; ///< With the launch assumptions filled in.
+  ir::ExprPool Pool;
+  ir::ThreadValues TV;
+  ir::Uniformity U;
+  std::unique_ptr<Solving> Main;
+  KernelReport R;
+  std::vector<Item> Items;
+  std::vector<ir::Barrier> Bars;
+  std::unique_ptr<ir::BarrierIntervals> Warp, Cta, Grid;
+  bool HasWarpBarriers = false;
+  std::vector<std::vector<char>> BlockReach, FwdReach;
+  /// Per Items index: the memory the kernel never writes.
+  std::vector<char> ReadOnly;
+  /// Body index of a load -> its index in Items.
+  std::map<unsigned, unsigned> LoadAt;
+  std::string CallNote;
+};
+
+} // namespace incant::race
+
+#endif // INCANT_LIB_RACE_CHECKER_H

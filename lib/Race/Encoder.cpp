@@ -1,0 +1,521 @@
+//===- Encoder.cpp - IR expressions as SMT formulas for two threads -------===//
+#include "Encoder.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace incant::race {
+
+using ir::ExprId;
+using ir::ExprNode;
+using ir::NoNode;
+using ir::Op;
+using ir::SymKind;
+using ir::Symbol;
+using smt::Expr;
+
+static const char *Dims[] = {"x", "y", "z"};
+
+Encoder::Encoder(ir::ThreadValues &Values, const LaunchConfig &L)
+    : TV(&Values), Launch(L) {
+  size_t NL = TV->function().loops().loops().size();
+  UsedLoops[0].assign(NL, 0);
+  UsedLoops[1].assign(NL, 0);
+}
+
+Expr Encoder::fresh(const std::string &Name, bool Bool) {
+  return Expr::mkFreshVar(Name, Bool ? smt::Sort::boolean() : smt::Sort::integer());
+}
+
+std::string Encoder::frameKey(Frame Fr) const {
+  std::string K = Fr.Thread ? "B" : "A";
+  if (Fr.ShiftLoop != NoNode)
+    K += "@L" + std::to_string(Fr.ShiftLoop);
+  return K;
+}
+
+//===-- Geometry and ids --------------------------------------------------===//
+
+Expr Encoder::ntid(unsigned D) {
+  if (Launch.Block[D])
+    return Expr::mkInt(*Launch.Block[D]);
+  return Expr::mkVar(std::string("ntid.") + Dims[D], smt::Sort::integer());
+}
+
+Expr Encoder::nctaid(unsigned D) {
+  if (Launch.Grid[D])
+    return Expr::mkInt(*Launch.Grid[D]);
+  return Expr::mkVar(std::string("nctaid.") + Dims[D], smt::Sort::integer());
+}
+
+Expr Encoder::tid(unsigned T, unsigned D) {
+  if (Launch.Block[D] == std::optional<int64_t>(1))
+    return Expr::mkInt(0);
+  return Expr::mkVar(std::string("tid.") + Dims[D] + (T ? "!B" : "!A"),
+                     smt::Sort::integer());
+}
+
+Expr Encoder::ctaid(unsigned T, unsigned D) {
+  if (Launch.Grid[D] == std::optional<int64_t>(1))
+    return Expr::mkInt(0);
+  return Expr::mkVar(std::string("ctaid.") + Dims[D] + (T ? "!B" : "!A"),
+                     smt::Sort::integer());
+}
+
+Expr Encoder::linearTid(unsigned T) {
+  Expr Y = tid(T, 1), Z = tid(T, 2);
+  Expr Inner = Y;
+  if (!Z.asInt() || *Z.asInt() != 0) {
+    Expr NY = ntid(1);
+    Inner = Y + (NY.isConst() || Z.isConst() ? NY * Z : product({NY, Z}));
+  }
+  Expr NX = ntid(0);
+  Expr Outer = NX.isConst() || Inner.isConst() ? NX * Inner : product({NX, Inner});
+  return tid(T, 0) + Outer;
+}
+
+Expr Encoder::warp(unsigned T) {
+  return divRem(linearTid(T), Expr::mkInt(32), false, false);
+}
+
+std::vector<Expr> Encoder::launchFacts() {
+  std::vector<Expr> F;
+  static const int64_t MaxBlock[] = {1024, 1024, 64};
+  static const int64_t MaxGrid[] = {2147483647, 65535, 65535};
+  std::vector<Expr> NonConst;
+  for (unsigned D = 0; D < 3; ++D) {
+    Expr N = ntid(D), G = nctaid(D);
+    F.push_back(N.ge(Expr::mkInt(1)) && N.le(Expr::mkInt(MaxBlock[D])));
+    F.push_back(G.ge(Expr::mkInt(1)) && G.le(Expr::mkInt(MaxGrid[D])));
+    if (!N.isConst())
+      NonConst.push_back(N);
+    for (unsigned T = 0; T < 2; ++T) {
+      F.push_back(tid(T, D).ge(Expr::mkInt(0)) && tid(T, D).lt(N));
+      F.push_back(ctaid(T, D).ge(Expr::mkInt(0)) && ctaid(T, D).lt(G));
+    }
+  }
+  // At most 1024 threads per CTA.
+  int64_t Known = 1;
+  for (unsigned D = 0; D < 3; ++D)
+    if (std::optional<int64_t> V = ntid(D).asInt())
+      Known *= *V;
+  if (NonConst.size() >= 2)
+    F.push_back((product(NonConst) * Expr::mkInt(Known)).le(Expr::mkInt(1024)));
+  else if (NonConst.size() == 1)
+    F.push_back((NonConst[0] * Expr::mkInt(Known)).le(Expr::mkInt(1024)));
+  return F;
+}
+
+//===-- Symbols -----------------------------------------------------------===//
+
+Expr Encoder::iter(unsigned T, unsigned Loop) {
+  UsedLoops[T][Loop] = 1;
+  std::string Name = "iter" + std::to_string(Loop) + (T ? "!B" : "!A");
+  Expr K = Expr::mkVar(Name, smt::Sort::integer());
+  if (IterMade.insert({T, Loop}).second)
+    Side.push_back(K.ge(Expr::mkInt(0)));
+  return K;
+}
+
+std::vector<unsigned> Encoder::loopsUsed(unsigned T) const {
+  std::vector<unsigned> Out;
+  for (unsigned L = 0; L < UsedLoops[T].size(); ++L)
+    if (UsedLoops[T][L])
+      Out.push_back(L);
+  return Out;
+}
+
+Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
+  const Symbol &S = pool().symbol(SymIdx);
+  // A symbol that does not change with the shifted loop's iterations is
+  // that of the thread's own frame.
+  if (Fr.ShiftLoop != NoNode && !TV->variesIn(S, Fr.ShiftLoop))
+    Fr.ShiftLoop = NoNode;
+  auto Key = std::make_pair(Fr, SymIdx);
+  if (auto It = SymVars.find(Key); It != SymVars.end())
+    return It->second;
+  if (Fr.ShiftLoop == NoNode)
+    Used[Fr.Thread].push_back(SymIdx);
+  Expr V;
+  std::string Suffix = "!" + frameKey(Fr);
+  switch (S.K) {
+  case SymKind::Tid:
+    V = tid(Fr.Thread, S.Dim);
+    break;
+  case SymKind::Ctaid:
+    V = ctaid(Fr.Thread, S.Dim);
+    break;
+  case SymKind::Ntid:
+    V = ntid(S.Dim);
+    break;
+  case SymKind::Nctaid:
+    V = nctaid(S.Dim);
+    break;
+  case SymKind::Param: {
+    std::string Key = S.Offset ? S.Name + "+" + std::to_string(S.Offset) : S.Name;
+    auto Given = Launch.Params.find(Key);
+    if (Given == Launch.Params.end() && !S.Offset) {
+      const auto &Params = TV->function().function().Params;
+      for (unsigned I = 0; I < Params.size(); ++I)
+        if (Params[I].Name == S.Name)
+          Given = Launch.Params.find(std::to_string(I));
+    }
+    V = Given != Launch.Params.end()
+            ? Expr::mkInt(Given->second)
+            : Expr::mkVar("param:" + Key, smt::Sort::integer());
+    break;
+  }
+  case SymKind::VarAddr:
+    V = Expr::mkVar("&" + S.Name, smt::Sort::integer());
+    break;
+  case SymKind::Iter:
+    if (Fr.ShiftLoop == S.Loop)
+      V = iter(Fr.Thread, S.Loop) - Expr::mkInt(1);
+    else if (Fr.ShiftLoop != NoNode) {
+      V = fresh("iter" + std::to_string(S.Loop) + Suffix);
+      Side.push_back(V.ge(Expr::mkInt(0)));
+    } else
+      V = iter(Fr.Thread, S.Loop);
+    break;
+  case SymKind::LoopVar: {
+    V = Expr::mkVar(pool().symbolName(SymIdx) + Suffix,
+                    S.IsBool ? smt::Sort::boolean() : smt::Sort::integer());
+    SymVars.emplace(Key, V); // before encoding the start value
+    Approx = true;
+    // In iteration 0 it holds its start value.
+    Symbol IterSym;
+    IterSym.K = SymKind::Iter;
+    IterSym.Loop = S.Loop;
+    Expr K = encode(Fr, pool().sym(IterSym));
+    Instances.push_back({SymIdx, Fr, V, K});
+    if (const ir::LoopVarInfo *LV = TV->loopVarOf(SymIdx))
+      Side.push_back(K.eq(Expr::mkInt(0)).implies(V.eq(encode(Fr, LV->Init))));
+    return V;
+  }
+  case SymKind::Opaque:
+    if (S.Uniform)
+      V = Expr::mkVar("opaque:" + pool().symbolName(SymIdx), S.IsBool ? smt::Sort::boolean()
+                                                   : smt::Sort::integer());
+    else
+      V = Expr::mkVar(pool().symbolName(SymIdx) + Suffix,
+                      S.IsBool ? smt::Sort::boolean() : smt::Sort::integer());
+    break;
+  }
+  SymVars.emplace(Key, V);
+  return V;
+}
+
+//===-- Expressions -------------------------------------------------------===//
+
+Expr Encoder::encode(Frame Fr, ExprId E) {
+  auto Key = std::make_pair(Fr, E);
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return It->second;
+  Expr V = encodeNode(Fr, E);
+  Memo.emplace(Key, V);
+  return V;
+}
+
+Expr Encoder::encodeNode(Frame Fr, ExprId E) {
+  const ExprNode &N = pool().node(E);
+  auto Sub = [&](unsigned I) { return encode(Fr, N.Ops[I]); };
+  switch (N.O) {
+  case Op::Const:
+    return Expr::mkInt(N.Value);
+  case Op::BoolConst:
+    return Expr::mkBool(N.Value != 0);
+  case Op::Sym:
+    return symbolVar(Fr, N.Sym);
+  case Op::Add: {
+    std::vector<Expr> Terms;
+    for (unsigned I = 0; I < N.Ops.size(); ++I)
+      Terms.push_back(Sub(I));
+    return Expr::mkAdd(Terms);
+  }
+  case Op::Mul: {
+    Expr Coeff = Expr::mkInt(1);
+    std::vector<Expr> Factors;
+    for (unsigned I = 0; I < N.Ops.size(); ++I) {
+      Expr F = Sub(I);
+      if (F.isConst())
+        Coeff = Coeff * F;
+      else
+        Factors.push_back(F);
+    }
+    if (Factors.empty())
+      return Coeff;
+    if (Factors.size() == 1)
+      return Coeff * Factors[0];
+    return Coeff * product(Factors);
+  }
+  case Op::Div:
+  case Op::Rem:
+    return divRem(Sub(0), Sub(1), N.Signed, N.O == Op::Rem);
+  case Op::Shl: {
+    Expr X = Sub(0), K = Sub(1);
+    if (std::optional<int64_t> C = K.asInt(); C && *C >= 0 && *C < 62)
+      return X * Expr::mkInt(int64_t(1) << *C);
+    Approx = true;
+    Expr R = fresh("shl");
+    Side.push_back(X.ge(Expr::mkInt(0)).implies(R.ge(Expr::mkInt(0))));
+    return R;
+  }
+  case Op::Shr: {
+    Expr X = Sub(0), K = Sub(1);
+    if (std::optional<int64_t> C = K.asInt(); C && *C >= 0 && *C < 62)
+      return X.div(Expr::mkInt(int64_t(1) << *C)); // floor: arithmetic shift
+    Approx = true;
+    Expr R = fresh("shr");
+    Side.push_back(X.ge(Expr::mkInt(0)).implies(R.ge(Expr::mkInt(0)) && R.le(X)));
+    return R;
+  }
+  case Op::And:
+  case Op::Or:
+  case Op::Xor: {
+    Expr X = Sub(0), Y = Sub(1);
+    if (std::optional<int64_t> C = Y.asInt())
+      return bitOp(N.O, X, *C);
+    if (std::optional<int64_t> C = X.asInt())
+      return bitOp(N.O, Y, *C);
+    Approx = true;
+    // Bounds that hold for non-negative operands: a & b is at most either,
+    // a | b at least either; both | and ^ at most their sum.
+    Expr R = fresh("bits");
+    Expr Zero = Expr::mkInt(0);
+    Expr NonNeg = X.ge(Zero) && Y.ge(Zero);
+    if (N.O == Op::And)
+      Side.push_back(NonNeg.implies(R.ge(Zero) && R.le(X) && R.le(Y)));
+    else if (N.O == Op::Or)
+      Side.push_back(NonNeg.implies(R.ge(X) && R.ge(Y) && R.le(X + Y)));
+    else
+      Side.push_back(NonNeg.implies(R.ge(Zero) && R.le(X + Y)));
+    return R;
+  }
+  case Op::Min:
+  case Op::Max: {
+    Expr X = Sub(0), Y = Sub(1);
+    Expr XLess = X.le(Y);
+    return N.O == Op::Min ? Expr::ite(XLess, X, Y) : Expr::ite(XLess, Y, X);
+  }
+  case Op::Select:
+    return Expr::ite(Sub(0), Sub(1), Sub(2));
+  case Op::Cmp: {
+    Expr X = Sub(0), Y = Sub(1);
+    switch (N.Cmp) {
+    case ir::CmpKind::Eq: return X.eq(Y);
+    case ir::CmpKind::Ne: return X.ne(Y);
+    case ir::CmpKind::Lt: return X.lt(Y);
+    case ir::CmpKind::Le: return X.le(Y);
+    case ir::CmpKind::Gt: return X.gt(Y);
+    case ir::CmpKind::Ge: return X.ge(Y);
+    }
+    return Expr();
+  }
+  case Op::BoolAnd:
+    return Sub(0) && Sub(1);
+  case Op::BoolOr:
+    return Sub(0) || Sub(1);
+  case Op::BoolNot:
+    return !Sub(0);
+  case Op::BoolXor:
+    return Sub(0).ne(Sub(1));
+  }
+  return Expr();
+}
+
+Expr Encoder::divRem(const Expr &X, const Expr &D, bool Signed, bool WantRem) {
+  (void)Signed; // C's truncating division; equal to floor for x >= 0
+  std::optional<int64_t> C = D.asInt();
+  if (C && *C == 0) {
+    Approx = true;
+    return fresh(WantRem ? "rem0" : "div0");
+  }
+  if (std::optional<int64_t> XV = X.asInt(); XV && C && *C != 0) {
+    int64_t Q = *XV / *C, R = *XV % *C;
+    return Expr::mkInt(WantRem ? R : Q);
+  }
+  Expr Q = fresh("q"), R = fresh("r");
+  Expr QD = C ? Q * D : product({Q, D});
+  Expr Zero = Expr::mkInt(0);
+  Side.push_back(X.eq(QD + R));
+  if (C) {
+    Expr Abs = Expr::mkInt(*C < 0 ? -*C : *C);
+    Side.push_back(X.ge(Zero).implies(R.ge(Zero) && R.lt(Abs)));
+    Side.push_back(X.lt(Zero).implies(R.le(Zero) && R.gt(-Abs)));
+  } else {
+    Expr One = Expr::mkInt(1);
+    Side.push_back((D.ge(One) && X.ge(Zero)).implies(R.ge(Zero) && R.lt(D)));
+    Side.push_back((D.ge(One) && X.lt(Zero)).implies(R.le(Zero) && R.gt(-D)));
+    Side.push_back((D.le(-One) && X.ge(Zero)).implies(R.ge(Zero) && R.lt(-D)));
+    Side.push_back((D.le(-One) && X.lt(Zero)).implies(R.le(Zero) && R.gt(D)));
+  }
+  return WantRem ? R : Q;
+}
+
+Expr Encoder::bitOp(Op O, const Expr &X, int64_t C) {
+  auto Bit = [&](unsigned J) {
+    // Bit J of X in two's complement: floor(X / 2^J) mod 2.
+    return X.div(Expr::mkInt(int64_t(1) << J)).mod(Expr::mkInt(2));
+  };
+  auto Pop = [](uint64_t V) { return __builtin_popcountll(V); };
+  uint64_t U = static_cast<uint64_t>(C);
+  if (O == Op::And) {
+    if (C > 0 && (U & (U + 1)) == 0) // 2^k - 1: the low k bits
+      return X.mod(Expr::mkInt(C + 1));
+    if (C < 0 && ((~U) & (~U + 1)) == 0) // -2^k: clear the low k bits
+      return X - X.mod(Expr::mkInt(static_cast<int64_t>(~U) + 1));
+    if (C >= 0 && Pop(U) <= 8) {
+      std::vector<Expr> Terms = {Expr::mkInt(0)};
+      for (unsigned J = 0; J < 62; ++J)
+        if (U >> J & 1)
+          Terms.push_back(Bit(J) * Expr::mkInt(int64_t(1) << J));
+      return Expr::mkAdd(Terms);
+    }
+    if (C < 0 && Pop(~U) <= 8) {
+      std::vector<Expr> Terms = {X};
+      for (unsigned J = 0; J < 62; ++J)
+        if (~U >> J & 1)
+          Terms.push_back(Bit(J) * Expr::mkInt(-(int64_t(1) << J)));
+      return Expr::mkAdd(Terms);
+    }
+  } else if (C >= 0 && Pop(U) <= 8) {
+    std::vector<Expr> Terms = {X};
+    for (unsigned J = 0; J < 62; ++J)
+      if (U >> J & 1) {
+        Expr P = Expr::mkInt(int64_t(1) << J);
+        Expr B = Bit(J);
+        // or: +2^j where the bit is 0; xor: +2^j or -2^j.
+        Terms.push_back(O == Op::Or ? (Expr::mkInt(1) - B) * P
+                                    : (Expr::mkInt(1) - B * Expr::mkInt(2)) * P);
+      }
+    return Expr::mkAdd(Terms);
+  }
+  Approx = true;
+  Expr R = fresh("bits");
+  if (O == Op::And && C >= 0)
+    Side.push_back(R.ge(Expr::mkInt(0)) && R.le(Expr::mkInt(C)));
+  return R;
+}
+
+//===-- Products ----------------------------------------------------------===//
+
+Expr Encoder::product(std::vector<Expr> Factors) {
+  std::sort(Factors.begin(), Factors.end(), [](const Expr &A, const Expr &B) {
+    return A.ast() < B.ast();
+  });
+  std::vector<void *> Key;
+  for (const Expr &F : Factors)
+    Key.push_back(F.ast());
+  if (auto It = ProductIndex.find(Key); It != ProductIndex.end())
+    return Products[It->second].Var;
+  Expr V = fresh("prod");
+  ProductIndex.emplace(Key, static_cast<unsigned>(Products.size()));
+  Products.push_back({Factors, V});
+  return V;
+}
+
+std::vector<Expr> Encoder::lemmas() {
+  std::vector<Expr> L;
+  Expr Zero = Expr::mkInt(0), One = Expr::mkInt(1);
+  // The product of all factors but the I-th (a factor or a product).
+  auto Rest = [&](const std::vector<Expr> &F, size_t I) {
+    std::vector<Expr> R;
+    for (size_t J = 0; J < F.size(); ++J)
+      if (J != I)
+        R.push_back(F[J]);
+    return R.size() == 1 ? R[0] : product(R);
+  };
+  // Rounds: Rest() may make products, whose lemmas come in the next round.
+  while (LemmasDone < Products.size()) {
+    size_t Old = LemmasDone, End = Products.size();
+    for (size_t P = Old; P < End; ++P) {
+      // Copies: product() may grow the vector.
+      std::vector<Expr> F = Products[P].Factors;
+      Expr V = Products[P].Var;
+      std::vector<Expr> NonNeg, IsZero;
+      for (const Expr &X : F) {
+        NonNeg.push_back(X.ge(Zero));
+        IsZero.push_back(X.eq(Zero));
+      }
+      L.push_back(Expr::mkAnd(NonNeg).implies(V.ge(Zero)));
+      L.push_back(Expr::mkOr(IsZero).implies(V.eq(Zero)));
+      for (size_t I = 0; I < F.size(); ++I) {
+        Expr R = Rest(F, I);
+        L.push_back((F[I].ge(One) && R.ge(Zero)).implies(V.ge(R)));
+        L.push_back(F[I].eq(One).implies(V.eq(R)));
+        L.push_back(F[I].eq(-One).implies(V.eq(-R)));
+      }
+    }
+    // Two products that differ in one factor: a*r and b*r.
+    for (size_t Q = Old; Q < End; ++Q)
+      for (size_t P = 0; P < Q; ++P) {
+        std::vector<Expr> FP = Products[P].Factors, FQ = Products[Q].Factors;
+        if (FP.size() != FQ.size())
+          continue;
+        std::vector<void *> A, B;
+        for (const Expr &X : FP)
+          A.push_back(X.ast());
+        for (const Expr &X : FQ)
+          B.push_back(X.ast());
+        std::vector<void *> OnlyA, OnlyB;
+        std::set_difference(A.begin(), A.end(), B.begin(), B.end(),
+                            std::back_inserter(OnlyA));
+        std::set_difference(B.begin(), B.end(), A.begin(), A.end(),
+                            std::back_inserter(OnlyB));
+        if (OnlyA.size() != 1 || OnlyB.size() != 1)
+          continue;
+        size_t IA = std::find(A.begin(), A.end(), OnlyA[0]) - A.begin();
+        size_t IB = std::find(B.begin(), B.end(), OnlyB[0]) - B.begin();
+        Expr FA = FP[IA], FB = FQ[IB];
+        Expr R = Rest(FP, IA);
+        Expr VP = Products[P].Var, VQ = Products[Q].Var;
+        L.push_back((R.ge(Zero) && FA.ge(FB + One)).implies((VP - VQ).ge(R)));
+        L.push_back((R.ge(Zero) && FB.ge(FA + One)).implies((VQ - VP).ge(R)));
+        L.push_back(FA.eq(FB).implies(VP.eq(VQ)));
+      }
+    LemmasDone = End;
+  }
+  return L;
+}
+
+bool Encoder::validModel(const smt::Model &M) const {
+  for (const Product &P : Products) {
+    std::optional<int64_t> V = M.evalInt(P.Var);
+    __int128 Prod = 1;
+    for (const Expr &F : P.Factors) {
+      std::optional<int64_t> X = M.evalInt(F);
+      if (!X)
+        return false;
+      Prod *= *X;
+      if (Prod > INT64_MAX || Prod < INT64_MIN)
+        return false;
+    }
+    if (!V || *V != static_cast<int64_t>(Prod))
+      return false;
+  }
+  return true;
+}
+
+std::vector<Expr> Encoder::takeSideConditions() {
+  std::vector<Expr> Out;
+  Out.swap(Side);
+  return Out;
+}
+
+Expr Encoder::iterationExists(unsigned T, unsigned Loop) {
+  Expr K = iter(T, Loop);
+  Expr One = Expr::mkInt(1), Zero = Expr::mkInt(0);
+  std::vector<Expr> Cont = {K.ge(One),
+                            encode(Frame{T, Loop}, TV->backEdgeCond(Loop))};
+  // A loop that runs while `i != n` stops at the first iteration where
+  // i == n: none of the iterations before k may be that one.
+  for (const ir::ThreadValues::StopPoint &S : TV->stopPoints(Loop)) {
+    Expr Minus = -encode(Frame{T, ir::NoNode}, S.Rest);
+    Expr A = Expr::mkInt(S.Coeff);
+    Expr J = Minus.div(A);
+    Cont.push_back(!(Minus.mod(A).eq(Zero) && J.ge(Zero) && J.le(K - One)));
+  }
+  return K.eq(Zero) || Expr::mkAnd(Cont);
+}
+
+} // namespace incant::race

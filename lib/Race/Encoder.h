@@ -1,0 +1,140 @@
+//===- Encoder.h - IR expressions as SMT formulas for two threads ---------===//
+//
+// Turns ThreadValues expressions into integer SMT terms for one of two
+// symbolic threads (0 = A, 1 = B). Thread-local symbols (tid, ctaid, loop
+// counters, opaque values) get one variable per thread; grid-uniform ones
+// (ntid, nctaid, parameters) one shared variable, or the constant the
+// launch configuration gives.
+//
+// A frame may also stand for the previous iteration of a loop (for the
+// constraint that iteration k exists only if the back edge was taken in
+// iteration k-1): there, that loop's counter is k-1 and every value that
+// changes with its iterations is a fresh variable.
+//
+// The formulas stay in linear integer arithmetic, which Z3 decides
+// quickly: a product of two non-constant terms becomes a variable, and
+// lemmas() gives the facts that relate such variables (signs, monotonicity,
+// and for two products that differ in one factor, a*r - b*r >= r when
+// a > b and r >= 0). Division and remainder get quotient and remainder
+// variables; bitwise operations with constants are spelled with them.
+// A model may violate a product; validModel() says whether it does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_LIB_RACE_ENCODER_H
+#define INCANT_LIB_RACE_ENCODER_H
+
+#include "incant/IR/ThreadValues.h"
+#include "incant/IR/Uniformity.h"
+#include "incant/Race/Race.h"
+#include "incant/SMT/Solver.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace incant::race {
+
+/// A thread and, optionally, the loop whose previous iteration the frame
+/// describes.
+struct Frame {
+  unsigned Thread = 0;
+  unsigned ShiftLoop = ir::NoNode;
+  friend bool operator<(const Frame &A, const Frame &B) {
+    return A.Thread != B.Thread ? A.Thread < B.Thread
+                                : A.ShiftLoop < B.ShiftLoop;
+  }
+};
+
+class Encoder {
+public:
+  Encoder(ir::ThreadValues &TV, const LaunchConfig &Launch);
+
+  ir::ThreadValues &values() { return *TV; }
+  ir::ExprPool &pool() { return TV->pool(); }
+
+  /// The SMT term of \p E in frame \p Fr (Int, or Bool for predicates).
+  smt::Expr encode(Frame Fr, ir::ExprId E);
+  /// The variable of a symbol in a frame.
+  smt::Expr symbolVar(Frame Fr, unsigned Sym);
+  /// The iteration counter of \p Loop for thread \p Thread.
+  smt::Expr iter(unsigned Thread, unsigned Loop);
+  /// Thread \p T's ids, and the geometry.
+  smt::Expr tid(unsigned T, unsigned Dim);
+  smt::Expr ctaid(unsigned T, unsigned Dim);
+  smt::Expr ntid(unsigned Dim);
+  smt::Expr nctaid(unsigned Dim);
+  /// The thread's linear id in its CTA and its warp number (id / 32).
+  smt::Expr linearTid(unsigned T);
+  smt::Expr warp(unsigned T);
+
+  /// Facts every launch satisfies: geometry limits, ids within them.
+  std::vector<smt::Expr> launchFacts();
+  /// Iteration \p k of \p Loop exists for thread \p T: k == 0, or the back
+  /// edge was taken in iteration k-1 (with the values of that iteration).
+  smt::Expr iterationExists(unsigned T, unsigned Loop);
+  /// The loops whose counters thread \p T's formulas mention (base frame).
+  std::vector<unsigned> loopsUsed(unsigned T) const;
+
+  /// Definitions collected while encoding (quotients, remainders, starting
+  /// values of loop-carried variables, counters >= 0); take them after
+  /// encoding a query.
+  std::vector<smt::Expr> takeSideConditions();
+  /// The lemmas of the products made since the last call (and between
+  /// them and the older ones).
+  std::vector<smt::Expr> lemmas();
+  /// Whether \p M gives every product variable the product of its factors.
+  bool validModel(const smt::Model &M) const;
+
+  /// One thread's value of a loop-carried variable in one frame, and the
+  /// iteration of its loop it belongs to.
+  struct LoopVarInstance {
+    unsigned Sym;
+    Frame Fr;
+    smt::Expr Var, Iter;
+  };
+  const std::vector<LoopVarInstance> &loopVarInstances() const {
+    return Instances;
+  }
+
+  /// Symbols encoded in thread \p T's base frame (pool indices).
+  const std::vector<unsigned> &symbolsUsed(unsigned T) const {
+    return Used[T];
+  }
+  /// Whether a frame's formulas use values the analysis only bounds
+  /// (loop-carried values other than induction variables, shifts by
+  /// variables, bitwise operations with variables).
+  bool approximated() const { return Approx; }
+
+private:
+  smt::Expr encodeNode(Frame Fr, ir::ExprId E);
+  smt::Expr product(std::vector<smt::Expr> Factors);
+  smt::Expr divRem(const smt::Expr &X, const smt::Expr &D, bool Signed,
+                   bool WantRem);
+  smt::Expr bitOp(ir::Op O, const smt::Expr &X, int64_t C);
+  smt::Expr fresh(const std::string &Name, bool Bool = false);
+  std::string frameKey(Frame Fr) const;
+
+  ir::ThreadValues *TV;
+  LaunchConfig Launch;
+  std::map<std::pair<Frame, ir::ExprId>, smt::Expr> Memo;
+  std::map<std::pair<Frame, unsigned>, smt::Expr> SymVars;
+  std::vector<smt::Expr> Side;
+  struct Product {
+    std::vector<smt::Expr> Factors; ///< Sorted by term identity.
+    smt::Expr Var;
+  };
+  std::vector<Product> Products;
+  size_t LemmasDone = 0;
+  std::set<std::pair<unsigned, unsigned>> IterMade;
+  std::map<std::vector<void *>, unsigned> ProductIndex;
+  std::vector<unsigned> Used[2];
+  std::vector<LoopVarInstance> Instances;
+  std::vector<char> UsedLoops[2];
+  bool Approx = false;
+  unsigned Fresh = 0;
+};
+
+} // namespace incant::race
+
+#endif // INCANT_LIB_RACE_ENCODER_H

@@ -1,0 +1,562 @@
+//===- Pairs.cpp - Two accesses, two symbolic threads, one query ----------===//
+#include "Checker.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace incant::race {
+
+//===-- Encoding helpers --------------------------------------------------===//
+
+void Checker::flush(Solving &Sv) {
+  // A side condition or lemma that could not be built only constrains the
+  // threads less: leaving it out can give a race or unknown, never safe.
+  auto Add = [&](const Expr &E) {
+    if (E.isValid())
+      Sv.S.add(E);
+  };
+  for (const Expr &E : Sv.Enc.takeSideConditions())
+    Add(E);
+  for (const Expr &E : Sv.Enc.lemmas())
+    Add(E);
+  for (const Expr &E : Sv.Enc.takeSideConditions())
+    Add(E);
+}
+
+LaunchConfig Checker::launchOf(const smt::Model &Mo, Encoder &E) {
+  LaunchConfig L = O.Launch;
+  for (unsigned D = 0; D < 3; ++D) {
+    L.Block[D] = Mo.evalInt(E.ntid(D)).value_or(1);
+    L.Grid[D] = Mo.evalInt(E.nctaid(D)).value_or(1);
+  }
+  for (unsigned Y = 0; Y < Pool.symbolCount(); ++Y) {
+    const ir::Symbol &Sym = Pool.symbol(Y);
+    if (Sym.K != ir::SymKind::Param)
+      continue;
+    std::string Key = Sym.Offset ? Sym.Name + "+" + std::to_string(Sym.Offset)
+                                 : Sym.Name;
+    if (!L.Params.count(Key))
+      L.Params[Key] = Mo.evalInt(E.symbolVar(Frame{0, NoNode}, Y)).value_or(0);
+  }
+  return L;
+}
+
+Checker::Solved Checker::solve(const Builder &Build) {
+  Solved Out;
+  Solving &Mn = *Main;
+  std::vector<Expr> Q = Build(Mn.Enc);
+  if (!std::all_of(Q.begin(), Q.end(), [](const Expr &E) { return E.isValid(); })) {
+    flush(Mn);
+    Out.Res = smt::Result::unknown("a formula the encoder could not build");
+    Out.By = &Mn;
+    return Out;
+  }
+  flush(Mn);
+  Mn.S.push();
+  for (const Expr &E : Q)
+    Mn.S.add(E);
+  Out.Res = Mn.S.check();
+  Out.By = &Mn;
+
+  // A model of the linear relaxation may not multiply correctly: solve
+  // again with that model's geometry and parameters as constants, which
+  // makes most products linear; else try another geometry.
+  for (unsigned Try = 0; Try < 3 && Out.Res.isSat() &&
+                         !Mn.Enc.validModel(Out.Res.model());
+       ++Try) {
+    LaunchConfig L = launchOf(Out.Res.model(), Mn.Enc);
+    auto Conc = std::make_unique<Solving>(TV, L, O.TimeoutMs);
+    std::vector<Expr> Q2 = Build(Conc->Enc);
+    if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }))
+      break;
+    flush(*Conc);
+    for (const Expr &E : Q2)
+      Conc->S.add(E);
+    smt::Result R2 = Conc->S.check();
+    if (R2.isSat() && Conc->Enc.validModel(R2.model())) {
+      Out.Res = R2;
+      Out.By = Conc.get();
+      Out.Own = std::move(Conc);
+      Mn.S.pop();
+      return Out;
+    }
+    // Not with this geometry and these parameters: another one.
+    std::vector<Expr> Same;
+    for (unsigned D = 0; D < 3; ++D) {
+      Same.push_back(Mn.Enc.ntid(D).eq(Expr::mkInt(*L.Block[D])));
+      Same.push_back(Mn.Enc.nctaid(D).eq(Expr::mkInt(*L.Grid[D])));
+    }
+    for (unsigned Y = 0; Y < Pool.symbolCount(); ++Y)
+      if (Pool.symbol(Y).K == ir::SymKind::Param) {
+        const ir::Symbol &Sym = Pool.symbol(Y);
+        std::string Key = Sym.Offset ? Sym.Name + "+" + std::to_string(Sym.Offset)
+                                     : Sym.Name;
+        Same.push_back(Mn.Enc.symbolVar(Frame{0, NoNode}, Y)
+                           .eq(Expr::mkInt(L.Params[Key])));
+      }
+    Mn.S.add(!Expr::mkAnd(Same));
+    Out.Res = Mn.S.check();
+  }
+  if (Out.Res.isSat() && !Mn.Enc.validModel(Out.Res.model()))
+    Out.Res = smt::Result::unknown(
+        "no witness found with the products of unknowns made linear");
+  Mn.S.pop();
+  return Out;
+}
+
+Expr Checker::relationFacts(Encoder &Enc, Relation Rel, bool AnyWarp) {
+  std::vector<Expr> Same, Diff;
+  for (unsigned D = 0; D < 3; ++D) {
+    Expr CA = Enc.ctaid(0, D), CB = Enc.ctaid(1, D);
+    Same.push_back(CA.eq(CB));
+    Diff.push_back(CA.ne(CB));
+  }
+  if (Rel == Relation::OtherBlocks)
+    return Expr::mkOr(Diff);
+  std::vector<Expr> TidDiff;
+  for (unsigned D = 0; D < 3; ++D)
+    TidDiff.push_back(Enc.tid(0, D).ne(Enc.tid(1, D)));
+  Expr F = Expr::mkAnd(Same) && Expr::mkOr(TidDiff);
+  if (AnyWarp)
+    return F;
+  Expr SameWarp = Enc.warp(0).eq(Enc.warp(1));
+  return F && (Rel == Relation::SameWarp ? SameWarp : !SameWarp);
+}
+
+std::vector<unsigned> Checker::loopsOf(unsigned Item,
+                                       const std::vector<ExprId> &Es) {
+  std::set<unsigned> Ls;
+  const auto &Loops = F.loops().loops();
+  unsigned Blk = F.blockOf(Item);
+  for (unsigned L = 0; L < Loops.size(); ++L)
+    if (Loops[L].contains(Blk))
+      Ls.insert(L);
+  for (ExprId E : Es)
+    for (unsigned Sym : Pool.symbolsOf(E)) {
+      const ir::Symbol &Y = Pool.symbol(Sym);
+      if (Y.K == ir::SymKind::Iter || Y.K == ir::SymKind::LoopVar)
+        Ls.insert(Y.Loop);
+    }
+  return {Ls.begin(), Ls.end()};
+}
+
+Expr Checker::contexts(Encoder &Enc, unsigned I, unsigned J,
+                       const ir::BarrierIntervals &BI,
+                       std::vector<unsigned> &Sources,
+                       std::set<unsigned> &Used) {
+  const auto &Loops = F.loops().loops();
+  unsigned IX = Items[I].A.Item, IY = Items[J].A.Item;
+  unsigned BX = F.blockOf(IX), BY = F.blockOf(IY);
+  std::vector<Expr> Alts;
+  for (const auto &RX : BI.reach(IX))
+    for (const auto &RY : BI.reach(IY)) {
+      if (RX.Source != RY.Source)
+        continue;
+      unsigned Src = BI.sources()[RX.Source];
+      if (std::find(Sources.begin(), Sources.end(), Src) == Sources.end())
+        Sources.push_back(Src);
+      const std::vector<unsigned> &SL = BI.sourceLoops(RX.Source);
+      std::vector<Expr> C;
+      for (unsigned L = 0; L < Loops.size(); ++L) {
+        if (!BI.synchronised(L))
+          continue;
+        bool InX = Loops[L].contains(BX), InY = Loops[L].contains(BY);
+        auto Pos = std::find(SL.begin(), SL.end(), L);
+        if (Pos == SL.end()) {
+          // The source is outside: the first iteration.
+          if (InX)
+            C.push_back(Enc.iter(0, L).eq(Expr::mkInt(0)));
+          if (InY)
+            C.push_back(Enc.iter(1, L).eq(Expr::mkInt(0)));
+          continue;
+        }
+        // The source's loop: each access is in the source's iteration or
+        // the next one (after the back edge). For an access after the loop
+        // the counter is that of the iteration it left in.
+        unsigned Bit = static_cast<unsigned>(Pos - SL.begin());
+        int64_t DX = RX.Crossed >> Bit & 1, DY = RY.Crossed >> Bit & 1;
+        C.push_back((Enc.iter(0, L) - Expr::mkInt(DX))
+                        .eq(Enc.iter(1, L) - Expr::mkInt(DY)));
+        // An access after the loop: its thread left in that iteration.
+        if (!InX)
+          C.push_back(!Enc.encode(Frame{0, NoNode}, TV.backEdgeCond(L)));
+        if (!InY)
+          C.push_back(!Enc.encode(Frame{1, NoNode}, TV.backEdgeCond(L)));
+        Used.insert(L);
+      }
+      C.push_back(skipped(Enc, 0, IX, Src, BI, RX));
+      C.push_back(skipped(Enc, 1, IY, Src, BI, RY));
+      Alts.push_back(Expr::mkAnd(C));
+    }
+  return Expr::mkOr(Alts);
+}
+
+bool Checker::forwardReaches(unsigned From, unsigned To) {
+  unsigned NB = static_cast<unsigned>(F.blocks().size());
+  if (FwdReach.empty()) {
+    FwdReach.assign(NB, std::vector<char>(NB, 0));
+    const ir::DominatorTree &DT = F.dominators();
+    for (unsigned B = 0; B < NB; ++B) {
+      std::vector<unsigned> Work = {B};
+      while (!Work.empty()) {
+        unsigned X = Work.back();
+        Work.pop_back();
+        if (FwdReach[B][X])
+          continue;
+        FwdReach[B][X] = 1;
+        for (unsigned Y : F.cfg().succs(X))
+          if (!(DT.reachable(X) && DT.dominates(Y, X))) // not a back edge
+            Work.push_back(Y);
+      }
+    }
+  }
+  return FwdReach[From][To] != 0;
+}
+
+Expr Checker::skipped(Encoder &Enc, unsigned T, unsigned Item,
+                      unsigned SourceItem, const ir::BarrierIntervals &BI,
+                      const ir::BarrierIntervals::Reach &RR) {
+  // A synchronised loop that lies between the source and the access, on a
+  // way the thread did not take (it skipped the loop): the thread's entry
+  // condition of that loop is false. Only where the source, the access and
+  // the loop share their enclosing loop and the way crossed no back edge
+  // of it, so that "between" means one pass.
+  const auto &Loops = F.loops().loops();
+  unsigned BZ = F.blockOf(Item);
+  unsigned BS = SourceItem == NoNode ? F.entry() : F.blockOf(SourceItem);
+  unsigned Encl = SourceItem == NoNode ? NoNode : F.loops().loopFor(BS);
+  if (F.loops().loopFor(BZ) != Encl)
+    return Expr::mkBool(true);
+  if (Encl != NoNode) {
+    const std::vector<unsigned> &SL = BI.sourceLoops(RR.Source);
+    auto Pos = std::find(SL.begin(), SL.end(), Encl);
+    if (Pos == SL.end() || (RR.Crossed >> (Pos - SL.begin()) & 1))
+      return Expr::mkBool(true);
+  }
+  std::vector<Expr> C;
+  const std::vector<unsigned> &EL = BI.enteredLoops();
+  for (unsigned K = 0; K < EL.size(); ++K) {
+    unsigned L = EL[K];
+    if (RR.Entered >> K & 1 || Loops[L].contains(BZ) || Loops[L].contains(BS) ||
+        Loops[L].Parent != Encl)
+      continue;
+    // Between: the source reaches its header, and its exits reach the
+    // access, without a back edge.
+    if (!forwardReaches(BS, Loops[L].Header))
+      continue;
+    bool After = false;
+    for (unsigned N : Loops[L].Nodes)
+      for (unsigned S : F.cfg().succs(N))
+        After |= !Loops[L].contains(S) && forwardReaches(S, BZ);
+    if (After)
+      C.push_back(!Enc.encode(Frame{T, NoNode}, TV.loopEntryCond(L)));
+  }
+  return Expr::mkAnd(C);
+}
+
+Expr Checker::sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
+                      const std::vector<ExprId> &ExprsB, Relation Rel) {
+  // A loop-carried value the uniformity analysis calls uniform is the same
+  // for both threads in the same iteration of its loop (and of the loops
+  // around it): link every pair of instances the formulas made.
+  (void)ExprsA;
+  (void)ExprsB;
+  ir::Variance Need = Rel == Relation::OtherBlocks ? ir::Variance::Grid
+                                                   : ir::Variance::Block;
+  const auto &Loops = F.loops().loops();
+  std::vector<Expr> Out;
+  const auto &Inst = Enc.loopVarInstances();
+  for (const auto &A : Inst) {
+    if (A.Fr.Thread != 0)
+      continue;
+    const ir::Symbol &Sym = Pool.symbol(A.Sym);
+    if (U.reg(Sym.Reg) > Need ||
+        (A.Fr.ShiftLoop != NoNode && A.Fr.ShiftLoop != Sym.Loop))
+      continue;
+    for (const auto &B : Inst) {
+      if (B.Fr.Thread != 1 || B.Sym != A.Sym ||
+          (B.Fr.ShiftLoop != NoNode && B.Fr.ShiftLoop != Sym.Loop))
+        continue;
+      std::vector<Expr> Eq = {A.Iter.eq(B.Iter)};
+      for (unsigned L = 0; L < Loops.size(); ++L)
+        if (L != Sym.Loop && Loops[L].contains(Loops[Sym.Loop].Header))
+          Eq.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
+      Out.push_back(Expr::mkAnd(Eq).implies(A.Var.eq(B.Var)));
+    }
+  }
+  return Expr::mkAnd(Out);
+}
+
+std::vector<std::pair<unsigned, unsigned>>
+Checker::loadsIn(const std::vector<ExprId> &Es) {
+  std::vector<std::pair<unsigned, unsigned>> Out; // (symbol, Items index)
+  std::set<unsigned> Syms;
+  for (ExprId E : Es)
+    for (unsigned Y : Pool.symbolsOf(E))
+      Syms.insert(Y);
+  for (unsigned Y : Syms) {
+    const ir::Symbol &S = Pool.symbol(Y);
+    if (S.K != ir::SymKind::Opaque || S.Part != 0)
+      continue;
+    auto It = LoadAt.find(S.Item);
+    if (It != LoadAt.end())
+      Out.emplace_back(Y, It->second);
+  }
+  return Out;
+}
+
+Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
+                          const std::vector<ExprId> &EB, bool SameThread) {
+  std::vector<std::pair<unsigned, unsigned>> LA = loadsIn(EA), LB = loadsIn(EB);
+  std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> All;
+  for (const auto &L : LA)
+    All.push_back({0, L});
+  for (const auto &L : LB)
+    All.push_back({1, L});
+  std::vector<Expr> Out;
+  for (size_t P = 0; P < All.size(); ++P)
+    for (size_t Q = P + 1; Q < All.size(); ++Q) {
+      auto [TP, LP] = All[P];
+      auto [TQ, LQ] = All[Q];
+      const ir::MemoryAccess &AP = Items[LP.second].A, &AQ = Items[LQ.second].A;
+      if (!(AP.Object == AQ.Object) || !AP.Affine || !AQ.Affine ||
+          AP.Object.K == ir::ObjectKind::Unknown || AP.Bytes != AQ.Bytes)
+        continue;
+      bool Ok = ReadOnly[LP.second];
+      if (!Ok && SameThread && TP == TQ && LP.first != LQ.first) {
+        // No write by the thread to that memory between the two reads.
+        Ok = true;
+        unsigned I1 = AP.Item, I2 = AQ.Item;
+        for (const Item &W : Items)
+          if (W.A.Writes && (W.Call || W.A.Object == AP.Object) &&
+              ((reaches(I1, W.A.Item) && reaches(W.A.Item, I2)) ||
+               (reaches(I2, W.A.Item) && reaches(W.A.Item, I1))))
+            Ok = false;
+      }
+      if (!Ok)
+        continue;
+      Frame FP{TP, NoNode}, FQ{TQ, NoNode};
+      Expr OP = Enc.encode(FP, AP.Offset), OQ = Enc.encode(FQ, AQ.Offset);
+      Expr VP = Enc.symbolVar(FP, LP.first), VQ = Enc.symbolVar(FQ, LQ.first);
+      if (VP.sort() == VQ.sort())
+        Out.push_back(OP.eq(OQ).implies(VP.eq(VQ)));
+    }
+  return Expr::mkAnd(Out);
+}
+
+//===-- Pairs -------------------------------------------------------------===//
+
+Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
+                                bool AnyWarp, bool WithAddress) {
+  Outcome Out;
+  Out.Rel = Rel;
+  const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
+  const ir::BarrierIntervals &BI = AnyWarp ? *Cta : intervals(Rel);
+  if (!BI.mayShareInterval(X.Item, Y.Item)) {
+    Out.Reason = Rel == Relation::OtherBlocks
+                     ? "separated by a grid-wide barrier"
+                     : "ordered by a barrier";
+    return Out;
+  }
+  ExprId PcX = TV.execCond(X.Item), PcY = TV.execCond(Y.Item);
+  std::vector<ExprId> EA = {PcX}, EB = {PcY};
+  if (WithAddress) {
+    EA.push_back(X.Offset);
+    EB.push_back(Y.Offset);
+  }
+  bool First = true;
+  bool SameThread = false;
+  Builder Build = [&](Encoder &Enc) {
+    Frame FA{0, NoNode}, FB{1, NoNode};
+    std::vector<Expr> Q;
+    Q.push_back(Enc.encode(FA, PcX));
+    Q.push_back(Enc.encode(FB, PcY));
+    if (WithAddress) {
+      Expr OffA = Enc.encode(FA, X.Offset), OffB = Enc.encode(FB, Y.Offset);
+      Expr SA = Expr::mkInt(X.Bytes), SB = Expr::mkInt(Y.Bytes);
+      Q.push_back(OffA.lt(OffB + SB) && OffB.lt(OffA + SA));
+      // Morally strong accesses that overlap completely do not race.
+      if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
+          scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes)
+        Q.push_back(OffA.ne(OffB));
+    }
+    Q.push_back(relationFacts(Enc, Rel, AnyWarp));
+    std::vector<unsigned> Sources;
+    std::set<unsigned> CtxLoops;
+    Q.push_back(contexts(Enc, I, J, BI, Sources, CtxLoops));
+    if (First)
+      Out.Sources = Sources;
+    First = false;
+    std::vector<unsigned> LA = loopsOf(X.Item, EA), LB = loopsOf(Y.Item, EB);
+    LA.insert(LA.end(), CtxLoops.begin(), CtxLoops.end());
+    LB.insert(LB.end(), CtxLoops.begin(), CtxLoops.end());
+    std::sort(LA.begin(), LA.end());
+    LA.erase(std::unique(LA.begin(), LA.end()), LA.end());
+    std::sort(LB.begin(), LB.end());
+    LB.erase(std::unique(LB.begin(), LB.end()), LB.end());
+    for (unsigned L : LA)
+      Q.push_back(Enc.iterationExists(0, L));
+    for (unsigned L : LB)
+      Q.push_back(Enc.iterationExists(1, L));
+    Q.push_back(sharing(Enc, EA, EB, Rel));
+    Q.push_back(consistency(Enc, EA, EB, SameThread));
+    return Q;
+  };
+  Solved Sv = solve(Build);
+  if (Sv.Res.isSat() && (!loadsIn(EA).empty() || !loadsIn(EB).empty())) {
+    // The witness depends on loaded values: ask for one where a thread's
+    // two reads of one location agree (unless it writes there between).
+    SameThread = true;
+    Solved Again = solve(Build);
+    if (Again.Res.isUnsat()) {
+      Out.V = Verdict::Unknown;
+      Out.Reason = "a race only if another thread changes a location between "
+                   "two reads by one thread (the loaded values decide)";
+      return Out;
+    }
+    if (Again.Res.isSat())
+      Sv = std::move(Again);
+  }
+  if (Sv.Res.isSat()) {
+    Encoder &Enc = Sv.By->Enc;
+    const smt::Model &Mo = Sv.Res.model();
+    Out.V = Verdict::Race;
+    Witness W = witness(Enc, Mo, X.Item, Y.Item, WithAddress ? X.Offset : NoExpr,
+                        WithAddress ? Y.Offset : NoExpr, EA, EB);
+    bool SameCta = W.A.Ctaid == W.B.Ctaid;
+    Out.Rel = !SameCta               ? Relation::OtherBlocks
+              : W.A.Warp == W.B.Warp ? Relation::SameWarp
+                                     : Relation::SameBlock;
+    if (O.Witnesses)
+      Out.W = std::move(W);
+  } else if (Sv.Res.isUnsat()) {
+    Out.V = Verdict::Safe;
+    Out.Reason = WithAddress ? "the addresses never meet"
+                             : "never run by two such threads at once";
+  } else {
+    Out.V = Verdict::Unknown;
+    Out.Reason = "the solver gave up: " + Sv.Res.str();
+  }
+  return Out;
+}
+
+void Checker::checkPair(unsigned I, unsigned J) {
+  const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
+  if (!X.Writes && !Y.Writes)
+    return;
+  if (Items[I].GridSync || Items[J].GridSync)
+    return;
+  if (!racySpace(X.Space) || !racySpace(Y.Space))
+    return;
+  if (X.Space != AddrSpace::Generic && Y.Space != AddrSpace::Generic &&
+      X.Space != Y.Space)
+    return;
+  bool Known = X.Object.K != ir::ObjectKind::Unknown &&
+               Y.Object.K != ir::ObjectKind::Unknown && !Items[I].Call &&
+               !Items[J].Call;
+  if (Known && !(X.Object == Y.Object))
+    return;
+  bool SharedMem = sharedSpace(X.Space) || sharedSpace(Y.Space);
+  if (!multiThread() && (SharedMem || !multiBlock()))
+    return; // one thread per block, and the memory is the block's own
+  bool Affine = Known && R.Accesses[I].Affine && R.Accesses[J].Affine;
+
+  PairResult P;
+  P.First = I;
+  P.Second = J;
+  P.Kind = std::string(X.Writes ? "write" : "read") + "-" +
+           (Y.Writes ? "write" : "read");
+  std::vector<Relation> Rels;
+  if (multiThread())
+    Rels.push_back(Relation::SameBlock);
+  if (!SharedMem && multiBlock())
+    Rels.push_back(Relation::OtherBlocks);
+
+  std::vector<Outcome> Outs;
+  for (Relation Rel : Rels) {
+    if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
+        scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes && !Affine) {
+      Outcome Oc;
+      Oc.Reason = "morally strong (atomic or scoped strong accesses)";
+      Outs.push_back(Oc);
+      continue;
+    }
+    if (Rel == Relation::SameBlock && HasWarpBarriers) {
+      // Lanes of one warp and threads of different warps are ordered by
+      // different barriers.
+      Outs.push_back(query(I, J, Relation::SameWarp, false, Affine));
+      Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
+    } else if (Rel == Relation::SameBlock) {
+      Outcome Oc = query(I, J, Relation::SameBlock, true, Affine);
+      if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine) {
+        // Only lanes of one warp? Then the warp-synchronous idiom.
+        Outcome Other = query(I, J, Relation::SameBlock, false, Affine);
+        if (Other.V == Verdict::Safe)
+          Oc.Reason = "intra-warp only";
+        else if (Other.V == Verdict::Race)
+          Oc = Other;
+      }
+      Outs.push_back(Oc);
+    } else {
+      Outs.push_back(query(I, J, Rel, false, Affine));
+    }
+  }
+  // Combine: a race if any, else unknown if any, else safe.
+  const Outcome *Race = nullptr, *Unk = nullptr;
+  for (const Outcome &Oc : Outs) {
+    if (Oc.V == Verdict::Race && !Race)
+      Race = &Oc;
+    if (Oc.V == Verdict::Unknown && !Unk)
+      Unk = &Oc;
+  }
+  if (Race && !Affine) {
+    // Both may run at once, but the addresses are not known.
+    P.V = Verdict::Unknown;
+    P.Reason = R.Accesses[I].Affine ? R.Accesses[J].Why : R.Accesses[I].Why;
+    if (P.Reason.empty())
+      P.Reason = "the addresses are not known";
+    P.Rel = Race->Rel;
+    P.Sources = Race->Sources;
+  } else if (Race) {
+    P.V = Verdict::Race;
+    P.Rel = Race->Rel;
+    P.W = Race->W;
+    P.Sources = Race->Sources;
+    if (std::string Sync = memorySync(I, J, Race->Rel); !Sync.empty()) {
+      P.V = Verdict::Unknown;
+      P.Reason = Sync;
+    } else if (Race->Reason == "intra-warp only" && X.Item != Y.Item) {
+      P.Hint = "the two threads are lanes of one warp: under independent "
+               "thread scheduling (sm_70 and later) lanes are not in lockstep, "
+               "so this warp-synchronous code needs __syncwarp() between the "
+               "accesses";
+    } else if (X.Strong && Y.Strong && Race->Rel == Relation::OtherBlocks) {
+      P.Hint = "both accesses are atomic or strong, but a .cta scope does not "
+               "include threads of other blocks: use gpu scope (atomicAdd "
+               "rather than atomicAdd_block)";
+    } else if (X.Atomic != Y.Atomic) {
+      P.Hint = "an atomic and a plain access to the same location race";
+    } else if (Race->Rel == Relation::OtherBlocks) {
+      P.Hint = "no barrier orders threads of different blocks";
+    }
+  } else if (Unk) {
+    P.V = Verdict::Unknown;
+    P.Reason = Unk->Reason;
+    P.Sources = Unk->Sources;
+  } else {
+    P.V = Verdict::Safe;
+    for (const Outcome &Oc : Outs)
+      for (unsigned Src : Oc.Sources)
+        if (std::find(P.Sources.begin(), P.Sources.end(), Src) == P.Sources.end())
+          P.Sources.push_back(Src);
+    std::set<std::string> Why;
+    for (const Outcome &Oc : Outs)
+      Why.insert(Oc.Reason);
+    for (const std::string &W : Why)
+      P.Reason += (P.Reason.empty() ? "" : "; ") + W;
+  }
+  R.Pairs.push_back(std::move(P));
+}
+
+} // namespace incant::race

@@ -1,0 +1,3 @@
+__global__ void k(int *A) {
+  A[threadIdx.x] = 1
+}

@@ -1,0 +1,334 @@
+//===- ReductionTest.cpp - Algorithm 1 against simulated applications -----===//
+//
+// The search with oracles that stand for applications: one that fails
+// unless given a subset of fences (each with the weakest kind it accepts),
+// one that fails only now and then without them (flaky: a run misses the
+// bug with a known probability, from a seeded generator), one that fails
+// whatever its fences, and one that never fails. Also the store's replay:
+// a search stopped by its budget and started again ends where an
+// uninterrupted one does, replaying the checks it had made.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/Fences/Candidates.h"
+#include "incant/Fences/FenceStore.h"
+#include "incant/Fences/Reduction.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <unistd.h>
+
+using namespace incant;
+using namespace incant::fences;
+
+namespace {
+
+using Need = std::map<uint32_t, unsigned>;
+
+/// An application that needs fences \p Needed: fence N must be on with a
+/// kind at least as strong as Needed[N] (kinds: 0 sc.gpu, 1 acq_rel.gpu,
+/// 2 sc.cta, 3 acq_rel.cta; a larger index is weaker). A run without them
+/// fails with probability \p P.
+class SimulatedApp : public Oracle {
+public:
+  SimulatedApp(std::map<uint32_t, unsigned> Needed, double P = 1.0,
+               unsigned Seed = 1)
+      : Needed(std::move(Needed)), P(P), Gen(Seed) {}
+
+  bool check(uint64_t, const FenceSet &F, const CheckSpec &Spec,
+             CheckOutcome &Out, std::string &) override {
+    Out = {};
+    ++Checks;
+    bool Broken = false;
+    for (const auto &[Fence, Weakest] : Needed) {
+      auto It = F.find(Fence);
+      Broken |= It == F.end() || It->second > Weakest;
+    }
+    uint64_t Limit = Spec.Runs ? Spec.Runs : 1000;
+    std::bernoulli_distribution Fails(P);
+    for (uint64_t R = 0; R < Limit; ++R) {
+      ++Out.Runs;
+      ++Runs;
+      Out.Seconds += 0.25;
+      if (Spec.Seconds > 0 && Out.Seconds >= Spec.Seconds)
+        break;
+      if (AlwaysFails || (Broken && Fails(Gen))) {
+        ++Out.Failures;
+        Out.FirstFailure = "WRONG";
+        break;
+      }
+    }
+    return true;
+  }
+
+  std::map<uint32_t, unsigned> Needed;
+  double P;
+  std::mt19937 Gen;
+  bool AlwaysFails = false;
+  unsigned Checks = 0;
+  uint64_t Runs = 0;
+};
+
+ReductionOptions options(uint32_t N) {
+  ReductionOptions O;
+  O.Candidates = N;
+  O.Iterations = 4;
+  O.Stable = {200, 0};
+  return O;
+}
+
+FenceSet set(std::initializer_list<std::pair<const uint32_t, unsigned>> L) {
+  return FenceSet(L);
+}
+
+TEST(Reduction, FindsTheNeededFences) {
+  // One fence of 40, and two far apart of 40 (binary reduction then stops
+  // early and linear reduction does the rest).
+  for (auto Needed : {std::map<uint32_t, unsigned>{{17, 0}},
+                      std::map<uint32_t, unsigned>{{3, 0}, {31, 0}}}) {
+    SimulatedApp App(Needed);
+    ReductionOptions O = options(40);
+    O.Weaken = false;
+    SearchResult R = reduceFences(O, App);
+    ASSERT_EQ(R.Status, SearchStatus::Reduced);
+    FenceSet Want;
+    for (const auto &[F, K] : Needed)
+      Want[F] = 0;
+    EXPECT_EQ(R.Result, Want);
+    EXPECT_EQ(R.Rounds, 1u);
+    EXPECT_EQ(R.Checks.front().P, Purpose::All);
+    EXPECT_EQ(R.Checks.back().P, Purpose::Stable);
+  }
+}
+
+TEST(Reduction, BinaryReductionHalvesFirst) {
+  SimulatedApp App(Need{{5, 0}});
+  ReductionOptions O = options(64);
+  O.Weaken = false;
+  SearchResult R = reduceFences(O, App);
+  ASSERT_EQ(R.Status, SearchStatus::Reduced);
+  unsigned Binary = 0, Linear = 0;
+  for (const CheckRecord &C : R.Checks) {
+    Binary += C.P == Purpose::Binary;
+    Linear += C.P == Purpose::Linear;
+  }
+  // 64 -> 1 in six halvings (at most two checks each), then one linear
+  // check of the last fence; the paper's split: the first half is tried
+  // for removal first.
+  EXPECT_LE(Binary, 12u);
+  EXPECT_EQ(Linear, 1u);
+  const CheckRecord &First = R.Checks[2];
+  ASSERT_EQ(First.P, Purpose::Binary);
+  EXPECT_EQ(First.Set.begin()->first, 32u); // F \ F1 keeps the second half
+}
+
+TEST(Reduction, NoFenceNeeded) {
+  SimulatedApp App(Need{});
+  SearchResult R = reduceFences(options(10), App);
+  ASSERT_EQ(R.Status, SearchStatus::Reduced);
+  EXPECT_TRUE(R.Result.empty());
+  // All, none, and the stability check of none.
+  EXPECT_EQ(R.Checks.size(), 3u);
+  // Without the shortcut the paper's reductions reach the same set.
+  SimulatedApp Again(Need{});
+  ReductionOptions O = options(10);
+  O.TryNone = false;
+  SearchResult S = reduceFences(O, Again);
+  EXPECT_TRUE(S.Result.empty());
+  EXPECT_GT(S.Checks.size(), 3u);
+}
+
+TEST(Reduction, UnstableWithAllFences) {
+  SimulatedApp App(Need{{1, 0}});
+  App.AlwaysFails = true;
+  SearchResult R = reduceFences(options(8), App);
+  EXPECT_EQ(R.Status, SearchStatus::Unstable);
+  EXPECT_EQ(R.Checks.size(), 1u);
+}
+
+TEST(Reduction, WeakensWhatTheAppAllows) {
+  // Fence 2 must stay sc.gpu; fence 6 works as acq_rel.gpu; fence 9 with
+  // any kind.
+  SimulatedApp App(Need{{2, 0}, {6, 1}, {9, 3}});
+  SearchResult R = reduceFences(options(12), App);
+  ASSERT_EQ(R.Status, SearchStatus::Reduced);
+  EXPECT_EQ(R.Strong, set({{2, 0}, {6, 0}, {9, 0}}));
+  EXPECT_EQ(R.Result, set({{2, 0}, {6, 1}, {9, 3}}));
+  EXPECT_FALSE(R.WeakenedUnstable);
+}
+
+TEST(Reduction, FlakyApplicationsRestartWithMoreRuns) {
+  // Failing in 5 % of runs without its fence, a 4-run check misses the
+  // bug most of the time, so the first round removes the fence; the
+  // stability check (200 runs) catches it and the search starts again with
+  // twice the runs, until the checks are long enough. Over seeds, the
+  // search always ends with the fence, some only after several rounds.
+  unsigned Restarted = 0;
+  for (unsigned Seed = 1; Seed <= 20; ++Seed) {
+    SimulatedApp App(Need{{7, 0}}, 0.05, Seed);
+    ReductionOptions O = options(16);
+    O.Weaken = false;
+    O.Stable = {400, 0};
+    SearchResult R = reduceFences(O, App);
+    ASSERT_EQ(R.Status, SearchStatus::Reduced) << "seed " << Seed;
+    // Stable means 400 runs passed: with the fence missing that happens
+    // with probability 0.95^400 (about 1e-9).
+    EXPECT_EQ(R.Result, set({{7, 0}})) << "seed " << Seed;
+    Restarted += R.Rounds > 1;
+    if (R.Rounds > 1) {
+      EXPECT_EQ(R.FinalIterations, 4u << (R.Rounds - 1));
+    }
+  }
+  EXPECT_GT(Restarted, 10u);
+}
+
+TEST(Reduction, FlakyEvenWithAllFencesIsUnstable) {
+  // An application that fails now and then whatever its fences.
+  SimulatedApp App(Need{}, 1.0, 3);
+  App.AlwaysFails = true;
+  ReductionOptions O = options(4);
+  SearchResult R = reduceFences(O, App);
+  EXPECT_EQ(R.Status, SearchStatus::Unstable);
+}
+
+TEST(Reduction, BudgetStopsAndTheCheckedSetIsKept) {
+  SimulatedApp App(Need{{3, 0}});
+  ReductionOptions O = options(32);
+  O.Budget = 20; // seconds of simulated runs (0.25 s each)
+  SearchResult R = reduceFences(O, App);
+  EXPECT_EQ(R.Status, SearchStatus::OutOfBudget);
+  EXPECT_TRUE(R.Result.count(3));
+  EXPECT_GE(R.NewSeconds, 20.0);
+}
+
+TEST(Reduction, SetsAsText) {
+  FenceSet S = set({{0, 0}, {1, 0}, {2, 0}, {4, 0}, {5, 3}, {6, 3}, {9, 1}});
+  EXPECT_EQ(formatSet(S), "0-2,4,5-6/acq_rel.cta,9/acq_rel.gpu");
+  EXPECT_EQ(parseSet(formatSet(S)), S);
+  EXPECT_EQ(parseSet(""), FenceSet{});
+  for (const char *Bad : {"x", "3-1", "1/sc.sys", "1,,2", "-4"})
+    EXPECT_FALSE(parseSet(Bad)) << Bad;
+}
+
+/// A journal in memory: what the store does, for the test of replay.
+class MemoryJournal : public Journal {
+public:
+  std::optional<CheckOutcome> lookup(uint64_t Seq, const FenceSet &Set,
+                                     const CheckSpec &Spec) override {
+    if (Seq >= Rows.size() || Rows[Seq].Set != Set ||
+        Rows[Seq].Spec.Runs != Spec.Runs ||
+        Rows[Seq].Spec.Seconds != Spec.Seconds)
+      return std::nullopt;
+    return Rows[Seq].Out;
+  }
+  bool record(const CheckRecord &C, std::string &) override {
+    Rows.resize(C.Seq);
+    Rows.push_back(C);
+    return true;
+  }
+  std::vector<CheckRecord> Rows;
+};
+
+TEST(Reduction, AStoppedSearchResumes) {
+  SimulatedApp Whole(Need{{3, 0}, {20, 0}});
+  SearchResult Full = reduceFences(options(24), Whole);
+  ASSERT_EQ(Full.Status, SearchStatus::Reduced);
+
+  MemoryJournal J;
+  SimulatedApp First(Need{{3, 0}, {20, 0}});
+  ReductionOptions O = options(24);
+  O.Budget = 30;
+  SearchResult Cut = reduceFences(O, First, &J);
+  ASSERT_EQ(Cut.Status, SearchStatus::OutOfBudget);
+  size_t Made = J.Rows.size();
+  ASSERT_GT(Made, 0u);
+
+  SimulatedApp Second(Need{{3, 0}, {20, 0}});
+  SearchResult Resumed = reduceFences(options(24), Second, &J);
+  ASSERT_EQ(Resumed.Status, SearchStatus::Reduced);
+  EXPECT_EQ(Resumed.Result, Full.Result);
+  EXPECT_EQ(Resumed.Checks.size(), Full.Checks.size());
+  size_t Replayed = 0;
+  for (const CheckRecord &C : Resumed.Checks)
+    Replayed += C.Replayed;
+  EXPECT_EQ(Replayed, Made);
+  EXPECT_EQ(Second.Checks + Made, Full.Checks.size());
+}
+
+#ifdef INCANT_HAVE_SQLITE_TEST
+TEST(Reduction, TheStoreResumesAcrossProcesses) {
+  std::string Db = testing::TempDir() + "fences-" +
+                   std::to_string(getpid()) + ".sqlite";
+  std::filesystem::remove(Db);
+  std::string Error;
+  uint64_t Stored = 0;
+  SearchResult Cut;
+  {
+    auto S = FenceStore::open(Db, Error);
+    ASSERT_TRUE(S) << Error;
+    ASSERT_TRUE(S->begin("fp", "app", "{}", Stored, Error)) << Error;
+    EXPECT_EQ(Stored, 0u);
+    SimulatedApp App(Need{{5, 0}});
+    ReductionOptions O = options(16);
+    O.Budget = 10;
+    Cut = reduceFences(O, App, S.get());
+    ASSERT_EQ(Cut.Status, SearchStatus::OutOfBudget);
+  }
+  auto S = FenceStore::open(Db, Error);
+  ASSERT_TRUE(S) << Error;
+  ASSERT_TRUE(S->begin("fp", "app", "{}", Stored, Error)) << Error;
+  EXPECT_EQ(Stored, Cut.Checks.size());
+  SimulatedApp App(Need{{5, 0}});
+  SearchResult R = reduceFences(options(16), App, S.get());
+  ASSERT_EQ(R.Status, SearchStatus::Reduced);
+  EXPECT_EQ(R.Result, set({{5, 0}}));
+  EXPECT_TRUE(R.Checks.front().Replayed);
+  EXPECT_TRUE(S->finish("{}", Error)) << Error;
+  // Another fingerprint is another search.
+  ASSERT_TRUE(S->begin("other", "app", "{}", Stored, Error));
+  EXPECT_EQ(Stored, 0u);
+  std::filesystem::remove(Db);
+}
+#endif
+
+TEST(Candidates, OnlyWhatTheLaunchedKernelsReach) {
+  using intercept::Site;
+  intercept::UnitManifest U;
+  U.Id = "00000000000000aa";
+  U.Functions = {{"k1", true, false, "", false, {"dev"}},
+                 {"k2", true, false, "", false, {}},
+                 {"dev", false, false, "", false, {}},
+                 {"other", false, false, "", false, {}}};
+  auto S = [](uint32_t Id, const char *F, uint32_t Line) {
+    Site X;
+    X.Id = Id;
+    X.Pass = "fences";
+    X.Function = F;
+    X.Kind = "after st.global.u32";
+    X.PtxLine = Line;
+    return X;
+  };
+  U.Sites = {S(0, "dev", 10), S(1, "k1", 40), S(2, "k1", 30), S(3, "k2", 50),
+             S(4, "other", 60)};
+  intercept::Site Rnd = S(5, "k1", 35);
+  Rnd.Pass = "randomise";
+  U.Sites.push_back(Rnd);
+  apptest::KernelRecord K;
+  K.Name = "k1";
+  K.Unit = U.Id;
+  CandidateList C = candidatesFor({U}, {K});
+  std::vector<uint32_t> Ids;
+  for (const Candidate &X : C.Fences)
+    Ids.push_back(X.S.Id);
+  EXPECT_EQ(Ids, (std::vector<uint32_t>{0, 2, 1})); // by PTX line
+  EXPECT_EQ(fenceVariable(C, set({{0, 0}, {1, 3}, {2, 0}})),
+            "00000000000000aa:0-1,2/acq_rel.cta");
+  // A kernel no unit defines is reported.
+  apptest::KernelRecord Lib;
+  Lib.Name = "cublas_kernel";
+  EXPECT_EQ(candidatesFor({U}, {Lib}).Uncovered,
+            std::vector<std::string>{"cublas_kernel"});
+}
+
+} // namespace

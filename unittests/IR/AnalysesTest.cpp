@@ -1,0 +1,259 @@
+//===- AnalysesTest.cpp - Thread values, uniformity, barriers, accesses ---===//
+//
+// On nvcc 13's PTX of Inputs/analyses.cu (checked in beside it).
+//
+//===----------------------------------------------------------------------===//
+#include "incant/IR/Barriers.h"
+#include "incant/IR/FunctionIR.h"
+#include "incant/IR/Inliner.h"
+#include "incant/IR/MemoryEvents.h"
+#include "incant/IR/ThreadValues.h"
+#include "incant/IR/Uniformity.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace incant;
+using namespace incant::ir;
+
+namespace {
+
+std::shared_ptr<ptx::Module> loadModule() {
+  std::string Error;
+  auto File = SourceFile::read(
+      std::string(INCANT_SOURCE_DIR) + "/unittests/IR/Inputs/analyses.ptx",
+      Error);
+  EXPECT_TRUE(File) << Error;
+  DiagnosticEngine Diags;
+  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+  EXPECT_TRUE(M.has_value());
+  return std::make_shared<ptx::Module>(std::move(*M));
+}
+
+/// One kernel of the module with its analyses.
+struct Kernel {
+  std::shared_ptr<ptx::Module> M;
+  std::unique_ptr<ModuleIR> IR;
+  const FunctionIR *F = nullptr;
+  ExprPool Pool;
+  std::unique_ptr<ThreadValues> TV;
+  std::vector<MemoryAccess> Accesses;
+
+  explicit Kernel(const std::string &Name,
+                  std::shared_ptr<ptx::Module> Mod = loadModule())
+      : M(std::move(Mod)) {
+    IR = std::make_unique<ModuleIR>(*M);
+    F = IR->find(Name);
+    EXPECT_NE(F, nullptr) << Name;
+    TV = std::make_unique<ThreadValues>(*M, *F, Pool);
+    Accesses = memoryAccesses(*TV);
+  }
+  /// The first access whose instruction starts with \p Text.
+  const MemoryAccess &access(const std::string &Text) const {
+    for (const MemoryAccess &A : Accesses)
+      if (A.Event.Text.rfind(Text, 0) == 0)
+        return A;
+    ADD_FAILURE() << "no access " << Text;
+    return Accesses.front();
+  }
+  std::string str(ExprId E) { return Pool.str(E); }
+};
+
+TEST(IRSymExpr, PolynomialsAreCanonical) {
+  ExprPool P;
+  Symbol T, N;
+  T.K = SymKind::Tid;
+  N.K = SymKind::Ntid;
+  ExprId X = P.sym(T), Y = P.sym(N);
+  // tid + 1 + ntid*tid and (tid + 1) + tid*ntid are one expression.
+  ExprId A = P.add(P.add(X, P.constant(1)), P.mul(Y, X));
+  ExprId B = P.add(P.mul(X, Y), P.add(P.constant(1), X));
+  EXPECT_EQ(A, B);
+  EXPECT_EQ(P.sub(A, A), P.constant(0));
+  // shl by a constant is a product; products distribute.
+  EXPECT_EQ(P.shl(X, P.constant(2)), P.mul(X, P.constant(4)));
+  EXPECT_EQ(P.mul(P.add(X, P.constant(1)), P.constant(4)),
+            P.add(P.mul(X, P.constant(4)), P.constant(4)));
+  AffineForm F = P.affine(A);
+  EXPECT_EQ(F.Const, 1);
+  EXPECT_EQ(F.Terms.size(), 2u);
+  // Comparisons whose difference is constant are decided.
+  EXPECT_EQ(P.asBoolConst(P.cmp(CmpKind::Lt, X, P.add(X, P.constant(1)), true)),
+            true);
+  // c || !c and c && !c.
+  ExprId C = P.cmp(CmpKind::Lt, X, Y, false);
+  EXPECT_EQ(P.asBoolConst(P.lor(C, P.lnot(C))), true);
+  EXPECT_EQ(P.asBoolConst(P.land(C, P.lnot(C))), false);
+  EXPECT_EQ(P.lnot(P.lnot(C)), C);
+  EXPECT_EQ(P.str(A), "(tid.x + tid.x*ntid.x + 1)");
+}
+
+TEST(IRThreadValues, GlobalIdAddress) {
+  Kernel K("_Z3gidPi");
+  ASSERT_EQ(K.Accesses.size(), 1u);
+  const MemoryAccess &A = K.Accesses[0];
+  EXPECT_TRUE(A.Writes);
+  EXPECT_EQ(A.Bytes, 4u);
+  EXPECT_EQ(A.Space, ptx::AddrSpace::Global);
+  EXPECT_EQ(A.Object.K, ObjectKind::Param);
+  EXPECT_EQ(A.Object.Name, "_Z3gidPi_param_0");
+  EXPECT_TRUE(A.Affine);
+  EXPECT_EQ(K.str(A.Offset), "(4*tid.x + 4*ntid.x*ctaid.x)");
+  EXPECT_EQ(K.Pool.asBoolConst(K.TV->execCond(A.Item)), true);
+}
+
+TEST(IRThreadValues, GridStrideInduction) {
+  Kernel K("_Z6stridePii");
+  const MemoryAccess &St = K.access("st.global");
+  // i = gid + iter * (ntid * nctaid): an induction variable of the loop.
+  EXPECT_EQ(K.str(St.Offset),
+            "(4*tid.x + 4*ntid.x*ctaid.x + 4*ntid.x*nctaid.x*iter0)");
+  EXPECT_EQ(K.str(K.TV->execCond(St.Item)),
+            "((tid.x + ntid.x*ctaid.x) < _Z6stridePii_param_1)");
+  bool Found = false;
+  for (const LoopVarInfo &V : K.TV->loopVars())
+    if (V.Step != NoExpr) {
+      Found = true;
+      EXPECT_EQ(K.str(V.Step), "ntid.x*nctaid.x");
+    }
+  EXPECT_TRUE(Found);
+  // The loop goes on while the next i is below n.
+  std::string Back = K.str(K.TV->backEdgeCond(0));
+  EXPECT_NE(Back.find("ntid.x*nctaid.x*iter0"), std::string::npos) << Back;
+  EXPECT_NE(Back.find("< _Z6stridePii_param_1"), std::string::npos) << Back;
+}
+
+TEST(IRThreadValues, LoopCarriedValueAndGuards) {
+  Kernel K("_Z6reducePfPKf");
+  const MemoryAccess &Rd = K.access("ld.shared.f32 %f3");
+  // s[t + k]: k halves each iteration, not an induction variable.
+  EXPECT_EQ(K.str(Rd.Offset), "(4*tid.x + 4*%r13@loop0)");
+  EXPECT_EQ(K.str(K.TV->execCond(Rd.Item)),
+            "((tid.x < %r13@loop0) && ((ntid.x >> 1) != 0))");
+  ASSERT_FALSE(K.TV->loopVars().empty());
+  const LoopVarInfo &V = K.TV->loopVars().back();
+  EXPECT_EQ(V.Step, NoExpr);
+  EXPECT_EQ(K.str(V.Init), "(ntid.x >> 1)");
+  EXPECT_EQ(K.str(V.Update), "(%r13@loop0 >> 1)");
+  // After the loop, guarded by t == 0.
+  const MemoryAccess &Out = K.access("st.global");
+  EXPECT_EQ(K.str(Out.Offset), "4*ctaid.x");
+  EXPECT_EQ(K.str(K.TV->execCond(Out.Item)), "(tid.x == 0)");
+}
+
+TEST(IRUniformity, BranchesAndBarriers) {
+  Kernel K("_Z6reducePfPKf");
+  Uniformity U(*K.F);
+  const MemoryAccess &Rd = K.access("ld.shared.f32 %f3");
+  // `if (t < k)` depends on the thread; the loop itself does not.
+  EXPECT_EQ(U.exec(Rd.Item), Variance::Thread);
+  std::vector<Barrier> Bars = findBarriers(*K.F, *K.TV);
+  ASSERT_EQ(Bars.size(), 2u);
+  for (const Barrier &B : Bars) {
+    EXPECT_EQ(B.Kind, BarrierKind::CTA);
+    EXPECT_EQ(U.exec(B.Item), Variance::Grid);
+  }
+
+  Kernel D("_Z7divergePi");
+  Uniformity UD(*D.F);
+  std::vector<Barrier> DB = findBarriers(*D.F, *D.TV);
+  ASSERT_EQ(DB.size(), 1u);
+  EXPECT_EQ(UD.exec(DB[0].Item), Variance::Thread);
+  EXPECT_EQ(D.str(D.TV->execCond(DB[0].Item)), "(tid.x <= 15)");
+}
+
+TEST(IRBarriers, IntervalsAndLoopIterations) {
+  Kernel K("_Z6reducePfPKf");
+  std::vector<Barrier> Bars = findBarriers(*K.F, *K.TV);
+  BarrierIntervals BI(*K.F, Bars, PairScope::CTA);
+  ASSERT_EQ(BI.sources().size(), 3u); // entry and two barriers
+  EXPECT_TRUE(BI.synchronised(0));
+  const MemoryAccess &First = K.access("st.shared.f32 [%r3], %f1");
+  const MemoryAccess &InLoop = K.access("st.shared.f32 [%r3], %f4");
+  const MemoryAccess &After = K.access("ld.shared.f32 %f5");
+  // The first store is before both barriers; the loop's accesses follow
+  // the first barrier (iteration 0) or the loop's barrier through the back
+  // edge (the next iteration).
+  EXPECT_FALSE(BI.mayShareInterval(First.Item, InLoop.Item));
+  std::vector<std::pair<unsigned, uint32_t>> R;
+  for (const auto &X : BI.reach(InLoop.Item))
+    R.emplace_back(X.Source, X.Crossed);
+  EXPECT_EQ(R, (std::vector<std::pair<unsigned, uint32_t>>{{1, 0}, {2, 1}}));
+  EXPECT_EQ(BI.sourceLoops(2), std::vector<unsigned>{0});
+  EXPECT_TRUE(BI.mayShareInterval(InLoop.Item, After.Item));
+
+  // A barrier assumed before the read after the loop cuts it off.
+  Barrier Extra;
+  Extra.Item = After.Item;
+  Extra.Assumed = true;
+  Bars.push_back(Extra);
+  BarrierIntervals BX(*K.F, Bars, PairScope::CTA);
+  EXPECT_FALSE(BX.mayShareInterval(InLoop.Item, After.Item));
+  // Threads of different blocks: no CTA barrier orders them.
+  BarrierIntervals BG(*K.F, findBarriers(*K.F, *K.TV), PairScope::Grid);
+  EXPECT_TRUE(BG.mayShareInterval(First.Item, After.Item));
+}
+
+TEST(IRMemoryEvents, TwoDimensionsAndParameters) {
+  Kernel K("_Z4tilePfi");
+  const MemoryAccess &St = K.access("st.shared");
+  EXPECT_EQ(K.str(St.Offset), "(4*tid.x + 68*tid.y)"); // s[16][17]
+  EXPECT_EQ(St.Object.K, ObjectKind::Variable);
+  EXPECT_EQ(St.Object.Space, ptx::AddrSpace::Shared);
+  const MemoryAccess &Ld = K.access("ld.global");
+  EXPECT_EQ(K.str(Ld.Offset), "(4*tid.x + 4*_Z4tilePfi_param_1*tid.y)");
+}
+
+TEST(IRMemoryEvents, LoadedIndexIsNotAffine) {
+  Kernel K("_Z6gatherPiPKi");
+  const MemoryAccess &St = K.access("st.global");
+  EXPECT_EQ(St.Object.Name, "_Z6gatherPiPKi_param_0");
+  EXPECT_FALSE(St.Affine);
+  EXPECT_NE(St.Why.find("loaded value"), std::string::npos) << St.Why;
+  EXPECT_TRUE(K.access("ld.global").Affine);
+}
+
+TEST(IRMemoryEvents, AtomicsAndScopes) {
+  Kernel K("_Z7atomicsPiS_");
+  ASSERT_EQ(K.Accesses.size(), 2u);
+  for (const MemoryAccess &A : K.Accesses) {
+    EXPECT_TRUE(A.Atomic && A.Strong && A.Reads && A.Writes);
+    EXPECT_EQ(A.Bytes, 4u);
+  }
+  EXPECT_EQ(K.Accesses[0].Scope, ptx::Scope::GPU); // atomicAdd
+  EXPECT_EQ(K.Accesses[1].Scope, ptx::Scope::CTA); // atomicAdd_block
+}
+
+TEST(IRThreadValues, NotEqualLoopStops) {
+  // for (i = 0; i < 1000; ++i), unrolled by 8: the loop runs while the
+  // counter, 8 per iteration, is not 1000.
+  Kernel K("_Z5fixedPi");
+  std::vector<ThreadValues::StopPoint> S = K.TV->stopPoints(0);
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_EQ(S[0].Coeff, 8);
+  EXPECT_EQ(K.Pool.asConst(S[0].Rest), -992); // 8*j + 8 - 1000 == 0 at j 124
+}
+
+TEST(IRInliner, CallsBecomeBodies) {
+  std::shared_ptr<ptx::Module> M = loadModule();
+  Kernel Before("_Z5callsPi", M);
+  EXPECT_TRUE(Before.Accesses.empty()); // the store is in put()
+
+  Inlined In = inlineCalls(*M);
+  auto Copy = std::make_shared<ptx::Module>(std::move(In.M));
+  Kernel After("_Z5callsPi", Copy);
+  ASSERT_EQ(After.Accesses.size(), 1u);
+  const MemoryAccess &St = After.Accesses[0];
+  // put(A, threadIdx.x, 7) stores A[threadIdx.x]: the arguments reach the
+  // callee through its .param variables.
+  EXPECT_EQ(St.Object.Name, "_Z5callsPi_param_0");
+  EXPECT_EQ(After.str(St.Offset), "4*tid.x");
+  const std::vector<Origin> &O = In.Origins.at("_Z5callsPi");
+  EXPECT_EQ(O[St.Item].Function, "_Z3putPiii");
+  ASSERT_EQ(O[St.Item].Calls.size(), 1u);
+  EXPECT_EQ(O[St.Item].Calls[0].first, "_Z5callsPi");
+  EXPECT_TRUE(In.Kept.empty());
+}
+
+} // namespace
