@@ -11,8 +11,9 @@ it does not). Every test under litmus/PTX is checked in one incant process
 per model: incant's `ptx` and ptx-v7.5.cat against the v7.5 expectations,
 ptx-v6.0.cat against the v6.0 ones. Each row counts the tests checked, the
 ones refused (exit 2, with the message), the searches cut short, and, over
-the tests with an expectation, agreements and disagreements (each printed).
-Exit status 1 if any test disagrees, is refused or is cut short.
+the tests with an expectation, agreements and disagreements (each printed);
+it also names the slowest test. Exit status 1 if any test disagrees, is
+refused or is cut short.
 """
 import argparse
 import glob
@@ -108,15 +109,20 @@ def main():
         for t in sorted(cut):
             print(f'INCOMPLETE {model} {t}: {got[t]["incomplete_reason"]}')
         bad |= bool(differ or refused or cut)
+        times = sorted((g['time_s'], t) for t, g in got.items()
+                       if not isinstance(g, str))
+        slowest = '%.2f s (%s)' % (times[-1][0], os.path.basename(
+            times[-1][1])) if times else '-'
         rows.append((model, exp_name, len(tests), len(tests) - len(refused),
                      len(refused), len(cut), len(expected), agree, differ,
-                     seconds))
+                     seconds, slowest))
     print(f'\nunroll {args.unroll}, timeout {args.timeout:g} s')
     print('| model | expectations | tests | checked | refused | incomplete '
-          '| expected | agree | disagree | seconds |')
-    print('|---|---|---|---|---|---|---|---|---|---|')
+          '| expected | agree | disagree | seconds | slowest test |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
     for r in rows:
-        print('| `%s` | %s | %d | %d | %d | %d | %d | %d | %d | %.2f |' % r)
+        print('| `%s` | %s | %d | %d | %d | %d | %d | %d | %d | %.2f | %s |'
+              % r)
     return 1 if bad else 0
 
 
