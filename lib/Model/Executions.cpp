@@ -74,6 +74,12 @@ private:
 
   /// Counts a step; false (and Stop set) once a limit of Opts is reached.
   bool step();
+  /// Reads the clock: false (and Stop set) past Opts.TimeLimit.
+  bool pollClock();
+  /// Partial trace combinations tried (not steps: most are dropped by a
+  /// mask test); the clock is read every 4096 of them, as two threads of
+  /// 2^16 traces each make 2^32 of them.
+  uint64_t Partial = 0;
   void stopBy(std::string Reason) {
     Stats.Incomplete = Stats.StoppedByCaller = Stop = true;
     Stats.Reason = std::move(Reason);
@@ -176,18 +182,21 @@ bool CandidateEnumerator::step() {
     return false;
   }
   // The clock is read every 1024 steps (a step takes 0.1 to 100 us).
-  if ((Stats.Steps & 1023) == 0) {
-    if (Opts.Progress)
-      Opts.Progress(Stats.Steps, Stats.Candidates);
-    if (Opts.TimeLimit > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                      Start)
-                .count() >= Opts.TimeLimit) {
-      char Buf[32];
-      std::snprintf(Buf, sizeof(Buf), "%gs", Opts.TimeLimit);
-      stopBy(std::string("stopped at the time limit of ") + Buf);
-      return false;
-    }
+  if ((Stats.Steps & 1023) != 0)
+    return true;
+  if (Opts.Progress)
+    Opts.Progress(Stats.Steps, Stats.Candidates);
+  return pollClock();
+}
+
+bool CandidateEnumerator::pollClock() {
+  if (Opts.TimeLimit > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+              .count() >= Opts.TimeLimit) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof(Buf), "%gs", Opts.TimeLimit);
+    stopBy(std::string("stopped at the time limit of ") + Buf);
+    return false;
   }
   return true;
 }
@@ -267,7 +276,7 @@ void CandidateEnumerator::forEachCombination(size_t Thread) {
   uint64_t *Needed = NeededUpTo[Thread].data();
   const uint64_t *Later = LaterMay[Thread + 1].data();
   for (size_t I = 0; I != TS.Threads[Thread].size(); ++I) {
-    if (Stop)
+    if (Stop || ((++Partial & 4095) == 0 && !pollClock()))
       return;
     // Every need of the traces chosen so far is written by one of them or
     // may be by a later thread's trace.
