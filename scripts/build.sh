@@ -16,17 +16,31 @@ packages=(
   clang-14                 # compiles lib/OpenCL/runtime/harness.cl on its own
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if ((${#missing[@]})); then
+# A one-node Slurm cluster for campaign --slurm's test (test/campaign/
+# slurm-cluster.test; skipped where these are absent). Without Debian's
+# recommends (slurm-wlm-plugins: 30 more packages the test does not use).
+# Their services do not start on installation: slurmctld and slurmd find no
+# /etc/slurm/slurm.conf and exit 0; munge starts only where services may
+# (a systemd machine, or no policy-rc.d), detached from this script.
+slurm_packages=(slurmctld slurmd slurm-client munge)
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+updated=false
+install_missing() { # [apt-get options...] -- packages...
+  local opts=() missing=() p
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done; shift
+  for p in "$@"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
   echo "incant: installing ${missing[*]}" >&2
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+  $updated || { $SUDO apt-get update -qq; updated=true; }
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+    -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+    "${opts[@]}" "${missing[@]}" </dev/null >/dev/null
+}
+install_missing -- "${packages[@]}"
+install_missing --no-install-recommends -- "${slurm_packages[@]}"
 
 build=${BUILD_DIR:-build}
 extra=()

@@ -24,3 +24,19 @@ config.substitutions.append(("%fakecuda", os.path.join(config.test_bin, "fakecud
 config.substitutions.append(("%injectlib", config.inject_lib))
 config.substitutions.append(("%fakefenceapp-fenced", os.path.join(config.test_bin, "incant-fakefenceapp-fenced")))
 config.substitutions.append(("%fakefenceapp", os.path.join(config.test_bin, "incant-fakefenceapp")))
+
+# A feature per command the tool was built with ("cmd-campaign"): a command
+# left out for want of an optional library marks its tests unsupported
+# (test/<command>/lit.local.cfg).
+import re
+import subprocess
+try:
+    _help = subprocess.run([os.path.join(config.incant_bin, "incant"), "--help"],
+                           capture_output=True, text=True, timeout=60).stdout
+except (OSError, subprocess.SubprocessError) as e:
+    lit_config.fatal("cannot run incant --help: %s" % e)
+_subs = _help.split("Subcommands:", 1)[1] if "Subcommands:" in _help else ""
+for _m in re.finditer(r"^  ([a-z][a-z-]*) ", _subs, re.M):
+    config.available_features.add("cmd-" + _m.group(1))
+if "cmd-check" not in config.available_features:
+    lit_config.fatal("incant --help lists no commands:\n" + _help)

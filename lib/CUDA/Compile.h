@@ -4,7 +4,8 @@
 // backend object (`incant campaign` runs one per worker thread); compiled
 // modules are cached per architecture and source, since stress and layout
 // parameters are kernel arguments and `incant tune` runs one source
-// hundreds of times.
+// hundreds of times. A campaign compiles tests in batches, one module per
+// batch (Batch.h), on several threads while the GPU runs earlier ones.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_LIB_CUDA_COMPILE_H
@@ -14,8 +15,11 @@
 #include "incant/CUDA/CudaApi.h"
 #include "incant/CUDA/OptCheck.h"
 
+#include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace incant::cuda {
 
@@ -46,12 +50,40 @@ bool compileChecked(CudaLibraries &L, const GeneratedTest &G,
                     const std::string &Arch, CompiledTest &Out,
                     std::string &Log);
 
+/// A compiled module, shared by the tests compiled into it.
+struct CompiledModule {
+  std::string Cubin;
+  std::string Arch;
+};
+
+/// Where one test's kernels are: its module, their names, its optcheck.
+struct CompiledKernels {
+  std::shared_ptr<const CompiledModule> Module;
+  std::string TestKernel;
+  std::string HistKernel;
+  OptCheckResult Opt;
+};
+
 /// compileChecked through a bounded cache keyed by architecture and source
 /// (PTX and SASS are not kept). Compiling happens outside the cache's lock,
-/// so workers compile in parallel.
+/// so workers compile in parallel. The kernels have their bare names.
 bool compileCached(CudaLibraries &L, const GeneratedTest &G,
-                   const std::string &Arch, std::string &Cubin,
-                   OptCheckResult &Opt, std::string &Log);
+                   const std::string &Arch, CompiledKernels &Out,
+                   std::string &Log);
+
+/// Compiles \p Tests as one module (batchSource) for \p Arch and checks
+/// each test's kernel in the module's SASS. A test whose optcheck fails,
+/// and every test when the batch does not compile, is compiled alone
+/// (compileChecked, with its lower ptxas levels), so one test cannot
+/// spoil the others. Per test: its kernels, or nullopt with NVRTC's log
+/// in \p Logs[i]. With \p CacheDir, the module and the optcheck results
+/// are kept there under a hash of everything they depend on (NVRTC's
+/// version, the options, the harness, the batch's source) and taken from
+/// there when the same batch comes again.
+std::vector<std::optional<CompiledKernels>>
+compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
+             const std::string &Arch, std::vector<std::string> &Logs,
+             const std::string &CacheDir = "");
 
 } // namespace incant::cuda
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 namespace incant::cuda {
 
@@ -22,6 +23,12 @@ bool writeFile(const std::filesystem::path &P, const std::string &Text) {
   F << Text;
   return static_cast<bool>(F);
 }
+
+/// A test generated and compiled by prepare().
+struct CudaPrepared final : harness::PreparedTest {
+  GeneratedTest G;
+  CompiledKernels Kernels;
+};
 
 class CudaBackend final : public harness::Backend {
 public:
@@ -41,12 +48,19 @@ public:
   std::vector<harness::DeviceInfo> devices() override;
   Expected<harness::RunResult> run(const harness::RunRequest &Req,
                                    DiagnosticEngine &Diags) override;
+  std::vector<Expected<std::shared_ptr<const harness::PreparedTest>>>
+  prepare(const std::vector<harness::RunRequest> &Reqs,
+          const std::vector<DiagnosticEngine *> &Diags) override;
 
 private:
   Expected<harness::RunResult> emit(const harness::RunRequest &Req,
                                     const GeneratedTest &G,
                                     DiagnosticEngine &Diags);
+  /// The architecture of \p Device ("sm_90"), or Tuning.PrepareArch.
+  std::optional<std::string> archOf(uint32_t Device, DiagnosticEngine &Diags);
   CudaTuning Tuning;
+  /// Buffers and loaded modules per device; run() only.
+  std::map<uint32_t, std::unique_ptr<DeviceState>> States;
 };
 
 std::vector<harness::DeviceInfo> CudaBackend::devices() {
@@ -143,6 +157,90 @@ Expected<harness::RunResult> CudaBackend::emit(const harness::RunRequest &Req,
   return Out;
 }
 
+std::optional<std::string> CudaBackend::archOf(uint32_t Device,
+                                               DiagnosticEngine &Diags) {
+  if (!Tuning.PrepareArch.empty())
+    return Tuning.PrepareArch;
+  SharedLibraries &S = sharedLibraries();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  std::string Why;
+  if (!S.Libs.loadDriver(Why)) {
+    Diags.error(noDriverMessage());
+    return std::nullopt;
+  }
+  CUdevice D = 0;
+  int Ma = 0, Mi = 0;
+  if (S.Libs.Drv.cuDeviceGet(&D, static_cast<int>(Device)) != 0 ||
+      S.Libs.Drv.cuDeviceGetAttribute(&Ma, CU_ATTR_COMPUTE_CAPABILITY_MAJOR,
+                                      D) != 0 ||
+      S.Libs.Drv.cuDeviceGetAttribute(&Mi, CU_ATTR_COMPUTE_CAPABILITY_MINOR,
+                                      D) != 0) {
+    Diags.error(fmt::format("no CUDA device {}", Device));
+    return std::nullopt;
+  }
+  return fmt::format("sm_{}{}", Ma, Mi);
+}
+
+std::vector<Expected<std::shared_ptr<const harness::PreparedTest>>>
+CudaBackend::prepare(const std::vector<harness::RunRequest> &Reqs,
+                     const std::vector<DiagnosticEngine *> &Diags) {
+  using Result = Expected<std::shared_ptr<const harness::PreparedTest>>;
+  std::vector<Result> Out(Reqs.size(), ErrorKind::Internal);
+  if (Reqs.empty())
+    return Out;
+  std::optional<std::string> Arch = archOf(Reqs[0].Device, *Diags[0]);
+  {
+    SharedLibraries &S = sharedLibraries();
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    std::string Why;
+    if (Arch && !S.Libs.loadNvrtc(Why)) {
+      Diags[0]->error(Why);
+      Arch.reset();
+    }
+  }
+  if (!Arch) {
+    // Said once, for the first test; the others fail the same way.
+    for (size_t I = 0; I < Reqs.size(); ++I) {
+      if (I)
+        Diags[I]->error("not prepared: " + std::string(noDriverMessage()));
+      Out[I] = ErrorKind::Device;
+    }
+    return Out;
+  }
+  std::vector<std::shared_ptr<CudaPrepared>> Made(Reqs.size());
+  std::vector<const GeneratedTest *> Batch;
+  std::vector<size_t> Where;
+  for (size_t I = 0; I < Reqs.size(); ++I) {
+    CodegenOptions CG;
+    CG.LoopBudget = Reqs[I].Params.LoopBound;
+    std::optional<GeneratedTest> G =
+        generateCuda(*Reqs[I].Prog, CG, Reqs[I].File, *Diags[I]);
+    if (!G) {
+      Out[I] = ErrorKind::Input;
+      continue;
+    }
+    Made[I] = std::make_shared<CudaPrepared>();
+    Made[I]->G = std::move(*G);
+    Batch.push_back(&Made[I]->G);
+    Where.push_back(I);
+  }
+  std::vector<std::string> Logs;
+  std::vector<std::optional<CompiledKernels>> K =
+      compileBatch(sharedLibraries().Libs, Batch, *Arch, Logs,
+                   Reqs[0].CompileCache);
+  for (size_t J = 0; J < Where.size(); ++J) {
+    size_t I = Where[J];
+    if (!K[J]) {
+      Diags[I]->error("NVRTC failed to compile the harness:\n" + Logs[J]);
+      Out[I] = ErrorKind::Internal;
+      continue;
+    }
+    Made[I]->Kernels = std::move(*K[J]);
+    Out[I] = std::shared_ptr<const harness::PreparedTest>(std::move(Made[I]));
+  }
+  return Out;
+}
+
 Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
                                               DiagnosticEngine &Diags) {
   std::string RangeError;
@@ -150,13 +248,17 @@ Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
     Diags.error(RangeError);
     return ErrorKind::Input;
   }
-  CodegenOptions CG;
-  CG.LoopBudget = Req.Params.LoopBound;
-  std::optional<GeneratedTest> G = generateCuda(*Req.Prog, CG, Req.File, Diags);
-  if (!G)
-    return ErrorKind::Input;
-  if (!Req.EmitDir.empty())
-    return emit(Req, *G, Diags);
+  const auto *Pre = dynamic_cast<const CudaPrepared *>(Req.Prepared.get());
+  std::optional<GeneratedTest> Here;
+  if (!Pre || !Req.EmitDir.empty()) {
+    CodegenOptions CG;
+    CG.LoopBudget = Req.Params.LoopBound;
+    Here = generateCuda(*Req.Prog, CG, Req.File, Diags);
+    if (!Here)
+      return ErrorKind::Input;
+    if (!Req.EmitDir.empty())
+      return emit(Req, *Here, Diags);
+  }
   {
     SharedLibraries &S = sharedLibraries();
     std::lock_guard<std::mutex> Lock(S.Mutex);
@@ -170,13 +272,28 @@ Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
       return ErrorKind::Device;
     }
   }
-  return runOnDevice(*G, Req.Params, Tuning, Req.Device, Diags);
+  std::unique_ptr<DeviceState> &State = States[Req.Device];
+  if (!State)
+    State = std::make_unique<DeviceState>(sharedLibraries().Libs, Req.Device);
+  return runOnDevice(Pre ? Pre->G : *Here, Pre ? &Pre->Kernels : nullptr,
+                     Req.Params, Tuning, *State, Req.Device, Req.OnLaunch,
+                     Diags);
 }
 
 } // namespace
 
 std::unique_ptr<harness::Backend> createCudaBackend(const CudaTuning &T) {
   return std::make_unique<CudaBackend>(T);
+}
+
+std::optional<PreparedSummary>
+summarisePrepared(const harness::PreparedTest &P) {
+  const auto *C = dynamic_cast<const CudaPrepared *>(&P);
+  if (!C || !C->Kernels.Module)
+    return std::nullopt;
+  return PreparedSummary{C->Kernels.Module->Arch, C->Kernels.Module.get(),
+                         C->Kernels.Module->Cubin.size(),
+                         C->Kernels.TestKernel, C->Kernels.Opt.line()};
 }
 
 } // namespace incant::cuda

@@ -34,54 +34,120 @@ uint32_t stressPattern(const std::vector<harness::StressAccess> &Seq) {
   return Pat ? Pat : 0x9u;
 }
 
-/// Device memory and the module, freed at the end of a run.
-class Session {
+/// Reports a failed CUDA call.
+class Checker {
 public:
-  Session(CudaLibraries &L, DiagnosticEngine &Diags) : L(L), Diags(Diags) {}
-  ~Session() {
-    for (CUdeviceptr P : Allocs)
-      L.Drv.cuMemFree(P);
-    if (Module)
-      L.Drv.cuModuleUnload(Module);
-  }
+  Checker(CudaLibraries &L, DiagnosticEngine &Diags) : L(L), Diags(Diags) {}
   bool check(CUresult R, const char *What) {
     if (R == 0)
       return true;
     Diags.error(fmt::format("{} failed: {}", What, L.errorString(R)));
     return false;
   }
-  bool alloc(size_t Bytes, CUdeviceptr &P) {
-    if (!check(L.Drv.cuMemAlloc(&P, std::max<size_t>(Bytes, 16)), "cuMemAlloc"))
-      return false;
-    Allocs.push_back(P);
-    return check(L.Drv.cuMemsetD8(P, 0, std::max<size_t>(Bytes, 16)),
-                 "cuMemsetD8");
-  }
   CudaLibraries &L;
   DiagnosticEngine &Diags;
-  CUmodule Module = nullptr;
-  std::vector<CUdeviceptr> Allocs;
 };
+
+/// The buffers of a run (DeviceState::buffer's slots).
+enum Slot : unsigned {
+  MemSlot,
+  OutSlot,
+  HistKeySlot,
+  HistCountSlot,
+  HistTupleSlot,
+  ScratchSlot,
+  ShadowSlot,
+  SyncSlot
+};
+
+/// Modules a backend object keeps loaded: a few batches' worth.
+constexpr size_t LoadedModulesCap = 4;
 
 } // namespace
 
-Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
-                                         const harness::RunParams &Params,
-                                         const CudaTuning &Tuning,
-                                         uint32_t Device,
-                                         DiagnosticEngine &Diags) {
+DeviceState::~DeviceState() {
+  if (!Ctx)
+    return;
+  // Freeing needs the context current on this thread.
+  L.Drv.cuCtxSetCurrent(Ctx);
+  for (auto &[M, Mod] : Modules)
+    L.Drv.cuModuleUnload(Mod);
+  for (auto &[K, B] : Buffers)
+    L.Drv.cuMemFree(B.Ptr);
+  CUdevice Dev = 0;
+  if (L.Drv.cuDeviceGet(&Dev, static_cast<int>(Device)) == 0)
+    L.Drv.cuDevicePrimaryCtxRelease(Dev);
+}
+
+bool DeviceState::check(CUresult R, const char *What,
+                        DiagnosticEngine &Diags) {
+  return Checker(L, Diags).check(R, What);
+}
+
+bool DeviceState::activate(DiagnosticEngine &Diags) {
+  if (!Ctx) {
+    CUdevice Dev = 0;
+    if (!check(L.Drv.cuDeviceGet(&Dev, static_cast<int>(Device)),
+               "cuDeviceGet", Diags) ||
+        !check(L.Drv.cuDevicePrimaryCtxRetain(&Ctx, Dev),
+               "cuDevicePrimaryCtxRetain", Diags))
+      return false;
+  }
+  return check(L.Drv.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent", Diags);
+}
+
+bool DeviceState::buffer(unsigned Slot, size_t Bytes, CUdeviceptr &P,
+                         DiagnosticEngine &Diags) {
+  Bytes = std::max<size_t>(Bytes, 16);
+  Buffer &B = Buffers[Slot];
+  if (B.Bytes < Bytes) {
+    if (B.Ptr)
+      L.Drv.cuMemFree(B.Ptr);
+    B = Buffer();
+    if (!check(L.Drv.cuMemAlloc(&B.Ptr, Bytes), "cuMemAlloc", Diags))
+      return false;
+    B.Bytes = Bytes;
+  }
+  P = B.Ptr;
+  return check(L.Drv.cuMemsetD8(P, 0, Bytes), "cuMemsetD8", Diags);
+}
+
+bool DeviceState::module(const std::shared_ptr<const CompiledModule> &M,
+                         CUmodule &Mod, DiagnosticEngine &Diags) {
+  for (auto It = Modules.begin(); It != Modules.end(); ++It)
+    if (It->first == M) {
+      Modules.splice(Modules.begin(), Modules, It);
+      Mod = It->second;
+      return true;
+    }
+  if (!check(L.Drv.cuModuleLoadData(&Mod, M->Cubin.data()),
+             "cuModuleLoadData", Diags))
+    return false;
+  Modules.emplace_front(M, Mod);
+  // Every launch from an older module has finished: each run ends with
+  // cuCtxSynchronize, and other backend objects load modules of their own.
+  while (Modules.size() > LoadedModulesCap) {
+    L.Drv.cuModuleUnload(Modules.back().second);
+    Modules.pop_back();
+  }
+  return true;
+}
+
+Expected<harness::RunResult>
+runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
+            const harness::RunParams &Params, const CudaTuning &Tuning,
+            DeviceState &State, uint32_t Device,
+            const std::function<void(uint64_t)> &OnLaunch,
+            DiagnosticEngine &Diags) {
   const harness::Incantations &Inc = Params.Inc;
   SharedLibraries &Shared = sharedLibraries();
   CudaLibraries &Libs = Shared.Libs;
   const DriverApi &D = Libs.Drv;
-  Session S(Libs, Diags);
+  Checker S(Libs, Diags);
   harness::RunResult Res;
   CUdevice Dev = 0;
-  CUcontext Ctx = nullptr;
-  if (!S.check(D.cuDeviceGet(&Dev, static_cast<int>(Device)), "cuDeviceGet") ||
-      !S.check(D.cuDevicePrimaryCtxRetain(&Ctx, Dev),
-               "cuDevicePrimaryCtxRetain") ||
-      !S.check(D.cuCtxSetCurrent(Ctx), "cuCtxSetCurrent"))
+  if (!State.activate(Diags) ||
+      !S.check(D.cuDeviceGet(&Dev, static_cast<int>(Device)), "cuDeviceGet"))
     return ErrorKind::Device;
   char Name[256] = {};
   D.cuDeviceGetName(Name, sizeof(Name), Dev);
@@ -117,19 +183,24 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
     return ErrorKind::Device;
   }
 
-  std::string Cubin, Log;
-  OptCheckResult Opt;
-  if (!compileCached(Libs, G, Arch, Cubin, Opt, Log)) {
-    Diags.error("NVRTC failed to compile the harness:\n" + Log);
-    return ErrorKind::Internal;
+  CompiledKernels Here;
+  if (!Compiled || !Compiled->Module || Compiled->Module->Arch != Arch) {
+    std::string Log;
+    if (!compileCached(Libs, G, Arch, Here, Log)) {
+      Diags.error("NVRTC failed to compile the harness:\n" + Log);
+      return ErrorKind::Internal;
+    }
+    Compiled = &Here;
   }
-  Res.OptCheck = Opt.line();
+  Res.OptCheck = Compiled->Opt.line();
+  CUmodule Module = nullptr;
   CUfunction TestFn = nullptr, HistFn = nullptr;
-  if (!S.check(D.cuModuleLoadData(&S.Module, Cubin.data()),
-               "cuModuleLoadData") ||
-      !S.check(D.cuModuleGetFunction(&TestFn, S.Module, "incant_test_kernel"),
+  if (!State.module(Compiled->Module, Module, Diags) ||
+      !S.check(D.cuModuleGetFunction(&TestFn, Module,
+                                     Compiled->TestKernel.c_str()),
                "cuModuleGetFunction") ||
-      !S.check(D.cuModuleGetFunction(&HistFn, S.Module, "incant_hist_kernel"),
+      !S.check(D.cuModuleGetFunction(&HistFn, Module,
+                                     Compiled->HistKernel.c_str()),
                "cuModuleGetFunction"))
     return ErrorKind::Device;
 
@@ -291,14 +362,19 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
           ? static_cast<size_t>(MaxTotal) * W *
                 (std::max<uint32_t>(G.NumGlobal, 1) + G.NumShared) * 1024
           : 1;
-  if (!S.alloc(MemWords * 4, Mem) ||
-      !S.alloc(static_cast<size_t>(N) * NumOut * 4, Out) ||
-      !S.alloc(INCANT_HIST_CAP * 8, HKey) ||
-      !S.alloc((INCANT_HIST_CAP + 1) * 8, HCnt) ||
-      !S.alloc(static_cast<size_t>(INCANT_HIST_CAP) * NumOut * 4, HTup) ||
-      !S.alloc((static_cast<size_t>(Pr.stressLines) * Pr.stressSpread + 64) * 4,
-               Scratch) ||
-      !S.alloc(ShadowWords * 4, Shadow) || !S.alloc(64, Sync))
+  auto Alloc = [&](Slot K, size_t Bytes, CUdeviceptr &P) {
+    return State.buffer(K, Bytes, P, Diags);
+  };
+  if (!Alloc(MemSlot, MemWords * 4, Mem) ||
+      !Alloc(OutSlot, static_cast<size_t>(N) * NumOut * 4, Out) ||
+      !Alloc(HistKeySlot, INCANT_HIST_CAP * 8, HKey) ||
+      !Alloc(HistCountSlot, (INCANT_HIST_CAP + 1) * 8, HCnt) ||
+      !Alloc(HistTupleSlot, static_cast<size_t>(INCANT_HIST_CAP) * NumOut * 4,
+             HTup) ||
+      !Alloc(ScratchSlot,
+             (static_cast<size_t>(Pr.stressLines) * Pr.stressSpread + 64) * 4,
+             Scratch) ||
+      !Alloc(ShadowSlot, ShadowWords * 4, Shadow) || !Alloc(SyncSlot, 64, Sync))
     return ErrorKind::Device;
   Pr.mem = Mem;
   Pr.out = Out;
@@ -367,6 +443,16 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
                    "cuLaunchKernel");
   };
   const uint32_t HistGrid = (N + 255) / 256;
+  // A run that stops early (a launch refused) waits for what it already
+  // queued before its buffers and module serve the next run.
+  struct DrainOnError {
+    const DriverApi &D;
+    bool Armed = true;
+    ~DrainOnError() {
+      if (Armed)
+        D.cuCtxSynchronize();
+    }
+  } Drain{D};
   // Initial values for the first launch.
   IncantParams Init = Pr;
   Init.flags |= INCANT_F_NOCOUNT;
@@ -381,6 +467,8 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
         !Launch(HistFn, HistGrid, 256, 0, X))
       return ErrorKind::Device;
     Res.Launches = It + 1;
+    if (OnLaunch)
+      OnLaunch(Res.Launches);
     // A time budget, checked now and then (launches queue up and block
     // once the queue is full, so wall time follows the GPU's).
     if (Tuning.MaxSeconds > 0 && (It & 255) == 255 &&
@@ -388,6 +476,7 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
                 .count() > Tuning.MaxSeconds)
       break;
   }
+  Drain.Armed = false;
   if (!S.check(D.cuCtxSynchronize(), "the test kernel"))
     return ErrorKind::Device;
   Res.Seconds =
@@ -396,10 +485,18 @@ Expected<harness::RunResult> runOnDevice(const GeneratedTest &G,
 
   std::vector<uint64_t> Keys(INCANT_HIST_CAP), Cnt(INCANT_HIST_CAP + 1);
   std::vector<uint32_t> Tup(static_cast<size_t>(INCANT_HIST_CAP) * NumOut);
+  uint64_t SyncWords[2] = {0, 0};
   if (!S.check(D.cuMemcpyDtoH(Keys.data(), HKey, Keys.size() * 8), "copy") ||
       !S.check(D.cuMemcpyDtoH(Cnt.data(), HCnt, Cnt.size() * 8), "copy") ||
-      !S.check(D.cuMemcpyDtoH(Tup.data(), HTup, Tup.size() * 4), "copy"))
+      !S.check(D.cuMemcpyDtoH(Tup.data(), HTup, Tup.size() * 4), "copy") ||
+      !S.check(D.cuMemcpyDtoH(SyncWords, Sync, sizeof(SyncWords)), "copy"))
     return ErrorKind::Device;
+  // The harness counts, at Sync + 8, testing blocks whose spin barrier gave
+  // up; one thread of each testing block waits, every launch.
+  if (Inc.SpinBarrier) {
+    Res.BarrierTimeouts = SyncWords[1];
+    Res.BarrierWaits = Res.Launches * TestBlocks;
+  }
   for (uint32_t I = 0; I < INCANT_HIST_CAP; ++I) {
     if (!Keys[I])
       continue;

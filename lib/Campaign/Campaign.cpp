@@ -1,33 +1,28 @@
 //===- Campaign.cpp - `incant campaign`: many tests into one database -----===//
 //
 // The main thread collects the tests, takes its shard, drops those already
-// stored (--resume), picks the devices and loads the models; then one worker
-// per device takes the next test, loads it, asks each model which final
-// states it allows, runs it and stores the result in one transaction. Only
-// storing (and the progress line) is serialised.
+// stored (--resume), picks the devices and loads the models; then the
+// pipeline (Pipeline.h) loads, checks and compiles tests on --jobs threads,
+// runs them on one thread per device worker, and stores the results.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Campaign/Campaign.h"
-#include "incant/Campaign/Classify.h"
-#include "incant/Campaign/Store.h"
+#include "Pipeline.h"
 #include "incant/Backends/BackendChoice.h"
+#include "incant/Campaign/Slurm.h"
+#include "incant/Campaign/Store.h"
 #include "incant/Cat/ModelFinder.h"
-#include "incant/Harness/Backend.h"
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
-#include "incant/Litmus/Condition.h"
-#include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
-#include "incant/Model/Check.h"
+#include "incant/Support/StopSignals.h"
 #include "incant/Support/Time.h"
 
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
@@ -51,26 +46,17 @@ std::string paramsKey(const std::string &Backend, const harness::RunParams &P) {
 
 bool collectTests(const std::vector<std::string> &Inputs,
                   std::vector<std::string> &Files, std::string &Error) {
+  std::vector<std::string> Expanded;
+  if (!litmus::expandFolders(Inputs, Expanded, Error))
+    return false;
   std::set<std::string> Found;
-  for (const std::string &In : Inputs) {
+  for (const std::string &F : Expanded) {
     std::error_code EC;
-    if (fs::is_directory(In, EC)) {
-      fs::recursive_directory_iterator It(
-          In, fs::directory_options::skip_permission_denied, EC),
-          End;
-      for (; !EC && It != End; It.increment(EC))
-        if (It->path().extension() == ".litmus" && It->is_regular_file(EC))
-          Found.insert(It->path().lexically_normal().string());
-      if (EC) {
-        Error = "cannot list " + In + ": " + EC.message();
-        return false;
-      }
-    } else if (fs::exists(In, EC)) {
-      Found.insert(fs::path(In).lexically_normal().string());
-    } else {
-      Error = "no such file or folder: " + In;
+    if (!fs::exists(F, EC)) {
+      Error = "no such file or folder: " + F;
       return false;
     }
+    Found.insert(fs::path(F).lexically_normal().string());
   }
   Files.assign(Found.begin(), Found.end());
   return true;
@@ -101,17 +87,6 @@ std::string hostName() {
   if (gethostname(Buf, sizeof(Buf) - 1) != 0)
     return "";
   return Buf;
-}
-
-std::string formatDuration(double S) {
-  if (S < 0 || S > 1e8)
-    return "?";
-  uint64_t T = static_cast<uint64_t>(S + 0.5);
-  if (T >= 3600)
-    return fmt::format("{}h{:02}m", T / 3600, T / 60 % 60);
-  if (T >= 60)
-    return fmt::format("{}m{:02}s", T / 60, T % 60);
-  return fmt::format("{}s", T);
 }
 
 /// The shard from --shard or Slurm's job array variables; Count 0: none.
@@ -147,206 +122,49 @@ bool chooseShard(const CampaignCommand &Cmd, uint32_t &Index, uint32_t &Count,
   return true;
 }
 
-struct Worker {
-  std::unique_ptr<harness::Backend> B;
-  harness::DeviceInfo Info;
-};
-
-struct Pending {
-  std::string Path;
-  std::string Hash;
-};
-
-/// Shared state of the workers; Mu guards the store, Err and the counters.
-struct Shared {
-  Shared(const CampaignCommand &Cmd, std::ostream &Err, Store &DB)
-      : Cmd(Cmd), Err(Err), DB(DB) {}
-  const CampaignCommand &Cmd;
-  std::ostream &Err;
-  Store &DB;
-  harness::RunParams Run;
-  std::string Params; ///< paramsKey() of Run.
-  std::string Host;
-  std::vector<std::pair<std::string, const cat::Model *>> Models;
-  std::vector<Pending> Todo;
-  std::atomic<size_t> Next{0};
-  std::mutex Mu;
-  std::mutex FirstRun;
-  size_t Done = 0, Errors = 0, DeviceFailures = 0, StoreFailures = 0;
-  std::chrono::steady_clock::time_point Start;
-  bool ProgressShown = false; ///< A terminal line is there to overwrite.
-  std::chrono::steady_clock::time_point LastLine;
-
-  void clearProgress() {
-    if (ProgressShown)
-      Err << '\r' << std::string(72, ' ') << '\r';
-    ProgressShown = false;
+/// --slurm: the submission script instead of the campaign.
+int writeSlurm(const CampaignCommand &Cmd, size_t Tests, std::ostream &Out,
+               DiagnosticEngine &Diags) {
+  SlurmJob Job;
+  std::string E;
+  if (!shardArguments(Cmd.SlurmArgs, Job.Args, E)) {
+    Diags.error(E);
+    return 2;
   }
-  /// On a terminal one line, rewritten after every test; in a log file
-  /// (a batch job's) a line every 30 seconds and one at the end.
-  void progress() {
-    if (!Cmd.Progress)
-      return;
-    auto Now = std::chrono::steady_clock::now();
-    // Tests handled: stored, or failed on the device.
-    size_t N = Done + DeviceFailures + StoreFailures;
-    if (!Cmd.ProgressTty && N != 0 && N != Todo.size() &&
-        Now - LastLine < std::chrono::seconds(30))
-      return;
-    LastLine = Now;
-    double Secs = std::chrono::duration<double>(Now - Start).count();
-    double Rate = Secs > 0 ? double(N) / Secs : 0;
-    std::string Left =
-        Rate > 0 ? formatDuration(double(Todo.size() - N) / Rate) : "?";
-    std::string Line = fmt::format("campaign: {}/{} tests, {:.2f} tests/s, "
-                                   "{} left",
-                                   N, Todo.size(), Rate, Left);
-    if (!Cmd.ProgressTty) {
-      Err << Line << std::endl;
-      return;
-    }
-    Err << '\r' << fmt::format("{:<72}", Line) << std::flush;
-    ProgressShown = true;
+  std::error_code EC;
+  Job.Incant = fs::absolute(Cmd.Incant, EC).lexically_normal().string();
+  Job.WorkDir = Cmd.WorkDir;
+  Job.Db = Cmd.Db;
+  Job.Shards = Cmd.Shards;
+  Job.SbatchOptions = Cmd.Sbatch;
+  Job.Tests = Tests;
+  Job.IncantVersion = Cmd.IncantVersion;
+  if (Cmd.Shards == 0) {
+    Diags.error("--slurm needs --shards N, the number of jobs of the array");
+    return 2;
   }
-};
-
-std::string renderDiagnostics(const DiagnosticEngine &D) {
-  std::string S;
-  for (const Diagnostic &X : D.diagnostics())
-    S += DiagnosticEngine::format(X);
-  return S;
-}
-
-void runOne(Shared &S, Worker &W, const Pending &P, bool &First) {
-  TestRecord T;
-  T.Hash = P.Hash;
-  T.Path = P.Path;
-  T.Name = fs::path(P.Path).stem().string();
-  T.Family = familyOf(T.Name);
-  T.Scope = "unknown";
-  ResultRecord R;
-  R.Params = S.Params;
-  R.Chip = W.Info.Name;
-  R.Backend = W.Info.Backend;
-  R.DeviceIndex = W.Info.Index;
-  R.Platform = W.Info.Platform;
-  R.DeviceVersion = W.Info.Version;
-  R.Driver = W.Info.Driver;
-  R.IncantVersion = S.Cmd.IncantVersion;
-  R.Host = S.Host;
-  std::vector<VerdictRecord> Verdicts;
-
-  DiagnosticEngine Diags;
-  std::optional<litmus::LoadedTest> L = litmus::loadTest(P.Path, Diags);
-  if (L) {
-    T.Source = L->File->text();
-    T.Hash = testHash(T.Source);
-  } else {
-    std::string E;
-    if (auto F = SourceFile::read(P.Path, E))
-      T.Source = F->text();
+  std::string Script;
+  if (!slurmScript(Job, Script, E)) {
+    Diags.error(E);
+    return 2;
   }
-  R.TestHash = T.Hash;
-  // Set when the run failed through no fault of the test (the device, or
-  // incant itself): such a result is not stored, so --resume retries it.
-  std::optional<ErrorKind> NotTheTest;
-  if (L) {
-    const litmus::Program &Prog = L->Prog;
-    T.Name = Prog.Name;
-    T.Family = familyOf(Prog.Name);
-    T.Scope = scopeOf(Prog);
-    T.Condition = litmus::formatCondition(Prog);
-    bool Need;
-    {
-      std::lock_guard<std::mutex> G(S.Mu);
-      Need = !S.DB.hasVerdicts(T.Hash);
-    }
-    if (Need)
-      for (const auto &[Name, M] : S.Models) {
-        model::CheckResult C = model::check(Prog, *M);
-        VerdictRecord V;
-        V.Model = Name;
-        V.Ok = C.Ok;
-        V.Incomplete = C.Incomplete;
-        V.Candidates = C.Candidates;
-        for (const model::State &St : C.States)
-          V.Allowed.push_back(
-              {litmus::formatState(Prog, St.Values), St.Satisfies, 0});
-        Verdicts.push_back(std::move(V));
-      }
-    harness::RunRequest Req;
-    Req.Prog = &Prog;
-    Req.File = L->File;
-    Req.Params = S.Run;
-    Req.Device = W.Info.Index;
-    Expected<harness::RunResult> Run = ErrorKind::Internal;
-    {
-      // The first run of each worker is serialised: backends load their
-      // runtime (CUDA driver, NVRTC) lazily, and not thread-safely.
-      std::unique_lock<std::mutex> G(S.FirstRun, std::defer_lock);
-      if (First)
-        G.lock();
-      Run = W.B->run(Req, Diags);
-      First = false;
-    }
-    if (Run) {
-      R.Driver = Run->Device.Driver.empty() ? R.Driver : Run->Device.Driver;
-      R.Launches = Run->Launches;
-      R.Instances = Run->Instances;
-      R.InstancesPerLaunch = Run->InstancesPerLaunch;
-      R.Groups = Run->Groups;
-      R.GroupSize = Run->GroupSize;
-      R.WarpSize = Run->WarpSize;
-      R.Seconds = Run->Seconds;
-      R.BarrierTimeouts = Run->BarrierTimeouts;
-      R.LoopBoundHits = Run->LoopBoundHits;
-      R.Lost = Run->Lost;
-      R.OptCheck = Run->OptCheck;
-      harness::Witnesses Wi = harness::witnesses(Prog, Run->Hist);
-      R.Positive = Wi.Positive;
-      R.Negative = Wi.Negative;
-      R.ConditionOk = Wi.Ok;
-      for (const auto &[O, N] : Run->Hist.outcomes())
-        R.Histogram.push_back({litmus::formatState(Prog, O),
-                               litmus::holds(Prog, Prog.Condition, O), N});
-    } else {
-      R.Error = true;
-      if (Run.error() != ErrorKind::Input)
-        NotTheTest = Run.error();
-    }
-  } else {
-    R.Error = true;
-  }
-  if (R.Error)
-    R.ErrorText = renderDiagnostics(Diags);
-  R.Finished = utcNowIso();
-
-  std::lock_guard<std::mutex> G(S.Mu);
-  if (NotTheTest) {
-    ++S.DeviceFailures;
-    S.clearProgress();
-    S.Err << "campaign: " << P.Path << ": " << kindName(*NotTheTest)
-          << " failure, not stored:\n"
-          << R.ErrorText;
-  } else if (!S.DB.put(T, Verdicts, R)) {
-    ++S.StoreFailures;
-    S.clearProgress();
-    S.Err << "campaign: " << P.Path
-          << ": cannot store the result: " << S.DB.error() << '\n';
-  } else {
-    if (R.Error) {
-      ++S.Errors;
-      S.clearProgress();
-      S.Err << "campaign: " << P.Path << ": stored as an error:\n"
-            << R.ErrorText;
-    }
-    if (++S.Done == S.Cmd.StopAfter) {
-      // The test hook: leave as a SIGKILL would, mid-campaign.
-      S.Err.flush();
-      std::_Exit(137);
+  {
+    std::ofstream F(Cmd.Slurm, std::ios::binary | std::ios::trunc);
+    F << Script;
+    if (!F) {
+      Diags.error("cannot write " + Cmd.Slurm);
+      return 2;
     }
   }
-  S.progress();
+  fs::permissions(Cmd.Slurm,
+                  fs::perms::owner_exec | fs::perms::group_exec |
+                      fs::perms::others_exec,
+                  fs::perm_options::add, EC);
+  Out << fmt::format("wrote {}: {} test(s) in {} shard(s) of a Slurm job "
+                     "array, then the merge into {}; submit with: bash {}\n",
+                     Cmd.Slurm, Tests, Cmd.Shards,
+                     shardDatabase(Cmd.Db, "all"), Cmd.Slurm);
+  return 0;
 }
 
 } // namespace
@@ -396,10 +214,6 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     Diags.error(E);
     return 2;
   }
-  if (Files.empty()) {
-    Diags.error("no .litmus file found under the given folders");
-    return 2;
-  }
   size_t AllTests = Files.size();
   if (ShardCount) {
     std::vector<std::string> Mine;
@@ -417,6 +231,10 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       return 2;
     Models.emplace_back(cat::ModelFinder::displayName(M), P);
   }
+  // The script for a cluster needs the tests and models checked, not a
+  // device: the login node writing it often has none.
+  if (!Cmd.Slurm.empty())
+    return writeSlurm(Cmd, AllTests, Out, Diags);
 
   // Devices.
   std::optional<uint32_t> First = Cmd.Device;
@@ -506,12 +324,13 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     return 2;
   }
 
-  Shared S(Cmd, Err, *DB);
-  S.Run = Params;
-  S.Params = paramsKey(BackendName, Params);
-  S.Host = hostName();
-  S.Models = std::move(Models);
-  S.Todo.reserve(Files.size());
+  PipelineConfig PC;
+  PC.Cmd = &Cmd;
+  PC.Run = Params;
+  PC.Params = paramsKey(BackendName, Params);
+  PC.Host = hostName();
+  PC.Models = std::move(Models);
+  PC.Todo.reserve(Files.size());
   std::set<ResultKey> Keys = DB->resultKeys();
   std::set<std::string> Chips;
   for (const Worker &W : Workers)
@@ -523,53 +342,51 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     std::string Hash = testHash(SF ? SF->text() : std::string());
     bool Done = false;
     for (const std::string &C : Chips)
-      Done |= Keys.count({Hash, S.Params, C}) != 0;
-    if (Done)
+      Done |= Keys.count({Hash, PC.Params, C}) != 0;
+    if (Done) {
       ++Skipped;
-    else
-      S.Todo.push_back({F, Hash});
+      continue;
+    }
+    PC.Todo.push_back({F, Hash});
+    if (DB->hasVerdicts(Hash))
+      PC.HaveVerdicts.insert(Hash);
   }
+  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+  PC.Jobs = Cmd.Jobs ? Cmd.Jobs
+                     : std::max<unsigned>(
+                           1, Cores - std::min<unsigned>(
+                                          Cores, static_cast<unsigned>(
+                                                     Workers.size())));
+  PC.Batch = std::max(Cmd.Batch, 1u);
 
   nlohmann::json Opt = {
       {"incant_version", Cmd.IncantVersion},
-      {"host", S.Host},
+      {"host", PC.Host},
       {"backend", BackendName},
       {"devices", Indices},
       {"shard", ShardCount ? fmt::format("{}/{}", ShardIndex, ShardCount)
                            : std::string()},
       {"inputs", Cmd.Inputs},
       {"tests", Files.size()},
-      {"params", nlohmann::json::parse(S.Params)},
+      {"params", nlohmann::json::parse(PC.Params)},
       {"models", Cmd.Models},
       {"profile", Cmd.Profile},
-      {"resume", Cmd.Resume}};
+      {"resume", Cmd.Resume},
+      {"jobs", PC.Jobs},
+      {"batch", PC.Batch}};
   if (!DB->addRun(utcNowIso(), Opt.dump())) {
     Diags.error("cannot write " + DbPath + ": " + DB->error());
     return 2;
   }
 
-  S.Start = std::chrono::steady_clock::now();
-  if (!S.Todo.empty())
-    S.progress();
-  auto Loop = [&S](Worker &W) {
-    bool First = true;
-    for (size_t I; (I = S.Next++) < S.Todo.size();)
-      runOne(S, W, S.Todo[I], First);
-  };
-  if (Workers.size() == 1) {
-    Loop(Workers[0]);
-  } else {
-    std::vector<std::thread> Threads;
-    for (Worker &W : Workers)
-      Threads.emplace_back(Loop, std::ref(W));
-    for (std::thread &T : Threads)
-      T.join();
-  }
-  if (S.ProgressShown)
-    Err << '\n';
-
+  auto Start = std::chrono::steady_clock::now();
+  // A time limit's SIGTERM (Slurm's) or Ctrl-C: the runs under way finish,
+  // what finished is stored, the summary says what is left for --resume.
+  StopSignals Signals;
+  PC.Stop = &Signals.requested();
+  PipelineStats St = runPipeline(PC, Workers, *DB, Err);
   double Secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - S.Start)
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
   Out << fmt::format("campaign: {} test(s)", Files.size());
   if (ShardCount)
@@ -577,14 +394,30 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
                        AllTests);
   Out << fmt::format(": {} run, {} stored as errors, {} skipped (already "
                      "stored)",
-                     S.Done - S.Errors, S.Errors, Skipped);
-  if (S.DeviceFailures)
-    Out << fmt::format(", {} device failure(s) not stored", S.DeviceFailures);
-  Out << fmt::format(" in {:.1f} s with {} worker(s)\n", Secs, Workers.size());
+                     St.Done - St.Errors, St.Errors, Skipped);
+  if (St.DeviceFailures)
+    Out << fmt::format(", {} device failure(s) not stored", St.DeviceFailures);
+  size_t Handled = St.Done + St.DeviceFailures + St.StoreFailures;
+  Out << fmt::format(" in {:.1f} s with {} worker(s), {:.1f} tests/s\n", Secs,
+                     Workers.size(), Secs > 0 ? double(Handled) / Secs : 0.0);
+  const PhaseTimes &T = St.Times;
+  Out << fmt::format("time: load {:.1f} s, model {:.1f} s, compile {:.1f} s "
+                     "({} thread(s), {} test(s) each time), launch {:.1f} s "
+                     "(device busy {:.1f} s), store {:.1f} s; each summed "
+                     "over its threads\n",
+                     T.Load, T.Model, T.Compile, PC.Jobs, PC.Batch, T.Launch,
+                     T.Gpu, T.Store);
   Out << fmt::format("database: {} ({} result(s))\n", DbPath, DB->numResults());
-  if (S.StoreFailures)
+  if (St.Stopped && Handled < PC.Todo.size()) {
+    Out << fmt::format("stopped by {}: {} test(s) not run; the same command "
+                       "with --resume runs them\n",
+                       Signals.name(), PC.Todo.size() - Handled);
+    // As a shell reports a command the signal ended.
+    return 128 + Signals.signal();
+  }
+  if (St.StoreFailures)
     return 2;
-  return S.DeviceFailures ? 3 : 0;
+  return St.DeviceFailures ? 3 : 0;
 }
 
 } // namespace incant::campaign

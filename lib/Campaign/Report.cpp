@@ -349,6 +349,9 @@ int runReport(const ReportCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       Diags.error("cannot write " + Cmd.Html);
       return 2;
     }
+    // On stderr: stdout may be the text summary, redirected.
+    Err << "incant report: wrote " << Cmd.Html << " (" << D.Rows.size()
+        << " result(s))\n";
   }
   if (Cmd.Text || Cmd.Html.empty())
     printTextReport(D, Cmd.Limit, Out);

@@ -52,6 +52,7 @@ th,td{border:1px solid #ddd;padding:.2em .5em;text-align:left}
 th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
 td.ok{background:#e8f5e9}td.no{background:#eceff1}td.bad{background:#ffcdd2;font-weight:bold}
 td.err{color:#b71c1c}code,pre{font-family:ui-monospace,monospace;font-size:.9em}
+code{overflow-wrap:anywhere}
 pre{background:#fafafa;border:1px solid #eee;padding:.5em;white-space:pre-wrap}
 .note{color:#555;font-size:.9em}
 )css";
@@ -167,10 +168,16 @@ void printHtmlReport(const ReportData &D, std::ostream &OS) {
   for (size_t I = 0; I < D.Chips.size(); ++I)
     OS << fmt::format("<tr><th>chip C{}</th><td>{}</td></tr>\n", I + 1,
                       esc(D.Chips[I]));
-  for (size_t I = 0; I < D.Params.size(); ++I)
+  // The parameters are one long JSON line: it may break after any comma,
+  // so the page does not scroll sideways (code{overflow-wrap} for the rest).
+  for (size_t I = 0; I < D.Params.size(); ++I) {
+    std::string P = esc(D.Params[I]);
+    for (size_t K = 0; (K = P.find(',', K)) != std::string::npos; K += 6)
+      P.insert(K + 1, "<wbr>");
     OS << fmt::format("<tr><th>parameters P{}</th><td><code>{}</code></td>"
                       "</tr>\n",
-                      I + 1, esc(D.Params[I]));
+                      I + 1, P);
+  }
   std::string Versions;
   for (const std::string &V : D.Versions)
     Versions += (Versions.empty() ? "" : ", ") + esc(V);

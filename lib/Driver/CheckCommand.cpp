@@ -159,7 +159,13 @@ int checkFiles(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err,
   if (!M)
     return 2;
   std::string ModelName = cat::ModelFinder::displayName(Cmd.Model);
-  for (const std::string &Path : Cmd.Files) {
+  std::vector<std::string> Files;
+  std::string E;
+  if (!litmus::expandFolders(Cmd.Files, Files, E)) {
+    Diags.error(E);
+    return 2;
+  }
+  for (const std::string &Path : Files) {
     std::optional<LoadedTest> T = loadTest(Path, Diags);
     if (!T)
       continue;

@@ -17,11 +17,15 @@
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
 #include "incant/Support/OutputFile.h"
+#include "incant/Support/Progress.h"
 
 #include <fmt/format.h>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
 #include <ostream>
 #include <set>
 
@@ -72,6 +76,10 @@ nlohmann::json stateJson(const litmus::Program &P, const harness::Outcome &O) {
 struct TestRun {
   litmus::Program Prog;
   harness::RunResult R;
+  /// Seconds this test took in the command, from reading it (the first
+  /// test: from the command's start) until its result was ready.
+  double EndToEnd = 0;
+  bool First = false;
   harness::Witnesses W;
   std::optional<model::CheckResult> Verdict;
   std::string ModelName;
@@ -88,10 +96,11 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
       Allowed.insert(S.Values);
   OS << "Test " << P.Name << ' ' << litmus::conditionKind(P) << '\n';
   OS << "Histogram (" << R.Hist.outcomes().size() << " states)\n";
-  for (const auto &[O, N] : R.Hist.outcomes()) {
-    bool Sat = litmus::holds(P, P.Condition, O);
-    std::string Line = fmt::format("{:<8}{}>{}", N, Sat ? '*' : ':',
-                                   litmus::formatState(P, O));
+  std::vector<std::string> Lines = harness::histogramLines(P, R.Hist);
+  size_t K = 0;
+  for (const auto &Entry : R.Hist.outcomes()) {
+    const harness::Outcome &O = Entry.first;
+    std::string Line = Lines[K++];
     if (T.Verdict && !Allowed.count(O))
       Line += fmt::format("   <- forbidden by {}", T.ModelName);
     OS << Line << '\n';
@@ -114,11 +123,17 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
     OS << "WARNING: observed " << N << " time(s) a final state that "
        << T.ModelName << " forbids: " << litmus::formatState(P, O) << '\n';
   harness::Proportion Pr = harness::wilson(T.W.Positive, R.Hist.total());
-  OS << fmt::format("Rate {:.3g} instances/s, {:.3g} positive/s; positive "
-                    "rate {:.3g} (95% CI {:.3g} to {:.3g})\n",
+  OS << fmt::format("Device rate {:.3g} instances/s, {:.3g} positive/s "
+                    "({:.3g} s of launches)\n",
                     harness::perSecond(R.Instances, R.Seconds),
-                    harness::perSecond(T.W.Positive, R.Seconds), Pr.Rate,
-                    Pr.Low, Pr.High);
+                    harness::perSecond(T.W.Positive, R.Seconds), R.Seconds);
+  OS << fmt::format("End-to-end rate {:.3g} instances/s, {:.3g} positive/s "
+                    "({:.3g} s from reading the test to its result{})\n",
+                    harness::perSecond(R.Instances, T.EndToEnd),
+                    harness::perSecond(T.W.Positive, T.EndToEnd), T.EndToEnd,
+                    T.First ? ", with the device's start" : "");
+  OS << fmt::format("Positive rate {:.3g} (95% CI {:.3g} to {:.3g})\n",
+                    Pr.Rate, Pr.Low, Pr.High);
   OS << "Device " << R.Device.Backend << ':' << R.Device.Index << ' '
      << R.Device.Name << " (" << R.Device.Platform << ", " << R.Device.Version
      << ")" << (Note.empty() ? "" : "; " + Note) << '\n';
@@ -133,8 +148,9 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
                         ? fmt::format(" loc-distance={}", Cmd.Params.LocDistance)
                         : "");
   OS << "Incantations " << incantationSummary(Cmd.Params.Inc) << '\n';
-  if (R.BarrierTimeouts)
-    OS << "Barrier timeouts " << R.BarrierTimeouts << '\n';
+  if (R.BarrierWaits)
+    OS << fmt::format("Barrier timeouts {} of {} waits\n", R.BarrierTimeouts,
+                      R.BarrierWaits);
   if (R.LoopBoundHits)
     OS << "Cut by the loop bound " << R.LoopBoundHits
        << " instance(s): they did not finish, so they are no outcome and "
@@ -177,10 +193,21 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
   J["positive_rate"] = Pr.Rate;
   J["positive_rate_ci95"] = {Pr.Low, Pr.High};
   J["instances"] = R.Instances;
+  // seconds, instances_per_s and positive_per_s are the device's (kept
+  // for scripts); "rates" names each rate for what it measures.
   J["seconds"] = R.Seconds;
   J["instances_per_s"] = harness::perSecond(R.Instances, R.Seconds);
   J["positive_per_s"] = harness::perSecond(T.W.Positive, R.Seconds);
+  auto Rate = [&](double Secs) {
+    return nlohmann::json{
+        {"seconds", Secs},
+        {"instances_per_s", harness::perSecond(R.Instances, Secs)},
+        {"positive_per_s", harness::perSecond(T.W.Positive, Secs)}};
+  };
+  J["rates"] = {{"device", Rate(R.Seconds)},
+                {"end_to_end", Rate(T.EndToEnd)}};
   J["barrier_timeouts"] = R.BarrierTimeouts;
+  J["barrier_waits"] = R.BarrierWaits;
   J["loop_bound_hits"] = R.LoopBoundHits;
   J["lost"] = R.Lost;
   if (T.Verdict) {
@@ -214,6 +241,10 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
 } // namespace
 
 int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  // Each test's end-to-end time runs from the start of its turn; the first
+  // to run also carries the command's start (the backend and device).
+  auto Mark = std::chrono::steady_clock::now();
+  bool FirstTest = true;
   DiagnosticEngine Diags(&Err);
   RunCommand C = Cmd;
   if (!C.StressSeq.empty()) {
@@ -280,8 +311,16 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
 
   bool InputError = false, ForbiddenSeen = false, DeviceError = false;
+  std::vector<std::string> Files;
+  std::string FolderError;
+  if (!litmus::expandFolders(C.Files, Files, FolderError)) {
+    Diags.error(FolderError);
+    return 2;
+  }
   std::map<std::string, std::string> EmittedBy; ///< File -> test that wrote it.
-  for (const std::string &Path : C.Files) {
+  for (const std::string &Path : Files) {
+    if (!FirstTest)
+      Mark = std::chrono::steady_clock::now();
     std::optional<litmus::LoadedTest> Loaded = litmus::loadTest(Path, Diags);
     if (!Loaded) {
       InputError = true;
@@ -295,7 +334,21 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Req.Params = C.Params;
     Req.Device = Ch->Device;
     Req.EmitDir = C.EmitDir;
+    // Where a long run is, on a terminal (after a second, as check's).
+    ProgressLine Progress(Err);
+    const uint64_t Total = std::max<uint64_t>(C.Params.Iterations, 1);
+    Req.OnLaunch = [&](uint64_t Launched) {
+      Progress.update([&] {
+        double S = Progress.elapsed();
+        return fmt::format("run: {}: {}/{} launches, {:.0f}s, about {:.0f}s "
+                           "left",
+                           T.Prog.Name, Launched, Total, S,
+                           S * double(Total - std::min(Launched, Total)) /
+                               double(Launched));
+      });
+    };
     Expected<harness::RunResult> R = Ch->B->run(Req, Diags);
+    Progress.clear();
     if (!R) {
       // The test's fault, or the device's (or incant's): the other tests
       // still run.
@@ -335,11 +388,15 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
             T.Forbidden.emplace_back(O, N);
       ForbiddenSeen |= !T.Forbidden.empty();
     }
+    auto Now = std::chrono::steady_clock::now();
+    T.EndToEnd = std::chrono::duration<double>(Now - Mark).count();
+    T.First = FirstTest;
     if (C.Json)
       Out << toJson(T, C, Ch->Note).dump() << '\n';
     else
       printText(Out, T, C, Ch->Note);
     Out.flush();
+    FirstTest = false;
   }
   if (InputError)
     return exitCodeOf(ErrorKind::Input);

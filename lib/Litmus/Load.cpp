@@ -3,6 +3,9 @@
 #include "incant/Litmus/Lower.h"
 #include "incant/Litmus/Parser.h"
 
+#include <algorithm>
+#include <filesystem>
+
 namespace incant::litmus {
 
 std::optional<LoadedTest> loadTest(const std::string &Path,
@@ -20,6 +23,37 @@ std::optional<LoadedTest> loadTest(const std::string &Path,
   if (!P)
     return std::nullopt;
   return LoadedTest{std::move(File), std::move(*T), std::move(*P)};
+}
+
+bool expandFolders(const std::vector<std::string> &Inputs,
+                   std::vector<std::string> &Files, std::string &Error) {
+  namespace fs = std::filesystem;
+  Files.clear();
+  for (const std::string &In : Inputs) {
+    std::error_code EC;
+    if (!fs::is_directory(In, EC)) {
+      Files.push_back(In);
+      continue;
+    }
+    std::vector<std::string> Found;
+    fs::recursive_directory_iterator It(
+        In, fs::directory_options::skip_permission_denied, EC),
+        End;
+    for (; !EC && It != End; It.increment(EC))
+      if (It->path().extension() == ".litmus" && It->is_regular_file(EC))
+        Found.push_back(It->path().lexically_normal().string());
+    if (EC) {
+      Error = "cannot list " + In + ": " + EC.message();
+      return false;
+    }
+    if (Found.empty()) {
+      Error = "no .litmus file under the folder " + In;
+      return false;
+    }
+    std::sort(Found.begin(), Found.end());
+    Files.insert(Files.end(), Found.begin(), Found.end());
+  }
+  return true;
 }
 
 } // namespace incant::litmus

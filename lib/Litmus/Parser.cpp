@@ -696,10 +696,14 @@ bool Parser::parseUnary(CondExpr &E, unsigned Depth) {
     return true;
   }
   if (Lex.peek().is(LTok::LParen)) {
-    Lex.next();
+    SourceRange Open = Lex.next().Range;
     if (!parseOr(E, Depth + 1))
       return false;
-    return expect(LTok::RParen, "')' or an operator (/\\, \\/)");
+    if (expect(LTok::RParen, "')' or an operator (/\\, \\/)"))
+      return true;
+    // Where the unclosed group began, as compilers say it.
+    Diags.note(File, Open, "to match this '('");
+    return false;
   }
   if (isIdent("true") || isIdent("false")) {
     E.K = Lex.next().Text == "true" ? CondExpr::True : CondExpr::False;

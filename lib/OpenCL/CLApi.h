@@ -39,6 +39,8 @@ namespace incant::opencl {
   X(clEnqueueReadBuffer)                                                       \
   X(clEnqueueFillBuffer)                                                       \
   X(clEnqueueNDRangeKernel)                                                    \
+  X(clWaitForEvents)                                                           \
+  X(clReleaseEvent)                                                            \
   X(clFinish)
 
 /// The loaded entry points; a process loads them once.

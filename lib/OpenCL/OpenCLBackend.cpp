@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -436,12 +437,12 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   size_t CollectGlobal = (size_t(N) + CollectLocal - 1) / CollectLocal *
                          CollectLocal;
   size_t TestGlobal = L->numWorkItems(), TestLocal = L->GroupSize;
-  auto Collect = [&](cl_uint Record) {
+  auto Collect = [&](cl_uint Record, cl_event *Done = nullptr) {
     cl_int E = setArg(*Api, S.Collect, 10, Record);
     if (E == CL_SUCCESS)
       E = Api->clEnqueueNDRangeKernel(S.Q, S.Collect, 1, nullptr,
                                       &CollectGlobal, &CollectLocal, 0,
-                                      nullptr, nullptr);
+                                      nullptr, Done);
     return check(E, "clEnqueueNDRangeKernel(incant_collect)", Diags);
   };
   // Reads the outcome table into the histogram and clears it.
@@ -491,6 +492,29 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   uint64_t Launches = std::max<uint64_t>(RP.Iterations, 1);
   uint64_t DrainEvery = std::max<uint64_t>(1, (1ull << 31) / N);
   std::mt19937_64 Rng(RP.Seed);
+  // At most about 2 * MarkEvery launches queued ahead of the device: the
+  // queue's memory stays bounded however many launches a run has, the
+  // device never waits for the host, and OnLaunch hears of launches the
+  // device finished (an in-order queue: a launch's collect done means
+  // every launch before it done).
+  constexpr uint64_t MarkEvery = 32;
+  struct Marks {
+    const CLApi &Api;
+    std::deque<std::pair<uint64_t, cl_event>> Q; ///< Launches done, event.
+    ~Marks() {
+      for (auto &[N, E] : Q)
+        Api.clReleaseEvent(E);
+    }
+    /// Waits for the oldest mark; \p Done: the launches done then.
+    cl_int pop(uint64_t &Done) {
+      auto [N, E] = Q.front();
+      Q.pop_front();
+      cl_int R = Api.clWaitForEvents(1, &E);
+      Api.clReleaseEvent(E);
+      Done = N;
+      return R;
+    }
+  } Mark{*Api, {}};
   auto Start = std::chrono::steady_clock::now();
   for (uint64_t It = 0; It < Launches; ++It) {
     if (RP.Inc.Randomise && It > 0) {
@@ -509,8 +533,19 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
                                            nullptr),
                "clEnqueueNDRangeKernel(incant_test)", Diags))
       return ErrorKind::Device;
-    if (!Collect(1))
+    cl_event Done = nullptr;
+    bool Marked = (It + 1) % MarkEvery == 0;
+    if (!Collect(1, Marked ? &Done : nullptr))
       return ErrorKind::Device;
+    if (Marked)
+      Mark.Q.emplace_back(It + 1, Done);
+    if (Mark.Q.size() > 2) {
+      uint64_t Finished = 0;
+      if (!check(Mark.pop(Finished), "clWaitForEvents", Diags))
+        return ErrorKind::Device;
+      if (Req.OnLaunch)
+        Req.OnLaunch(Finished);
+    }
     if ((It + 1) % DrainEvery == 0 && !Drain())
       return ErrorKind::Device;
   }
@@ -528,6 +563,10 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
              "clEnqueueReadBuffer", Diags))
     return ErrorKind::Device;
   Res.BarrierTimeouts = St[0];
+  // Every testing work-item (one per role of each instance) waits once a
+  // launch.
+  Res.BarrierWaits =
+      RP.Inc.SpinBarrier ? Launches * N * uint64_t(P.Threads.size()) : 0;
   Res.Lost = St[2];
   Res.Launches = Launches;
   Res.InstancesPerLaunch = N;

@@ -1,4 +1,4 @@
-//===- Plot.cpp - SVG patch map, sequence ranking and spread curve ----------===//
+//===- Plot.cpp - SVG patch map, sequence ranking, spread curve, random ------===//
 #include "incant/Tune/Plot.h"
 
 #include <fmt/format.h>
@@ -49,6 +49,28 @@ std::string name(const std::vector<std::string> &Tests, size_t T) {
 
 const char *Colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                          "#ff7f0e", "#8c564b"};
+
+
+/// Test \p T's curve through \p Pts ("x,y x,y ..."), with its name and
+/// \p Max in the legend right of a plot at \p Left + \p PW.
+std::string curve(const std::string &Pts, size_t T, const std::string &Label,
+                  const std::string &Max, double Left, double PW, double Top) {
+  return fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+                     "stroke-width=\"2\"/>\n"
+                     "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} (max "
+                     "{})</text>\n",
+                     Pts, Colours[T % 6], Left + PW + 10,
+                     Top + 14 + 16 * double(T), Colours[T % 6],
+                     xmlEscape(Label), Max);
+}
+
+/// A vertical line at \p X from \p Top down \p PH, dashed or solid.
+std::string marker(double X, double Top, double PH, bool Dashed) {
+  return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" "
+                     "y2=\"{2}\" stroke=\"#000\"{3}/>\n",
+                     X, Top, Top + PH,
+                     Dashed ? " stroke-dasharray=\"4 3\"" : "");
+}
 
 } // namespace
 
@@ -178,19 +200,54 @@ std::string spreadCurveSvg(const SpreadData &D,
     for (size_t I = 0; I < M; ++I)
       Pts += fmt::format("{:.1f},{:.1f} ", Xof(I),
                          Top + PH - PH * double(D.Score[I][T]) / double(Max));
-    S += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
-                     "stroke-width=\"2\"/>\n",
-                     Pts, Colours[T % 6]);
-    S += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} (max "
-                     "{})</text>\n",
-                     Left + PW + 10, Top + 14 + 16 * double(T), Colours[T % 6],
-                     xmlEscape(name(Tests, T)), Max);
+    S += curve(Pts, T, name(Tests, T), std::to_string(Max), Left, PW, Top);
   }
   for (size_t I = 0; I < M; ++I)
     if (D.Spreads[I] == D.Best)
-      S += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" "
-                       "y2=\"{2}\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>\n",
-                       Xof(I), Top, Top + PH);
+      S += marker(Xof(I), Top, PH, /*Dashed=*/true);
+  return S + "</svg>\n";
+}
+
+std::string randomSearchSvg(const RandomData &D,
+                            const std::vector<std::string> &Tests) {
+  size_t NT = D.Trials.empty() ? 0 : D.Trials[0].Scores.size();
+  const double Left = 60, Top = 40, PW = 500, PH = 260;
+  std::string S = header(
+      Left + PW + 190, Top + PH + 60,
+      fmt::format("Random search: weak outcomes per second of each candidate "
+                  "(#0 the start), scaled to each test's best; winner #{}",
+                  D.Best));
+  S += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+                   "fill=\"none\" stroke=\"#888\"/>\n",
+                   Left, Top, PW, PH);
+  size_t M = D.Trials.size();
+  auto Xof = [&](size_t I) {
+    return Left + (M > 1 ? PW * double(I) / double(M - 1) : PW / 2);
+  };
+  size_t Step = std::max<size_t>(1, (M + 9) / 10);
+  for (size_t I = 0; I < M; I += Step)
+    S += text(Xof(I), Top + PH + 14, "#" + std::to_string(I), "middle");
+  S += text(Left + PW / 2, Top + PH + 32, "candidate", "middle");
+  for (size_t T = 0; T < NT; ++T) {
+    double Max = 0;
+    for (const RandomTrial &R : D.Trials)
+      if (T < R.Scores.size())
+        Max = std::max(Max, R.Scores[T].perSecond());
+    std::string Pts;
+    for (size_t I = 0; I < M; ++I) {
+      double V = T < D.Trials[I].Scores.size()
+                     ? D.Trials[I].Scores[T].perSecond()
+                     : 0;
+      Pts += fmt::format("{:.1f},{:.1f} ", Xof(I),
+                         Top + PH - (Max > 0 ? PH * V / Max : 0));
+    }
+    S += curve(Pts, T, name(Tests, T), fmt::format("{:.3g}/s", Max), Left, PW,
+               Top);
+  }
+  // The incumbents (candidates that became the best so far), and the winner.
+  for (size_t I = 0; I < M; ++I)
+    if (D.Trials[I].Winner || I == D.Best)
+      S += marker(Xof(I), Top, PH, /*Dashed=*/I != D.Best);
   return S + "</svg>\n";
 }
 

@@ -402,6 +402,8 @@ bool Session::random() {
     Trials.push_back(J);
   }
   Data = {{"best", D.Best}, {"trials", Trials}};
+  PlotName = "random-search.svg";
+  Plot = randomSearchSvg(D, Names);
   F.Summary["winner"] = std::to_string(D.Best);
   if (D.Best != 0 || !HaveInput)
     for (const std::string &N : harness::profileParamNames())

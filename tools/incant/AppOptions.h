@@ -9,6 +9,7 @@
 #ifndef INCANT_TOOL_APPOPTIONS_H
 #define INCANT_TOOL_APPOPTIONS_H
 
+#include "OptionKinds.h"
 #include "Options.h"
 #include "incant/AppTest/StressCommand.h"
 #include "incant/Harness/Profile.h"
@@ -106,7 +107,9 @@ inline CLI::Option *addAppOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
                 "Run even if the program carries no module built through "
                 "incant (a script that starts it; randomisation then does "
                 "nothing)");
-  Sub->add_flag("!--no-progress", Cmd.Progress, "No progress lines on stderr");
+  Sub->add_flag_callback(
+      "--no-progress", [&Cmd] { Cmd.Progress = false; },
+      "No progress lines on stderr");
   Sub->add_option("app", Cmd.Argv, "-- ./app ARGS")->required();
   return Exit;
 }
@@ -134,10 +137,11 @@ inline void addEnvironmentOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
             IntRange{0, 1000},
             "Stressing blocks, greatest share of the app's blocks, %")
       ->capture_default_str();
-  Sub->add_option("--keep-ids", Cmd.Knobs.KeepIds,
-                  "Kernels whose thread ids randomisation leaves alone "
-                  "(e.g. ones that assume lower blocks run first)")
-      ->delimiter(',');
+  addList(Sub, "--keep-ids", Cmd.Knobs.KeepIds,
+          "Kernels whose thread ids randomisation leaves alone (e.g. ones "
+          "that assume lower blocks run first), one per --keep-ids or "
+          "comma-separated",
+          /*Commas=*/true);
   addNumber(Sub, "--seed", Cmd.Seed, IntRange{}, "Seed of every random choice")
       ->capture_default_str();
 }

@@ -8,6 +8,8 @@
 // is not found.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantIntercept
+#include "OptionKinds.h"
 #include "Subcommand.h"
 #include "incant/Intercept/BuildCommands.h"
 #include "incant/Intercept/Instrument.h"
@@ -28,10 +30,11 @@ static void addBuildEnv(CLI::App &App, int &Rc) {
       "build-env", "Print the environment that builds CUDA applications "
                    "through incant: eval \"$(incant build-env)\", then build "
                    "as usual");
-  Sub->add_option("--passes", Cmd.Passes,
-                  "Rewriting passes (default: randomise; passes: " +
-                      passList() + ")")
-      ->delimiter(',');
+  tool::addList(Sub, "--passes", Cmd.Passes,
+                "Rewriting passes, one per --passes or comma-separated "
+                "(default: randomise; passes: " +
+                    passList() + ")",
+                /*Commas=*/true);
   Sub->callback([&Rc] { Rc = intercept::runBuildEnv(Cmd, std::cout, std::cerr); });
 }
 
@@ -56,10 +59,11 @@ static void addInstrument(CLI::App &App, int &Rc) {
                     "module (the rewritten PTX, or its manifest)");
   Sub->add_option("file", Cmd.File, "A .ptx file")->required();
   Sub->add_option("-o,--output", Cmd.Output, "Write here instead of stdout");
-  Sub->add_option("--passes", Cmd.Passes,
-                  "Rewriting passes (default: randomise; passes: " +
-                      passList() + ")")
-      ->delimiter(',');
+  tool::addList(Sub, "--passes", Cmd.Passes,
+                "Rewriting passes, one per --passes or comma-separated "
+                "(default: randomise; passes: " +
+                    passList() + ")",
+                /*Commas=*/true);
   Sub->add_flag("--manifest", Cmd.Manifest,
                 "Print the unit's manifest (JSON) instead of the PTX");
   Sub->callback([&Rc] { Rc = intercept::runInstrument(Cmd, std::cout, std::cerr); });

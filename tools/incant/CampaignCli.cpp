@@ -6,12 +6,16 @@
 // device failure.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantCampaign
+#include "OptionKinds.h"
 #include "Options.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -43,25 +47,57 @@ static void addCampaign(CLI::App &App, int &Rc) {
                   "Take every N-th test, starting at the i-th: 'i/N' "
                   "(default from SLURM_ARRAY_TASK_ID/COUNT)");
   tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
-  Sub->add_option("-m,--model", Cmd.Models,
-                  "Models whose verdicts are stored (default: sc ptx-rmo "
-                  "ptx)");
-  Sub->add_option("--models", Cmd.ModelDirs,
+  tool::addNumber(Sub, "-j,--jobs", Cmd.Jobs, IntRange{0, 1024},
+                  "Threads that load, check and compile tests while the "
+                  "devices run (0, the default: the cores less one per "
+                  "worker)");
+  tool::addNumber(Sub, "--batch", Cmd.Batch, IntRange{1, 4096},
+                  "Tests a thread takes at a time; CUDA compiles them as one "
+                  "module")
+      ->capture_default_str();
+  Sub->add_option("--compile-cache", Cmd.CompileCache,
+                  "Keep compiled tests in this folder and reuse them when a "
+                  "campaign compiles the same tests again (CUDA)");
+  tool::addList(Sub, "-m,--model", Cmd.Models,
+                "Models whose verdicts are stored, one per -m or "
+                "comma-separated (default: sc,ptx-rmo,ptx)",
+                /*Commas=*/true);
+  tool::addList(Sub, "--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
   Sub->add_option("--profile", Cmd.Profile,
                   "Chip profile from `incant tune`; options given here "
                   "override it ('none' or absent: the built-in defaults)");
-  Sub->add_flag("!--no-progress", Cmd.Progress, "No progress line on stderr");
+  Sub->add_flag_callback(
+      "--no-progress", [] { Cmd.Progress = false; },
+      "No progress line on stderr");
+  Sub->add_option("--slurm", Cmd.Slurm,
+                  "Write a script that runs this campaign on a Slurm cluster "
+                  "(--shards jobs of a job array, then the merge) instead of "
+                  "running it here");
+  tool::addNumber(Sub, "--shards", Cmd.Shards, IntRange{1, 1'000'000},
+                  "With --slurm: the number of shards (jobs of the array)");
+  tool::addList(Sub, "--sbatch", Cmd.Sbatch,
+                "With --slurm: an #SBATCH option for the array's jobs, e.g. "
+                "--sbatch=--gres=gpu:1 (repeatable)");
   // Test hook: exit without cleanup after N stored results, as if killed.
   tool::addNumber(Sub, "--stop-after", Cmd.StopAfter, IntRange{1, 1'000'000'000},
                   "")
       ->group("");
   Sub->callback([&Rc, Sub] {
     // Options given on the command line win over the profile.
-    for (const CLI::Option *O : Sub->get_options())
-      if (O->count() > 0 && !O->get_lnames().empty())
-        Cmd.Explicit.insert(O->get_lnames()[0]);
+    Cmd.Explicit = tool::givenOptions(Sub);
     Cmd.IncantVersion = INCANT_VERSION;
+    if (!Cmd.Slurm.empty()) {
+      const std::vector<std::string> &All = tool::commandLine();
+      auto It = std::find(All.begin() + (All.empty() ? 0 : 1), All.end(),
+                          std::string("campaign"));
+      Cmd.SlurmArgs.assign(It == All.end() ? It : It + 1, All.end());
+      std::error_code EC;
+      Cmd.WorkDir = std::filesystem::current_path(EC).string();
+      Cmd.Incant = std::filesystem::read_symlink("/proc/self/exe", EC);
+      if (EC && !All.empty())
+        Cmd.Incant = All[0];
+    }
     Cmd.ProgressTty = isatty(STDERR_FILENO);
     for (const char *K : {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",
                           "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"})

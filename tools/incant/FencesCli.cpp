@@ -8,6 +8,7 @@
 // measured; 1 no run of a variant passed; 2 usage or input error.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantFences
 #include "AppOptions.h"
 #include "Subcommand.h"
 #include "incant/Fences/CostCommand.h"
@@ -43,8 +44,9 @@ static void addFences(CLI::App &App, int &Rc) {
   Sub->add_option("--budget", Cmd.Budget,
                   "Time for this invocation's checks; the store keeps them, "
                   "the same command goes on");
-  Sub->add_flag("!--no-weaken", Cmd.Weaken,
-                "Keep fence.sc.gpu; do not try the weaker kinds");
+  Sub->add_flag_callback(
+      "--no-weaken", [] { Cmd.Weaken = false; },
+      "Keep fence.sc.gpu; do not try the weaker kinds");
   Sub->add_option("--reference", Cmd.Reference,
                   "A build of the application with its own fences, to "
                   "compare the result with");

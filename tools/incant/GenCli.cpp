@@ -4,6 +4,8 @@
 // Exit codes: 0 tests written; 2 a malformed option or an impossible cycle.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantGen
+#include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
 #include "incant/Gen/Generate.h"
@@ -21,7 +23,7 @@ static void addGen(CLI::App &App, int &Rc) {
       "gen", "Generate litmus tests from cycles of relaxations (diy, "
              "extended for GPUs); see docs/gen.md");
   Sub->add_option("-o,--output", Cmd.OutDir, "Folder for the .litmus files");
-  Sub->add_option("--cycle", F.Cycles,
+  tool::addList(Sub, "--cycle", F.Cycles,
                   "A cycle: edges and event kinds, e.g. "
                   "'PodWW Rfe@gpu PodRR Fre@gpu' (repeatable)");
   Sub->add_option("-r,--relax", F.Relax,

@@ -5,6 +5,7 @@
 // Exit codes: 0 merged, 2 usage error or a missing or foreign database.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantCampaign
 #include "Subcommand.h"
 #include "incant/Campaign/Store.h"
 #include "incant/Support/Diagnostic.h"

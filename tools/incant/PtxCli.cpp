@@ -5,6 +5,7 @@
 // found.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantDriver
 #include "Subcommand.h"
 #include "incant/Driver/PtxCommand.h"
 

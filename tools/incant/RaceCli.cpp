@@ -5,6 +5,8 @@
 // input error; 3 nvcc or clang is needed and was not found.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantRace
+#include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
 #include "incant/Race/RaceCommand.h"
@@ -28,9 +30,9 @@ static void addRace(CLI::App &App, int &Rc) {
                   "Threads per block, X[,Y,Z] (default: any)");
   Sub->add_option("--grid-dim", Cmd.GridDim,
                   "Blocks per grid, X[,Y,Z] (default: any)");
-  Sub->add_option("--param", Cmd.Params,
-                  "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
-                  "or the position, 0 first); repeatable");
+  tool::addList(Sub, "--param", Cmd.Params,
+                "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
+                "or the position, 0 first); repeatable");
   Sub->add_flag("--json", Cmd.Json,
                 "One JSON object: accesses, pairs with IR positions, "
                 "witnesses, barriers");
@@ -43,8 +45,8 @@ static void addRace(CLI::App &App, int &Rc) {
   Sub->add_flag("--optimized", Cmd.Optimized,
                 "Check only nvcc's optimised build of a .cu file (default: "
                 "also its unoptimised build, for races the optimiser hides)");
-  Sub->add_option("-X,--compiler-arg", Cmd.CompilerArgs,
-                  "An argument for nvcc or clang (-X -DN=64); repeatable");
+  tool::addList(Sub, "-X,--compiler-arg", Cmd.CompilerArgs,
+                "An argument for nvcc or clang (-X -DN=64); repeatable");
   tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown")
       ->capture_default_str();

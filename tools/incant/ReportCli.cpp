@@ -5,6 +5,7 @@
 // an unwritable output.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantCampaign
 #include "Options.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Report.h"

@@ -9,6 +9,7 @@
 #ifndef INCANT_TOOL_RUNOPTIONS_H
 #define INCANT_TOOL_RUNOPTIONS_H
 
+#include "OptionKinds.h"
 #include "Options.h"
 #include "incant/Harness/ParamRanges.h"
 #include "incant/Harness/Params.h"
@@ -43,8 +44,8 @@ inline void addRunParams(CLI::App *Sub, harness::RunParams &P,
   addRunParam(Sub, "loop-bound", P.LoopBound,
               "Backward branches a thread may take")
       ->capture_default_str();
-  Sub->add_flag("--mem-stress,!--no-mem-stress", I.MemStress,
-                "Memory stress from extra work-groups");
+  tool::addSwitch(Sub, "mem-stress", I.MemStress,
+                  "Memory stress from extra work-groups");
   Sub->add_option("--stress-seq", StressSeq,
                   "Stress access sequence, e.g. 'st0 ld1'");
   addRunParam(Sub, "stress-locs", I.StressLocs, "Scratchpad locations")
@@ -57,26 +58,26 @@ inline void addRunParams(CLI::App *Sub, harness::RunParams &P,
       ->capture_default_str();
   addRunParam(Sub, "stress-groups", I.StressGroups,
               "Stressing work-groups (0: chosen per device)");
-  Sub->add_flag("--stress-in-test,!--no-stress-in-test", I.StressInTest,
-                "CUDA: stress the test's memory, --stress-offset words past "
-                "each instance's first location");
+  tool::addSwitch(Sub, "stress-in-test", I.StressInTest,
+                  "CUDA: stress the test's memory, --stress-offset words past "
+                  "each instance's first location");
   addRunParam(Sub, "stress-offset", I.StressOffset,
               "CUDA: words past an instance's first location")
       ->capture_default_str();
   addRunParam(Sub, "loc-distance", P.LocDistance,
               "CUDA: words between an instance's locations (0: spread)")
       ->capture_default_str();
-  Sub->add_flag("--bank-conflicts,!--no-bank-conflicts", I.BankConflicts,
-                "Idle warp-mates access offset addresses");
-  Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
-                "A fresh thread layout every launch");
-  Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
-                "Bounded spin barrier before the test (default on)");
+  tool::addSwitch(Sub, "bank-conflicts", I.BankConflicts,
+                  "Idle warp-mates access offset addresses");
+  tool::addSwitch(Sub, "randomise", I.Randomise,
+                  "A fresh thread layout every launch");
+  tool::addSwitch(Sub, "barrier", I.SpinBarrier,
+                  "Bounded spin barrier before the test");
   addRunParam(Sub, "barrier-polls", I.BarrierPolls,
               "Polls before the spin barrier gives up")
       ->capture_default_str();
-  Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
-                "Testing threads stress memory before the test");
+  tool::addSwitch(Sub, "pre-stress", I.PreStress,
+                  "Testing threads stress memory before the test");
   addRunParam(Sub, "pre-stress-iterations", I.PreStressIterations,
               "Iterations of pre-stress")
       ->capture_default_str();

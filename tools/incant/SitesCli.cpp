@@ -5,6 +5,7 @@
 // not built through incant.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantIntercept
 #include "Subcommand.h"
 #include "incant/Intercept/SitesCommand.h"
 

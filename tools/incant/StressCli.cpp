@@ -5,6 +5,7 @@
 // failed; 1 some run failed; 2 usage or input error.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantAppTest
 #include "AppOptions.h"
 #include "Subcommand.h"
 

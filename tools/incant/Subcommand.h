@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,13 @@ namespace incant::tool {
 /// Adds one subcommand to \p App; its callback stores the exit code in \p Rc.
 /// Options live in storage the adder owns (a function-local static).
 using SubcommandAdder = void (*)(CLI::App &App, int &Rc);
+
+/// The command line main() was given (argv), for commands that repeat it
+/// (campaign --slurm).
+inline std::vector<std::string> &commandLine() {
+  static std::vector<std::string> Args;
+  return Args;
+}
 
 struct Subcommand {
   Subcommand(int Order, SubcommandAdder Add) {

@@ -5,7 +5,9 @@
 // 3 no usable device or driver.
 //
 //===----------------------------------------------------------------------===//
+// Tool part: incantTune
 #ifdef INCANT_HAVE_RUN
+#include "OptionKinds.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Tune/TuneCommand.h"
@@ -23,7 +25,7 @@ static void addTune(CLI::App &App, int &Rc) {
   harness::Incantations &I = P.Inc;
   Sub->add_option("mode", Cmd.Mode, "patch, sequence, spread or random")
       ->required();
-  Sub->add_option("--tests", Cmd.Tests,
+  tool::addList(Sub, "--tests", Cmd.Tests,
                   "Tests: names in the litmus library or .litmus files")
       ->delimiter(',')
       ->capture_default_str();
@@ -83,16 +85,14 @@ static void addTune(CLI::App &App, int &Rc) {
                     "Times each stressing thread runs the sequence");
   tool::addRunParam(Sub, "stress-groups", I.StressGroups,
                     "Stressing work-groups");
-  Sub->add_flag("--barrier,!--no-barrier", I.SpinBarrier,
-                "Bounded spin barrier before the test");
-  Sub->add_flag("--randomise,!--no-randomise", I.Randomise,
-                "A fresh thread layout every launch");
-  Sub->add_flag("--pre-stress,!--no-pre-stress", I.PreStress,
-                "Testing threads stress memory before the test");
+  tool::addSwitch(Sub, "barrier", I.SpinBarrier,
+                  "Bounded spin barrier before the test");
+  tool::addSwitch(Sub, "randomise", I.Randomise,
+                  "A fresh thread layout every launch");
+  tool::addSwitch(Sub, "pre-stress", I.PreStress,
+                  "Testing threads stress memory before the test");
   Sub->callback([Sub, &Rc] {
-    for (const CLI::Option *O : Sub->get_options())
-      if (O->count() > 0 && !O->get_lnames().empty())
-        Cmd.Explicit.insert(O->get_lnames()[0]);
+    Cmd.Explicit = tool::givenOptions(Sub);
     Cmd.ToolVersion = "incant " INCANT_VERSION;
     Rc = tune::runTune(Cmd, std::cout, std::cerr);
   });

@@ -15,9 +15,11 @@
 //      which kind each failure is (ErrorKind, Support/Error.h)
 //
 //===----------------------------------------------------------------------===//
+#include "OptionKinds.h"
 #include "Options.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
+#include "UsageError.h"
 #include "incant/Driver/CheckCommand.h"
 #ifdef INCANT_HAVE_RUN
 #include "incant/Driver/RunCommand.h"
@@ -37,7 +39,7 @@ static void addCheck(CLI::App &App, driver::CheckCommand &Cmd, int &Rc) {
   Sub->add_option("-m,--model", Cmd.Model,
                   "Model: a shipped name (sc, ptx-rmo, ptx) or a .cat file")
       ->capture_default_str();
-  Sub->add_option("--models", Cmd.ModelDirs,
+  tool::addList(Sub, "--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
   Sub->add_flag("--json", Cmd.Json, "One JSON object per test, one per line");
   Sub->add_option("--manifest", Cmd.Manifest,
@@ -78,16 +80,14 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
                   "Model whose verdict is printed beside the histogram "
                   "('none' for no verdict)")
       ->capture_default_str();
-  Sub->add_option("--models", Cmd.ModelDirs,
+  tool::addList(Sub, "--models", Cmd.ModelDirs,
                   "Folder searched first for models given by name");
   Sub->add_option("--profile", Cmd.Profile,
                   "Chip profile from `incant tune`; options given here "
                   "override it (default: the shipped profile of the chip, "
                   "if any; 'none': the built-in defaults)");
   Sub->callback([&Cmd, &Rc, Sub] {
-    for (const CLI::Option *O : Sub->get_options())
-      if (O->count() > 0 && !O->get_lnames().empty())
-        Cmd.Explicit.insert(O->get_lnames()[0]);
+    Cmd.Explicit = tool::givenOptions(Sub);
     Rc = driver::runRun(Cmd, std::cout, std::cerr);
   });
 }
@@ -104,6 +104,7 @@ int main(int Argc, char **Argv) {
   CLI::App App{"incant: find and fix concurrency bugs in GPU programs"};
   App.set_version_flag("--version", "incant " INCANT_VERSION);
   App.require_subcommand(1);
+  tool::commandLine().assign(Argv, Argv + Argc);
   // Usage errors in the one diagnostic format, never echoing a whole 5 MB
   // argument back.
   App.failure_message([](const CLI::App *, const CLI::Error &E) {
@@ -129,10 +130,23 @@ int main(int Argc, char **Argv) {
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
-    int Code = App.exit(E);
     // CLI11 uses 0 for --help/--version and 1..N for usage errors; incant
-    // reports every usage error as 2.
-    return Code == 0 ? 0 : 2;
+    // reports every usage error as 2, in the one diagnostic format.
+    if (E.get_exit_code() == 0)
+      return App.exit(E);
+    std::string Message = E.what();
+    const std::vector<std::string> &Args = tool::commandLine();
+    if (App.get_subcommands().empty() && Args.size() > 1 &&
+        Args[1].rfind("-", 0) != 0) {
+      Message = "unknown command '" + Args[1] + "'; the commands are";
+      for (const CLI::App *S : App.get_subcommands({}))
+        Message += " " + S->get_name();
+    }
+    tool::reportUsageError(Args, Message, std::cerr);
+    DiagnosticEngine(&std::cerr)
+        .report(Severity::Note, nullptr, {},
+                "`incant --help` and `incant COMMAND --help` list the options");
+    return 2;
   }
   return Rc;
 }

@@ -7,6 +7,7 @@
 // skipped where nvcc is not installed.
 //
 //===----------------------------------------------------------------------===//
+#include "CudaTestSupport.h"
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Support/OutputFile.h"
@@ -92,21 +93,12 @@ TEST_P(HarnessNvcc, EmittedHarnessCompiles) {
   ASSERT_TRUE(R) << (Diags.diagnostics().empty()
                          ? std::string("no diagnostic")
                          : DiagnosticEngine::format(Diags.diagnostics()[0]));
-  ProcessOptions Compile;
-  Compile.Argv = {Nvcc,
-                  "-arch=sm_90",
-                  "-std=c++17",
-                  "-diag-suppress",
-                  "177,550",
-                  "-c",
-                  (Dir / (safeFileName(P.Name) + ".cu")).string(),
-                  "-o",
-                  (Dir / "test.o").string()};
-  Compile.Stderr = OutputMode::ToStdout;
-  Compile.TimeoutSeconds = 300;
-  ProcessResult Rc = runProcess(Compile);
+  std::vector<std::string> Argv;
+  ProcessResult Rc = cudatest::nvcc(
+      Nvcc, "-c", (Dir / (safeFileName(P.Name) + ".cu")).string(),
+      (Dir / "test.o").string(), &Argv);
   EXPECT_TRUE(Rc.succeeded())
-      << shellQuote(Compile.Argv) << ": " << Rc.describe() << "\n"
+      << shellQuote(Argv) << ": " << Rc.describe() << "\n"
       << Rc.Out;
   fs::remove_all(Dir);
 }

@@ -5,7 +5,7 @@
 // NVRTC 13.0 for sm_90 on the H100 (encodings dropped). See docs/cuda.md.
 //
 //===----------------------------------------------------------------------===//
-
+#include "CudaTestSupport.h"
 #include "incant/Testing/Programs.h"
 #include "incant/CUDA/Codegen.h"
 #include "incant/CUDA/OptCheck.h"
@@ -19,13 +19,7 @@ using namespace incant;
 
 namespace {
 
-std::string input(const char *Name) {
-  std::ifstream F(std::string(INCANT_SOURCE_DIR) + "/unittests/CUDA/Inputs/" +
-                  Name);
-  std::stringstream S;
-  S << F.rdbuf();
-  return S.str();
-}
+using cudatest::input;
 
 std::vector<std::vector<std::string>> expected(const litmus::Program &P) {
   DiagnosticEngine Diags;

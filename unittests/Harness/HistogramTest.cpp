@@ -68,3 +68,22 @@ TEST(Params, StressSequence) {
 }
 
 } // namespace
+
+TEST(Histogram, CountColumnFitsTheLargestCount) {
+  Program P = sb();
+  Histogram Small;
+  Small.add(vals({0, 0}), 116);
+  Small.add(vals({0, 1}), 42101);
+  std::vector<std::string> L = histogramLines(P, Small);
+  ASSERT_EQ(L.size(), 2u);
+  // litmus7's 8 characters for counts that fit them.
+  EXPECT_EQ(L[0], "116     *>0:r0=0; 1:r0=0;");
+  EXPECT_EQ(L[1], "42101   :>0:r0=0; 1:r0=1;");
+  Histogram Big;
+  Big.add(vals({0, 0}), 12345678);      // 8 digits
+  Big.add(vals({1, 1}), 131072000000ull); // 12 digits
+  L = histogramLines(P, Big);
+  ASSERT_EQ(L.size(), 2u);
+  EXPECT_EQ(L[0], "12345678     *>0:r0=0; 1:r0=0;");
+  EXPECT_EQ(L[1], "131072000000 :>0:r0=1; 1:r0=1;");
+}

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace incant;
 using namespace incant::tune;
 
@@ -47,6 +49,25 @@ TEST(Plot, SpreadCurve) {
   EXPECT_TRUE(wellFormedEnough(S));
   EXPECT_NE(S.find("chosen m = 2"), std::string::npos);
   EXPECT_NE(S.find("<polyline"), std::string::npos);
+}
+
+TEST(Plot, RandomSearch) {
+  RandomData D;
+  D.Trials.resize(3);
+  for (size_t I = 0; I < 3; ++I) {
+    D.Trials[I].Scores.resize(2);
+    D.Trials[I].Scores[0].Weak = 10 * I;
+    D.Trials[I].Scores[0].Seconds = 1;
+    D.Trials[I].Scores[1].Weak = 5;
+    D.Trials[I].Scores[1].Seconds = 1;
+  }
+  D.Trials[2].Winner = true;
+  D.Best = 2;
+  std::string S = randomSearchSvg(D, {"MP", "S&B"});
+  EXPECT_TRUE(wellFormedEnough(S));
+  EXPECT_NE(S.find("winner #2"), std::string::npos);
+  EXPECT_NE(S.find("MP (max 20/s)"), std::string::npos);
+  EXPECT_NE(S.find("S&amp;B (max 5/s)"), std::string::npos);
 }
 
 TEST(Plot, EmptyDataStillMakesAPicture) {

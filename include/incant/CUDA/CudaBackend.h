@@ -3,9 +3,10 @@
 // `incant run --backend cuda`: generates CUDA C with the test as inline PTX
 // (Codegen.h), compiles it with NVRTC, checks the SASS (OptCheck.h) and
 // launches it through the driver API under harness::RunParams, counting
-// outcomes on the GPU into a harness::Histogram. The libraries are opened
-// with dlopen: without libcuda.so.1 or a device, available() says so and
-// the tool exits with code 3. See docs/cuda.md.
+// outcomes on the GPU into a harness::Histogram. prepare() generates and
+// compiles many tests as one module (Batch.h) ahead of their runs. The
+// libraries are opened with dlopen: without libcuda.so.1 or a device,
+// available() says so and the tool exits with code 3. See docs/cuda.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_CUDA_CUDABACKEND_H
@@ -15,6 +16,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace incant::cuda {
 
@@ -40,9 +43,26 @@ struct CudaTuning {
   /// Stop launching after this many seconds (0: all RunParams::Iterations);
   /// RunResult::Launches says how many ran.
   double MaxSeconds = 0;
+  /// Backend::prepare compiles for this architecture ("sm_90") instead of
+  /// the device's, and needs no driver then (tests and benchmarks).
+  std::string PrepareArch;
 };
 
 std::unique_ptr<harness::Backend> createCudaBackend(const CudaTuning &T = {});
+
+/// What the CUDA backend's prepare() made of a test, for tests and
+/// benchmarks: the architecture compiled for, the module's size and
+/// identity (tests of one batch share it), the test's kernel and its
+/// optcheck line. Null for another backend's prepared test.
+struct PreparedSummary {
+  std::string Arch;
+  const void *Module = nullptr;
+  size_t ModuleBytes = 0;
+  std::string TestKernel;
+  std::string OptCheck;
+};
+std::optional<PreparedSummary>
+summarisePrepared(const harness::PreparedTest &P);
 
 } // namespace incant::cuda
 

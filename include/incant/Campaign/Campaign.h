@@ -2,7 +2,8 @@
 //
 // Runs every litmus test under folders and files on a backend, as
 // `incant run` does, and stores each result with every shipped model's
-// verdict in an SQLite database (Store.h), one transaction per test. With
+// verdict in an SQLite database (Store.h). Threads load, check and compile
+// tests while the devices run earlier ones (lib/Campaign/Pipeline.h). With
 // --resume a campaign that was killed continues where it stopped; with
 // --devices it runs on several devices at once, one worker thread each;
 // with --shard i/N (or Slurm's job array variables) it takes every N-th
@@ -50,6 +51,15 @@ struct CampaignCommand {
   /// parameters named in Explicit, as `incant run --profile` does.
   std::string Profile;
   std::set<std::string> Explicit;
+  /// Threads that load, check and compile tests ahead of the devices; 0:
+  /// the machine's cores less one per worker (at least one).
+  unsigned Jobs = 0;
+  /// Tests a preparing thread takes at a time; the CUDA backend compiles
+  /// them as one module.
+  unsigned Batch = 16;
+  /// Where the backend keeps compiled tests between campaigns
+  /// (RunRequest::CompileCache); empty: nowhere.
+  std::string CompileCache;
   /// Models whose verdicts are stored; the shipped three by default.
   std::vector<std::string> Models = {"sc", "ptx-rmo", "ptx"};
   std::vector<std::string> ModelDirs;
@@ -57,6 +67,16 @@ struct CampaignCommand {
   /// (ProgressTty), else a line every 30 s and at the end.
   bool Progress = true;
   bool ProgressTty = true;
+  /// --slurm FILE: write a Slurm submission script for the campaign
+  /// (Slurm.h) in --shards shards instead of running it; SlurmArgs are the
+  /// command's arguments as given (after "campaign"), run by each shard in
+  /// WorkDir; Sbatch the array's #SBATCH options; Incant the tool's path.
+  std::string Slurm;
+  uint32_t Shards = 0;
+  std::vector<std::string> Sbatch;
+  std::vector<std::string> SlurmArgs;
+  std::string WorkDir;
+  std::string Incant;
   /// Test hook: exit at once (no cleanup, as if killed) after storing this
   /// many results; 0: never.
   uint64_t StopAfter = 0;
@@ -68,8 +88,9 @@ struct CampaignCommand {
 int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
                 std::ostream &Err);
 
-/// Every *.litmus file under \p Inputs (a file is taken as it is), sorted
-/// and without duplicates. A missing input is reported in \p Error.
+/// Every *.litmus file under \p Inputs (a file is taken as it is;
+/// litmus::expandFolders), sorted and without duplicates. A missing input,
+/// or a folder without tests, is reported in \p Error.
 bool collectTests(const std::vector<std::string> &Inputs,
                   std::vector<std::string> &Files, std::string &Error);
 

@@ -6,9 +6,10 @@
 // version, the histogram, instances, time and optcheck status, or the error
 // that kept the test from running. docs/campaign.md shows the schema.
 //
-// Every put() is one transaction and the database runs in WAL mode with
-// synchronous=FULL, so a process killed at any moment leaves every stored
-// result whole and none half-written. Only SQLite's C API is used, and only
+// Every put() is one transaction, or a savepoint inside begin()/commit()
+// (a campaign stores the results that are ready together), and the
+// database runs in WAL mode with synchronous=FULL, so a process killed at
+// any moment leaves every stored result whole and none half-written. Only SQLite's C API is used, and only
 // in Store.cpp.
 //
 //===----------------------------------------------------------------------===//

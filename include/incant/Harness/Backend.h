@@ -15,6 +15,7 @@
 #include "incant/Support/Diagnostic.h"
 #include "incant/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,14 @@ struct DeviceInfo {
   std::vector<std::string> Notes;
 };
 
+/// A test made ready to launch on one kind of device (its code generated
+/// and compiled) by Backend::prepare, ahead of the run and on another
+/// thread; only its backend looks inside.
+class PreparedTest {
+public:
+  virtual ~PreparedTest();
+};
+
 /// What a run needs besides the Program.
 struct RunRequest {
   const litmus::Program *Prog = nullptr;
@@ -52,6 +61,17 @@ struct RunRequest {
   uint32_t Device = 0;
   /// Write generated code here and do not run (empty: run).
   std::string EmitDir;
+  /// A folder where the backend keeps compiled code between commands and
+  /// takes it from when the same code comes again (campaign
+  /// --compile-cache); empty: nowhere.
+  std::string CompileCache;
+  /// What Backend::prepare made of this request (the same Program, File
+  /// and Params), or null: the run generates and compiles itself.
+  std::shared_ptr<const PreparedTest> Prepared;
+  /// Called during the launches with how many have been queued so far (of
+  /// Params.Iterations), once a launch; empty: not called. For a progress
+  /// line, so it must return at once.
+  std::function<void(uint64_t Launched)> OnLaunch;
 };
 
 struct RunResult {
@@ -62,8 +82,15 @@ struct RunResult {
   uint32_t Groups = 0;          ///< Work-groups per launch.
   uint32_t GroupSize = 0;
   uint32_t WarpSize = 0;
-  double Seconds = 0;           ///< Time spent in launches.
-  uint64_t BarrierTimeouts = 0; ///< Threads whose spin barrier gave up.
+  /// Time spent in launches, from the first until the device finished the
+  /// last: the GPU's (or OpenCL device's) share of the run, without
+  /// generating, compiling or loading the code.
+  double Seconds = 0;
+  /// Waits at the spin barrier that gave up, of BarrierWaits: on OpenCL
+  /// every testing work-item waits for its instance's roles; on CUDA one
+  /// thread per testing block waits for every testing block.
+  uint64_t BarrierTimeouts = 0;
+  uint64_t BarrierWaits = 0;    ///< 0 when the barrier was off.
   uint64_t LoopBoundHits = 0;   ///< Instances cut short by the loop bound.
   uint64_t Lost = 0;            ///< Instances the device could not record.
   DeviceInfo Device;
@@ -87,6 +114,17 @@ public:
   /// device call fails, Internal when the generated code does not build.
   virtual Expected<RunResult> run(const RunRequest &Req,
                                   DiagnosticEngine &Diags) = 0;
+
+  /// Prepares every request of \p Reqs (all for one device, without
+  /// EmitDir) for run(), in one go where the backend gains from it (CUDA
+  /// compiles them as one module). May be called from several threads at
+  /// once, also while run() runs on another. Per request: the prepared
+  /// test, null when this backend prepares nothing ahead (run() does all
+  /// the work), or the error's kind with its diagnostics in \p Diags[i]
+  /// (as run() would have reported them). The default prepares nothing.
+  virtual std::vector<Expected<std::shared_ptr<const PreparedTest>>>
+  prepare(const std::vector<RunRequest> &Reqs,
+          const std::vector<DiagnosticEngine *> &Diags);
 };
 
 } // namespace incant::harness

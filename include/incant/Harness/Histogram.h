@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace incant::harness {
@@ -41,6 +42,14 @@ struct Witnesses {
   bool Ok = false;       ///< The quantified condition held in this run.
 };
 Witnesses witnesses(const litmus::Program &P, const Histogram &H);
+
+/// The histogram as litmus7 prints it, one line per outcome in outcomes()
+/// order: the count left-aligned in a column as wide as the largest count
+/// needs (litmus7's 8 characters at least, so a count never runs into the
+/// marker), '*' when the outcome satisfies the condition and ':' when not,
+/// '>', then the state.
+std::vector<std::string> histogramLines(const litmus::Program &P,
+                                        const Histogram &H);
 
 } // namespace incant::harness
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace incant::litmus {
 
@@ -23,6 +24,13 @@ struct LoadedTest {
 /// file included) to \p Diags and returns nullopt on any.
 std::optional<LoadedTest> loadTest(const std::string &Path,
                                    DiagnosticEngine &Diags);
+
+/// \p Inputs with every folder replaced by the *.litmus files under it
+/// (searched recursively, sorted); other inputs stay as given, in order.
+/// False with \p Error for a folder that cannot be listed or holds no
+/// .litmus file.
+bool expandFolders(const std::vector<std::string> &Inputs,
+                   std::vector<std::string> &Files, std::string &Error);
 
 } // namespace incant::litmus
 

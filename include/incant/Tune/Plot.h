@@ -23,6 +23,8 @@ std::string sequenceRankingSvg(const SequenceData &D,
                                const std::vector<std::string> &Tests);
 std::string spreadCurveSvg(const SpreadData &D,
                            const std::vector<std::string> &Tests);
+std::string randomSearchSvg(const RandomData &D,
+                            const std::vector<std::string> &Tests);
 /// Escapes text for SVG/XML content and attributes.
 std::string xmlEscape(const std::string &S);
 

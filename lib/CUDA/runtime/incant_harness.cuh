@@ -15,6 +15,12 @@
  * instance's outcome into an on-GPU hash histogram and re-initialises the
  * instance's memory for the next launch. Only the histogram is copied back.
  *
+ * Several tests can share one module (lib/CUDA/Batch.cpp): each test's code
+ * and its copy of this file then sit in a namespace of their own, the
+ * kernels' names end in INCANT_KERNEL_SUFFIX (_0, _1, ...), and the batch
+ * undefines the test's macros and INCANT_HARNESS_CUH between tests. Alone,
+ * the kernels keep their bare names.
+ *
  *===----------------------------------------------------------------------===*/
 #ifndef INCANT_HARNESS_CUH
 #define INCANT_HARNESS_CUH
@@ -26,6 +32,13 @@
 #endif
 
 typedef unsigned long long incant_u64;
+
+#ifndef INCANT_KERNEL_SUFFIX
+#define INCANT_KERNEL_SUFFIX
+#endif
+#define INCANT_PASTE_(a, b) a##b
+#define INCANT_PASTE(a, b) INCANT_PASTE_(a, b)
+#define INCANT_KERNEL(name) INCANT_PASTE(name, INCANT_KERNEL_SUFFIX)
 
 /* Index of the global word that holds location g of instance i: instances
  * are spread by a permutation (i * locPerm mod N, locPerm coprime with N)
@@ -128,19 +141,26 @@ __device__ __noinline__ void incant_stress(const IncantParams &P,
 
 /* Bounded spin barrier over the testing blocks: one thread per block
  * arrives and polls at most P.barrierPolls times; blocks have no
- * forward-progress guarantee, so the barrier gives up rather than hang. */
+ * forward-progress guarantee, so the barrier gives up rather than hang.
+ * A block whose wait gave up is counted in the 64-bit word at P.sync + 8
+ * (RunResult::BarrierTimeouts; the histogram kernel resets only the
+ * arrival counter, so the count adds up over launches). */
 __device__ __forceinline__ void incant_barrier(const IncantParams &P) {
   __syncthreads();
   if (threadIdx.x == 0) {
     unsigned *c = (unsigned *)P.sync;
     atomicAdd(c, 1u);
-    for (unsigned i = 0; i < P.barrierPolls; ++i)
+    unsigned i = 0;
+    for (; i < P.barrierPolls; ++i)
       if (*(volatile unsigned *)c >= P.testBlocks)
         break;
+    if (i == P.barrierPolls)
+      atomicAdd((incant_u64 *)P.sync + 1, 1ull);
   }
   __syncthreads();
 }
 
+#undef INCANT_CLUSTER_ATTR
 #if INCANT_CLUSTER > 1
 #define INCANT_CLUSTER_ATTR __cluster_dims__(INCANT_CLUSTER, 1, 1)
 #else
@@ -148,7 +168,7 @@ __device__ __forceinline__ void incant_barrier(const IncantParams &P) {
 #endif
 
 extern "C" __global__ void INCANT_CLUSTER_ATTR __launch_bounds__(1024)
-incant_test_kernel(const __grid_constant__ IncantParams P) {
+INCANT_KERNEL(incant_test_kernel)(const __grid_constant__ IncantParams P) {
   extern __shared__ unsigned incant_smem[];
   unsigned vb = INCANT_CLUSTER > 1
                     ? blockIdx.x
@@ -221,7 +241,7 @@ __device__ void incant_hist_add(const IncantParams &P, incant_u64 key,
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-incant_hist_kernel(const __grid_constant__ IncantParams P) {
+INCANT_KERNEL(incant_hist_kernel)(const __grid_constant__ IncantParams P) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i == 0)
     ((unsigned *)P.sync)[0] = 0u;

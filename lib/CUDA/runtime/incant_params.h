@@ -35,7 +35,7 @@ struct IncantParams {
   unsigned long long histTup; /* u32[INCANT_HIST_CAP * numOut]              */
   unsigned long long scratch; /* u32 words: stress scratchpad               */
   unsigned long long shadow;  /* u32 words: bank-conflict shadow region     */
-  unsigned long long sync;    /* u32[4]: spin-barrier counter, ...          */
+  unsigned long long sync;    /* u32 [0] arrivals; u64 [1] barrier timeouts  */
   unsigned int testBlocks;    /* B: blocks that run test instances          */
   unsigned int totalBlocks;   /* B + stress blocks                          */
   unsigned int warps;         /* W: warps per block                         */
