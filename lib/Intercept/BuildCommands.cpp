@@ -93,7 +93,16 @@ std::vector<std::string> nvccFlags(std::string &Error) {
   return {"--ptxas-prefix=" + Self, "-lineinfo", "--no-compress"};
 }
 
-int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err) {
+/// \p StaticRaces, unless INCANT_RACE_ALL=1 asks for every access.
+static RaceOracle pruning(const RaceOracle &StaticRaces) {
+  const char *All = std::getenv("INCANT_RACE_ALL");
+  if (All && std::string_view(All) == "1")
+    return {};
+  return StaticRaces;
+}
+
+int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
+                    const RaceOracle &StaticRaces) {
   // nvcc runs `PREFIX ptxas ARGS`: "ptxas" is this subcommand's name, so
   // Args are ptxas's arguments and ptxas is found as nvcc would find it
   // (nvcc puts its own bin first on PATH).
@@ -139,6 +148,7 @@ int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err) {
   Opts.Passes = passesFromEnvironment();
   Opts.Salt = Output + "|" + Arch;
   Opts.PtxFile = Ptx;
+  Opts.StaticRaces = pruning(StaticRaces);
   InstrumentResult R = instrumentPtx(File, Opts, Diags);
   if (R.Status == InstrumentStatus::Error) {
     fmt::print(Err, "incant ptxas: {} was not instrumented (set "
@@ -232,7 +242,7 @@ int runBuildEnv(const BuildEnvCommand &Cmd, std::ostream &Out,
 }
 
 int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
-                  std::ostream &Err) {
+                  std::ostream &Err, const RaceOracle &StaticRaces) {
   std::string ReadError;
   auto File = SourceFile::read(Cmd.File, ReadError);
   if (!File) {
@@ -244,6 +254,7 @@ int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
   if (!Cmd.Passes.empty())
     Opts.Passes = Cmd.Passes;
   Opts.PtxFile = Cmd.File;
+  Opts.StaticRaces = pruning(StaticRaces);
   InstrumentResult R = instrumentPtx(File, Opts, Diags);
   if (R.Status == InstrumentStatus::Error)
     return 2;

@@ -97,7 +97,8 @@ std::vector<std::string> directCalls(const ptx::Module &M,
 //===-- Passes ------------------------------------------------------------===//
 
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> Names = {"randomise", "fences"};
+  static const std::vector<std::string> Names = {"randomise", "fences",
+                                                "race"};
   return Names;
 }
 
@@ -106,6 +107,8 @@ std::unique_ptr<Pass> createPass(std::string_view Name) {
     return createRandomisePass();
   if (Name == "fences")
     return createFencesPass();
+  if (Name == "race")
+    return createRacePass();
   return nullptr;
 }
 
@@ -150,6 +153,17 @@ bool instrumentModule(ptx::Module &M, const std::string &Id,
           {F->Name, F->IsEntry, false, "", false, directCalls(M, *F)});
 
   Unit U(M, Id, Diags, Man);
+  bool Race = false;
+  for (const std::string &P : Opts.Passes)
+    Race |= P == "race";
+  if (Race && Opts.StaticRaces) {
+    std::string Why;
+    if (std::optional<RaceVerdicts> V = Opts.StaticRaces(M, Why))
+      U.setRaceVerdicts(std::move(*V));
+    else
+      Man.Notes.push_back("race: the static checker could not check this "
+                          "module (" + Why + "): every access is instrumented");
+  }
   // The unit's control block: zero (every switch off) until the injected
   // library sets it.
   if (!U.rewriter().addModuleText(fmt::format(

@@ -21,15 +21,18 @@ std::string manifestToJson(const UnitManifest &M) {
     Fns.push_back(std::move(J));
   }
   json Sites = json::array();
-  for (const Site &S : M.Sites)
-    Sites.push_back({{"id", S.Id},
-                     {"pass", S.Pass},
-                     {"function", S.Function},
-                     {"kind", S.Kind},
-                     {"ptx_line", S.PtxLine},
-                     {"file", S.File},
-                     {"line", S.Line},
-                     {"col", S.Col}});
+  for (const Site &S : M.Sites) {
+    json J = {{"id", S.Id},         {"pass", S.Pass}, {"function", S.Function},
+              {"kind", S.Kind},     {"ptx_line", S.PtxLine},
+              {"file", S.File},     {"line", S.Line}, {"col", S.Col}};
+    if (!S.Text.empty())
+      J["text"] = S.Text;
+    if (!S.Object.empty())
+      J["object"] = S.Object;
+    if (!S.Static.empty())
+      J["static"] = S.Static;
+    Sites.push_back(std::move(J));
+  }
   json Orders = json::array();
   for (const ExistingOrder &O : M.Orders)
     Orders.push_back({{"function", O.Function},
@@ -85,6 +88,9 @@ std::optional<UnitManifest> manifestFromJson(std::string_view Text,
       X.File = S.value("file", "");
       X.Line = S.value("line", 0u);
       X.Col = S.value("col", 0u);
+      X.Text = S.value("text", "");
+      X.Object = S.value("object", "");
+      X.Static = S.value("static", "");
       M.Sites.push_back(std::move(X));
     }
     if (J.contains("orders"))

@@ -14,6 +14,10 @@ namespace incant::intercept {
 /// membership (RandomiseIds.cpp).
 std::unique_ptr<Pass> createRandomisePass();
 
+/// "race": access logging for the dynamic race checker (RaceAccesses.cpp,
+/// runtime/incant_race.h).
+std::unique_ptr<Pass> createRacePass();
+
 /// "fences": a switchable fence after every global and generic access
 /// (SwitchableFences.cpp, incant/Intercept/Fences.h).
 std::unique_ptr<Pass> createFencesPass();

@@ -9,6 +9,7 @@
 #ifndef INCANT_TOOL_APPOPTIONS_H
 #define INCANT_TOOL_APPOPTIONS_H
 
+#include "InjectLibrary.h"
 #include "OptionKinds.h"
 #include "Options.h"
 #include "incant/AppTest/StressCommand.h"
@@ -24,25 +25,6 @@
 #include <iostream>
 
 namespace incant::tool {
-
-/// libincant-inject.so: $INCANT_INJECT_LIB, the installed one beside the
-/// binary, or the build tree's.
-inline std::string injectLibrary() {
-  if (const char *E = std::getenv("INCANT_INJECT_LIB"); E && *E)
-    return E;
-  std::error_code EC;
-  auto Exe = std::filesystem::read_symlink("/proc/self/exe", EC);
-  if (!EC) {
-    auto P = Exe.parent_path() / ".." / "lib" / "incant" / "libincant-inject.so";
-    if (std::filesystem::exists(P, EC))
-      return P.lexically_normal().string();
-  }
-#ifdef INCANT_INJECT_BUILD_PATH
-  if (std::filesystem::exists(INCANT_INJECT_BUILD_PATH, EC))
-    return INCANT_INJECT_BUILD_PATH;
-#endif
-  return {};
-}
 
 /// The name of CUDA device 0, or "" (no driver or device).
 inline std::string cudaDeviceName() {

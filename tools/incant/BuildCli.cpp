@@ -11,6 +11,7 @@
 // Tool part: incantIntercept
 #include "OptionKinds.h"
 #include "Subcommand.h"
+#include "incant/DynRace/StaticVerdicts.h"
 #include "incant/Intercept/BuildCommands.h"
 #include "incant/Intercept/Instrument.h"
 
@@ -66,7 +67,10 @@ static void addInstrument(CLI::App &App, int &Rc) {
                 /*Commas=*/true);
   Sub->add_flag("--manifest", Cmd.Manifest,
                 "Print the unit's manifest (JSON) instead of the PTX");
-  Sub->callback([&Rc] { Rc = intercept::runInstrument(Cmd, std::cout, std::cerr); });
+  Sub->callback([&Rc] {
+    Rc = intercept::runInstrument(Cmd, std::cout, std::cerr,
+                                  dynrace::staticRaceOracle());
+  });
 }
 
 static void addBuild(CLI::App &App, int &Rc) {
@@ -78,7 +82,12 @@ static void addBuild(CLI::App &App, int &Rc) {
   addPassThrough(App, Rc, "ptxas",
                  "What nvcc runs through --ptxas-prefix: rewrite the PTX "
                  "module, then run ptxas (every argument goes to ptxas)",
-                 intercept::runPtxasWrapper);
+                 [](const std::vector<std::string> &Args, std::ostream &Err) {
+                   // Pass "race" instruments what the static checker
+                   // leaves unproved (docs/race.md, "Dynamic").
+                   return intercept::runPtxasWrapper(
+                       Args, Err, dynrace::staticRaceOracle());
+                 });
   addInstrument(App, Rc);
 }
 

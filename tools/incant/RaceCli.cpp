@@ -1,56 +1,167 @@
 //===- RaceCli.cpp - `incant race` ----------------------------------------===//
 //
-// Exit codes: 0 no race or divergent barrier found (unknown pairs do not
-// fail unless --strict); 1 a race or divergent barrier found; 2 usage or
-// input error; 3 nvcc or clang is needed and was not found.
+// One command, two modes:
+//   incant race FILE.cu|.cl|.ptx [...]      static (incant/Race/RaceCommand.h;
+//                                           only in a build with Z3)
+//   incant race --dynamic [...] FILE.cu | -- ./app ARGS
+//                                           while the kernels run
+//                                           (incant/DynRace/DynamicRaceCommand.h)
+//
+// Exit codes, static: 0 no race or divergent barrier found (unknown pairs do
+// not fail unless --strict); 1 a race or divergent barrier found; 2 usage or
+// input error; 3 nvcc or clang is needed and was not found. Dynamic: 1 a
+// race was seen; otherwise the application's own status; 2 usage or input
+// error; 3 the injected library is missing.
 //
 //===----------------------------------------------------------------------===//
-// Tool part: incantRace
+// Tool part: incantDynRace
+#include "InjectLibrary.h"
 #include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
+#include "incant/DynRace/DynamicRaceCommand.h"
+#ifdef INCANT_HAVE_STATIC_RACE
 #include "incant/Race/RaceCommand.h"
+#endif
 
 #include <iostream>
 
 using namespace incant;
 
-static void addRace(CLI::App &App, int &Rc) {
-  static race::RaceCommand Cmd;
+namespace {
+
+struct RaceOptions {
+  bool Dynamic = false;
+  std::vector<std::string> Args;
+  dynrace::DynamicRaceCommand Dyn;
+#ifdef INCANT_HAVE_STATIC_RACE
+  race::RaceCommand Static;
+#endif
+  std::string Arch = "sm_90";
+  std::vector<std::string> CompilerArgs;
+  bool Json = false;
+  unsigned TimeoutMs = 5000;
+};
+
+void addRace(CLI::App &App, int &Rc) {
+  static RaceOptions O;
   CLI::App *Sub = App.add_subcommand(
-      "race", "Find data races and barrier divergence in the kernels of a "
-              "CUDA, OpenCL C or PTX file, statically (Z3)");
-  Sub->add_option("file", Cmd.File,
-                  "A .cu file (compiled with nvcc -ptx -lineinfo), a .cl file "
-                  "(clang -target nvptx64) or a .ptx file")
-      ->required();
-  Sub->add_option("--kernel", Cmd.Kernel,
+      "race", "Find data races (and barrier divergence) in the kernels of a "
+              "CUDA, OpenCL C or PTX file statically, or while a program "
+              "runs (--dynamic)");
+  Sub->add_option("program", O.Args,
+                  "Static: a .cu file (nvcc -ptx -lineinfo), a .cl file "
+                  "(clang -target nvptx64) or a .ptx file. --dynamic: a .cu "
+                  "file with a host main, or (after --) the program and its "
+                  "arguments");
+  Sub->add_flag("--json", O.Json, "The report as JSON");
+  Sub->add_option("--arch", O.Arch, "nvcc's -arch for .cu files")
+      ->capture_default_str();
+  tool::addList(Sub, "-X,--compiler-arg", O.CompilerArgs,
+                "An argument for nvcc or clang (-X -DN=64); repeatable");
+  tool::addNumber(Sub, "--timeout", O.TimeoutMs, IntRange{1, 3'600'000},
+                  "Milliseconds per solver query before a pair is unknown "
+                  "(--dynamic: of the pruning, default 500)")
+      ->capture_default_str();
+#ifdef INCANT_HAVE_STATIC_RACE
+  race::RaceCommand &S = O.Static;
+  Sub->add_option("--kernel", S.Kernel,
                   "Check only this kernel (PTX or demangled name)");
-  Sub->add_option("--block-dim", Cmd.BlockDim,
+  Sub->add_option("--block-dim", S.BlockDim,
                   "Threads per block, X[,Y,Z] (default: any)");
-  Sub->add_option("--grid-dim", Cmd.GridDim,
+  Sub->add_option("--grid-dim", S.GridDim,
                   "Blocks per grid, X[,Y,Z] (default: any)");
-  tool::addList(Sub, "--param", Cmd.Params,
+  tool::addList(Sub, "--param", S.Params,
                 "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
                 "or the position, 0 first); repeatable");
-  Sub->add_flag("--json", Cmd.Json,
-                "One JSON object: accesses, pairs with IR positions, "
-                "witnesses, barriers");
-  Sub->add_flag("--strict", Cmd.Strict,
+  Sub->add_flag("--strict", S.Strict,
                 "Exit 1 also when a pair or barrier could not be decided");
-  Sub->add_flag("-v,--verbose", Cmd.Verbose,
+  Sub->add_flag("-v,--verbose", S.Verbose,
                 "Show the compiler's command, safe pairs and every unknown one");
-  Sub->add_option("--arch", Cmd.Arch, "nvcc's -arch for .cu files")
-      ->capture_default_str();
-  Sub->add_flag("--optimized", Cmd.Optimized,
+  Sub->add_flag("--optimized", S.Optimized,
                 "Check only nvcc's optimised build of a .cu file (default: "
                 "also its unoptimised build, for races the optimiser hides)");
-  tool::addList(Sub, "-X,--compiler-arg", Cmd.CompilerArgs,
-                "An argument for nvcc or clang (-X -DN=64); repeatable");
-  tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
-                  "Milliseconds per solver query before a pair is unknown")
+#endif
+  dynrace::DynamicRaceCommand &D = O.Dyn;
+  Sub->add_flag("--dynamic", O.Dynamic,
+                "Run the program (built with pass race) or a .cu file and "
+                "check its kernels' accesses as they happen");
+  Sub->add_option("--scheme", D.Scheme,
+                  "--dynamic: addr: per-address shadow, checked at each "
+                  "access (low overhead); stmt: every warp access logged and "
+                  "compared at barriers and after each launch (all pairs of "
+                  "racing statements)")
+      ->check(CLI::IsMember({"addr", "stmt"}))
       ->capture_default_str();
-  Sub->callback([&Rc] { Rc = race::runRace(Cmd, std::cout, std::cerr); });
+  Sub->add_flag("--all-accesses", D.AllAccesses,
+                "--dynamic: instrument every access, also those the static "
+                "checker proves safe (a .cu file)");
+  Sub->add_option("-o,--output", D.Output,
+                  "--dynamic: write the report to this file");
+  tool::addNumber(Sub, "--time-limit", D.Timeout, RealRange{0, 86400},
+                  "--dynamic: stop the program after this many seconds (0: "
+                  "never)");
+  Sub->add_flag("--no-build-check", D.NoBuildCheck,
+                "--dynamic: run the program even if no unit built with pass "
+                "race is found in it (a script that starts the real program)");
+  tool::addNumber(Sub, "--shadow-mb", D.ShadowMB, IntRange{0, 65536},
+                  "--dynamic: device memory for the addr scheme's shadow "
+                  "(MiB; 0: the default)");
+  tool::addNumber(Sub, "--log-mb", D.LogMB, IntRange{0, 65536},
+                  "--dynamic: device memory for the stmt scheme's log (MiB; "
+                  "0: the default)");
+  Sub->callback([&Rc, Sub] {
+    auto Given = [Sub](const char *Name) { return Sub->count(Name) > 0; };
+    if (O.Dynamic) {
+#ifdef INCANT_HAVE_STATIC_RACE
+      for (const char *N : {"--kernel", "--block-dim", "--grid-dim", "--param",
+                            "--strict", "--optimized"})
+        if (Given(N)) {
+          std::cerr << "incant race: " << N << " is for the static check, "
+                    << "not --dynamic\n";
+          Rc = 2;
+          return;
+        }
+#endif
+      D.Argv = O.Args;
+      D.Json = O.Json;
+      D.Arch = O.Arch;
+      D.CompilerArgs = O.CompilerArgs;
+      if (Given("--timeout"))
+        D.StaticTimeoutMs = O.TimeoutMs;
+      D.InjectLibrary = tool::injectLibrary();
+      Rc = dynrace::runDynamicRace(D, std::cout, std::cerr);
+      return;
+    }
+    for (const char *N : {"--scheme", "--all-accesses", "--output",
+                          "--time-limit", "--no-build-check", "--shadow-mb",
+                          "--log-mb"})
+      if (Given(N)) {
+        std::cerr << "incant race: " << N << " needs --dynamic\n";
+        Rc = 2;
+        return;
+      }
+#ifdef INCANT_HAVE_STATIC_RACE
+    if (O.Args.size() != 1) {
+      std::cerr << "incant race: give one .cu, .cl or .ptx file (or "
+                   "--dynamic to run a program)\n";
+      Rc = 2;
+      return;
+    }
+    O.Static.File = O.Args[0];
+    O.Static.Json = O.Json;
+    O.Static.Arch = O.Arch;
+    O.Static.CompilerArgs = O.CompilerArgs;
+    O.Static.TimeoutMs = O.TimeoutMs;
+    Rc = race::runRace(O.Static, std::cout, std::cerr);
+#else
+    std::cerr << "incant race: the static check needs Z3, which this build "
+                 "lacks; --dynamic is available\n";
+    Rc = 2;
+#endif
+  });
 }
+
+} // namespace
 
 static tool::Subcommand Race(70, addRace);

@@ -16,8 +16,8 @@ UnitManifest sample() {
   M.Passes = {"randomise"};
   M.Functions = {{"_Z1kPi", true, true, "", true, {"_Z1fv", "*"}},
                  {"_Z1fv", false, false, "uses clusters (mapa)", false, {}}};
-  M.Sites = {{0, "randomise", "_Z1kPi", "%ctaid.x read", 27, "/src/a.cu", 2, 30},
-             {1, "randomise", "_Z1kPi", "%tid.x read", 28, "", 0, 0}};
+  M.Sites = {{0, "randomise", "_Z1kPi", "%ctaid.x read", 27, "/src/a.cu", 2, 30, "", "", ""},
+             {1, "randomise", "_Z1kPi", "%tid.x read", 28, "", 0, 0, "", "", ""}};
   M.Orders = {{"_Z1kPi", "fence.sc.gpu", 31, "/src/a.cu", 5, 3, "/src/a.cu",
                4, 9}};
   M.Notes = {"a note"};

@@ -17,6 +17,8 @@
 //   INCANT_PASSES     comma-separated passes (default "randomise")
 //   INCANT_INSTRUMENT 0: run ptxas on the module as it is
 //   INCANT_BUILD_LOG  a file to which one line per rewritten unit is added
+//   INCANT_RACE_ALL   1: pass "race" instruments every access (no pruning
+//                     by the static checker; incant instrument too)
 //
 // Exit codes: ptxas's own; 2 if the module cannot be rewritten (with the
 // diagnostics) or ptxas cannot be started.
@@ -25,6 +27,8 @@
 #ifndef INCANT_INTERCEPT_BUILDCOMMANDS_H
 #define INCANT_INTERCEPT_BUILDCOMMANDS_H
 
+#include "incant/Intercept/Instrument.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -32,7 +36,9 @@
 namespace incant::intercept {
 
 /// `incant ptxas ARGS`: \p Args are the arguments nvcc gives ptxas.
-int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err);
+/// \p StaticRaces prunes pass "race" (unless INCANT_RACE_ALL=1).
+int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
+                    const RaceOracle &StaticRaces = {});
 
 /// `incant nvcc ARGS`: runs nvcc with the flags build-env prints.
 int runNvccFront(const std::vector<std::string> &Args, std::ostream &Err);
@@ -50,7 +56,7 @@ struct InstrumentCommand {
   bool Manifest = false;           ///< Print the manifest instead.
 };
 int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
-                  std::ostream &Err);
+                  std::ostream &Err, const RaceOracle &StaticRaces = {});
 
 /// The nvcc flags that route a build through this incant binary.
 std::vector<std::string> nvccFlags(std::string &Error);

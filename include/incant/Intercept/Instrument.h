@@ -29,6 +29,8 @@
 #include "incant/PTX/Module.h"
 #include "incant/Support/Diagnostic.h"
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +38,19 @@
 #include <vector>
 
 namespace incant::intercept {
+
+/// The static race checker's verdict on memory accesses of a module as it
+/// was parsed, by the byte offset of the instruction in the PTX text
+/// (SourceRange::Begin.Offset): "safe" (every pair proved safe), "race" or
+/// "unknown". Accesses it does not list are unchecked.
+using RaceVerdicts = std::map<uint32_t, std::string>;
+
+/// The static race checker as pass "race" asks it (the tool provides it
+/// where incant has the static checker: this part does not depend on it):
+/// the verdicts on a module as parsed, or nullopt with the reason why it
+/// could not check the module.
+using RaceOracle = std::function<std::optional<RaceVerdicts>(
+    const ptx::Module &, std::string &Error)>;
 
 /// A module being instrumented, as a pass sees it.
 class Unit {
@@ -62,6 +77,13 @@ public:
   uint32_t addSite(std::string Pass, const ir::FunctionIR &F, unsigned Item,
                    std::string Kind);
 
+  /// The static verdicts on the module as parsed (pass "race" prunes the
+  /// accesses proved safe), or null when none were asked for.
+  const RaceVerdicts *raceVerdicts() const {
+    return Verdicts ? &*Verdicts : nullptr;
+  }
+  void setRaceVerdicts(RaceVerdicts V) { Verdicts = std::move(V); }
+
   /// A label no item of function \p Func (a module item index) declares
   /// and that no earlier call returned: \p Prefix followed by a number.
   std::string freshLabel(unsigned Func, std::string_view Prefix);
@@ -74,6 +96,7 @@ private:
   ir::Rewriter RW;
   std::unique_ptr<ir::ModuleIR> IR;
   unsigned NextLabel = 0;
+  std::optional<RaceVerdicts> Verdicts;
 };
 
 /// One rewriting step of the pipeline.
@@ -98,6 +121,10 @@ struct InstrumentOptions {
   std::string Salt;
   /// The PTX file's name, recorded in the manifest.
   std::string PtxFile;
+  /// For pass "race": the static race checker, run on the module before
+  /// any pass changes it. Nullopt from it, or no oracle, instruments every
+  /// access; the reason becomes a note in the manifest.
+  RaceOracle StaticRaces;
 };
 
 enum class InstrumentStatus {

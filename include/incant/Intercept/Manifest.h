@@ -28,6 +28,10 @@ struct Site {
   uint32_t PtxLine = 0;   ///< Line in the PTX module as the compiler wrote it.
   std::string File;       ///< Source file of the `.loc`; empty if none.
   uint32_t Line = 0, Col = 0;
+  /// Pass "race": the instruction, the variable or parameter its address
+  /// comes from (if known) and the static checker's verdict ("safe",
+  /// "race", "unknown", "unchecked"; empty when none was asked for).
+  std::string Text, Object, Static;
   friend bool operator==(const Site &, const Site &) = default;
 };
 

@@ -1,5 +1,6 @@
 //===- inject_config.cpp - Reading the injected library's environment -----===//
 #include "inject_config.h"
+#include "incant_race.h"
 #include "incant_control.h"
 #include "incant_stress.h"
 
@@ -195,6 +196,22 @@ Config readConfig() {
   C.Verbose = flag("INCANT_VERBOSE");
   if (const char *R = std::getenv("INCANT_REPORT"))
     C.Report = R;
+  if (const char *S = std::getenv("INCANT_RACE")) {
+    if (!std::strcmp(S, "addr"))
+      C.Race.Scheme = INCANT_RACE_SCHEME_ADDR;
+    else if (!std::strcmp(S, "stmt"))
+      C.Race.Scheme = INCANT_RACE_SCHEME_STMT;
+    else if (*S && std::strcmp(S, "off") != 0)
+      C.Errors.push_back(std::string("INCANT_RACE='") + S +
+                         "' (expected addr, stmt or off)");
+  }
+  if (const char *R = std::getenv("INCANT_RACE_OUT"))
+    C.Race.Out = R;
+  readU32("INCANT_RACE_SHADOW_MB", C.Race.ShadowMB, C, 1, 65536);
+  readU32("INCANT_RACE_LOG_MB", C.Race.LogMB, C, 1, 65536);
+  readU32("INCANT_RACE_HITS", C.Race.Hits, C, 16, 1u << 20);
+  readU32("INCANT_RACE_WALK", C.Race.Walk, C, 1, 1u << 24);
+  readU32("INCANT_RACE_PROBE", C.Race.Probe, C, 1, 4096);
   return C;
 }
 

@@ -12,6 +12,11 @@
 //   INCANT_SPREAD=K                     at most K application blocks per SM
 //                                       (dynamic shared memory is padded)
 //   INCANT_TIME=1                       time every kernel with CUDA events
+//   INCANT_RACE=addr|stmt               check instrumented kernels for data
+//                                       races (pass "race", inject_race.h)
+//   INCANT_RACE_OUT=FILE                write the races found, as JSON, at exit
+//   INCANT_RACE_SHADOW_MB, _LOG_MB, _HITS, _WALK, _PROBE
+//                                       sizes of the checker's tables
 //   INCANT_FENCES=UNIT:ITEM,...;...     switchable fences to turn on (pass
 //                                       "fences"): UNIT is a unit id or *,
 //                                       ITEM is all, S or S-T (site ids),
@@ -33,6 +38,17 @@
 #include <vector>
 
 namespace incant_inject {
+
+/// What `incant race --dynamic` asks of the library (inject_race.h).
+struct RaceConfig {
+  unsigned Scheme = 0; ///< INCANT_RACE_SCHEME_*; 0: off.
+  std::string Out;
+  unsigned ShadowMB = 256; ///< addr shadow entries (64 bytes each).
+  unsigned LogMB = 512;    ///< stmt log (544 bytes per warp access).
+  unsigned Hits = 4096;    ///< Folded races kept (rounded to a power of 2).
+  unsigned Walk = 4096;    ///< stmt: comparisons per access at most.
+  unsigned Probe = 64;     ///< Shadow slots tried per access.
+};
 
 /// Sites First..Last of a unit's switchable fences, of one kind.
 struct FenceRange {
@@ -65,6 +81,7 @@ struct Config {
   std::vector<std::pair<std::string, std::string>> Images;
   bool Verbose = false;
   std::string Report;
+  RaceConfig Race;
   std::vector<std::string> Errors; ///< Malformed variables.
 };
 

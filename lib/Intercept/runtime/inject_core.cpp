@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "inject_config.h"
 #include "inject_core.h"
+#include "inject_race.h"
 #include "incant_control.h"
 #include "incant_stress.h"
 
@@ -243,6 +244,7 @@ struct KernelState {
   bool Instrumented = false;
   unsigned Info = 0, Enable = 0;
   int StaticSmem = 0, SpreadSmem = -1;
+  bool Race = false; ///< Its unit is checked for races (pass "race").
   std::string Unit; ///< The unit id its control words name.
   uint64_t Launches = 0;
   double Ms = 0;
@@ -333,6 +335,7 @@ ModState &module(CtxState &C, CUcontext Ctx, CUmodule M) {
   }
   for (const std::string &Id : UnitIds) {
     setUnit(C, M, MS, Id);
+    raceSetUnit(Ctx, M, Id);
     setFences(C, M, MS, Id);
   }
   return MS;
@@ -388,6 +391,7 @@ KernelState &kernel(CtxState &C, CUcontext Ctx, void *Handle) {
                 W[INCANT_KCTL_UNIT_LO]);
   K.Unit = Id;
   setUnit(C, M, MS, Id); // a unit no image scan showed
+  K.Race = raceSetUnit(Ctx, M, Id);
   setFences(C, M, MS, Id);
   bool Want = cfg().Randomise && !skipped(K.Name);
   if (K.Info & INCANT_KINFO_LEFT_ALONE && cfg().Randomise)
@@ -645,7 +649,7 @@ double nowMs() {
 
 bool Reported = false;
 
-std::string jsonString(const std::string &S) {
+std::string jsonQuote(const std::string &S) {
   std::string O = "\"";
   for (char Ch : S) {
     unsigned char U = static_cast<unsigned char>(Ch);
@@ -664,6 +668,7 @@ std::string jsonString(const std::string &S) {
 }
 
 void writeReport() {
+  raceWrite();
   std::lock_guard<std::recursive_mutex> G(Mu);
   if (Reported || cfg().Report.empty())
     return;
@@ -724,7 +729,7 @@ void writeReport() {
     First = false;
     char Ms[32];
     std::snprintf(Ms, sizeof Ms, "%.6f", A.Ms);
-    J += "{\"name\":" + jsonString(Name) +
+    J += "{\"name\":" + jsonQuote(Name) +
          ",\"launches\":" + std::to_string(A.Launches) + ",\"ms\":" + Ms +
          ",\"instrumented\":" + (A.Instrumented ? "true" : "false") +
          ",\"randomised\":" + (A.Enable ? "true" : "false") +
@@ -732,10 +737,10 @@ void writeReport() {
   }
   J += "],\"notes\":[";
   for (size_t I = 0; I < Notes.size(); ++I)
-    J += (I ? "," : "") + jsonString(Notes[I]);
+    J += (I ? "," : "") + jsonQuote(Notes[I]);
   J += "],\"errors\":[";
   for (size_t I = 0; I < cfg().Errors.size(); ++I)
-    J += (I ? "," : "") + jsonString(cfg().Errors[I]);
+    J += (I ? "," : "") + jsonQuote(cfg().Errors[I]);
   J += "]}\n";
   if (FILE *F = std::fopen(cfg().Report.c_str(), "a")) {
     std::fputs(J.c_str(), F);
@@ -768,6 +773,24 @@ bool Registered = false;
 
 //===-- Entry points from the hooks ---------------------------------------===//
 
+const Config &config() { return cfg(); }
+
+void addNote(const std::string &N) {
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  note(N);
+}
+
+std::string jsonString(const std::string &S) { return jsonQuote(S); }
+
+void onContextGone() {
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  raceContextGone();
+  // The kernels' events die with the context (cudaDeviceReset before
+  // exit): their times are read now.
+  if (!Pending.empty())
+    harvest(true);
+}
+
 const Driver &driver() {
   std::lock_guard<std::recursive_mutex> G(Mu);
   if (DrvReady)
@@ -794,11 +817,13 @@ const Driver &driver() {
   getProc(Drv.cuKernelGetFunction, "cuKernelGetFunction", V);
   getProc(Drv.cuKernelGetName, "cuKernelGetName", V123);
   getProc(Drv.cuMemAlloc, "cuMemAlloc", V);
+  getProc(Drv.cuMemFree, "cuMemFree", V);
   getProc(Drv.cuMemsetD32Async, "cuMemsetD32Async", V);
   getProc(Drv.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync", V);
   getProc(Drv.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync", V);
   getProc(Drv.cuStreamCreate, "cuStreamCreate", V);
   getProc(Drv.cuStreamSynchronize, "cuStreamSynchronize", V);
+  getProc(Drv.cuStreamWaitEvent, "cuStreamWaitEvent", V);
   getProc(Drv.cuStreamIsCapturing, "cuStreamIsCapturing", V);
   getProc(Drv.cuOccupancyMaxActiveBlocksPerMultiprocessor,
           "cuOccupancyMaxActiveBlocksPerMultiprocessor", V);
@@ -899,6 +924,7 @@ void trace(const char *Fmt, ...) {
 
 void onUnload() {
   std::lock_guard<std::recursive_mutex> G(Mu);
+  raceHarvest();
   if (!Pending.empty())
     harvest(true);
   Mods.clear();
@@ -947,7 +973,12 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   trace("launch %s grid %u,%u,%u block %u,%u,%u smem %u ticket %u",
         K.Name.c_str(), L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0],
         L.Block[1], L.Block[2], L.Smem, Ticket);
+  bool Race = K.Race && raceOn();
+  if (Race)
+    raceBefore(Ctx, L, appStream(L), K.Name);
   CUresult R = Real(L);
+  if (Race)
+    raceAfter(Ctx, L, appStream(L), R);
   if (Cf.Time) {
     Drv.cuEventRecord(End, appStream(L));
     if (R == CUDA_SUCCESS)

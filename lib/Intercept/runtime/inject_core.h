@@ -13,11 +13,20 @@
 #include "inject_cuda.h"
 
 #include <functional>
+#include <string>
 
 namespace incant_inject {
 
+struct Config;
+
 /// The real driver entry points (filled on first use).
 const Driver &driver();
+/// What the environment asks for (inject_config.h).
+const Config &config();
+/// A note for the report (each text once; on stderr with INCANT_VERBOSE).
+void addNote(const std::string &Note);
+/// \p S as a JSON string literal.
+std::string jsonString(const std::string &S);
 /// The real cuGetProcAddress_v2 / cuGetProcAddress of libcuda.so.1.
 GetProcAddressV2Fn realGetProcAddressV2();
 GetProcAddressV1Fn realGetProcAddressV1();
@@ -31,6 +40,8 @@ const void *imageFor(const void *Image);
 void onImageFile(const char *Path);
 /// A module or library was unloaded: cached handles may be reused.
 void onUnload();
+/// A context is about to be reset or destroyed.
+void onContextGone();
 /// The driver handed out a kernel handle: a CUkernel (\p IsKernel) or a
 /// CUfunction, with its name if known. Only handles seen here are looked
 /// into at launch: the driver may not survive a CUkernel passed where a

@@ -104,6 +104,8 @@ using LibraryEnumerateKernelsFn = CUresult (*)(CUkernel *, unsigned,
                                                CUlibrary);
 using ModuleGetFunctionFn = CUresult (*)(CUfunction *, CUmodule,
                                          const char *);
+using DevicePrimaryCtxResetFn = CUresult (*)(CUdevice);
+using CtxDestroyFn = CUresult (*)(CUcontext);
 
 /// Real driver entry points the library calls itself (found through the
 /// real cuGetProcAddress; null where the driver lacks one).
@@ -126,6 +128,7 @@ struct Driver {
   CUresult (*cuKernelGetFunction)(CUfunction *, CUkernel) = nullptr;
   CUresult (*cuKernelGetName)(const char **, CUkernel) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) =
       nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t,
@@ -134,6 +137,7 @@ struct Driver {
       nullptr;
   CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned) = nullptr;
   CUresult (*cuStreamIsCapturing)(CUstream, int *) = nullptr;
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
                                                           int, size_t) =

@@ -58,6 +58,8 @@ LibraryUnloadFn RealLibraryUnload;
 LibraryGetKernelFn RealLibraryGetKernel;
 LibraryEnumerateKernelsFn RealLibraryEnumerateKernels;
 ModuleGetFunctionFn RealModuleGetFunction;
+DevicePrimaryCtxResetFn RealPrimaryCtxReset, RealPrimaryCtxRelease;
+CtxDestroyFn RealCtxDestroy;
 
 template <int PT>
 CUresult hookLaunchKernel(CUfunction F, unsigned Gx, unsigned Gy, unsigned Gz,
@@ -199,6 +201,20 @@ CUresult hookLibraryUnload(CUlibrary L) {
   onUnload();
   return RealLibraryUnload(L);
 }
+// cudaDeviceReset and the runtime's exit end contexts: what the library
+// keeps in device memory is read back first.
+CUresult hookPrimaryCtxReset(CUdevice D) {
+  onContextGone();
+  return RealPrimaryCtxReset(D);
+}
+CUresult hookPrimaryCtxRelease(CUdevice D) {
+  onContextGone();
+  return RealPrimaryCtxRelease(D);
+}
+CUresult hookCtxDestroy(CUcontext C) {
+  onContextGone();
+  return RealCtxDestroy(C);
+}
 
 /// Our wrapper for the driver function \p Real that cuGetProcAddress
 /// returned for \p Symbol (with \p Flags), saving \p Real; or \p Real
@@ -270,6 +286,12 @@ void *substitute(const char *S, void *Real, cuuint64_t Flags) {
                 &hookLibraryEnumerateKernels);
   if (!std::strcmp(S, "cuModuleGetFunction"))
     return keep(RealModuleGetFunction, Real, &hookModuleGetFunction);
+  if (!std::strcmp(S, "cuDevicePrimaryCtxReset"))
+    return keep(RealPrimaryCtxReset, Real, &hookPrimaryCtxReset);
+  if (!std::strcmp(S, "cuDevicePrimaryCtxRelease"))
+    return keep(RealPrimaryCtxRelease, Real, &hookPrimaryCtxRelease);
+  if (!std::strcmp(S, "cuCtxDestroy"))
+    return keep(RealCtxDestroy, Real, &hookCtxDestroy);
   return Real;
 }
 

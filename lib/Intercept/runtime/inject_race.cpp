@@ -1,0 +1,444 @@
+//===- inject_race.cpp - Dynamic race checking in the injected library ----===//
+#include "inject_race.h"
+#include "inject_config.h"
+#include "incant_race.h"
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+extern "C" const char incant_race_check_ptx[];
+
+namespace incant_inject {
+
+namespace {
+
+// Made once, never destroyed (see inject_core.cpp).
+std::recursive_mutex &Mu = *new std::recursive_mutex;
+
+struct RaceCtx {
+  bool Tried = false, Ok = false;
+  CUstream Priv = nullptr;
+  CUdeviceptr State = 0;
+  IncantRaceState H = {};
+  CUdeviceptr Counters = 0, Hits = 0;
+  size_t ThreadBytes = 0, BlockBytes = 0;
+  CUfunction Bucket = nullptr, Pairs = nullptr;
+  CUevent Done = nullptr;
+  bool HavePrev = false;
+  CUstream PrevStream = nullptr;
+  int SMs = 0;
+  uint32_t Tag = 0;
+  std::map<uint32_t, std::string> TagKernel; ///< Launch tag -> kernel.
+};
+std::map<CUcontext, RaceCtx> &Ctxs = *new std::map<CUcontext, RaceCtx>;
+std::set<std::pair<CUmodule, std::string>> &SetUnits =
+    *new std::set<std::pair<CUmodule, std::string>>;
+
+/// Unit ids by slot (the slot is what records carry).
+std::vector<std::string> &Slots = *new std::vector<std::string>;
+
+/// A folded race as read back.
+struct Found {
+  IncantRaceHit Hit;
+  std::string Kernel;
+};
+std::map<uint64_t, Found> &Races = *new std::map<uint64_t, Found>;
+uint64_t Counters[INCANT_RACE_COUNTERS];
+uint64_t Checked = 0, Unchecked = 0;
+std::map<std::string, uint64_t> &KernelLaunches =
+    *new std::map<std::string, uint64_t>;
+bool Written = false;
+
+const RaceConfig &rcfg() { return config().Race; }
+
+bool ok(CUresult R, const char *What) {
+  if (R == CUDA_SUCCESS)
+    return true;
+  addNote(std::string("race: ") + What + " failed (CUDA error " +
+          std::to_string(R) + ")");
+  return false;
+}
+
+uint32_t pow2Below(uint64_t N) {
+  uint64_t P = 1;
+  while (P * 2 <= N && P < (1u << 31))
+    P *= 2;
+  return uint32_t(P);
+}
+
+/// Allocates \p Bytes of device memory, zeroed on stream \p S.
+bool alloc(CUdeviceptr &P, size_t Bytes, const char *What, CUstream S) {
+  const Driver &D = driver();
+  return ok(D.cuMemAlloc(&P, Bytes ? Bytes : 4), What) &&
+         ok(D.cuMemsetD32Async(P, 0, (Bytes + 3) / 4, S), What);
+}
+
+bool writeState(RaceCtx &R) {
+  const Driver &D = driver();
+  return ok(D.cuMemcpyHtoDAsync(R.State, &R.H, sizeof R.H, R.Priv),
+            "writing the checker's state") &&
+         ok(D.cuStreamSynchronize(R.Priv), "cuStreamSynchronize");
+}
+
+/// The checker's tables in context \p C (made on first use).
+RaceCtx *ensure(CUcontext C) {
+  RaceCtx &R = Ctxs[C];
+  if (R.Tried)
+    return R.Ok ? &R : nullptr;
+  R.Tried = true;
+  const Driver &D = driver();
+  const RaceConfig &K = rcfg();
+  if (!D.cuMemAlloc || !D.cuMemFree || !D.cuStreamWaitEvent ||
+      !D.cuCtxSynchronize) {
+    addNote("race: the driver lacks an entry point the checker needs");
+    return nullptr;
+  }
+  if (!ok(D.cuStreamCreate(&R.Priv, CU_STREAM_NON_BLOCKING), "cuStreamCreate") ||
+      !ok(D.cuEventCreate(&R.Done, 2 /* CU_EVENT_DISABLE_TIMING */),
+          "cuEventCreate"))
+    return nullptr;
+  CUdevice Dev = 0;
+  D.cuCtxGetDevice(&Dev);
+  D.cuDeviceGetAttribute(&R.SMs, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
+  IncantRaceState &H = R.H;
+  H.scheme = K.Scheme;
+  H.shadowMask = pow2Below(uint64_t(K.ShadowMB) << 20 >> 6) - 1;
+  H.maxProbe = K.Probe;
+  H.hitMask = pow2Below(K.Hits) - 1;
+  if (H.hitMask + 1 < K.Hits)
+    H.hitMask = H.hitMask * 2 + 1;
+  H.walkCap = K.Walk;
+  CUdeviceptr P = 0;
+  if (!alloc(R.State, sizeof H, "allocating the checker's state", R.Priv) ||
+      !alloc(P, size_t(H.shadowMask + 1) * sizeof(IncantRaceEntry),
+             "allocating the shadow", R.Priv))
+    return nullptr;
+  H.shadow = P;
+  if (!alloc(R.Hits, size_t(H.hitMask + 1) * sizeof(IncantRaceHit),
+             "allocating the race table", R.Priv) ||
+      !alloc(R.Counters,
+             INCANT_RACE_COUNTERS * INCANT_RACE_COUNTER_COPIES * 8,
+             "allocating the counters", R.Priv))
+    return nullptr;
+  H.hits = R.Hits;
+  H.counters = R.Counters;
+  if (K.Scheme == INCANT_RACE_SCHEME_STMT) {
+    H.logCap = uint32_t((uint64_t(K.LogMB) << 20) / sizeof(IncantRaceLogEntry));
+    if (!alloc(P, size_t(H.logCap) * sizeof(IncantRaceLogEntry),
+               "allocating the statement log", R.Priv))
+      return nullptr;
+    H.log = P;
+    if (!alloc(P, size_t(H.logCap) * 32 * 4, "allocating the log chains", R.Priv))
+      return nullptr;
+    H.next = P;
+    CUmodule M = nullptr;
+    if (!incant_race_check_ptx[0]) {
+      addNote("race: this injected library was built without nvcc, so "
+              "without the stmt scheme's checking kernels");
+      return nullptr;
+    }
+    if (!ok(D.cuModuleLoadData(&M, incant_race_check_ptx),
+            "loading the checking kernels") ||
+        !ok(D.cuModuleGetFunction(&R.Bucket, M, "incant_race_bucket"),
+            "cuModuleGetFunction") ||
+        !ok(D.cuModuleGetFunction(&R.Pairs, M, "incant_race_pairs"),
+            "cuModuleGetFunction"))
+      return nullptr;
+  }
+  if (!ok(D.cuStreamSynchronize(R.Priv), "cuStreamSynchronize") ||
+      !writeState(R))
+    return nullptr;
+  R.Ok = true;
+  return &R;
+}
+
+/// Per-thread and per-block counters for a launch of \p Threads threads
+/// in \p Blocks blocks; grows them (the context synchronised first).
+bool fit(RaceCtx &R, uint64_t Threads, uint64_t Blocks) {
+  if (Threads > 0xffffffffull || Blocks > 0xffffffffull) {
+    addNote("race: a launch of more than 2^32 threads is not checked");
+    return false;
+  }
+  if (Threads <= R.H.threadCap && Blocks <= R.H.blockCap)
+    return true;
+  const Driver &D = driver();
+  if (!ok(D.cuCtxSynchronize(), "cuCtxSynchronize"))
+    return false;
+  if (Threads > R.H.threadCap) {
+    if (R.H.threads)
+      D.cuMemFree(R.H.threads);
+    uint64_t Cap = uint64_t(pow2Below(Threads)) * (pow2Below(Threads) < Threads ? 2 : 1);
+    CUdeviceptr P = 0;
+    R.H.threads = 0;
+    R.H.threadCap = 0;
+    if (!alloc(P, Cap * sizeof(IncantRaceThread), "allocating thread counters", R.Priv))
+      return false;
+    R.H.threads = P;
+    R.H.threadCap = uint32_t(Cap);
+  }
+  if (Blocks > R.H.blockCap) {
+    if (R.H.blocks)
+      D.cuMemFree(R.H.blocks);
+    uint64_t Cap = uint64_t(pow2Below(Blocks)) * (pow2Below(Blocks) < Blocks ? 2 : 1);
+    CUdeviceptr P = 0;
+    R.H.blocks = 0;
+    R.H.blockCap = 0;
+    if (!alloc(P, Cap * sizeof(IncantRaceBlock), "allocating block counters", R.Priv))
+      return false;
+    R.H.blocks = P;
+    R.H.blockCap = uint32_t(Cap);
+  }
+  return ok(D.cuStreamSynchronize(R.Priv), "cuStreamSynchronize") &&
+         writeState(R);
+}
+
+void harvestContext(RaceCtx &R) {
+  const Driver &D = driver();
+  std::vector<IncantRaceHit> T(size_t(R.H.hitMask) + 1);
+  std::vector<uint64_t> C(INCANT_RACE_COUNTERS * INCANT_RACE_COUNTER_COPIES);
+  if (!ok(D.cuMemcpyDtoHAsync(T.data(), R.Hits, T.size() * sizeof T[0], R.Priv),
+          "reading the races") ||
+      !ok(D.cuMemcpyDtoHAsync(C.data(), R.Counters, C.size() * 8, R.Priv),
+          "reading the counters") ||
+      !ok(D.cuStreamSynchronize(R.Priv), "cuStreamSynchronize"))
+    return;
+  for (const IncantRaceHit &X : T) {
+    if (!X.key || !X.count)
+      continue;
+    auto [It, New] = Races.try_emplace(X.key);
+    if (New) {
+      It->second.Hit = X;
+      auto K = R.TagKernel.find(X.launch);
+      It->second.Kernel = K == R.TagKernel.end() ? "" : K->second;
+    } else {
+      It->second.Hit.count += X.count;
+    }
+  }
+  for (size_t I = 0; I < C.size(); ++I)
+    Counters[I % INCANT_RACE_COUNTERS] += C[I];
+  D.cuMemsetD32Async(R.Hits, 0, T.size() * sizeof T[0] / 4, R.Priv);
+  D.cuMemsetD32Async(R.Counters, 0, C.size() * 2, R.Priv);
+  D.cuStreamSynchronize(R.Priv);
+}
+
+const char *hazardName(uint32_t H) {
+  return H == INCANT_RACE_RAW ? "RAW" : H == INCANT_RACE_WAR ? "WAR" : "WAW";
+}
+
+std::string unitOfSlot(uint32_t Where) {
+  uint32_t Slot = Where >> 18;
+  return Slot < Slots.size() ? Slots[Slot] : "";
+}
+
+} // namespace
+
+bool raceOn() { return config().Race.Scheme != 0; }
+
+bool raceSetUnit(CUcontext Ctx, CUmodule M, const std::string &Id) {
+  if (!raceOn())
+    return false;
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  const Driver &D = driver();
+  CUdeviceptr P = 0;
+  size_t Size = 0;
+  std::string Name = INCANT_RACE_PREFIX + Id;
+  if (D.cuModuleGetGlobal(&P, &Size, M, Name.c_str()) != CUDA_SUCCESS ||
+      Size < INCANT_RACE_UNIT_BYTES)
+    return false;
+  if (SetUnits.count({M, Id}))
+    return true;
+  RaceCtx *R = ensure(Ctx);
+  if (!R)
+    return false;
+  uint64_t Slot = 0;
+  while (Slot < Slots.size() && Slots[Slot] != Id)
+    ++Slot;
+  if (Slot == Slots.size()) {
+    if (Slots.size() == INCANT_RACE_MAX_UNITS) {
+      addNote("race: more than 64 instrumented units in one process; the "
+              "rest are not checked");
+      return false;
+    }
+    Slots.push_back(Id);
+  }
+  uint64_t V[2] = {R->State, Slot};
+  if (!ok(D.cuMemcpyHtoDAsync(P, V, sizeof V, R->Priv), "setting a unit") ||
+      !ok(D.cuStreamSynchronize(R->Priv), "cuStreamSynchronize"))
+    return false;
+  SetUnits.insert({M, Id});
+  trace("race: unit %s slot %llu", Id.c_str(), (unsigned long long)Slot);
+  return true;
+}
+
+void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
+                const std::string &Kernel) {
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  RaceCtx *R = ensure(Ctx);
+  if (!R)
+    return;
+  const Driver &D = driver();
+  int Capturing = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (D.cuStreamIsCapturing &&
+      D.cuStreamIsCapturing(App, &Capturing) == CUDA_SUCCESS &&
+      Capturing != CU_STREAM_CAPTURE_STATUS_NONE) {
+    ++Unchecked;
+    addNote("race: launches captured into CUDA graphs are checked as part "
+            "of the launch before them");
+    return;
+  }
+  uint64_t Blocks = uint64_t(L.Grid[0]) * L.Grid[1] * L.Grid[2];
+  uint64_t Threads = Blocks * L.Block[0] * L.Block[1] * L.Block[2];
+  if (!fit(*R, Threads, Blocks)) {
+    ++Unchecked;
+    return;
+  }
+  // One checked launch at a time: the tables are the context's.
+  if (R->HavePrev && R->PrevStream != App)
+    ok(D.cuStreamWaitEvent(App, R->Done, 0), "cuStreamWaitEvent");
+  if (++R->Tag > 0xffffu) {
+    // Shadow keys carry 16 bits of the tag: start again from a clean
+    // shadow (and keep the races found so far).
+    ok(D.cuCtxSynchronize(), "cuCtxSynchronize");
+    harvestContext(*R);
+    R->TagKernel.clear();
+    R->Tag = 1;
+    ok(D.cuMemsetD32Async(R->H.shadow, 0,
+                          size_t(R->H.shadowMask + 1) *
+                              sizeof(IncantRaceEntry) / 4,
+                          App),
+       "clearing the shadow");
+  }
+  R->TagKernel[R->Tag] = Kernel;
+  ok(D.cuMemsetD32Async(R->State + offsetof(IncantRaceState, launch), R->Tag,
+                        1, App),
+     "cuMemsetD32Async");
+  if (R->H.scheme == INCANT_RACE_SCHEME_STMT)
+    ok(D.cuMemsetD32Async(R->State + offsetof(IncantRaceState, logCount), 0,
+                          1, App),
+       "cuMemsetD32Async");
+  ok(D.cuMemsetD32Async(R->H.threads, 0,
+                        Threads * sizeof(IncantRaceThread) / 4, App),
+     "cuMemsetD32Async");
+  ok(D.cuMemsetD32Async(R->H.blocks, 0, Blocks * sizeof(IncantRaceBlock) / 4,
+                        App),
+     "cuMemsetD32Async");
+  ++Checked;
+  ++KernelLaunches[Kernel];
+}
+
+void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult Res) {
+  (void)L;
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  auto It = Ctxs.find(Ctx);
+  if (It == Ctxs.end() || !It->second.Ok)
+    return;
+  RaceCtx &R = It->second;
+  const Driver &D = driver();
+  if (Res == CUDA_SUCCESS && R.H.scheme == INCANT_RACE_SCHEME_STMT) {
+    void *Args[] = {&R.State};
+    unsigned Grid = unsigned(R.SMs > 0 ? R.SMs : 1) * 8;
+    ok(D.cuLaunchKernel(R.Bucket, Grid, 1, 1, 256, 1, 1, 0, App, Args,
+                        nullptr),
+       "launching the log's bucketing kernel");
+    ok(D.cuLaunchKernel(R.Pairs, Grid, 1, 1, 256, 1, 1, 0, App, Args,
+                        nullptr),
+       "launching the log's checking kernel");
+  }
+  if (ok(D.cuEventRecord(R.Done, App), "cuEventRecord")) {
+    R.HavePrev = true;
+    R.PrevStream = App;
+  }
+}
+
+void raceHarvest() {
+  if (!raceOn())
+    return;
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  const Driver &D = driver();
+  CUcontext Cur = nullptr;
+  if (!D.cuCtxGetCurrent || D.cuCtxGetCurrent(&Cur) != CUDA_SUCCESS || !Cur)
+    return;
+  auto It = Ctxs.find(Cur);
+  if (It == Ctxs.end() || !It->second.Ok)
+    return;
+  if (ok(D.cuCtxSynchronize(), "cuCtxSynchronize"))
+    harvestContext(It->second);
+}
+
+void raceContextGone() {
+  if (!raceOn())
+    return;
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  raceHarvest();
+  CUcontext Cur = nullptr;
+  const Driver &D = driver();
+  if (D.cuCtxGetCurrent && D.cuCtxGetCurrent(&Cur) == CUDA_SUCCESS && Cur) {
+    Ctxs.erase(Cur);
+    SetUnits.clear();
+  }
+}
+
+void raceWrite() {
+  if (!raceOn())
+    return;
+  raceHarvest();
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  if (Written || rcfg().Out.empty())
+    return;
+  Written = true;
+  static const char *CounterNames[] = {
+      "accesses", "warp_accesses", "shadow_full", "busy", "log_full",
+      "races_not_folded", "hazards", "comparisons_capped", "other_space"};
+  std::string J = "{\"scheme\":\"";
+  J += rcfg().Scheme == INCANT_RACE_SCHEME_STMT ? "stmt" : "addr";
+  J += "\",\"checked_launches\":" + std::to_string(Checked);
+  J += ",\"unchecked_launches\":" + std::to_string(Unchecked);
+  J += ",\"counters\":{";
+  for (size_t I = 0; I < sizeof CounterNames / sizeof *CounterNames; ++I)
+    J += (I ? ",\"" : "\"") + std::string(CounterNames[I]) +
+         "\":" + std::to_string(Counters[I]);
+  J += "},\"units\":[";
+  for (size_t I = 0; I < Slots.size(); ++I)
+    J += (I ? "," : "") + jsonString(Slots[I]);
+  J += "],\"kernels\":[";
+  bool First = true;
+  for (const auto &[Name, N] : KernelLaunches) {
+    J += (First ? "" : ",") + std::string("{\"name\":") + jsonString(Name) +
+         ",\"launches\":" + std::to_string(N) + "}";
+    First = false;
+  }
+  J += "],\"races\":[";
+  First = true;
+  for (const auto &[Key, F] : Races) {
+    const IncantRaceHit &H = F.Hit;
+    uint32_t A = incant_race_hit_where_a(Key), B = incant_race_hit_where_b(Key);
+    char Buf[512];
+    std::snprintf(
+        Buf, sizeof Buf,
+        "{\"hazard\":\"%s\",\"space\":\"%s\",\"count\":%llu,"
+        "\"address\":%llu,\"a\":{\"unit\":\"%s\",\"site\":%u,\"tid\":%u},"
+        "\"b\":{\"unit\":\"%s\",\"site\":%u,\"tid\":%u},"
+        "\"ntid\":[%u,%u,%u],\"nctaid\":[%u,%u],\"kernel\":",
+        hazardName(incant_race_hit_hazard(Key)),
+        incant_race_hit_space(Key) == INCANT_RACE_SPACE_SHARED ? "shared"
+                                                               : "global",
+        (unsigned long long)H.count, (unsigned long long)H.addr,
+        unitOfSlot(A).c_str(), A & INCANT_RACE_SITE_MASK, H.tidA,
+        unitOfSlot(B).c_str(), B & INCANT_RACE_SITE_MASK, H.tidB, H.ntidX,
+        H.ntidY, H.ntidZ, H.nctaidX, H.nctaidY);
+    J += (First ? "" : ",") + std::string(Buf) + jsonString(F.Kernel) + "}";
+    First = false;
+  }
+  J += "]}\n";
+  if (FILE *F = std::fopen(rcfg().Out.c_str(), "w")) {
+    std::fputs(J.c_str(), F);
+    std::fclose(F);
+  }
+}
+
+} // namespace incant_inject

@@ -1,0 +1,243 @@
+//===- RaceInstrumentTest.cpp - Pass "race" ------------------------------===//
+//
+// What the pass adds (the hooks, a call before each access with the right
+// info word, a call after each barrier and fence), the sites and static
+// verdicts in the manifest, pruning, errors, and every module of the PTX
+// corpus instrumented and assembled by ptxas.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/Intercept/ImageScan.h"
+#include "incant/Intercept/Instrument.h"
+#include "incant/Support/Process.h"
+#include "runtime/incant_race.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+extern "C" const char incant_race_hooks_ptx[];
+
+namespace {
+
+using namespace incant;
+using namespace incant::intercept;
+
+const char *Module = R"(.version 8.5
+.target sm_90
+.address_size 64
+.file 1 "/src/k.cu"
+.visible .shared .align 4 .b8 tile[256];
+.visible .entry _Z1kPiS_(
+  .param .u64 _Z1kPiS__param_0,
+  .param .u64 _Z1kPiS__param_1
+)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .loc 1 3 0
+  ld.param.u64 %rd1, [_Z1kPiS__param_0];
+  ld.param.u64 %rd2, [_Z1kPiS__param_1];
+  cvta.to.global.u64 %rd3, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd3, %rd4;
+  .loc 1 4 3
+  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5];
+  .loc 1 5 3
+  shl.b32 %r6, %r1, 2;
+  st.shared.u32 [tile+4], %r2;
+  bar.sync 0;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 atom.global.add.u32 %r7, [%rd5+8], 1;
+  st.relaxed.gpu.global.u32 [%rd5], %r3;
+  st.volatile.global.u32 [%rd5], %r4;
+  ld.param.u64 %rd6, [_Z1kPiS__param_1];
+  ld.u8 %r4, [%rd6];
+  membar.gl;
+  bar.warp.sync -1;
+  red.release.gpu.global.add.u32 [%rd5], 1;
+  ret;
+}
+)";
+
+InstrumentResult instrument(const std::string &Text,
+                            std::vector<std::string> Passes = {"race"},
+                            InstrumentOptions O = {}) {
+  DiagnosticEngine Diags;
+  O.Passes = std::move(Passes);
+  InstrumentResult R = instrumentPtx(
+      std::make_shared<SourceFile>("k.ptx", Text), O, Diags);
+  for (const Diagnostic &D : Diags.diagnostics())
+    ADD_FAILURE() << D.Message;
+  return R;
+}
+
+/// The info words of the access calls, in order.
+std::vector<uint32_t> infoWords(const std::string &Ptx) {
+  std::vector<uint32_t> V;
+  std::regex Re(R"(st\.param\.b32 \[incant_race_p1\], (\d+);)");
+  for (std::sregex_iterator It(Ptx.begin(), Ptx.end(), Re), End; It != End; ++It)
+    V.push_back(static_cast<uint32_t>(std::stoul((*It)[1])));
+  return V;
+}
+
+uint32_t info(uint32_t Flags, unsigned Log2Bytes, uint32_t Space,
+              uint32_t Scope = 0) {
+  return Flags | Log2Bytes << INCANT_RACE_SIZE_SHIFT |
+         Space << INCANT_RACE_SPACE_SHIFT | Scope << INCANT_RACE_SCOPE_SHIFT;
+}
+
+TEST(RacePass, InstrumentsAccessesBarriersAndFences) {
+  if (!incant_race_hooks_ptx[0])
+    GTEST_SKIP() << "incant was built without nvcc";
+  InstrumentResult R = instrument(Module);
+  ASSERT_EQ(R.Status, InstrumentStatus::Rewritten);
+  const std::string Id = R.Manifest.Id;
+  EXPECT_NE(R.Ptx.find(".visible .global .align 8 .b8 __incant_race_" + Id),
+            std::string::npos);
+  EXPECT_NE(R.Ptx.find(".func __incant_race_access_" + Id), std::string::npos);
+  EXPECT_NE(R.Ptx.find(".func __incant_race_sync_" + Id), std::string::npos);
+  EXPECT_EQ(R.Ptx.find("incant_race_unit"), std::string::npos);
+
+  // Sites: the accesses and synchronisation in order (ld.param is not
+  // one); each access's info word carries its site id.
+  std::vector<std::string> Kinds;
+  for (const Site &S : R.Manifest.Sites)
+    Kinds.push_back(S.Kind);
+  EXPECT_EQ(Kinds, (std::vector<std::string>{
+                       "read global", "write shared", "barrier",
+                       "atomic global", "write global", "write global",
+                       "read generic", "fence", "warp barrier",
+                       "atomic global"}));
+  using namespace std::string_literals;
+  std::vector<uint32_t> Want = {
+      info(INCANT_RACE_READ, 4, INCANT_RACE_SPACE_GLOBAL) | 0,
+      info(INCANT_RACE_WRITE, 2, INCANT_RACE_SPACE_SHARED) | 1,
+      info(INCANT_RACE_READ | INCANT_RACE_WRITE | INCANT_RACE_ATOMIC, 2,
+           INCANT_RACE_SPACE_GLOBAL, INCANT_RACE_SCOPE_GPU) |
+          3,
+      info(INCANT_RACE_WRITE, 2, INCANT_RACE_SPACE_GLOBAL,
+           INCANT_RACE_SCOPE_GPU) |
+          4,
+      info(INCANT_RACE_WRITE, 2, INCANT_RACE_SPACE_GLOBAL) | 5, // volatile
+      info(INCANT_RACE_READ, 0, INCANT_RACE_SPACE_GENERIC) | 6,
+      info(INCANT_RACE_WRITE | INCANT_RACE_ATOMIC, 2, INCANT_RACE_SPACE_GLOBAL,
+           INCANT_RACE_SCOPE_GPU) |
+          INCANT_RACE_RELEASE | 9};
+  EXPECT_EQ(infoWords(R.Ptx), Want);
+  // The guarded atomic's call has its guard; sync kinds follow.
+  EXPECT_NE(R.Ptx.find("@%p1 call __incant_race_access_" + Id),
+            std::string::npos);
+  EXPECT_NE(R.Ptx.find("st.param.b32 [incant_race_p0], 3;"), std::string::npos)
+      << "membar.gl is a GPU fence";
+  EXPECT_NE(R.Ptx.find("st.param.b32 [incant_race_p0], 1;"), std::string::npos)
+      << "bar.warp.sync";
+
+  // What the manifest says about each access: text, variable, line.
+  const Site &Ld = R.Manifest.Sites[0];
+  EXPECT_EQ(Ld.Text, "ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5]");
+  EXPECT_EQ(Ld.Object, "_Z1kPiS__param_0");
+  EXPECT_EQ(Ld.File, "/src/k.cu");
+  EXPECT_EQ(Ld.Line, 4u);
+  EXPECT_EQ(R.Manifest.Sites[1].Object, "tile");
+  EXPECT_EQ(R.Manifest.Sites[6].Object, "_Z1kPiS__param_1");
+  EXPECT_EQ(Ld.Static, ""); // no static checker asked
+}
+
+TEST(RacePass, PrunesWhatTheStaticCheckerProves) {
+  if (!incant_race_hooks_ptx[0])
+    GTEST_SKIP() << "incant was built without nvcc";
+  InstrumentOptions O;
+  O.StaticRaces = [](const ptx::Module &M, std::string &) {
+    // Every access but the shared store is proved safe; the store races.
+    RaceVerdicts V;
+    for (const ptx::ModuleItem &I : M.Items)
+      if (const auto *F = std::get_if<ptx::Function>(&I))
+        for (const ptx::BodyItem &B : F->Body)
+          if (const auto *X = std::get_if<ptx::Instruction>(&B))
+            V[X->Range.Begin.Offset] =
+                X->ASpace == ptx::AddrSpace::Shared ? "race" : "safe";
+    return std::optional<RaceVerdicts>(V);
+  };
+  InstrumentResult R = instrument(Module, {"race"}, O);
+  ASSERT_EQ(R.Status, InstrumentStatus::Rewritten);
+  std::vector<uint32_t> Words = infoWords(R.Ptx);
+  ASSERT_EQ(Words.size(), 1u);
+  EXPECT_EQ(Words[0] & INCANT_RACE_SITE_MASK, 1u);
+  EXPECT_EQ(R.Manifest.Sites[1].Static, "race");
+  EXPECT_EQ(R.Manifest.Sites[0].Static, "safe");
+  EXPECT_NE(R.Manifest.Sites[0].Kind.find("not instrumented"),
+            std::string::npos);
+  // No verdicts at all: everything instrumented, and the manifest says why.
+  O.StaticRaces = [](const ptx::Module &, std::string &Why) {
+    Why = "no solver";
+    return std::optional<RaceVerdicts>();
+  };
+  R = instrument(Module, {"race"}, O);
+  EXPECT_EQ(infoWords(R.Ptx).size(), 7u);
+  ASSERT_FALSE(R.Manifest.Notes.empty());
+  EXPECT_NE(R.Manifest.Notes[0].find("no solver"), std::string::npos);
+}
+
+TEST(RacePass, NeedsVoltaOrLater) {
+  std::string Old = Module;
+  Old.replace(Old.find("sm_90"), 5, "sm_60");
+  DiagnosticEngine Diags;
+  InstrumentOptions O;
+  O.Passes = {"race"};
+  InstrumentResult R =
+      instrumentPtx(std::make_shared<SourceFile>("k.ptx", Old), O, Diags);
+  EXPECT_EQ(R.Status, InstrumentStatus::Error);
+  ASSERT_TRUE(Diags.hasErrors());
+  EXPECT_NE(Diags.diagnostics()[0].Message.find("sm_70"), std::string::npos);
+}
+
+#ifdef INCANT_PTX_CORPUS_DIR
+TEST(RacePass, EveryCorpusModuleAssembles) {
+  if (std::string(INCANT_PTXAS).empty() || !incant_race_hooks_ptx[0])
+    GTEST_SKIP() << "ptxas or nvcc not found";
+  std::vector<std::filesystem::path> Files;
+  for (const char *Dir : {INCANT_PTX_CORPUS_DIR, INCANT_PTX_HANDWRITTEN_DIR}) {
+    std::error_code EC;
+    for (const auto &E : std::filesystem::directory_iterator(Dir, EC))
+      if (E.path().extension() == ".ptx")
+        Files.push_back(E.path());
+  }
+  ASSERT_FALSE(Files.empty());
+  std::filesystem::create_directories(INCANT_TEST_WORK_DIR);
+  for (const auto &Path : Files) {
+    SCOPED_TRACE(Path.string());
+    // Known limit (docs/race.md, "Dynamic: limits"): CUB's onesweep radix
+    // sort kernel (384 threads, its keys in registers) leaves ptxas no
+    // registers for the hooks' calls ("Register allocation failed").
+    if (Path.stem() == "cub_sort")
+      continue;
+    std::string Error;
+    auto F = SourceFile::read(Path.string(), Error);
+    ASSERT_TRUE(F) << Error;
+    InstrumentResult R = instrument(F->text(), {"randomise", "race"});
+    ASSERT_EQ(R.Status, InstrumentStatus::Rewritten);
+    unsigned Sites = 0;
+    for (const Site &S : R.Manifest.Sites)
+      Sites += S.Pass == "race";
+    auto Units = findUnits(R.Ptx);
+    ASSERT_EQ(Units.size(), 1u);
+    std::string Arch = R.Manifest.Target.empty() ? "sm_90" : R.Manifest.Target;
+    std::string In = std::string(INCANT_TEST_WORK_DIR) + "/race-" +
+                     Path.stem().string() + ".ptx";
+    std::ofstream(In) << R.Ptx;
+    std::vector<std::string> Argv = {INCANT_PTXAS, "-arch=" + Arch, In, "-o",
+                                     In + ".cubin"};
+    if (F->text().find(".extern .func") != std::string::npos)
+      Argv.push_back("-c");
+    ProcessResult P = runProcess(Argv);
+    EXPECT_TRUE(P.succeeded()) << P.Out << P.Err;
+    EXPECT_GT(Sites, 0u);
+  }
+}
+#endif
+
+} // namespace

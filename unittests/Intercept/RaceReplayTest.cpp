@@ -1,0 +1,414 @@
+//===- RaceReplayTest.cpp - The dynamic race checker on recorded logs -----===//
+//
+// Each log runs through both schemes (addr: the shadow, checked at every
+// access; stmt: the log, checked by the two phases the checking kernels
+// run after a launch) with the code the device runs (RaceReplay.h), and
+// must give the same races.
+//
+//===----------------------------------------------------------------------===//
+#include "RaceReplay.h"
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+namespace {
+
+using namespace incant::racetest;
+
+constexpr unsigned Addr = INCANT_RACE_SCHEME_ADDR, Stmt = INCANT_RACE_SCHEME_STMT;
+
+/// (first site, second site, hazard) of every race found.
+std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>
+races(const std::string &Log, unsigned Scheme, ReplayOptions O = {}) {
+  O.Scheme = Scheme;
+  ReplayResult R = replay(Log, O);
+  EXPECT_EQ(R.Error, "");
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> V;
+  for (const Found &F : R.Races)
+    V.emplace_back(F.SiteA, F.SiteB, F.Hazard);
+  return V;
+}
+
+using Races = std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>;
+
+/// The races of \p Log under both schemes.
+void expectBoth(const std::string &Log, const Races &Want) {
+  EXPECT_EQ(races(Log, Addr), Want) << "addr scheme\n" << Log;
+  EXPECT_EQ(races(Log, Stmt), Want) << "stmt scheme\n" << Log;
+}
+
+TEST(RaceReplay, SharedMemoryAcrossWarpsWithoutBarrier) {
+  // s[t] = t; ... = s[(t + 1) % n] with warps 0 and 1 of one block.
+  expectBoth("launch 64 1\n"
+             "w0 write shared 4 0x0 site=1 lanes=0,31 step=4\n"
+             "w1 write shared 4 0x80 site=1 lanes=0 step=4\n"
+             "w0 read shared 4 0x80 site=2 lanes=31\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, BarrierOrdersTheBlock) {
+  expectBoth("launch 64 1\n"
+             "w0 write shared 4 0x0 site=1 lanes=0,31 step=4\n"
+             "w1 write shared 4 0x80 site=1 lanes=0 step=4\n"
+             "bar 0\n"
+             "w0 read shared 4 0x80 site=2 lanes=31\n"
+             "w1 write shared 4 0x0 site=3 lanes=0\n",
+             {});
+}
+
+TEST(RaceReplay, ReadThenWriteInOneInterval) {
+  expectBoth("launch 64 1\n"
+             "w1 read shared 4 0x10 site=1 lanes=5\n"
+             "w0 write shared 4 0x10 site=2 lanes=3\n",
+             {{1, 2, INCANT_RACE_WAR}});
+}
+
+TEST(RaceReplay, SharedMemoryIsPerBlock) {
+  // The same offset in two blocks is two locations.
+  expectBoth("launch 32 2\n"
+             "w0 write shared 4 0x10 site=1 lanes=0\n"
+             "w1 write shared 4 0x10 site=2 lanes=0\n",
+             {});
+}
+
+TEST(RaceReplay, SameInstructionSameAddressInOneWarp) {
+  // Two lanes of one store write one word: an intra-warp race, found at
+  // once; two lanes reading it are not.
+  expectBoth("launch 32 1\n"
+             "w0 write global 4 0x1000 site=7 lanes=2,9\n"
+             "w0 read global 4 0x2000 site=8 lanes=2,9\n",
+             {{7, 7, INCANT_RACE_WAW}});
+}
+
+TEST(RaceReplay, LanesOfOneWarpNeedSyncwarp) {
+  // Independent thread scheduling: two instructions of one warp are
+  // unordered unless __syncwarp() lies between.
+  std::string Racy = "launch 32 1\n"
+                     "w0 write shared 4 0x0 site=1 lanes=0\n"
+                     "w0 read shared 4 0x0 site=2 lanes=5\n";
+  expectBoth(Racy, {{1, 2, INCANT_RACE_RAW}});
+  expectBoth("launch 32 1\n"
+             "w0 write shared 4 0x0 site=1 lanes=0\n"
+             "syncwarp 0\n"
+             "w0 read shared 4 0x0 site=2 lanes=5\n",
+             {});
+}
+
+TEST(RaceReplay, SyncwarpDoesNotOrderOtherWarps) {
+  expectBoth("launch 64 1\n"
+             "w0 write shared 4 0x0 site=1 lanes=0\n"
+             "syncwarp 0\n"
+             "syncwarp 1\n"
+             "w1 read shared 4 0x0 site=2 lanes=0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, OneThreadIsOrdered) {
+  expectBoth("launch 32 1\n"
+             "w0 write global 4 0x100 site=1 lanes=4\n"
+             "w0 read global 4 0x100 site=2 lanes=4\n"
+             "w0 write global 4 0x100 site=3 lanes=4\n",
+             {});
+}
+
+TEST(RaceReplay, GlobalMemoryAcrossBlocks) {
+  // Barriers order one block only.
+  expectBoth("launch 32 2\n"
+             "w0 write global 4 0x100 site=1 lanes=0\n"
+             "bar 0\n"
+             "bar 1\n"
+             "w1 read global 4 0x100 site=2 lanes=0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, AtomicsDoNotRaceWithAtomics) {
+  expectBoth("launch 32 4\n"
+             "w0 atomic global 4 0x100 site=1 lanes=0\n"
+             "w1 atomic global 4 0x100 site=1 lanes=0\n"
+             "w2 red global 4 0x100 site=2 lanes=3\n"
+             "w3 atomic global 4 0x100 site=1 lanes=0,1,2\n",
+             {});
+}
+
+TEST(RaceReplay, PlainAccessRacesWithAtomic) {
+  expectBoth("launch 32 2\n"
+             "w0 atomic global 4 0x100 site=1 lanes=0\n"
+             "w1 read global 4 0x100 site=2 lanes=0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, BlockScopedAtomicsOfTwoBlocksRace) {
+  // atomicAdd_block in two blocks: .cta scope does not include both.
+  expectBoth("launch 32 2\n"
+             "w0 atomic global 4 0x100 site=1 lanes=0 scope=cta\n"
+             "w1 atomic global 4 0x100 site=1 lanes=0 scope=cta\n",
+             {{1, 1, INCANT_RACE_WAW}});
+  expectBoth("launch 64 1\n"
+             "w0 atomic global 4 0x100 site=1 lanes=0 scope=cta\n"
+             "w1 atomic global 4 0x100 site=1 lanes=0 scope=cta\n",
+             {});
+}
+
+TEST(RaceReplay, StrongRelaxedAccessesDoNotRace) {
+  // cuda::atomic_ref loads and stores: ld/st.relaxed.gpu.
+  expectBoth("launch 32 2\n"
+             "w0 write global 4 0x100 site=1 lanes=0 scope=gpu\n"
+             "w1 read global 4 0x100 site=2 lanes=0 scope=sys\n",
+             {});
+  // Volatile is data: plain accesses race.
+  expectBoth("launch 32 2\n"
+             "w0 write global 4 0x100 site=1 lanes=0\n"
+             "w1 read global 4 0x100 site=2 lanes=0 scope=gpu\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, DifferentBytesOfOneWordDoNotRace) {
+  expectBoth("launch 32 2\n"
+             "w0 write global 1 0x100 site=1 lanes=0\n"
+             "w1 write global 1 0x101 site=2 lanes=0\n"
+             "w1 write global 2 0x102 site=3 lanes=0\n",
+             {});
+  expectBoth("launch 32 2\n"
+             "w0 write global 1 0x101 site=1 lanes=0\n"
+             "w1 read global 2 0x100 site=2 lanes=0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, VectorAccessesCoverEveryWord) {
+  // A 16-byte store and a 4-byte read of its third word.
+  expectBoth("launch 32 2\n"
+             "w0 write global 16 0x100 site=1 lanes=0\n"
+             "w1 read global 4 0x108 site=2 lanes=0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, FenceReleasesAcrossBlocks) {
+  // A message through a flag (a fenced write, then an atomic flag): the
+  // writer fenced after its write, so the reader in another block is
+  // ordered after it.
+  expectBoth("launch 32 2\n"
+             "w0 write global 4 0x100 site=1 lanes=0\n"
+             "fence gpu 0\n"
+             "w0 atomic global 4 0x200 site=2 lanes=0\n"
+             "w1 atomic global 4 0x200 site=3 lanes=0\n"
+             "w1 read global 4 0x100 site=4 lanes=0\n",
+             {});
+  // The same without the fence (the -nf variants of the case studies).
+  expectBoth("launch 32 2\n"
+             "w0 write global 4 0x100 site=1 lanes=0\n"
+             "w0 atomic global 4 0x200 site=2 lanes=0\n"
+             "w1 atomic global 4 0x200 site=3 lanes=0\n"
+             "w1 read global 4 0x100 site=4 lanes=0\n",
+             {{1, 4, INCANT_RACE_RAW}});
+  // A fence of CTA scope does not order two blocks.
+  expectBoth("launch 32 2\n"
+             "w0 write global 4 0x100 site=1 lanes=0\n"
+             "fence cta 0\n"
+             "w1 read global 4 0x100 site=4 lanes=0\n",
+             {{1, 4, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, ReleaseOperationReleases) {
+  expectBoth("launch 32 2\n"
+             "w0 write global 4 0x100 site=1 lanes=0\n"
+             "w0 red global 4 0x200 site=2 lanes=0 release\n"
+             "w1 read global 4 0x100 site=3 lanes=0\n",
+             {});
+}
+
+TEST(RaceReplay, GridSyncOrdersBlocks) {
+  // CUDA 13's grid.sync(): bar.sync, thread 0 releases (atom.add.release),
+  // spins, bar.sync. A write by any thread of block 0 before it is ordered
+  // before a read in block 1 after it.
+  std::string Log = "launch 64 2\n"
+                    "w1 write global 4 0x100 site=1 lanes=7\n"
+                    "bar 0\n"
+                    "bar 1\n"
+                    "w0 atomic global 4 0x400 site=2 lanes=0 release\n"
+                    "w2 atomic global 4 0x400 site=2 lanes=0 release\n"
+                    "w2 read global 4 0x400 site=3 lanes=0 scope=gpu\n"
+                    "bar 0\n"
+                    "bar 1\n"
+                    "w3 read global 4 0x100 site=4 lanes=9\n";
+  expectBoth(Log, {});
+  // Without the grid barrier it is a race.
+  expectBoth("launch 64 2\n"
+             "w1 write global 4 0x100 site=1 lanes=7\n"
+             "bar 0\n"
+             "bar 1\n"
+             "w3 read global 4 0x100 site=4 lanes=9\n",
+             {{1, 4, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, ReleaseBeforeTheWriteOrdersNothing) {
+  expectBoth("launch 32 2\n"
+             "fence gpu 0\n"
+             "w0 write global 4 0x100 site=1 lanes=0\n"
+             "w1 read global 4 0x100 site=2 lanes=0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, WriteAfterManyReaders) {
+  // Reads by many threads, then a write by another block: a WAR race.
+  expectBoth("launch 64 2\n"
+             "w0 read global 4 0x100 site=1 lanes=0,1,2,3\n"
+             "w1 read global 4 0x100 site=1 lanes=0,1,2,3\n"
+             "w2 write global 4 0x100 site=2 lanes=5\n",
+             {{1, 2, INCANT_RACE_WAR}});
+}
+
+TEST(RaceReplay, FullShadowIsCountedNotOverrun) {
+  ReplayOptions O;
+  O.ShadowEntries = 4;
+  O.MaxProbe = 4;
+  std::string Log = "launch 32 1\n"
+                    "w0 write global 4 0x1000 site=1 lanes=0,1,2,3,4,5,6,7 "
+                    "step=4\n";
+  O.Scheme = Addr;
+  ReplayResult R = replay(Log, O);
+  EXPECT_EQ(R.Error, "");
+  EXPECT_EQ(R.Counters[INCANT_RACE_CNT_SHADOW_FULL], 4u);
+  EXPECT_EQ(R.Counters[INCANT_RACE_CNT_ACCESSES], 8u);
+}
+
+TEST(RaceReplay, FullLogIsCountedNotOverrun) {
+  ReplayOptions O;
+  O.Scheme = Stmt;
+  O.LogEntries = 2;
+  ReplayResult R = replay("launch 32 2\n"
+                          "w0 write global 4 0x100 site=1 lanes=0,1 step=4\n"
+                          "w1 read global 4 0x100 site=2 lanes=0\n"
+                          "w1 read global 4 0x104 site=3 lanes=0,1,2\n",
+                          O);
+  EXPECT_EQ(R.Error, "");
+  EXPECT_EQ(R.Counters[INCANT_RACE_CNT_LOG_FULL], 3u);
+  ASSERT_EQ(R.Races.size(), 1u); // what was logged is still checked
+  EXPECT_EQ(R.Races[0].SiteA, 1u);
+  EXPECT_EQ(R.Races[0].SiteB, 2u);
+}
+
+TEST(RaceReplay, FullRaceTableIsCounted) {
+  ReplayOptions O;
+  O.Hits = 2;
+  std::string Log = "launch 32 2\n";
+  for (int S = 0; S < 6; ++S)
+    Log += "w0 write global 4 " + std::to_string(0x100 + 4 * S) +
+           " site=" + std::to_string(10 + S) + " lanes=0\n" +
+           "w1 read global 4 " + std::to_string(0x100 + 4 * S) +
+           " site=" + std::to_string(20 + S) + " lanes=0\n";
+  for (unsigned Scheme : {Addr, Stmt}) {
+    O.Scheme = Scheme;
+    ReplayResult R = replay(Log, O);
+    EXPECT_EQ(R.Races.size(), 2u);
+    EXPECT_EQ(R.Counters[INCANT_RACE_CNT_HAZARDS], 6u);
+    EXPECT_EQ(R.Counters[INCANT_RACE_CNT_HITS_LOST], 4u);
+  }
+}
+
+TEST(RaceReplay, FoldedRacesAreCounted) {
+  // 8 lanes of warp 1 read what 8 lanes of warp 0 wrote: one race of two
+  // statements, 8 times, with the first occurrence's threads.
+  for (unsigned Scheme : {Addr, Stmt}) {
+    ReplayOptions O;
+    O.Scheme = Scheme;
+    ReplayResult R =
+        replay("launch 64 1\n"
+               "w0 write shared 4 0x0 site=1 lanes=0,1,2,3,4,5,6,7 step=4\n"
+               "w1 read shared 4 0x0 site=2 lanes=0,1,2,3,4,5,6,7 step=4\n",
+               O);
+    ASSERT_EQ(R.Races.size(), 1u);
+    EXPECT_EQ(R.Races[0].Count, 8u);
+    EXPECT_EQ(R.Races[0].TidA, 0u);
+    EXPECT_EQ(R.Races[0].TidB, 32u);
+    EXPECT_EQ(R.Races[0].Space, INCANT_RACE_SPACE_SHARED);
+  }
+}
+
+TEST(RaceReplay, StmtFindsEveryPairAddrTheLast) {
+  // Two writes by different threads, then a read: stmt reports both
+  // statement pairs; addr compares the read with the last write only.
+  std::string Log = "launch 32 3\n"
+                    "w0 write global 4 0x100 site=1 lanes=0\n"
+                    "w1 write global 4 0x100 site=2 lanes=0\n"
+                    "w2 read global 4 0x100 site=3 lanes=0\n";
+  EXPECT_EQ(races(Log, Stmt), (Races{{1, 2, INCANT_RACE_WAW},
+                                     {1, 3, INCANT_RACE_RAW},
+                                     {2, 3, INCANT_RACE_RAW}}));
+  EXPECT_EQ(races(Log, Addr),
+            (Races{{1, 2, INCANT_RACE_WAW}, {2, 3, INCANT_RACE_RAW}}));
+}
+
+TEST(RaceReplay, ComparisonsAreCapped) {
+  ReplayOptions O;
+  O.Scheme = Stmt;
+  O.Walk = 2;
+  std::string Log = "launch 32 8\n";
+  for (int W = 0; W < 6; ++W)
+    Log += "w" + std::to_string(W) + " read global 4 0x100 site=1 lanes=0\n";
+  Log += "w7 write global 4 0x100 site=2 lanes=0\n";
+  ReplayResult R = replay(Log, O);
+  EXPECT_EQ(R.Counters[INCANT_RACE_CNT_CAPPED], 1u);
+  ASSERT_EQ(R.Races.size(), 1u);
+  EXPECT_EQ(R.Races[0].Count, 2u);
+}
+
+TEST(RaceReplay, MalformedLogsAreReported) {
+  EXPECT_NE(replay("launch 32\n", {}).Error, "");
+  EXPECT_NE(replay("w0 poke global 4 0x0\n", {}).Error, "");
+  EXPECT_NE(replay("jump\n", {}).Error, "");
+}
+
+//===-- The encodings -----------------------------------------------------===//
+
+TEST(RaceEncoding, RecordsRoundTrip) {
+  incant_u64 W0 = incant_race_w0(123456, 5, 0x2abcd, INCANT_RACE_F_VALID |
+                                                         INCANT_RACE_F_WRITE);
+  EXPECT_EQ(incant_race_rec_tid(W0), 123456u);
+  EXPECT_EQ(incant_race_rec_unit(W0), 5u);
+  EXPECT_EQ(incant_race_rec_site(W0), 0x2abcdu);
+  EXPECT_EQ(incant_race_rec_where(W0), (5u << 18) | 0x2abcdu);
+  incant_u64 W1 = incant_race_w1(W0, 70000, 4097, 1030, 7, 0x6);
+  EXPECT_EQ(incant_race_rec_bar(W1), 70000u & 0xffffu);
+  EXPECT_EQ(incant_race_rec_ws(W1), 4097u & 0xfffu);
+  EXPECT_EQ(incant_race_rec_relc(W1), 1030u & 0x3ffu);
+  EXPECT_EQ(incant_race_rec_relg(W1), 7u);
+  EXPECT_EQ(incant_race_rec_mask(W1), 0x6u);
+  IncantRaceRec R = {W0, W1};
+  EXPECT_TRUE(incant_race_rec_valid(R));
+  R.w0 ^= 1ull << 40; // torn: another access's first word
+  EXPECT_FALSE(incant_race_rec_valid(R));
+  incant_u64 K = incant_race_hit_key(0x12345, 0x54321, INCANT_RACE_WAR,
+                                     INCANT_RACE_SPACE_SHARED);
+  EXPECT_EQ(incant_race_hit_where_a(K), 0x12345u);
+  EXPECT_EQ(incant_race_hit_where_b(K), 0x54321u);
+  EXPECT_EQ(incant_race_hit_hazard(K), INCANT_RACE_WAR);
+  EXPECT_EQ(incant_race_hit_space(K), INCANT_RACE_SPACE_SHARED);
+}
+
+TEST(RaceEncoding, CountsAheadModulo) {
+  EXPECT_TRUE(incant_race_ahead(5, 4, 16));
+  EXPECT_FALSE(incant_race_ahead(4, 4, 16));
+  EXPECT_FALSE(incant_race_ahead(3, 4, 16));
+  EXPECT_TRUE(incant_race_ahead(2, 0xffff, 16)); // wrapped
+  EXPECT_TRUE(incant_race_ahead(1, 0xfff, 12));
+}
+
+TEST(RaceEncoding, ByteMasks) {
+  EXPECT_EQ(incant_race_byte_mask(0x100, 4), 0xfu);
+  EXPECT_EQ(incant_race_byte_mask(0x101, 1), 0x2u);
+  EXPECT_EQ(incant_race_byte_mask(0x102, 2), 0xcu);
+  EXPECT_EQ(incant_race_byte_mask(0x100, 8), 0xfu);
+}
+
+TEST(RaceEncoding, LayoutsMatchTheDevice) {
+  // The device code indexes these tables; their sizes are part of the ABI
+  // between incant_race_hooks.cu, incant_race_check.cu and the library.
+  EXPECT_EQ(sizeof(IncantRaceEntry), 64u);
+  EXPECT_EQ(sizeof(IncantRaceHit), 64u);
+  EXPECT_EQ(sizeof(IncantRaceThread) % 4, 0u);
+  EXPECT_EQ(sizeof(IncantRaceBlock) % 4, 0u);
+  EXPECT_EQ(sizeof(IncantRaceLogEntry), 32u + 32 * 16);
+}
+
+} // namespace
