@@ -46,8 +46,7 @@ class Collect : public benchmark::ConsoleReporter {
 public:
   void ReportRuns(const std::vector<Run> &Runs) override {
     for (const Run &R : Runs)
-      if (R.run_type == Run::RT_Iteration && R.iterations > 0)
-      {
+      if (R.run_type == Run::RT_Iteration && R.iterations > 0) {
         Real.push_back(R.GetAdjustedRealTime()); // in the run's unit (ms)
         Cpu.push_back(R.GetAdjustedCPUTime());
       }

@@ -14,16 +14,20 @@
 // two or more threads were inside prepare() throughout, in which two or
 // more of them ran (their CPU clocks advanced): near 0 % means prepare()
 // runs one thread at a time, whatever the load. Needs NVRTC (libnvrtc),
-// not a GPU: --arch names the target.
+// not a GPU: --arch names the target. "sys" is the share of that CPU spent
+// in the kernel (page faults, mmap, the children's start). --keep-memory
+// makes malloc keep what is freed, as a campaign with several --jobs does
+// (Support/Memory.h).
 //
 //   incant-cuda-compile [--arch sm_90] [--batch 1,4,16,64] [--threads T]
-//                       [--tests N] PATH...
+//                       [--tests N] [--keep-memory] PATH...
 //
 // Exit codes: 0 measured, 2 usage or input error, 3 no NVRTC.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Support/Memory.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -42,15 +46,16 @@ using namespace incant;
 
 namespace {
 
-double cpuSeconds() {
-  double S = 0;
+/// CPU seconds of this process and the programs it ran: user and system.
+std::pair<double, double> cpuSeconds() {
+  double User = 0, Sys = 0;
   for (int Who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
     rusage U{};
     getrusage(Who, &U);
-    S += double(U.ru_utime.tv_sec + U.ru_stime.tv_sec) +
-         double(U.ru_utime.tv_usec + U.ru_stime.tv_usec) / 1e6;
+    User += double(U.ru_utime.tv_sec) + double(U.ru_utime.tv_usec) / 1e6;
+    Sys += double(U.ru_stime.tv_sec) + double(U.ru_stime.tv_usec) / 1e6;
   }
-  return S;
+  return {User, Sys};
 }
 
 /// Times this thread gave up its CPU to wait (a lock, I/O), not counting
@@ -88,8 +93,13 @@ int main(int Argc, char **Argv) {
   App.add_option("--threads", Threads, "Threads preparing batches at once")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
+  bool KeepMemory = false;
+  App.add_flag("--keep-memory", KeepMemory,
+               "malloc keeps freed memory, as a campaign does");
   App.add_option("paths", Paths, ".litmus files or folders")->required();
   CLI11_PARSE(App, Argc, Argv);
+  if (KeepMemory && !keepFreedMemory())
+    std::cerr << "incant-cuda-compile: --keep-memory: not glibc's malloc\n";
 
   std::vector<std::string> Files;
   std::string E;
@@ -109,14 +119,15 @@ int main(int Argc, char **Argv) {
   }
   cuda::CudaTuning Tuning;
   Tuning.PrepareArch = Arch;
-  fmt::print("{} tests, {}, {} thread(s)\n{:>6} {:>14} {:>10} {:>12} {:>12} "
-             "{:>8} {:>10}\n",
-             Tests.size(), Arch, Threads, "batch", "CPU s / test", "wall s",
-             "on CPU", "waits/test", "failed", "together");
+  fmt::print("{} tests, {}, {} thread(s){}\n{:>6} {:>14} {:>6} {:>10} {:>12} "
+             "{:>12} {:>8} {:>10}\n",
+             Tests.size(), Arch, Threads, KeepMemory ? ", --keep-memory" : "",
+             "batch", "CPU s / test", "sys", "wall s", "on CPU", "waits/test",
+             "failed", "together");
   for (unsigned B : Sizes) {
     // A fresh backend per size: nothing compiled before is reused.
     std::unique_ptr<harness::Backend> Be = cuda::createCudaBackend(Tuning);
-    double Cpu0 = cpuSeconds();
+    auto [User0, Sys0] = cpuSeconds();
     auto W0 = std::chrono::steady_clock::now();
     std::atomic<size_t> Next{0}, Failed{0};
     std::atomic<bool> NoNvrtc{false};
@@ -205,8 +216,12 @@ int main(int Argc, char **Argv) {
     double Wall = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - W0)
                       .count();
-    fmt::print("{:>6} {:>14.4f} {:>10.2f} {:>11.0f}% {:>12.1f} {:>8} {:>10}\n",
-               B, (cpuSeconds() - Cpu0) / double(Tests.size()), Wall,
+    auto [User1, Sys1] = cpuSeconds();
+    double Cpu = User1 - User0 + Sys1 - Sys0;
+    fmt::print("{:>6} {:>14.4f} {:>5.0f}% {:>10.2f} {:>11.0f}% {:>12.1f} {:>8} "
+               "{:>10}\n",
+               B, Cpu / double(Tests.size()),
+               100 * (Sys1 - Sys0) / std::max(Cpu, 1e-9), Wall,
                100 * InCpu / std::max(InWall, 1e-9),
                double(InWaits) / double(Tests.size()), Failed.load(),
                Windows ? fmt::format("{:.0f}% of {}",

@@ -5,10 +5,43 @@ One row per application, one column per environment, each cell
 failures/runs (bold when more than 5 % of runs failed: the paper's
 "effective"); then the paper's summary row per environment, a/b: b
 applications with a failing run, a of them above 5 %. A second table gives
-the failure rate of every cell with its Wilson 95 % interval.
+the failure rate of every cell with its Wilson 95 % interval. Lines of the
+same label (from several files: calls with other seeds) are pooled: runs,
+failures and hangs add up, and the rate and interval are those of the sums.
 """
 import json
+import math
 import sys
+
+
+def wilson(k, n, z=1.959964):
+    if n == 0:
+        return 0.0, 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return p, max(0.0, c - h), min(1.0, c + h)
+
+
+def pool(rows):
+    out, by = [], {}
+    for r in rows:
+        if r["label"] not in by:
+            by[r["label"]] = {"label": r["label"], "environments": []}
+            out.append(by[r["label"]])
+        envs = by[r["label"]]["environments"]
+        for e in r["environments"]:
+            m = next((x for x in envs if x["env"] == e["env"]), None)
+            if m is None:
+                envs.append(dict(e))
+                continue
+            for k in ("runs", "failures", "hang", "fail", "crash"):
+                m[k] = m.get(k, 0) + e.get(k, 0)
+    for r in out:
+        for e in r["environments"]:
+            e["rate"], e["low"], e["high"] = wilson(e["failures"], e["runs"])
+    return out
 
 
 def main(paths):
@@ -19,6 +52,7 @@ def main(paths):
                 line = line.strip()
                 if line:
                     rows.append(json.loads(line))
+    rows = pool(rows)
     for r in rows:
         for e in r["environments"]:
             if e["env"] not in envs:

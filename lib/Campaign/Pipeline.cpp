@@ -5,6 +5,7 @@
 #include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/Memory.h"
 #include "incant/Support/Time.h"
 
 #include <fmt/format.h>
@@ -430,6 +431,11 @@ PipelineStats Pipeline::run() {
   Start = Clock::now();
   if (!C.Todo.empty())
     progress();
+  // The preparing threads allocate and free a compiler's memory at once
+  // (NVRTC): given back at each free, it cost the H100 machine's 16 vCPUs
+  // page faults and TLB shootdowns (docs/campaign.md, Throughput).
+  if (C.Jobs > 1)
+    keepFreedMemory();
   std::vector<std::thread> Threads;
   for (unsigned J = 0; J < std::max(C.Jobs, 1u); ++J)
     Threads.emplace_back([this] { prepareLoop(); });

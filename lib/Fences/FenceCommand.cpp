@@ -95,11 +95,20 @@ public:
   void checked(const CheckRecord &C) override {
     if (!On)
       return;
-    fmt::print(Err, "fences: check {} ({}, round {}): {} fence{}: {} of {} "
-                    "runs failed, {:.1f}s{}\n",
+    std::string What =
+        C.ImpliedBy
+            ? fmt::format("fails: its set is within check {}'s", *C.ImpliedBy)
+            : fmt::format("{} of {} runs failed{}, {:.1f}s", C.Out.Failures,
+                          C.Out.Runs,
+                          C.PriorRuns ? fmt::format(" (after {} earlier "
+                                                    "runs that passed)",
+                                                    C.PriorRuns)
+                                      : "",
+                          C.Out.Seconds);
+    fmt::print(Err, "fences: check {} ({}, round {}): {} fence{}: {}{}\n",
                C.Seq, purposeName(C.P), C.Round, C.Set.size(),
-               C.Set.size() == 1 ? "" : "s", C.Out.Failures, C.Out.Runs,
-               C.Out.Seconds, C.Replayed ? " (stored)" : "");
+               C.Set.size() == 1 ? "" : "s", What,
+               C.Replayed ? " (stored)" : "");
   }
 
 private:
@@ -142,6 +151,10 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   ReductionOptions Opts;
   Opts.Iterations = Cmd.Iterations;
   Opts.Weaken = Cmd.Weaken;
+  if (Cmd.PaperOnly) {
+    Opts.Chunks = Opts.Evidence = false;
+    Opts.Confidence = 0;
+  }
   if (Cmd.Iterations == 0)
     return Usage("--iterations must be at least 1");
   auto Duration = [&](const std::string &Name, const std::string &Text,
@@ -234,6 +247,7 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       {"stable_runs", Opts.Stable.Runs},
       {"stable_seconds", Opts.Stable.Seconds},
       {"weaken", Cmd.Weaken},
+      {"algorithm", Cmd.PaperOnly ? "paper" : "paper+chunks+evidence"},
       {"stress_blocks", {Cmd.App.Knobs.MinPercent, Cmd.App.Knobs.MaxPercent}},
       {"keep_ids", Cmd.App.Knobs.KeepIds},
       {"profile", Cmd.App.ProfileNote}};
@@ -276,7 +290,7 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     In.ReferenceName = Cmd.Reference;
   }
   for (const CheckRecord &R : S.Checks)
-    if (R.P == Purpose::None && !R.Out.passed())
+    if (R.P == Purpose::None && !R.ImpliedBy && !R.Out.passed())
       In.NoFences = R.Out.FirstFailure;
   if (Store && S.Status != SearchStatus::OutOfBudget &&
       !Store->finish(fenceReportJson(In), Error))

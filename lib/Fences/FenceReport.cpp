@@ -244,11 +244,13 @@ void printFenceReport(const FenceReportInput &In, std::ostream &OS) {
                    "was not built with the pass \"fences\")\n",
                displayName(K));
   std::map<std::string, unsigned> ByPurpose;
-  uint64_t Runs = 0, Stored = 0;
+  uint64_t Runs = 0, Stored = 0, Implied = 0, Reused = 0;
   for (const CheckRecord &C : S.Checks) {
     ++ByPurpose[purposeName(C.P)];
     Runs += C.Out.Runs;
     Stored += C.Replayed;
+    Implied += C.ImpliedBy.has_value();
+    Reused += C.PriorRuns;
   }
   std::string Counts;
   for (const auto &[P, N] : ByPurpose)
@@ -260,6 +262,11 @@ void printFenceReport(const FenceReportInput &In, std::ostream &OS) {
              Stored ? fmt::format(" ({} checks from the store, {:.1f} s now)",
                                   Stored, S.NewSeconds)
                     : "");
+  if (Implied || Reused)
+    fmt::print(OS, "evidence: {} checks failed without running (their sets "
+                   "are within a failed one's), {} earlier runs that passed "
+                   "counted again\n",
+               Implied, Reused);
   if (!In.NoFences.empty())
     fmt::print(OS, "without fences it fails: {}\n", In.NoFences);
 
@@ -362,7 +369,10 @@ std::string fenceReportJson(const FenceReportInput &In) {
                       {"failures", C.Out.Failures},
                       {"seconds", C.Out.Seconds},
                       {"first_failure", C.Out.FirstFailure},
-                      {"stored", C.Replayed}});
+                      {"stored", C.Replayed},
+                      {"prior_runs", C.PriorRuns},
+                      {"implied_by", C.ImpliedBy ? json(*C.ImpliedBy)
+                                                 : json(nullptr)}});
   std::vector<Fence> Fs = fencesOf(In, S.Result);
   json Result = json::array();
   Sources Src;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace incant::fences {
@@ -17,6 +18,8 @@ const char *purposeName(Purpose P) {
     return "none";
   case Purpose::Binary:
     return "binary";
+  case Purpose::Chunk:
+    return "chunk";
   case Purpose::Linear:
     return "linear";
   case Purpose::Stable:
@@ -85,6 +88,19 @@ std::optional<FenceSet> parseSet(const std::string &Text) {
   return S;
 }
 
+bool ordersNoMore(const FenceSet &Sub, const FenceSet &Super) {
+  // Kinds: 0 sc.gpu, 1 acq_rel.gpu, 2 sc.cta, 3 acq_rel.cta.
+  auto AtLeast = [](unsigned Strong, unsigned Weak) {
+    return Strong == Weak || Strong == 0 || Weak == 3;
+  };
+  for (const auto &[Fence, Kind] : Sub) {
+    auto It = Super.find(Fence);
+    if (It == Super.end() || !AtLeast(It->second, Kind))
+      return false;
+  }
+  return true;
+}
+
 namespace {
 
 class Search {
@@ -104,6 +120,8 @@ private:
   }
   std::optional<FenceSet> binary(FenceSet F);
   std::optional<FenceSet> linear(FenceSet F);
+  /// The next round's I after a failed stability check.
+  uint64_t nextIterations() const;
 
   const ReductionOptions &Opts;
   Oracle &Or;
@@ -112,6 +130,12 @@ private:
   SearchResult R;
   uint64_t I = 0;
   unsigned Round = 0;
+  /// Evidence: the failed checks (their sets imply the failure of every
+  /// set they contain), the runs each passing set has passed so far.
+  std::vector<uint64_t> Failed;
+  std::map<FenceSet, uint64_t> Passed;
+  /// Failed stability checks: how many, and their runs.
+  uint64_t StableFailures = 0, StableRuns = 0;
   enum class Stop { No, Budget, Error } Stopped = Stop::No;
 };
 
@@ -123,7 +147,42 @@ std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
   C.Round = Round;
   C.Set = F;
   C.Spec = Spec;
-  if (auto Old = J ? J->lookup(C.Seq, F, Spec) : std::nullopt) {
+  auto Keep = [&]() -> bool {
+    bool Bad = C.failed();
+    if (Bad && !C.ImpliedBy) {
+      Failed.push_back(C.Seq);
+      Passed.erase(F);
+    } else if (!Bad) {
+      Passed[F] += C.Out.Runs;
+    }
+    if (Pu == Purpose::Stable && Bad) {
+      ++StableFailures;
+      StableRuns += C.PriorRuns + C.Out.Runs;
+    }
+    R.Seconds += C.Out.Seconds;
+    R.Checks.push_back(C);
+    if (P)
+      P->checked(R.Checks.back());
+    return !Bad;
+  };
+  if (Opts.Evidence) {
+    for (uint64_t K : Failed)
+      if (ordersNoMore(F, R.Checks[K].Set)) {
+        C.ImpliedBy = K;
+        C.Spec = {};
+        return Keep();
+      }
+    if (auto It = Passed.find(F); It != Passed.end() && Spec.Runs) {
+      C.PriorRuns = std::min(It->second, Spec.Runs);
+      C.Spec.Runs = Spec.Runs - C.PriorRuns;
+      if (!C.Spec.Runs) {
+        C.Spec.Seconds = 0;
+        return Keep();
+      }
+    }
+  }
+  const CheckSpec &Ask = C.Spec;
+  if (auto Old = J ? J->lookup(C.Seq, F, Ask) : std::nullopt) {
     C.Out = *Old;
     C.Replayed = true;
   } else {
@@ -131,16 +190,15 @@ std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
       Stopped = Stop::Budget;
       return std::nullopt;
     }
-    CheckSpec Capped = Spec;
     if (Opts.Budget > 0) {
       double Left = Opts.Budget - R.NewSeconds;
       // A stability check cut by the budget would prove nothing.
-      if (Pu == Purpose::Stable && Spec.Seconds > Left && !Spec.Runs) {
+      if (Pu == Purpose::Stable && Ask.Seconds > Left && !Ask.Runs) {
         Stopped = Stop::Budget;
         return std::nullopt;
       }
     }
-    if (!Or.check(C.Seq, F, Capped, C.Out, R.Error)) {
+    if (!Or.check(C.Seq, F, Ask, C.Out, R.Error)) {
       Stopped = Stop::Error;
       return std::nullopt;
     }
@@ -150,11 +208,7 @@ std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
       return std::nullopt;
     }
   }
-  R.Seconds += C.Out.Seconds;
-  R.Checks.push_back(C);
-  if (P)
-    P->checked(R.Checks.back());
-  return C.Out.passed();
+  return Keep();
 }
 
 std::optional<FenceSet> Search::binary(FenceSet F) {
@@ -184,19 +238,48 @@ std::optional<FenceSet> Search::binary(FenceSet F) {
 }
 
 std::optional<FenceSet> Search::linear(FenceSet F) {
-  std::vector<uint32_t> Order;
-  for (const auto &X : F)
-    Order.push_back(X.first);
-  for (uint32_t Fence : Order) {
-    FenceSet Without = F;
-    Without.erase(Fence);
-    auto Ok = check(Purpose::Linear, Without, iterations());
-    if (!Ok)
-      return std::nullopt;
-    if (*Ok)
-      F = std::move(Without);
+  // Chunks of a quarter of F_b, an eighth, ... (the halves were the binary
+  // reduction's last checks), then single fences: the paper's linear
+  // reduction.
+  std::vector<size_t> Sizes;
+  if (Opts.Chunks)
+    for (size_t S = F.size() / 4; S > 1; S /= 2)
+      Sizes.push_back(S);
+  Sizes.push_back(1);
+  for (size_t Size : Sizes) {
+    std::vector<uint32_t> Order;
+    for (const auto &X : F)
+      Order.push_back(X.first);
+    for (size_t B = 0; B < Order.size(); B += Size) {
+      FenceSet Without = F;
+      for (size_t K = B; K < std::min(B + Size, Order.size()); ++K)
+        Without.erase(Order[K]);
+      auto Ok = check(Size == 1 ? Purpose::Linear : Purpose::Chunk, Without,
+                      iterations());
+      if (!Ok)
+        return std::nullopt;
+      if (*Ok)
+        F = std::move(Without);
+    }
   }
   return F;
+}
+
+uint64_t Search::nextIterations() const {
+  uint64_t Next = 2 * I; // the paper's restart with twice the iterations
+  if (Opts.Confidence <= 0 || Opts.Confidence >= 1 || !StableRuns)
+    return Next;
+  // Runs to the first failure are geometric: the failure rate's estimate
+  // is failures over runs. Enough runs that a check of a set with that
+  // rate fails with probability Confidence, within the stability check's
+  // runs (a check longer than that one makes no sense) or 8 I.
+  double Rate = double(StableFailures) / double(StableRuns);
+  if (Rate >= 1)
+    return Next;
+  double Want = std::ceil(std::log(1 - Opts.Confidence) / std::log1p(-Rate));
+  uint64_t Cap = Opts.Stable.Runs ? Opts.Stable.Runs : 8 * I;
+  uint64_t W = Want > double(Cap) ? Cap : static_cast<uint64_t>(Want);
+  return std::max(Next, W);
 }
 
 SearchResult Search::run() {
@@ -257,7 +340,7 @@ SearchResult Search::run() {
       return Stopped_(Fl);
     if (*Stable)
       break;
-    I *= 2; // the paper's restart with twice the iterations
+    I = nextIterations();
   }
   R.Strong = R.Result = Fl;
   if (!Opts.Weaken || Fl.empty())

@@ -118,8 +118,15 @@ Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
       case Opcode::Match:
       case Opcode::Redux:
       case Opcode::Activemask:
-      case Opcode::Call:
       case Opcode::Bar:
+        // The result of a CTA-wide reduction (bar.red.popc/and/or, CUDA's
+        // __syncthreads_count/and/or) is the same for every thread of the
+        // CTA; with a thread count or a guard only some threads take part.
+        V = I.hasMod(".red") && !I.G && I.Ops.size() < 4
+                ? worst(Control[F->blockOf(Item)], Variance::Block)
+                : Variance::Thread;
+        break;
+      case Opcode::Call:
       case Opcode::Mbarrier:
       case Opcode::Tensor:
       case Opcode::CpAsync:

@@ -81,6 +81,11 @@ Checker::Solved Checker::solve(const Builder &Build) {
       Mn.S.pop();
       return Out;
     }
+    // Only a geometry proved free of witnesses may be excluded: where the
+    // concrete query gave up, or its model still does not multiply, the
+    // pair stays undecided (unknown below), never safe.
+    if (!R2.isUnsat())
+      break;
     // Not with this geometry and these parameters: another one.
     std::vector<Expr> Same;
     for (unsigned D = 0; D < 3; ++D) {
@@ -415,8 +420,15 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
                    "two reads by one thread (the loaded values decide)";
       return Out;
     }
-    if (Again.Res.isSat())
-      Sv = std::move(Again);
+    if (!Again.Res.isSat()) {
+      // The witness with consistent reads could not be decided: the first
+      // one alone is no evidence of a race.
+      Out.V = Verdict::Unknown;
+      Out.Reason = "the solver gave up on a witness whose reads agree: " +
+                   Again.Res.str();
+      return Out;
+    }
+    Sv = std::move(Again);
   }
   if (Sv.Res.isSat()) {
     Encoder &Enc = Sv.By->Enc;

@@ -204,6 +204,15 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       return 2;
     O.Launch.setGrid(*D);
   }
+  // CLI11 keeps the '=' of a short option's "-X=ARG" in the value; no
+  // compiler argument starts with one.
+  for (const std::string &A : Cmd.CompilerArgs)
+    if (!A.empty() && A[0] == '=') {
+      Diags.error(fmt::format("-X: '{}' starts with '='; write -X {} or "
+                              "--compiler-arg={}",
+                              A, A.substr(1), A.substr(1)));
+      return 2;
+    }
   for (const std::string &P : Cmd.Params) {
     size_t Eq = P.find('=');
     std::optional<int64_t> V =

@@ -115,9 +115,9 @@ std::string Checker::memorySync(unsigned I, unsigned J, Relation Rel) {
   // Fences and release/acquire operations can order the pair (message
   // passing, locks), given a strong access to communicate through; the
   // analysis does not model that. Their scope must include both threads,
-  // or, for threads of two blocks, a third thread may carry the order on
-  // (causality order is transitive) when some fence or release in the
-  // kernel has gpu scope.
+  // or, for threads of two blocks, a third thread of the same block may
+  // carry the order on (causality order is transitive) when some fence or
+  // release in the kernel has gpu scope; not when a block has one thread.
   struct Op {
     unsigned Item;
     ptx::Scope Sc;
@@ -157,6 +157,10 @@ std::string Checker::memorySync(unsigned I, unsigned J, Relation Rel) {
   }
   if (!Comm)
     return "";
+  bool OneThreadBlocks = true;
+  for (const std::optional<int64_t> &D : O.Launch.Block)
+    OneThreadBlocks &= D == std::optional<int64_t>(1);
+  Wide &= !OneThreadBlocks;
   auto Usable = [&](const Op &O) { return scopeIncludes(O.Sc, Rel) || Wide; };
   unsigned X = Items[I].A.Item, Y = Items[J].A.Item;
   for (auto [A, B] : {std::pair{X, Y}, std::pair{Y, X}})

@@ -432,82 +432,90 @@ Expr operator*(const Expr &L, const Expr &R) {
 
 //===-- Integers ----------------------------------------------------------===//
 
-Expr Expr::lt(const Expr &R) const {
-  if (!bothValid(*this, R))
+namespace {
+/// A binary operation: its Z3 builder. Integer operations fold on the
+/// operands' constant values (either may be absent); bit-vector operations
+/// on constants of at most 64 bits (given the width).
+using Z3Bin = Z3_ast (*)(Z3_context, Z3_ast, Z3_ast);
+using OptInt = std::optional<int64_t>;
+} // namespace
+
+template <typename Fold>
+static Expr intBinary(const Expr &L, const Expr &R, Z3Bin Make, Fold F) {
+  if (!bothValid(L, R))
     return {};
-  assert(isInt() && R.isInt());
-  std::optional<int64_t> X = asInt(), Y = R.asInt();
-  if (X && Y)
-    return mkBool(*X < *Y);
-  if (same(R))
-    return mkBool(false);
-  return Expr(Z3_mk_lt(ctx(), A, R.A));
+  assert(L.isInt() && R.isInt());
+  if (std::optional<Expr> Folded = F(L.asInt(), R.asInt()))
+    return *Folded;
+  return Expr::fromAst(Make(ctx(), L.ast(), R.ast()));
+}
+
+Expr Expr::lt(const Expr &R) const {
+  bool Same = same(R);
+  return intBinary(*this, R, Z3_mk_lt,
+                   [Same](OptInt X, OptInt Y) -> std::optional<Expr> {
+                     if (X && Y)
+                       return mkBool(*X < *Y);
+                     if (Same)
+                       return mkBool(false);
+                     return std::nullopt;
+                   });
 }
 
 Expr Expr::le(const Expr &R) const {
-  if (!bothValid(*this, R))
-    return {};
-  assert(isInt() && R.isInt());
-  std::optional<int64_t> X = asInt(), Y = R.asInt();
-  if (X && Y)
-    return mkBool(*X <= *Y);
-  if (same(R))
-    return mkBool(true);
-  return Expr(Z3_mk_le(ctx(), A, R.A));
+  bool Same = same(R);
+  return intBinary(*this, R, Z3_mk_le,
+                   [Same](OptInt X, OptInt Y) -> std::optional<Expr> {
+                     if (X && Y)
+                       return mkBool(*X <= *Y);
+                     if (Same)
+                       return mkBool(true);
+                     return std::nullopt;
+                   });
 }
 
-/// SMT-LIB integer division: a = b * q + r with 0 <= r < |b|.
-static void euclid(int64_t X, int64_t Y, int64_t &Q, int64_t &R) {
-  Q = X / Y;
-  R = X % Y;
+/// SMT-LIB integer division: a = b * q + r with 0 <= r < |b|; nothing
+/// when b is 0 or the quotient does not fit.
+static std::optional<std::pair<int64_t, int64_t>> euclid(OptInt X, OptInt Y) {
+  if (!X || !Y || *Y == 0 || (*X == INT64_MIN && *Y == -1))
+    return std::nullopt;
+  int64_t Q = *X / *Y, R = *X % *Y;
   if (R < 0) {
-    if (Y > 0) {
+    if (*Y > 0) {
       Q -= 1;
-      R += Y;
+      R += *Y;
     } else {
       Q += 1;
-      R -= Y;
+      R -= *Y;
     }
   }
+  return std::make_pair(Q, R);
 }
 
 Expr Expr::div(const Expr &R) const {
-  if (!bothValid(*this, R))
-    return {};
-  assert(isInt() && R.isInt());
-  std::optional<int64_t> X = asInt(), Y = R.asInt();
-  if (X && Y && *Y != 0 && !(*X == INT64_MIN && *Y == -1)) {
-    int64_t Q, Rem;
-    euclid(*X, *Y, Q, Rem);
-    return mkInt(Q);
-  }
-  if (Y == std::optional<int64_t>(1))
-    return *this;
-  return Expr(Z3_mk_div(ctx(), A, R.A));
+  Expr L = *this;
+  return intBinary(*this, R, Z3_mk_div,
+                   [L](OptInt X, OptInt Y) -> std::optional<Expr> {
+                     if (auto QR = euclid(X, Y))
+                       return mkInt(QR->first);
+                     if (Y == OptInt(1))
+                       return L;
+                     return std::nullopt;
+                   });
 }
 
 Expr Expr::mod(const Expr &R) const {
-  if (!bothValid(*this, R))
-    return {};
-  assert(isInt() && R.isInt());
-  std::optional<int64_t> X = asInt(), Y = R.asInt();
-  if (X && Y && *Y != 0 && !(*X == INT64_MIN && *Y == -1)) {
-    int64_t Q, Rem;
-    euclid(*X, *Y, Q, Rem);
-    return mkInt(Rem);
-  }
-  if (Y == std::optional<int64_t>(1) || Y == std::optional<int64_t>(-1))
-    return mkInt(0);
-  return Expr(Z3_mk_mod(ctx(), A, R.A));
+  return intBinary(*this, R, Z3_mk_mod,
+                   [](OptInt X, OptInt Y) -> std::optional<Expr> {
+                     if (auto QR = euclid(X, Y))
+                       return mkInt(QR->second);
+                     if (Y == OptInt(1) || Y == OptInt(-1))
+                       return mkInt(0);
+                     return std::nullopt;
+                   });
 }
 
 //===-- Bit-vectors -------------------------------------------------------===//
-
-namespace {
-/// A binary bit-vector operation: its Z3 builder and its folding on
-/// constants of at most 64 bits (given the width).
-using Z3Bin = Z3_ast (*)(Z3_context, Z3_ast, Z3_ast);
-} // namespace
 
 template <typename Fold>
 static Expr bvBinary(const Expr &L, const Expr &R, Z3Bin Make, Fold F) {

@@ -1,9 +1,14 @@
 //===- Process.cpp - Run a program and capture what it prints -------------===//
 //
-// fork + execve with pipes, polled until the program exits and its streams
-// close or the deadline passes. Everything the child touches (argv, envp,
-// file descriptors, the program's path) is built before fork(): between
-// fork and exec the child calls only async-signal-safe functions.
+// posix_spawn with pipes, polled until the program exits and its streams
+// close or the deadline passes. Not fork(): glibc's posix_spawn starts the
+// child in the caller's memory (CLONE_VM | CLONE_VFORK), so nothing of a
+// large process is copied. fork() copies the page tables (of a campaign's
+// 15 compiling threads and their heaps), holds the memory map's lock
+// meanwhile (every other thread's page fault waits) and leaves each page
+// copy-on-write (docs/campaign.md, Throughput). glibc's posix_spawn leaves
+// its two internal realtime signals ignored in the program (a program's C
+// library takes them over at start); every other signal is at its default.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Support/Process.h"
@@ -20,6 +25,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -87,18 +93,21 @@ std::vector<std::string> childEnvironment(const ProcessOptions &Opts) {
   return Env;
 }
 
-/// What the child reports through the exec pipe when it cannot run.
-struct ChildFailure {
-  int Stage; ///< 0: setting up its streams, 1: chdir, 2: execve.
-  int Errno;
+/// posix_spawn's file actions and attributes, destroyed with it.
+struct SpawnSetup {
+  posix_spawn_file_actions_t Actions;
+  posix_spawnattr_t Attr;
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&Actions);
+    posix_spawnattr_init(&Attr);
+  }
+  SpawnSetup(const SpawnSetup &) = delete;
+  SpawnSetup &operator=(const SpawnSetup &) = delete;
+  ~SpawnSetup() {
+    posix_spawnattr_destroy(&Attr);
+    posix_spawn_file_actions_destroy(&Actions);
+  }
 };
-
-[[noreturn]] void childFail(int Pipe, int Stage) {
-  ChildFailure F{Stage, errno};
-  ssize_t N = ::write(Pipe, &F, sizeof F);
-  (void)N;
-  ::_exit(127);
-}
 
 const char *signalName(int Sig) {
   switch (Sig) {
@@ -231,7 +240,7 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
       return R;
     }
 
-  // Everything the child needs, built before fork().
+  // Everything the child needs, built before it starts.
   std::vector<std::string> Env = childEnvironment(Opts);
   std::string PathVar;
   for (const std::string &E : Env)
@@ -253,7 +262,7 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
     EnvP.push_back(const_cast<char *>(E.c_str()));
   EnvP.push_back(nullptr);
 
-  Fd In, OutRead, OutWrite, ErrRead, ErrWrite, Null, ExecRead, ExecWrite;
+  Fd In, OutRead, OutWrite, ErrRead, ErrWrite, Null;
   auto Fail = [&](const std::string &What) {
     R.Error = What + ": " + errnoText(errno);
     return R;
@@ -298,8 +307,6 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
     return Fail("cannot create a pipe");
   if (Opts.Stderr == OutputMode::Capture && !makePipe(ErrRead, ErrWrite))
     return Fail("cannot create a pipe");
-  if (!makePipe(ExecRead, ExecWrite))
-    return Fail("cannot create a pipe");
 
   auto TargetFd = [&](OutputMode M, int Own) {
     switch (M) {
@@ -318,44 +325,64 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
   int ErrTarget = TargetFd(Opts.Stderr, ErrWrite.N);
   const char *Dir = Opts.WorkingDir.empty() ? nullptr : Opts.WorkingDir.c_str();
 
-  auto Start = Clock::now();
-  pid_t Pid = ::fork();
-  if (Pid < 0)
-    return Fail("cannot start " + Program);
-  if (Pid == 0) {
-    // The child: async-signal-safe calls only.
-    ::setpgid(0, 0);
-    sigset_t Empty;
-    sigemptyset(&Empty);
-    ::sigprocmask(SIG_SETMASK, &Empty, nullptr);
-    // Ignored signals stay ignored across exec; the program expects the
-    // defaults (a caller that ignores SIGPIPE must not pass that on).
-    struct sigaction Dfl;
-    std::memset(&Dfl, 0, sizeof Dfl);
-    Dfl.sa_handler = SIG_DFL;
-    for (int S = 1; S < NSIG; ++S)
-      if (S != SIGKILL && S != SIGSTOP)
-        ::sigaction(S, &Dfl, nullptr);
-    if (::dup2(In.N, 0) < 0)
-      childFail(ExecWrite.N, 0);
-    if (OutTarget >= 0 && ::dup2(OutTarget, 1) < 0)
-      childFail(ExecWrite.N, 0);
-    if (ErrTarget == -2 ? ::dup2(1, 2) < 0
-                        : ErrTarget >= 0 && ::dup2(ErrTarget, 2) < 0)
-      childFail(ExecWrite.N, 0);
-    if (Dir && ::chdir(Dir) != 0)
-      childFail(ExecWrite.N, 1);
-    ::execve(Program.c_str(), ArgvP.data(), EnvP.data());
-    childFail(ExecWrite.N, 2);
+  // posix_spawn says only that a step failed, not which: a working
+  // directory that cannot be entered is told apart here.
+  if (Dir) {
+    struct stat St;
+    if (::stat(Dir, &St) != 0)
+      return Fail("cannot change to " + Opts.WorkingDir);
+    if (!S_ISDIR(St.st_mode)) {
+      errno = ENOTDIR;
+      return Fail("cannot change to " + Opts.WorkingDir);
+    }
+    if (::access(Dir, X_OK) != 0)
+      return Fail("cannot change to " + Opts.WorkingDir);
   }
-  // Also here, so that a kill of the group cannot come before the child's
-  // own setpgid (EACCES once it has exec-ed is fine: it did it itself).
+  SpawnSetup Setup;
+  posix_spawn_file_actions_t *FA = &Setup.Actions;
+  bool SetUp = posix_spawn_file_actions_adddup2(FA, In.N, 0) == 0;
+  if (OutTarget >= 0)
+    SetUp &= posix_spawn_file_actions_adddup2(FA, OutTarget, 1) == 0;
+  if (ErrTarget == -2)
+    SetUp &= posix_spawn_file_actions_adddup2(FA, 1, 2) == 0;
+  else if (ErrTarget >= 0)
+    SetUp &= posix_spawn_file_actions_adddup2(FA, ErrTarget, 2) == 0;
+  if (Dir)
+    SetUp &= posix_spawn_file_actions_addchdir_np(FA, Dir) == 0;
+  // Its own process group (a timeout kills the whole group), no blocked
+  // signals, and every signal at its default: ignored signals stay ignored
+  // across exec, and the program expects the defaults (a caller that
+  // ignores SIGPIPE must not pass that on).
+  sigset_t Empty, All;
+  sigemptyset(&Empty);
+  sigfillset(&All);
+  sigdelset(&All, SIGKILL);
+  sigdelset(&All, SIGSTOP);
+  posix_spawnattr_t *A = &Setup.Attr;
+  SetUp &= posix_spawnattr_setpgroup(A, 0) == 0 &&
+           posix_spawnattr_setsigmask(A, &Empty) == 0 &&
+           posix_spawnattr_setsigdefault(A, &All) == 0 &&
+           posix_spawnattr_setflags(A, POSIX_SPAWN_SETPGROUP |
+                                           POSIX_SPAWN_SETSIGMASK |
+                                           POSIX_SPAWN_SETSIGDEF) == 0;
+  if (!SetUp)
+    return Fail("cannot set up the streams of " + Program);
+
+  auto Start = Clock::now();
+  pid_t Pid = -1;
+  if (int E = ::posix_spawn(&Pid, Program.c_str(), FA, A, ArgvP.data(),
+                            EnvP.data());
+      E != 0) {
+    R.Error = Program + ": " + errnoText(E);
+    return R;
+  }
+  // Also here, as before with fork (EACCES once it has exec-ed is fine: it
+  // did it itself).
   ::setpgid(Pid, Pid);
   In.reset();
   OutWrite.reset();
   ErrWrite.reset();
   Null.reset();
-  ExecWrite.reset();
 
   int WStatus = 0;
   bool Reaped = false;
@@ -370,31 +397,6 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
     }
     return Reaped;
   };
-
-  // Did it start? The exec pipe closes on a successful execve.
-  ChildFailure F{};
-  ssize_t Got;
-  do
-    Got = ::read(ExecRead.N, &F, sizeof F);
-  while (Got < 0 && errno == EINTR);
-  ExecRead.reset();
-  if (Got == static_cast<ssize_t>(sizeof F)) {
-    Reap(true);
-    switch (F.Stage) {
-    case 0:
-      R.Error =
-          "cannot set up the streams of " + Program + ": " + errnoText(F.Errno);
-      break;
-    case 1:
-      R.Error =
-          "cannot change to " + Opts.WorkingDir + ": " + errnoText(F.Errno);
-      break;
-    default:
-      R.Error = Program + ": " + errnoText(F.Errno);
-      break;
-    }
-    return R;
-  }
 
   const bool HasDeadline = Opts.TimeoutSeconds > 0;
   auto Deadline =

@@ -54,3 +54,17 @@ __global__ void uniform(int *A, int n) {
     __syncthreads();
   A[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x] + n;
 }
+
+// A loop whose condition is a CTA-wide reduction (__syncthreads_or): every
+// thread of the block gets the same answer, so all leave the loop together,
+// though each thread's own index differs (Indigo's block-per-vertex loops).
+// CHECK-LABEL: kernel _Z7anyleftPKiPii
+// CHECK:       summary: 0 races, 0 divergent barriers
+__global__ void anyleft(const int *nindex, int *out, int n) {
+  int beg = nindex[blockIdx.x], end = nindex[blockIdx.x + 1];
+  int sum = 0;
+  for (int j = beg + threadIdx.x; __syncthreads_or(j < end); j += blockDim.x)
+    sum += __syncthreads_count(j < end && j % 2 == 0);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = sum + n;
+}

@@ -31,7 +31,8 @@ static void addFences(CLI::App &App, int &Rc) {
   Sub->require_subcommand(0, 1);
   tool::addEnvironmentOptions(Sub, Cmd.App, Profile);
   tool::addNumber(Sub, "--iterations", Cmd.Iterations, IntRange{1, 1'000'000},
-                  "Runs per check in the first round (doubled each round)")
+                  "Runs per check in the first round (at least doubled each "
+                  "round)")
       ->capture_default_str();
   Sub->add_option("--check-time", Cmd.CheckTime,
                   "Longest time of one check (90s, 5m)");
@@ -47,6 +48,9 @@ static void addFences(CLI::App &App, int &Rc) {
   Sub->add_flag_callback(
       "--no-weaken", [] { Cmd.Weaken = false; },
       "Keep fence.sc.gpu; do not try the weaker kinds");
+  Sub->add_flag("--paper-only", Cmd.PaperOnly,
+                "Algorithm 1 as the paper has it: no chunks, failures imply "
+                "nothing, runs are not counted again, I only doubles");
   Sub->add_option("--reference", Cmd.Reference,
                   "A build of the application with its own fences, to "
                   "compare the result with");

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iostream>
 #include <random>
 #include <unistd.h>
 
@@ -80,6 +81,15 @@ ReductionOptions options(uint32_t N) {
 
 FenceSet set(std::initializer_list<std::pair<const uint32_t, unsigned>> L) {
   return FenceSet(L);
+}
+
+/// One fence of 16 needed; without it a run fails with probability 0.05.
+SearchResult searchFlaky(unsigned Seed) {
+  SimulatedApp App(Need{{7, 0}}, 0.05, Seed);
+  ReductionOptions O = options(16);
+  O.Weaken = false;
+  O.Stable = {400, 0};
+  return reduceFences(O, App);
 }
 
 TEST(Reduction, FindsTheNeededFences) {
@@ -166,18 +176,15 @@ TEST(Reduction, FlakyApplicationsRestartWithMoreRuns) {
   // search always ends with the fence, some only after several rounds.
   unsigned Restarted = 0;
   for (unsigned Seed = 1; Seed <= 20; ++Seed) {
-    SimulatedApp App(Need{{7, 0}}, 0.05, Seed);
-    ReductionOptions O = options(16);
-    O.Weaken = false;
-    O.Stable = {400, 0};
-    SearchResult R = reduceFences(O, App);
+    SearchResult R = searchFlaky(Seed);
     ASSERT_EQ(R.Status, SearchStatus::Reduced) << "seed " << Seed;
     // Stable means 400 runs passed: with the fence missing that happens
     // with probability 0.95^400 (about 1e-9).
     EXPECT_EQ(R.Result, set({{7, 0}})) << "seed " << Seed;
     Restarted += R.Rounds > 1;
+    // At least doubled each round (more where the measured rate asks).
     if (R.Rounds > 1) {
-      EXPECT_EQ(R.FinalIterations, 4u << (R.Rounds - 1));
+      EXPECT_GE(R.FinalIterations, 4u << (R.Rounds - 1));
     }
   }
   EXPECT_GT(Restarted, 10u);
@@ -211,24 +218,35 @@ TEST(Reduction, SetsAsText) {
     EXPECT_FALSE(parseSet(Bad)) << Bad;
 }
 
-/// A journal in memory: what the store does, for the test of replay.
+/// A journal in memory: what the store does, for the test of replay
+/// (checks that ran; those implied by evidence are not stored).
 class MemoryJournal : public Journal {
 public:
   std::optional<CheckOutcome> lookup(uint64_t Seq, const FenceSet &Set,
                                      const CheckSpec &Spec) override {
-    if (Seq >= Rows.size() || Rows[Seq].Set != Set ||
-        Rows[Seq].Spec.Runs != Spec.Runs ||
-        Rows[Seq].Spec.Seconds != Spec.Seconds)
+    auto It = Rows.find(Seq);
+    if (It == Rows.end() || It->second.Set != Set ||
+        It->second.Spec.Runs != Spec.Runs ||
+        It->second.Spec.Seconds != Spec.Seconds)
       return std::nullopt;
-    return Rows[Seq].Out;
+    return It->second.Out;
   }
   bool record(const CheckRecord &C, std::string &) override {
-    Rows.resize(C.Seq);
-    Rows.push_back(C);
+    Rows.erase(Rows.lower_bound(C.Seq), Rows.end());
+    Rows[C.Seq] = C;
     return true;
   }
-  std::vector<CheckRecord> Rows;
+  std::map<uint64_t, CheckRecord> Rows;
 };
+
+/// Checks that ran the application (not implied, not covered by earlier
+/// runs).
+size_t ran(const SearchResult &R) {
+  size_t N = 0;
+  for (const CheckRecord &C : R.Checks)
+    N += !C.ImpliedBy && !(C.PriorRuns && !C.Spec.Runs);
+  return N;
+}
 
 TEST(Reduction, AStoppedSearchResumes) {
   SimulatedApp Whole(Need{{3, 0}, {20, 0}});
@@ -253,7 +271,125 @@ TEST(Reduction, AStoppedSearchResumes) {
   for (const CheckRecord &C : Resumed.Checks)
     Replayed += C.Replayed;
   EXPECT_EQ(Replayed, Made);
-  EXPECT_EQ(Second.Checks + Made, Full.Checks.size());
+  EXPECT_EQ(Second.Checks + Made, ran(Full));
+  EXPECT_EQ(Whole.Checks, ran(Full));
+}
+
+TEST(Reduction, WhichSetsOrderNoMore) {
+  FenceSet Big = set({{1, 0}, {2, 1}, {3, 2}, {4, 3}});
+  EXPECT_TRUE(ordersNoMore({}, Big));
+  EXPECT_TRUE(ordersNoMore(set({{1, 3}, {2, 1}}), Big));
+  EXPECT_TRUE(ordersNoMore(set({{1, 1}, {3, 3}}), Big));
+  EXPECT_FALSE(ordersNoMore(set({{5, 3}}), Big));  // not in Big
+  EXPECT_FALSE(ordersNoMore(set({{2, 0}}), Big));  // stronger
+  EXPECT_FALSE(ordersNoMore(set({{2, 2}}), Big));  // sc.cta vs acq_rel.gpu
+  EXPECT_FALSE(ordersNoMore(set({{3, 1}}), Big));  // acq_rel.gpu vs sc.cta
+}
+
+TEST(Reduction, FailuresImplyTheirSubsets) {
+  // Two needed fences in different halves: the binary reduction fails
+  // both halves in every round; from the second round on (a flaky app
+  // restarts) those checks are implied by the first round's, and no
+  // implied check reaches the application.
+  bool SawImplied = false;
+  for (unsigned Seed = 1; Seed <= 10; ++Seed) {
+    SimulatedApp App(Need{{3, 0}, {20, 0}}, 0.3, Seed);
+    ReductionOptions O = options(24);
+    O.Iterations = 1;
+    O.Weaken = false;
+    O.Stable = {60, 0};
+    SearchResult R = reduceFences(O, App);
+    ASSERT_EQ(R.Status, SearchStatus::Reduced) << "seed " << Seed;
+    EXPECT_EQ(R.Result, set({{3, 0}, {20, 0}})) << "seed " << Seed;
+    EXPECT_EQ(App.Checks, ran(R));
+    for (const CheckRecord &C : R.Checks) {
+      if (!C.ImpliedBy)
+        continue;
+      SawImplied = true;
+      ASSERT_LT(*C.ImpliedBy, C.Seq);
+      const CheckRecord &By = R.Checks[*C.ImpliedBy];
+      EXPECT_TRUE(By.failed() && !By.ImpliedBy);
+      EXPECT_TRUE(ordersNoMore(C.Set, By.Set));
+      EXPECT_EQ(C.Out.Runs, 0u);
+    }
+  }
+  EXPECT_TRUE(SawImplied);
+}
+
+TEST(Reduction, PassedRunsCountAgain) {
+  // A set checked again in a later round (the same prefix of the
+  // reduction) runs only the runs its earlier checks did not make.
+  bool SawTopUp = false;
+  for (unsigned Seed = 1; Seed <= 10; ++Seed) {
+    SearchResult R = searchFlaky(Seed);
+    ASSERT_EQ(R.Status, SearchStatus::Reduced);
+    EXPECT_EQ(R.Result, set({{7, 0}}));
+    std::map<FenceSet, uint64_t> Passed; // runs each set passed so far
+    for (const CheckRecord &C : R.Checks) {
+      if (C.PriorRuns) {
+        SawTopUp = true;
+        EXPECT_EQ(C.PriorRuns, std::min(Passed[C.Set],
+                                        C.PriorRuns + C.Spec.Runs));
+        EXPECT_LE(C.Out.Runs, C.Spec.Runs);
+      }
+      if (!C.failed())
+        Passed[C.Set] += C.Out.Runs;
+    }
+  }
+  EXPECT_TRUE(SawTopUp);
+}
+
+TEST(Reduction, ChunksTakeFewerChecks) {
+  // Needed fences in both halves stop the binary reduction at once; the
+  // paper's linear reduction then checks every fence, chunks do not.
+  SimulatedApp A(Need{{5, 0}, {50, 0}}), B(Need{{5, 0}, {50, 0}});
+  ReductionOptions O = options(64);
+  O.Weaken = false;
+  SearchResult WithChunks = reduceFences(O, A);
+  O.Chunks = false;
+  SearchResult Without = reduceFences(O, B);
+  ASSERT_EQ(WithChunks.Status, SearchStatus::Reduced);
+  EXPECT_EQ(WithChunks.Result, Without.Result);
+  EXPECT_EQ(WithChunks.Result, set({{5, 0}, {50, 0}}));
+  EXPECT_LT(WithChunks.Checks.size() * 2, Without.Checks.size());
+  bool SawChunk = false;
+  for (const CheckRecord &C : WithChunks.Checks)
+    SawChunk |= C.P == Purpose::Chunk;
+  EXPECT_TRUE(SawChunk);
+}
+
+TEST(Reduction, BeyondThePaperTakesFewerRunsOnFlakyApps) {
+  // The case of stack-nf and taskqueue-nf on the H100: dozens of
+  // candidates, a few needed fences, each missing one making a run fail
+  // only sometimes; a search from 1 run per check. Over 20 seeds, chunks,
+  // evidence and the measured failure rate find the same fences in fewer
+  // runs and rounds than Algorithm 1 as the paper has it.
+  uint64_t RunsNew = 0, RunsPaper = 0;
+  unsigned RoundsNew = 0, RoundsPaper = 0;
+  for (unsigned Seed = 1; Seed <= 20; ++Seed) {
+    Need N{{9, 0}, {40, 0}, {61, 0}};
+    SimulatedApp New(N, 0.3, Seed), Paper(N, 0.3, Seed);
+    ReductionOptions O = options(73);
+    O.Iterations = 1;
+    O.Weaken = false;
+    O.Stable = {40, 0};
+    SearchResult RN = reduceFences(O, New);
+    O.Chunks = O.Evidence = false;
+    O.Confidence = 0;
+    SearchResult RP = reduceFences(O, Paper);
+    ASSERT_EQ(RN.Status, SearchStatus::Reduced) << "seed " << Seed;
+    ASSERT_EQ(RP.Status, SearchStatus::Reduced) << "seed " << Seed;
+    EXPECT_EQ(RN.Result, set({{9, 0}, {40, 0}, {61, 0}})) << "seed " << Seed;
+    EXPECT_EQ(RP.Result, RN.Result) << "seed " << Seed;
+    RunsNew += New.Runs;
+    RunsPaper += Paper.Runs;
+    RoundsNew += RN.Rounds;
+    RoundsPaper += RP.Rounds;
+  }
+  EXPECT_LT(RunsNew * 10, RunsPaper * 6) << RunsNew << " vs " << RunsPaper;
+  EXPECT_LE(RoundsNew, RoundsPaper);
+  std::cout << "runs " << RunsNew << " vs " << RunsPaper << ", rounds "
+            << RoundsNew << " vs " << RoundsPaper << "\n";
 }
 
 #ifdef INCANT_HAVE_SQLITE_TEST

@@ -14,7 +14,8 @@ UnitManifest unit(const std::string &Id) {
   M.Target = "sm_90";
   M.Passes = {"randomise"};
   M.Functions = {{"_Z1kPi", true, true, "", false, {}}};
-  M.Sites = {{0, "randomise", "_Z1kPi", "%tid.x read", 3, "a.cu", 1, 2}};
+  M.Sites = {
+      {0, "randomise", "_Z1kPi", "%tid.x read", 3, "a.cu", 1, 2, "", "", ""}};
   return M;
 }
 

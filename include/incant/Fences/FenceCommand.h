@@ -52,6 +52,8 @@ struct FenceCommand {
   uint64_t StableRuns = 0;   ///< Or its runs (then StableFor is a cap).
   std::string Budget;        ///< Time for this invocation's checks.
   bool Weaken = true;
+  /// Algorithm 1 as the paper has it: no chunks, no evidence, I doubles.
+  bool PaperOnly = false;
   std::string Reference;     ///< A build with the application's own fences.
   std::string Save;          ///< The result for `incant fences cost`.
   std::string Patch;         ///< A unified diff of the reduced fences.

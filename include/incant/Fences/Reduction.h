@@ -20,7 +20,19 @@
 //   - each fence of the result is then tried with the weaker kinds
 //     (acq_rel.cta, sc.cta, acq_rel.gpu, the cheapest first) and keeps the
 //     first that passes; the weakened set must be stable, else every fence
-//     goes back to sc.gpu.
+//     goes back to sc.gpu;
+//   - chunks: between the binary and the linear reduction, F_b's fences are
+//     removed a quarter, an eighth, ... at a time (in code order) before
+//     one at a time, so the fences no run needs go in few checks and the
+//     runs go to the few that matter (Chunks);
+//   - evidence: a failed check shows that its set, and every set it
+//     contains (fewer fences, or weaker kinds), is not enough: such a set
+//     fails without running. Runs of a set that passed count towards a
+//     later check of the same set, which runs only the rest (Evidence);
+//   - when the stability check fails, the next round's I is at least what
+//     catches the failure rate the stability checks measured (failures
+//     over their runs) with probability Confidence, within the stability
+//     check's runs; the paper only doubles I, round after round.
 //
 // Every check is numbered; a Journal gives the results of checks made
 // before (a killed search resumes from its store) and records new ones.
@@ -47,7 +59,7 @@ std::string formatSet(const FenceSet &S);
 /// The inverse of formatSet; nullopt if \p Text is not such a list.
 std::optional<FenceSet> parseSet(const std::string &Text);
 
-enum class Purpose { All, None, Binary, Linear, Stable, Weaken };
+enum class Purpose { All, None, Binary, Chunk, Linear, Stable, Weaken };
 const char *purposeName(Purpose P);
 
 /// What one check asks of the oracle.
@@ -84,7 +96,22 @@ struct CheckRecord {
   CheckSpec Spec;
   CheckOutcome Out;
   bool Replayed = false; ///< From the journal, not run now.
+  /// Failed without running: its set is contained in the set of this
+  /// earlier failed check (Evidence).
+  std::optional<uint64_t> ImpliedBy;
+  /// Runs of earlier checks of the same set that passed and count towards
+  /// this one; Spec asks only for the rest (Evidence). A check whose
+  /// earlier runs cover it passes without running (Spec.Runs 0).
+  uint64_t PriorRuns = 0;
+  /// Failed: this check, or the one that implies its failure.
+  bool failed() const { return ImpliedBy || !Out.passed(); }
 };
+
+/// True if fence set \p Sub orders no more than \p Super: each of its
+/// fences is in \p Super with a kind at least as strong (sc.gpu is the
+/// strongest, acq_rel.cta the weakest; acq_rel.gpu and sc.cta are not
+/// comparable).
+bool ordersNoMore(const FenceSet &Sub, const FenceSet &Super);
 
 /// Where checks are kept (the store, or nothing).
 class Journal {
@@ -104,6 +131,11 @@ struct ReductionOptions {
   CheckSpec Stable = {0, 3600}; ///< EmpiricallyStable (the paper: 1 hour).
   bool Weaken = true;          ///< Try the weaker kinds of each fence.
   bool TryNone = true;         ///< Check the empty set first.
+  bool Chunks = true;          ///< Remove chunks before single fences.
+  bool Evidence = true;        ///< Failures imply; passed runs count.
+  /// Next round's I catches the measured failure rate with this
+  /// probability (0: only double, as the paper).
+  double Confidence = 0.95;
   double Budget = 0;           ///< Seconds of checks made now (0: none).
   unsigned MaxRounds = 16;
 };

@@ -9,9 +9,10 @@
 //
 // The child runs in a process group of its own, so a timeout also ends the
 // programs it started (a shell script's children, an MPI launcher's ranks).
-// Everything the child needs is prepared before fork(); the child only
-// calls async-signal-safe functions, so runProcess is safe to call from
-// several threads at once (incant campaign runs workers in threads).
+// The child is started with posix_spawn (nothing of the caller's memory is
+// copied), everything it needs prepared before, so runProcess is safe and
+// cheap to call from several threads at once (incant campaign prepares
+// tests in threads).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_SUPPORT_PROCESS_H

@@ -949,7 +949,12 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   ++K.Launches;
   const Config &Cf = cfg();
 
-  if (Cf.Spread) {
+  if (Cf.Spread && L.Cooperative) {
+    // Fewer blocks per SM than the application sized its cooperative grid
+    // for makes the launch fail (too large to be resident at once).
+    note("cooperative launch of " + K.Name + ": not spread (its blocks "
+         "must all be resident at once)");
+  } else if (Cf.Spread) {
     int S = spreadSmem(C, K, L.Smem);
     if (S > int(L.Smem)) {
       L.Smem = unsigned(S);
