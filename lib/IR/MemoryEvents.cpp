@@ -11,8 +11,20 @@ using ptx::Instruction;
 using ptx::Opcode;
 using ptx::Operand;
 
+/// Bytes of one element named by a type modifier the instruction decoder
+/// leaves in Mods (packed and 8-bit float types).
+static unsigned modifierBytes(const std::string &T) {
+  if (T == ".f16x2" || T == ".bf16x2" || T == ".e4m3x4" || T == ".e5m2x4")
+    return 4;
+  if (T == ".f16" || T == ".bf16" || T == ".e4m3x2" || T == ".e5m2x2")
+    return 2;
+  if (T == ".e4m3" || T == ".e5m2")
+    return 1;
+  return 0;
+}
+
 unsigned accessBytes(const Instruction &I) {
-  unsigned Vec = 1;
+  unsigned Vec = 1, Elem = 0;
   for (const ptx::Modifier &M : I.Mods) {
     if (M.Text == ".v2")
       Vec = 2;
@@ -20,21 +32,11 @@ unsigned accessBytes(const Instruction &I) {
       Vec = 4;
     else if (M.Text == ".v8")
       Vec = 8;
+    else if (unsigned B = modifierBytes(M.Text))
+      Elem = B;
   }
-  unsigned Elem = 0;
   if (!I.Types.empty() && I.Types[0].K != ptx::Type::Pred)
     Elem = (I.Types[0].Bits + 7) / 8;
-  if (!Elem)
-    for (const ptx::Modifier &M : I.Mods) {
-      // Packed types the instruction decoder leaves in Mods: .f16x2 ...
-      const std::string &T = M.Text;
-      if (T == ".f16" || T == ".bf16")
-        Elem = 2;
-      else if (T == ".f16x2" || T == ".bf16x2")
-        Elem = 4;
-      else if (T == ".e4m3x2" || T == ".e5m2x2")
-        Elem = 2;
-    }
   return Elem * Vec;
 }
 

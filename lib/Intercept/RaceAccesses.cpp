@@ -30,6 +30,7 @@
 #include "Passes.h"
 #include "runtime/incant_race.h"
 
+#include "incant/IR/MemoryEvents.h"
 #include "incant/IR/Summary.h"
 
 #include <fmt/format.h>
@@ -70,35 +71,11 @@ const ptx::Module *hooksModule(DiagnosticEngine &Diags) {
   return M ? &*M : nullptr;
 }
 
-/// Bytes of one element named by a type modifier the decoder leaves alone.
-unsigned modifierBytes(std::string_view T) {
-  if (T == ".f16x2" || T == ".bf16x2" || T == ".e4m3x4" || T == ".e5m2x4")
-    return 4;
-  if (T == ".f16" || T == ".bf16" || T == ".e4m3x2" || T == ".e5m2x2")
-    return 2;
-  if (T == ".e4m3" || T == ".e5m2")
-    return 1;
-  return 0;
-}
-
-/// The bytes an ld, st, atom or red touches: vector width times element.
+/// The bytes an ld, st, atom or red touches (vector width times element);
+/// a word where the element type is not known.
 unsigned accessBytes(const Instruction &I) {
-  unsigned Vec = 1, Elem = 0;
-  for (const ptx::Modifier &M : I.Mods) {
-    if (M.Text == ".v2")
-      Vec = 2;
-    else if (M.Text == ".v4")
-      Vec = 4;
-    else if (M.Text == ".v8")
-      Vec = 8;
-    else if (unsigned B = modifierBytes(M.Text))
-      Elem = B;
-  }
-  if (!I.Types.empty() && I.Types.back().K != ptx::Type::Pred)
-    Elem = I.Types.back().Bits / 8;
-  if (!Elem)
-    Elem = 4;
-  return Vec * Elem;
+  unsigned B = ir::accessBytes(I);
+  return B ? B : 4;
 }
 
 unsigned log2Bytes(unsigned B) {
