@@ -2,7 +2,6 @@
 #include "incant/IR/Uniformity.h"
 
 #include <algorithm>
-#include <string>
 
 namespace incant::ir {
 
@@ -156,57 +155,15 @@ bool Uniformity::readsParameter(const Instruction &I) const {
   return false;
 }
 
-namespace {
-/// An instruction's first address operand, or null.
-const Operand *addressOf(const Instruction &I) {
-  for (const Operand &O : I.Ops)
-    if (O.K == Operand::Address)
-      return &O;
-  return nullptr;
-}
-
-bool mentions(const Operand &O, const std::string &Name) {
-  if (O.Name == Name)
-    return true;
-  for (const Operand &E : O.Elems)
-    if (mentions(E, Name))
-      return true;
-  return false;
-}
-} // namespace
-
 Variance Uniformity::bodyParamVariance(unsigned LoadItem) const {
-  const Operand *A = addressOf(F->inst(LoadItem));
-  if (!A || A->Name.empty() || A->Name[0] == '%')
+  const Instruction &I = F->inst(LoadItem);
+  if (I.Ops.size() < 2 || I.Ops[1].K != Operand::Address ||
+      I.Ops[1].Name.empty() || I.Ops[1].Name[0] == '%')
     return Variance::Thread;
-  // As ThreadValues::paramStore: back through the block, then up the
-  // dominator tree, to the latest st.param to the variable at that offset
-  // (PTX's call sequences are straight-line code; each declares its own
-  // param0 and retval0, so the name alone does not pick the store).
-  unsigned B = F->blockOf(LoadItem);
-  unsigned Limit = LoadItem;
-  for (unsigned Guard = 0; B != NoNode && Guard < 4096; ++Guard) {
-    const std::vector<unsigned> &In = F->blocks()[B].Insts;
-    for (auto It = In.rbegin(); It != In.rend(); ++It) {
-      if (*It >= Limit)
-        continue;
-      const Instruction &I = F->inst(*It);
-      if (I.Op == Opcode::Call) {
-        for (const Operand &O : I.Ops)
-          if (mentions(O, A->Name))
-            return Variance::Thread; // a call's result
-        continue;
-      }
-      const Operand *SA = addressOf(I);
-      if (I.Op != Opcode::St || I.ASpace != ptx::AddrSpace::Param || !SA ||
-          SA->Name != A->Name || SA->Value != A->Value)
-        continue;
-      return I.G ? Variance::Thread : operandVariance(*It);
-    }
-    Limit = ~0u;
-    B = F->dominators().idom(B);
-  }
-  return Variance::Thread;
+  unsigned St = F->paramStoreBefore(LoadItem, I.Ops[1].Name, I.Ops[1].Value);
+  if (St == NoNode || F->inst(St).G)
+    return Variance::Thread;
+  return operandVariance(St);
 }
 
 Variance Uniformity::operandVariance(unsigned Item) const {
