@@ -76,6 +76,8 @@ const char *rmwName(litmus::RmwOp R) {
     return "min";
   case litmus::RmwOp::Max:
     return "max";
+  case litmus::RmwOp::Sub: // refused by checkSupported: PTX has no atom.sub
+    return "sub";
   }
   return "add";
 }
@@ -236,6 +238,21 @@ bool Emitter::checkSupported() {
       if (O.K == Op::Kind::Rmw && O.Bits == 64 &&
           (O.Rmw == litmus::RmwOp::Inc || O.Rmw == litmus::RmwOp::Dec))
         error(O, "PTX has no 64-bit atom.inc or atom.dec");
+      if (O.K == Op::Kind::Rmw && O.Rmw == litmus::RmwOp::Sub)
+        error(O, "PTX has no atom.sub or red.sub (Dat3M's litmus dialect "
+                 "has); write atom.add of the negated value");
+      if (isMemOp(O) && O.Px != litmus::Proxy::Generic)
+        error(O, "accesses through the surface, texture or constant proxy "
+                 "are not supported by the CUDA backend");
+      if (O.K == Op::Kind::Fence && O.Fence == litmus::FenceKind::Proxy)
+        error(O, "proxy fences (fence.proxy) are not supported by the CUDA "
+                 "backend");
+      if (O.K == Op::Kind::Barrier &&
+          (O.Arrive || O.BarrierInstance >= 0 || O.BarrierIdReg >= 0 ||
+           O.BarrierQuorum.K != Operand::Kind::None))
+        error(O, "the CUDA backend runs 'bar.sync N' only (not bar.arrive, "
+                 "a barrier id in a register, or Dat3M's barrier instances "
+                 "and quorums)");
       if (isMemOp(O) && O.Addr.K == Operand::Kind::Addr && O.Addr.Imm.Loc >= 0 &&
           static_cast<size_t>(O.Addr.Imm.Loc) < P.Locs.size()) {
         bool Shared = P.Locs[O.Addr.Imm.Loc].R == litmus::Region::Shared;
@@ -244,6 +261,14 @@ bool Emitter::checkSupported() {
           error(O, "state space of the instruction does not match the "
                    "location's region in the memory map");
       }
+    }
+  for (size_t J = 0; J < P.Locs.size(); ++J)
+    if (P.Locs[J].phys(int32_t(J)) != int32_t(J)) {
+      Diags.error(File, {},
+                  fmt::format("location {} is a virtual alias; the CUDA "
+                              "backend does not support aliases",
+                              P.Locs[J].Name));
+      Failed = true;
     }
   for (const auto &T : P.Threads)
     if (T.Where.Device != P.Threads.front().Where.Device) {

@@ -206,6 +206,16 @@ void Compiler::compileModule(const Module &M, Env &E) {
   }
 }
 
+/// Whether \p X names \p Name (as a name, not a call).
+static bool mentions(const Expr &X, const std::string &Name) {
+  if (X.Kind == ExprKind::Name && X.Name == Name)
+    return true;
+  for (const auto &O : X.Ops)
+    if (mentions(*O, Name))
+      return true;
+  return false;
+}
+
 void Compiler::compileLet(const Stmt &S, Env &E) {
   // `let a = e1 and b = e2`: every body sees the names before the let.
   std::vector<std::pair<std::string, Bound>> New;
@@ -216,6 +226,10 @@ void Compiler::compileLet(const Stmt &S, Env &E) {
       New.push_back({B.Name, Bound{F.get(), {}}});
       Funcs.push_back(std::move(F));
     } else {
+      // `let co = co+`: the model closes the primitive coherence order
+      // itself, so it takes co to be a partial order (docs/cat.md).
+      if (B.Name == "co" && !E.count("co") && mentions(*B.Body, "co"))
+        P.PartialCoherence = true;
       New.push_back({B.Name, Bound{nullptr, compile(*B.Body, E)}});
     }
   }

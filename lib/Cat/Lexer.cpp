@@ -69,6 +69,12 @@ Token Lexer::next() {
       LastCommentEnd = rangeOf(Pos - 2, Pos);
       continue;
     }
+    // `//` to the end of the line (Dat3M's models use them).
+    if (Pos + 1 < N && S[Pos] == '/' && S[Pos + 1] == '/') {
+      while (Pos < N && S[Pos] != '\n')
+        ++Pos;
+      continue;
+    }
     break;
   }
   if (Pos >= N)

@@ -1,6 +1,7 @@
 //===- Parser.cpp - Recursive-descent parser for .cat files ---------------===//
 //
-// Precedence, loosest first (docs/cat.md):  |   &   \   ;   * (product)
+// Precedence, loosest first (docs/cat.md), herd's and Dat3M's:
+//   |   ;   \   &   * (product)
 // then prefix ~, then the postfix operators + * ? ^-1 ^+ ^*.
 // All binary operators associate to the left.
 //
@@ -331,9 +332,9 @@ bool Parser::parseShow() {
 // Binary levels, loosest first.
 constexpr std::array<std::pair<Tok, ExprKind>, 5> Levels = {{
     {Tok::Pipe, ExprKind::Union},
-    {Tok::Amp, ExprKind::Inter},
-    {Tok::Backslash, ExprKind::Diff},
     {Tok::Semi, ExprKind::Seq},
+    {Tok::Backslash, ExprKind::Diff},
+    {Tok::Amp, ExprKind::Inter},
     {Tok::Star, ExprKind::Product},
 }};
 

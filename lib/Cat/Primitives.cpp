@@ -43,6 +43,13 @@ constexpr std::array Table = std::to_array<PrimitiveInfo>({
     {"CV", Set, Given},
     {"WB", Set, Given},
     {"WT", Set, Given},
+    // Proxies (Dat3M's names): the proxy of an access or a proxy fence;
+    // ALIAS: fence.proxy.alias.
+    {"GEN", Set, Given},
+    {"SUR", Set, Given},
+    {"TEX", Set, Given},
+    {"CON", Set, Given},
+    {"ALIAS", Set, Given},
     // Relations.
     {"id", Rel, Derived},
     {"po", Rel, Given},
@@ -69,7 +76,14 @@ constexpr std::array Table = std::to_array<PrimitiveInfo>({
     {"gl", Rel, Given},
     {"gpu", Rel, Given},
     {"sys", Rel, Given},
-    {"bsync", Rel, Given},
+    // Dat3M's names: same generic address, same scope (both scoped, each
+    // scope includes the other's thread), same CTA, barrier
+    // synchronization, and the Fence-SC order (guessed per execution).
+    {"vloc", Rel, Given},
+    {"sr", Rel, Given},
+    {"scta", Rel, Given},
+    {"syncbar", Rel, Given},
+    {"sync_fence", Rel, Given},
     // po;[fence];po for each fence kind and scope.
     {"membar.cta", Rel, Derived},
     {"membar.gl", Rel, Derived},

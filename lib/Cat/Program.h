@@ -69,6 +69,8 @@ struct PrimReg {
 
 struct Program {
   std::string Title;
+  /// The model closes `co` itself (`let co = co+`): coherence is partial.
+  bool PartialCoherence = false;
   std::vector<Instr> Code;
   std::vector<FixBlock> Fixes;
   std::vector<CheckInfo> Checks;

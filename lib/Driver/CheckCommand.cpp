@@ -64,7 +64,11 @@ void printHerd(std::ostream &OS, const LoadedTest &T,
     OS << litmus::formatState(P, S.Values) << '\n';
   OS << (R.Ok ? "Ok" : "No") << '\n';
   OS << "Witnesses\n";
-  OS << "Positive: " << R.Positive << " Negative: " << R.Negative << '\n';
+  // herd's witnesses count the executions that satisfy the test's
+  // condition: for ~exists, those where the proposition is false.
+  bool Negated = P.Q == litmus::Quantifier::NotExists;
+  OS << "Positive: " << (Negated ? R.Negative : R.Positive)
+     << " Negative: " << (Negated ? R.Positive : R.Negative) << '\n';
   for (const std::string &F : R.Flags)
     OS << "Flag " << F << '\n';
   if (R.Incomplete)

@@ -238,6 +238,8 @@ public:
         case litmus::FenceKind::FenceAcqRel:
           emit(inst("fence", {".acq_rel", scopeMod(F.Sc)}, {}));
           break;
+        case litmus::FenceKind::Proxy:
+          break; // cycles have no proxy fences (gen::parseFence reads none)
         }
       } else if (Prev && (Prev->K == Edge::DpAddr || Prev->K == Edge::DpData)) {
         // A false dependency, as in the thesis: and with 0.
@@ -374,7 +376,7 @@ litmus::Test writeTest(const GTest &G, const std::string &Name,
   litmus::Test T;
   T.A = litmus::Arch::GPU_PTX;
   T.Name = Name;
-  T.Comment = Comment;
+  T.Comments = {Comment};
   std::vector<std::vector<ptx::Statement>> Code;
   std::vector<litmus::CondExpr> Atoms;
   for (size_t Tid = 0; Tid != G.Threads.size(); ++Tid) {

@@ -60,6 +60,8 @@ std::string gen::printFence(const Fence &F) {
     return std::string("fence.sc.") + scopeWord(F.Sc);
   case FenceKind::FenceAcqRel:
     return std::string("fence.acq_rel.") + scopeWord(F.Sc);
+  case FenceKind::Proxy:
+    break; // cycles have no proxy fences (parseFence reads none)
   }
   return "";
 }

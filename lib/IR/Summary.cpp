@@ -83,6 +83,7 @@ static const char *atomOpName(ptx::AtomOp Op) {
   case ptx::AtomOp::Xor: return "xor";
   case ptx::AtomOp::Min: return "min";
   case ptx::AtomOp::Max: return "max";
+  case ptx::AtomOp::Sub: return "sub";
   }
   return "";
 }

@@ -102,7 +102,9 @@ std::string formatCondition(const Program &P) {
 }
 
 const char *conditionKind(const Program &P) {
-  return P.Q == Quantifier::Forall ? "Required" : "Allowed";
+  return P.Q == Quantifier::Forall      ? "Required"
+         : P.Q == Quantifier::NotExists ? "Forbidden"
+                                        : "Allowed";
 }
 
 } // namespace incant::litmus

@@ -43,12 +43,18 @@ private:
   void lowerThreads();
   void collectLocations();
   int32_t addLocation(const std::string &Name);
+  void collectAliases(const std::set<std::string> &Inited,
+                      const std::set<std::string> &Mapped);
   void declareRegisters();
   void placeThreads();
   void placeFromTree(const ScopeNode &N, Placement Ctx, bool HasCTA,
                      bool HasCluster, bool HasWarp);
   void lowerCode();
   bool lowerInst(int32_t Th, const ptx::Instruction &I, Op &O);
+  bool lowerPtxBarrier(int32_t Th, const ptx::Instruction &I, Op &O);
+  bool lowerDat3mBarrier(int32_t Th, const ptx::Instruction &I, Op &O);
+  bool barrierId(int32_t Th, const ptx::Instruction &I, const ptx::Operand &A,
+                 Op &O);
   void lowerCmpBranch(int32_t Th, const ptx::Instruction &I,
                       std::vector<PendingBranch> &Branches);
   int32_t findReg(int32_t Th, const std::string &Name) const;
@@ -121,6 +127,7 @@ int32_t Lowerer::addLocation(const std::string &Name) {
   int32_t Idx = static_cast<int32_t>(P.Locs.size());
   Location L;
   L.Name = Name;
+  L.Phys = L.Generic = Idx;
   P.Locs.push_back(std::move(L));
   Uses.emplace_back();
   LocIndex[Name] = Idx;
@@ -160,11 +167,52 @@ void Lowerer::collectLocations() {
     }
     P.Locs[addLocation(E.Name)].R = E.R;
   }
+  collectAliases(Inited, Mapped);
+}
+
+/// `y @ generic aliases x;`: y names x's physical memory; a generic alias is
+/// a virtual address of its own, an alias through another proxy is x as
+/// that proxy sees it (same generic address). An alias takes its target's
+/// initial value and region.
+void Lowerer::collectAliases(const std::set<std::string> &Inited,
+                             const std::set<std::string> &Mapped) {
+  for (const InitItem &I : T.Init) {
+    if (I.K != InitItem::Alias)
+      continue;
+    auto Tg = LocIndex.find(I.Target);
+    if (Tg == LocIndex.end()) {
+      error(I.TargetRange,
+            fmt::format("'{}' aliases '{}', which is not a location declared "
+                        "before it",
+                        I.Name, I.Target));
+      continue;
+    }
+    if (LocIndex.count(I.Name) || Inited.count(I.Name)) {
+      error(I.NameRange,
+            fmt::format("location '{}' is declared twice", I.Name));
+      continue;
+    }
+    if (Mapped.count(I.Name)) {
+      error(I.NameRange,
+            fmt::format("alias '{}' is in the memory map; it takes the "
+                        "region of '{}'",
+                        I.Name, I.Target));
+      continue;
+    }
+    int32_t T0 = Tg->second;
+    int32_t A = addLocation(I.Name);
+    Location &Target = P.Locs[size_t(T0)];
+    Location &Al = P.Locs[size_t(A)];
+    Al.Phys = Target.phys(T0);
+    Al.Generic = I.AliasProxy == ptx::Proxy::Generic ? A : Target.generic(T0);
+    Al.Init = P.Locs[size_t(Al.Phys)].Init;
+    Al.R = P.Locs[size_t(Al.Phys)].R;
+  }
 }
 
 void Lowerer::declareRegisters() {
   for (const InitItem &I : T.Init) {
-    if (I.K == InitItem::LocInit)
+    if (I.K == InitItem::LocInit || I.K == InitItem::Alias)
       continue;
     auto It = ThreadIndex.find(I.Thread);
     if (It == ThreadIndex.end()) {
@@ -441,6 +489,17 @@ static Sem semOf(ptx::Sem S) {
   return Sem::Weak;
 }
 
+static Proxy proxyOf(ptx::Proxy P) {
+  switch (P) {
+  case ptx::Proxy::Generic: return Proxy::Generic;
+  case ptx::Proxy::Surface: return Proxy::Surface;
+  case ptx::Proxy::Texture: return Proxy::Texture;
+  case ptx::Proxy::Constant: return Proxy::Constant;
+  case ptx::Proxy::Alias: return Proxy::Alias;
+  }
+  return Proxy::Generic;
+}
+
 static CacheOp cacheOf(ptx::CacheOp C) {
   return static_cast<CacheOp>(static_cast<uint8_t>(C));
 }
@@ -458,6 +517,7 @@ static RmwOp rmwOf(ptx::AtomOp A) {
   case ptx::AtomOp::Xor: return RmwOp::Xor;
   case ptx::AtomOp::Min: return RmwOp::Min;
   case ptx::AtomOp::Max: return RmwOp::Max;
+  case ptx::AtomOp::Sub: return RmwOp::Sub;
   }
   return RmwOp::Add;
 }
@@ -495,8 +555,20 @@ bool Lowerer::lowerInst(int32_t Th, const ptx::Instruction &I, Op &O) {
     O.GuardNegated = I.G->Negated;
   }
   const auto &Ops = I.Ops;
+  O.Px = proxyOf(I.Px);
   switch (I.Op) {
   case Opcode::Ld:
+    if (Ops[1].K == ptx::Operand::Imm) {
+      // Dat3M's `ld r0, 1`: a constant into a register.
+      if (!IsPTX) {
+        error(Ops[1].Range, "expected an address ([r1], [x], [r1+4] or x)");
+        return false;
+      }
+      O.K = Op::Kind::Alu;
+      O.Alu = AluOp::Mov;
+      O.Src.push_back(Operand::imm(Ops[1].Value));
+      return destReg(Th, Ops[0], I, O.Dst);
+    }
     O.K = Op::Kind::Load;
     O.S = semOf(I.S);
     O.Sc = O.S == Sem::Weak || O.S == Sem::Volatile ? Scope::None
@@ -545,27 +617,18 @@ bool Lowerer::lowerInst(int32_t Th, const ptx::Instruction &I, Op &O) {
     return true;
   case Opcode::Fence:
     O.K = Op::Kind::Fence;
+    if (I.hasMod(".proxy")) {
+      O.Fence = FenceKind::Proxy;
+      return true;
+    }
     O.Fence = I.S == ptx::Sem::SC ? FenceKind::FenceSC : FenceKind::FenceAcqRel;
     O.S = I.S == ptx::Sem::SC ? Sem::SC : Sem::AcqRel;
     O.Sc = scopeOf(I.Sc);
     return true;
   case Opcode::Bar:
     O.K = Op::Kind::Barrier;
-    if (Ops[0].K != ptx::Operand::Imm) {
-      error(Ops[0].Range, "the barrier number must be an integer");
-      return false;
-    }
-    if (Ops[0].Value < 0 || Ops[0].Value > 15) {
-      error(Ops[0].Range, "the barrier number must be between 0 and 15");
-      return false;
-    }
-    O.BarrierId = static_cast<int32_t>(Ops[0].Value);
-    if (Ops.size() > 1) {
-      Operand V;
-      if (!valueOperand(Th, Ops[1], I, V))
-        return false;
-    }
-    return true;
+    O.Arrive = I.hasMod(".arrive");
+    return IsPTX ? lowerDat3mBarrier(Th, I, O) : lowerPtxBarrier(Th, I, O);
   case Opcode::Bra:
     O.K = Op::Kind::Branch;
     return true; // Target is resolved by the caller.
@@ -609,6 +672,76 @@ bool Lowerer::lowerInst(int32_t Th, const ptx::Instruction &I, Op &O) {
     if (!valueOperand(Th, Ops[K], I, V))
       return false;
     O.Src.push_back(V);
+  }
+  return true;
+}
+
+/// GPU_PTX: PTX's `bar.sync a`, a the barrier (an integer 0..15 or a
+/// register). PTX's thread count b (`bar.sync a, b`, and `bar.arrive a, b`,
+/// which needs it) counts hardware threads in whole warps, which a litmus
+/// thread is not: refused rather than ignored.
+bool Lowerer::lowerPtxBarrier(int32_t Th, const ptx::Instruction &I, Op &O) {
+  const auto &Ops = I.Ops;
+  if (Ops.size() > 1 || O.Arrive) {
+    error(Ops.size() > 1 ? Ops[1].Range : I.NameRange,
+          fmt::format("'{}' with a thread count is not supported: the count "
+                      "is in hardware threads (whole warps), which litmus "
+                      "threads are not; write '{}.sync a'",
+                      I.Name, I.Name));
+    return false;
+  }
+  return barrierId(Th, I, Ops[0], O);
+}
+
+/// The barrier number: an integer 0..15, or a register (its value when the
+/// barrier runs).
+bool Lowerer::barrierId(int32_t Th, const ptx::Instruction &I,
+                        const ptx::Operand &A, Op &O) {
+  if (A.K == ptx::Operand::Imm) {
+    if (A.Value < 0 || A.Value > 15) {
+      error(A.Range, "the barrier number must be between 0 and 15");
+      return false;
+    }
+    O.BarrierId = int32_t(A.Value);
+    return true;
+  }
+  Operand V;
+  if (!valueOperand(Th, A, I, V))
+    return false;
+  if (V.K != Operand::Kind::Reg) {
+    error(A.Range, "the barrier number must be an integer or a register");
+    return false;
+  }
+  O.BarrierIdReg = V.Reg;
+  O.BarrierId = -1;
+  return true;
+}
+
+/// PTX (Dat3M's dialect): `bar.cta.sync I`, `bar.cta.sync I, ID` and
+/// `bar.cta.sync I, ID, Q`, `bar.cta.arrive I`: I the barrier instance (an
+/// integer), ID the barrier resource (integer or register), Q the quorum,
+/// the number of threads that must arrive (integer or register).
+bool Lowerer::lowerDat3mBarrier(int32_t Th, const ptx::Instruction &I,
+                                Op &O) {
+  const auto &Ops = I.Ops;
+  if (Ops[0].K != ptx::Operand::Imm || Ops[0].Value < 0 ||
+      Ops[0].Value > INT32_MAX) {
+    error(Ops[0].Range, fmt::format("the instance of '{}' must be a "
+                                    "non-negative integer",
+                                    I.Name));
+    return false;
+  }
+  O.BarrierInstance = int32_t(Ops[0].Value);
+  O.BarrierId = -1;
+  if (Ops.size() > 1 && !barrierId(Th, I, Ops[1], O))
+    return false;
+  if (Ops.size() > 2) {
+    if (!valueOperand(Th, Ops[2], I, O.BarrierQuorum))
+      return false;
+    if (O.BarrierQuorum.K == Operand::Kind::Addr) {
+      error(Ops[2].Range, "the quorum must be an integer or a register");
+      return false;
+    }
   }
   return true;
 }
@@ -728,12 +861,18 @@ void Lowerer::markWidths() {
       else if (O.Addr.K == Operand::Kind::Reg)
         L = TP.Regs[size_t(O.Addr.Reg)].Init.Loc;
       if (L >= 0) {
-        P.Locs[size_t(L)].Bits = 64;
+        P.Locs[size_t(P.Locs[size_t(L)].phys(L))].Bits = 64;
         continue;
       }
       for (Location &Each : P.Locs)
         Each.Bits = 64;
     }
+  // Aliases of one physical location share its width.
+  for (size_t L = 0; L != P.Locs.size(); ++L)
+    P.Locs[L].Bits = std::max(P.Locs[L].Bits,
+                              P.Locs[size_t(P.Locs[L].phys(int32_t(L)))].Bits);
+  for (size_t L = 0; L != P.Locs.size(); ++L)
+    P.Locs[size_t(P.Locs[L].phys(int32_t(L)))].Bits = P.Locs[L].Bits;
 }
 
 void Lowerer::checkShared() {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <string_view>
 
 namespace incant::litmus {
@@ -103,6 +104,7 @@ private:
   bool parseHeaderLine(Test &T);
   bool parseInit(Test &T);
   bool parseValue(ValueExpr &V);
+  bool parseAlias(InitItem &It);
   bool parseInt(const LToken &Tok, bool Negative, int64_t &V);
   bool parseThreads(Test &T);
   bool parseRows(Test &T);
@@ -178,9 +180,22 @@ bool Parser::parseHeaderLine(Test &T) {
   T.Name = S.substr(B, P - B);
   T.NameRange = {File->locAt(B), File->locAt(P)};
   Lex.seek(P);
-  if (Lex.peek().is(LTok::String)) {
+  LitmusLexer Start = Lex;
+  while (Lex.peek().is(LTok::String)) {
     LToken C = Lex.next();
-    T.Comment = std::string(C.Text.substr(1, C.Text.size() - 2));
+    T.Comments.push_back(std::string(C.Text.substr(1, C.Text.size() - 2)));
+  }
+  if (T.A == Arch::PTX && !Lex.peek().is(LTok::LBrace)) {
+    // Dat3M's grammar skips everything up to the first '{'.
+    size_t B = Start.tokenStart(), E = S.find('{', B);
+    if (E != std::string::npos) {
+      T.Comments.clear();
+      uint32_t End = uint32_t(E);
+      while (End > B && std::isspace(static_cast<unsigned char>(S[End - 1])))
+        --End;
+      T.Preamble = S.substr(B, End - B);
+      Lex.seek(uint32_t(E));
+    }
   }
   return true;
 }
@@ -239,9 +254,19 @@ bool Parser::parseInit(Test &T) {
       It.ThreadRange = N.Range;
       HasThread = true;
     } else if (First.is(LTok::Ident)) {
-      // `P1:` or a location name.
+      // `P1:`, a location name, or an alias `y @ generic aliases x`.
       LitmusLexer Ahead = Lex;
       Ahead.next();
+      if (Ahead.peek().is(LTok::At)) {
+        if (!parseAlias(It))
+          return false;
+        It.Range = from(B);
+        if (!Lex.peek().is(LTok::RBrace) &&
+            !expect(LTok::Semi, "';' after the init item"))
+          return false;
+        T.Init.push_back(std::move(It));
+        continue;
+      }
       if (Ahead.peek().is(LTok::Colon)) {
         LToken N = Lex.next();
         It.Thread = threadIdOf(N.Text);
@@ -299,6 +324,37 @@ bool Parser::parseInit(Test &T) {
     T.Init.push_back(std::move(It));
   }
   Lex.next();
+  return true;
+}
+
+/// `y @ generic aliases x` (also surface, texture, constant).
+bool Parser::parseAlias(InitItem &It) {
+  LToken N = Lex.next();
+  It.K = InitItem::Alias;
+  It.Name = std::string(N.Text);
+  It.NameRange = N.Range;
+  Lex.next(); // '@'
+  const LToken &P = Lex.peek();
+  std::optional<ptx::Proxy> Px;
+  if (P.is(LTok::Ident))
+    Px = P.Text == "generic"    ? std::optional(ptx::Proxy::Generic)
+         : P.Text == "surface"  ? std::optional(ptx::Proxy::Surface)
+         : P.Text == "texture"  ? std::optional(ptx::Proxy::Texture)
+         : P.Text == "constant" ? std::optional(ptx::Proxy::Constant)
+                                : std::nullopt;
+  if (!Px)
+    return expected("a proxy (generic, surface, texture or constant) after "
+                    "'@'");
+  It.AliasProxy = *Px;
+  Lex.next();
+  if (!isIdent("aliases"))
+    return expected("'aliases'");
+  Lex.next();
+  if (!Lex.peek().is(LTok::Ident))
+    return expected("the location that is aliased");
+  LToken Tg = Lex.next();
+  It.Target = std::string(Tg.Text);
+  It.TargetRange = Tg.Range;
   return true;
 }
 

@@ -102,8 +102,10 @@ std::string printCondition(const Test &T, const CondExpr &C) {
 std::string printTest(const Test &T) {
   std::string Out;
   Out += fmt::format("{} {}\n", T.A == Arch::PTX ? "PTX" : "GPU_PTX", T.Name);
-  if (T.Comment)
-    Out += "\"" + *T.Comment + "\"\n";
+  for (const std::string &C : T.Comments)
+    Out += "\"" + C + "\"\n";
+  if (!T.Preamble.empty())
+    Out += T.Preamble + "\n";
   Out += "{\n";
   for (const InitItem &I : T.Init) {
     switch (I.K) {
@@ -119,6 +121,13 @@ std::string printTest(const Test &T) {
     case InitItem::LocInit:
       Out += I.Name + "=" + printValue(*I.Init);
       break;
+    case InitItem::Alias: {
+      static const char *const Names[] = {"generic", "surface", "texture",
+                                          "constant", "alias"};
+      Out += I.Name + " @ " + Names[size_t(I.AliasProxy)] + " aliases " +
+             I.Target;
+      break;
+    }
     }
     Out += ";\n";
   }

@@ -2,6 +2,7 @@
 #include "incant/Model/Check.h"
 #include "incant/Model/Executions.h"
 
+#include "incant/Cat/Evaluator.h"
 #include "incant/Litmus/Condition.h"
 
 #include <algorithm>
@@ -10,40 +11,75 @@
 using namespace incant;
 using namespace incant::model;
 
+namespace {
+
+/// The model's verdicts on partial choices, for the enumerator to skip what
+/// the model forbids however the choice is completed.
+class ModelPruner : public CandidatePruner {
+public:
+  explicit ModelPruner(cat::Evaluator &Ev) : Ev(Ev) {}
+  bool admits(const cat::Execution &X, unsigned Level) override {
+    return Ev.stage(X, Level);
+  }
+  bool refutes(const cat::Execution &X, unsigned From,
+               uint32_t UpperMask) override {
+    return Ev.refutes(X, From, UpperMask);
+  }
+  bool canRefute(const cat::Execution &X, unsigned From,
+                 uint32_t UpperMask) override {
+    return Ev.canRefute(X, From, UpperMask);
+  }
+
+private:
+  cat::Evaluator &Ev;
+};
+
+} // namespace
+
 CheckResult model::check(const litmus::Program &P, const cat::Model &M,
                          const CheckOptions &Opts) {
   CheckResult Res;
   std::map<std::vector<litmus::Value>, State> States;
   std::vector<litmus::Value> Key;
   std::vector<std::string> Flags;
-  EnumerationStats Stats = forEachCandidate(P, Opts, [&](const Candidate &C) {
-    cat::Verdict V = M.evaluate(C.execution());
-    if (!V.Allowed)
-      return true;
-    for (std::string &F : V.Flags)
-      if (std::find(Flags.begin(), Flags.end(), F) == Flags.end())
-        Flags.push_back(std::move(F));
-    Key.clear();
-    for (const litmus::Observed &O : P.Observe) {
-      if (O.Thread < 0) {
-        Key.push_back(C.finalLoc(unsigned(O.Index)));
-        continue;
-      }
-      const litmus::Register &R =
-          P.Threads[O.Thread].Regs[unsigned(O.Index)];
-      Key.push_back(wrapValue(C.finalReg(unsigned(O.Thread),
-                                         unsigned(O.Index)),
-                              R.Bits, R.Signed));
-    }
-    auto [It, New] = States.try_emplace(Key);
-    if (New) {
-      It->second.Values = Key;
-      It->second.Satisfies = litmus::holds(P, P.Condition, Key);
-    }
-    ++It->second.Executions;
-    (It->second.Satisfies ? Res.Positive : Res.Negative) += 1;
-    return true;
-  });
+  CandidateShape Shape;
+  Shape.PartialCoherence = M.partialCoherence();
+  Shape.FenceSCOrder = M.usesPrimitive("sync_fence");
+  cat::Evaluator Ev(M);
+  ModelPruner Pruner(Ev);
+  EnumerationStats Stats = forEachCandidate(
+      P, Opts, Shape,
+      [&](const Candidate &C) {
+        cat::Verdict V = Ev.finish(C.execution());
+        if (!V.Allowed)
+          return true;
+        for (std::string &F : V.Flags)
+          if (std::find(Flags.begin(), Flags.end(), F) == Flags.end())
+            Flags.push_back(std::move(F));
+        C.forEachFinalState([&] {
+          Key.clear();
+          for (const litmus::Observed &O : P.Observe) {
+            if (O.Thread < 0) {
+              Key.push_back(C.finalLoc(unsigned(O.Index)));
+              continue;
+            }
+            const litmus::Register &R =
+                P.Threads[size_t(O.Thread)].Regs[unsigned(O.Index)];
+            Key.push_back(wrapValue(
+                C.finalReg(unsigned(O.Thread), unsigned(O.Index)), R.Bits,
+                R.Signed));
+          }
+          auto [It, New] = States.try_emplace(Key);
+          if (New) {
+            It->second.Values = Key;
+            It->second.Satisfies = litmus::holds(P, P.Condition, Key);
+          }
+          ++It->second.Executions;
+          (It->second.Satisfies ? Res.Positive : Res.Negative) += 1;
+        });
+        return true;
+      },
+      &Pruner);
   Res.Candidates = Stats.Candidates;
   Res.Steps = Stats.Steps;
   Res.Incomplete = Stats.Incomplete;

@@ -1,11 +1,14 @@
 //===- Executions.cpp - Candidate executions of a litmus::Program ---------===//
 //
-// For every combination of one trace per thread: lay out the events (initial
-// writes first), build the parts of the execution that do not depend on rf
-// or co (sets, po, dependencies, scopes, fences) once, then enumerate rf
-// (each read from a write of the same location and value) and co (a total
-// order per location, initial write first) and fill only the rf/co-derived
-// relations per candidate.
+// For every combination of one trace per thread: lay out the events (one
+// initial write per physical location first), decide how its barriers meet
+// (a combination where one hangs has no execution) and, for the models that
+// read them, the barrier quorums' synchronizing sets and the Fence-SC order;
+// build the parts of the execution that do not depend on rf or co once per
+// such choice; then enumerate rf (each read from a write of the same
+// location and value) and co (a total or a partial order per location,
+// initial write first) and fill only the rf/co-derived relations per
+// candidate. docs/checker.md states the semantics.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Model/Executions.h"
@@ -16,32 +19,67 @@
 #include <cassert>
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
 
 using namespace incant;
 using namespace incant::model;
+using cat::Relation;
 using litmus::Value;
+
+namespace {
+
+/// Whether two placements are in one CTA.
+bool sameCta(const litmus::Placement &A, const litmus::Placement &B) {
+  return A.Device == B.Device && A.Cluster == B.Cluster && A.CTA == B.CTA;
+}
+
+} // namespace
 
 namespace incant::model {
 
 class CandidateEnumerator {
 public:
   CandidateEnumerator(const litmus::Program &P, const CheckOptions &Opts,
-                      const std::function<bool(const Candidate &)> &Visit)
-      : P(P), Opts(Opts), Visit(Visit) {}
+                      const CandidateShape &Shape,
+                      const std::function<bool(const Candidate &)> &Visit,
+                      CandidatePruner *Pruner)
+      : P(P), Opts(Opts), Shape(Shape), Visit(Visit), Pruner(Pruner) {}
 
   EnumerationStats run();
 
 private:
   const litmus::Program &P;
   const CheckOptions &Opts;
+  const CandidateShape &Shape;
   const std::function<bool(const Candidate &)> &Visit;
+  CandidatePruner *Pruner;
   EnumerationStats Stats;
   bool Stop = false;
   TraceSet TS;
+  /// Per thread: the (instance, id) pairs of the barriers its code names
+  /// with an integer id (or none); the thread takes part in those.
+  std::vector<std::set<std::pair<int32_t, int64_t>>> StaticBarriers;
+  /// Per thread and trace: bit masks (PairWords words each) over the
+  /// (location, value) pairs it writes, and over those its reads need that
+  /// are not the location's initial value.
+  unsigned PairWords = 0;
+  std::vector<std::vector<uint64_t>> TraceWrites, TraceNeeds;
+  /// LaterMay[t]: the pairs some trace of thread t or after writes.
+  std::vector<std::vector<uint64_t>> LaterMay;
+  /// Per thread: the pairs the traces chosen up to it write and need.
+  std::vector<std::vector<uint64_t>> WrittenUpTo, NeededUpTo;
   std::chrono::steady_clock::time_point Start;
 
   /// Counts a step; false (and Stop set) once a limit of Opts is reached.
   bool step();
+  /// Reads the clock: false (and Stop set) past Opts.TimeLimit.
+  bool pollClock();
+  /// Partial trace combinations tried (not steps: most are dropped by a
+  /// mask test); the clock is read every 4096 of them, as two threads of
+  /// 2^16 traces each make 2^32 of them.
+  uint64_t Partial = 0;
   void stopBy(std::string Reason) {
     Stats.Incomplete = Stats.StoppedByCaller = Stop = true;
     Stats.Reason = std::move(Reason);
@@ -49,51 +87,116 @@ private:
 
   // The current trace combination.
   std::vector<const Trace *> Chosen;
-  std::vector<EventRef> Events;
-  std::vector<int32_t> ThreadOf; ///< Thread of each event; -1-l for IW of l.
-  std::vector<int32_t> Base;     ///< First event of each thread.
-  std::vector<int32_t> Reads;    ///< Read events.
-  std::vector<std::vector<int32_t>> RfCands; ///< Per entry of Reads.
-  std::vector<std::vector<int32_t>> LocWrites; ///< Non-init writes per location.
-  std::vector<int32_t> CoLocs;   ///< Locations with >= 2 non-init writes.
+  CombinationLayout L;
+  std::vector<int32_t> Reads;                  ///< Read events.
+  std::vector<std::vector<int32_t>> RfCands;   ///< Per entry of Reads.
+  std::vector<std::vector<int32_t>> LocWrites; ///< Non-init writes per physical location.
+  std::vector<int32_t> CoLocs;                 ///< Physical locations with >= 2 of them.
 
-  // The current candidate.
-  std::vector<size_t> RfChoice;
-  std::vector<int32_t> Rf; ///< Per event: the write a read reads from, else -1.
-  std::vector<std::vector<int32_t>> CoOrder; ///< Per location, non-init writes.
-  std::vector<Value> FinalLocs;
+  /// One barrier phase: the k-th barrier with one (instance, id) of the
+  /// threads of one CTA.
+  struct Phase {
+    std::vector<unsigned> Members; ///< Barrier events.
+    std::vector<unsigned> Mandatory; ///< Members that synchronize whatever the quorum.
+    int64_t Quorum = -1;
+  };
+  std::vector<Phase> Phases;
+  std::vector<std::vector<unsigned>> SyncSet; ///< Per phase: members that synchronize.
+  std::vector<unsigned> ScFences;
+  /// Pairs (indices into ScFences) of fences each in the other's scope;
+  /// FenceRows[a]: the fences after fence a in the order being chosen.
+  std::vector<std::pair<unsigned, unsigned>> FencePairs;
+  std::vector<uint32_t> FenceRows;
+  bool FenceFound = false; ///< An order the model allows was visited.
+  Relation SyncBar, SyncFence;
   Primitives Prims;
 
+  // The current candidate.
+  std::vector<int32_t> Rf; ///< Per event: the write a read reads from, else -1.
+  /// Coherence being chosen, per entry of CoLocs: Rows[a] the writes after
+  /// write a (closed transitively), Unordered[a] those decided unordered.
+  std::vector<std::vector<uint32_t>> CoRows, CoUnordered;
+  /// The pairs (entry of CoLocs, a, b) to decide, in order.
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> CoPairs;
+  bool PruneLower = false, PruneUpper = false;
+  /// rf is chosen read by read; between reads the pruner sees the reads
+  /// chosen so far with co at its least (initial writes first) and at its
+  /// most (every pair both ways).
+  bool PruneRfLower = false, PruneRfUpper = false;
+  Relation Co;
+  std::vector<Value> FinalLocs;
+  std::vector<std::vector<Value>> FinalOptions;
+
+  void indexValues();
   void forEachCombination(size_t Thread);
-  void setUpCombination();
+  bool setUpCombination();
+  bool setUpBarriers();
+  void forEachSyncSet(size_t Phase);
+  void forEachFenceOrder();
+  static void clear(Relation &R, unsigned N);
+  void buildSyncFence();
+  void decideFence(size_t Pair);
+  /// \p R emptied (sync_fence is empty while rf and co are chosen: a
+  /// lower bound).
+  Relation &Empty(Relation &R) {
+    clear(R, unsigned(L.Events.size()));
+    return R;
+  }
+  void setUpChoice();
   void forEachRf(size_t I);
-  void forEachCo(size_t I);
+  bool rfRefuted();
+  void startCo();
+  void decideCo(size_t Pair);
+  bool addCoEdge(unsigned C, unsigned A, unsigned B);
+  void buildCo(bool Upper);
   void visitCandidate();
 };
 
 } // namespace incant::model
+
+void Candidate::forEachFinalState(const std::function<void()> &F) const {
+  std::vector<size_t> Pick(FinalOptions->size(), 0);
+  while (true) {
+    for (size_t L = 0; L != Pick.size(); ++L)
+      if (!(*FinalOptions)[L].empty())
+        (*FinalLocs)[L] = (*FinalOptions)[L][Pick[L]];
+    F();
+    size_t L = 0;
+    for (; L != Pick.size(); ++L) {
+      if (++Pick[L] < (*FinalOptions)[L].size())
+        break;
+      Pick[L] = 0;
+    }
+    if (L == Pick.size())
+      return;
+  }
+}
 
 bool CandidateEnumerator::step() {
   ++Stats.Steps;
   if (Opts.MaxSteps && Stats.Steps > Opts.MaxSteps) {
     --Stats.Steps;
     stopBy("stopped after " + std::to_string(Opts.MaxSteps) +
-           " steps (trace combinations and candidate executions)");
+           " steps (trace combinations, rf, co and Fence-SC choices, and "
+           "candidate executions)");
     return false;
   }
   // The clock is read every 1024 steps (a step takes 0.1 to 100 us).
-  if ((Stats.Steps & 1023) == 0) {
-    if (Opts.Progress)
-      Opts.Progress(Stats.Steps, Stats.Candidates);
-    if (Opts.TimeLimit > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                      Start)
-                .count() >= Opts.TimeLimit) {
-      char Buf[32];
-      std::snprintf(Buf, sizeof(Buf), "%gs", Opts.TimeLimit);
-      stopBy(std::string("stopped at the time limit of ") + Buf);
-      return false;
-    }
+  if ((Stats.Steps & 1023) != 0)
+    return true;
+  if (Opts.Progress)
+    Opts.Progress(Stats.Steps, Stats.Candidates);
+  return pollClock();
+}
+
+bool CandidateEnumerator::pollClock() {
+  if (Opts.TimeLimit > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+              .count() >= Opts.TimeLimit) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof(Buf), "%gs", Opts.TimeLimit);
+    stopBy(std::string("stopped at the time limit of ") + Buf);
+    return false;
   }
   return true;
 }
@@ -107,109 +210,551 @@ EnumerationStats CandidateEnumerator::run() {
   if (TS.Incomplete)
     Stats.Reason = "a limit of the per-thread trace search was reached "
                    "(values per location, traces or reads per thread)";
+  StaticBarriers.assign(P.Threads.size(), {});
+  for (size_t T = 0; T != P.Threads.size(); ++T)
+    for (const litmus::Op &O : P.Threads[T].Ops)
+      if (O.K == litmus::Op::Kind::Barrier && O.BarrierIdReg < 0)
+        StaticBarriers[T].insert({O.BarrierInstance, O.BarrierId});
   Chosen.assign(P.Threads.size(), nullptr);
   for (const std::vector<Trace> &Ts : TS.Threads)
     if (Ts.empty())
       return Stats; // a thread with no valid trace: no execution at all
+  indexValues();
   forEachCombination(0);
   return Stats;
 }
 
+/// A read of a value other than its location's initial one needs a write
+/// of that value in some thread's trace: masks of such (location, value)
+/// pairs let forEachCombination drop a partial combination as soon as a
+/// need can no longer be met, before laying its events out.
+void CandidateEnumerator::indexValues() {
+  std::map<std::pair<int32_t, Value>, uint32_t> Ids;
+  for (const std::vector<Trace> &Ts : TS.Threads)
+    for (const Trace &T : Ts)
+      for (const Event &E : T.Events)
+        if (E.K == EventKind::Write ||
+            (E.K == EventKind::Read && P.Locs[size_t(E.Loc)].Init != E.V))
+          Ids.try_emplace({E.Loc, E.V}, uint32_t(Ids.size()));
+  PairWords = unsigned((Ids.size() + 63) / 64);
+  size_t NT = P.Threads.size();
+  TraceWrites.assign(NT, {});
+  TraceNeeds.assign(NT, {});
+  for (size_t T = 0; T != NT; ++T) {
+    const std::vector<Trace> &Ts = TS.Threads[T];
+    TraceWrites[T].assign(Ts.size() * PairWords, 0);
+    TraceNeeds[T].assign(Ts.size() * PairWords, 0);
+    for (size_t I = 0; I != Ts.size(); ++I)
+      for (const Event &E : Ts[I].Events) {
+        bool Write = E.K == EventKind::Write;
+        if (!Write && (E.K != EventKind::Read ||
+                       P.Locs[size_t(E.Loc)].Init == E.V))
+          continue; // the initial write serves such a read
+        auto It = Ids.find({E.Loc, E.V});
+        std::vector<uint64_t> &M = Write ? TraceWrites[T] : TraceNeeds[T];
+        M[I * PairWords + It->second / 64] |= uint64_t(1) << (It->second % 64);
+      }
+  }
+  LaterMay.assign(NT + 1, std::vector<uint64_t>(PairWords, 0));
+  for (size_t T = NT; T-- > 0;) {
+    LaterMay[T] = LaterMay[T + 1];
+    for (size_t I = 0; I != TS.Threads[T].size(); ++I)
+      for (unsigned K = 0; K != PairWords; ++K)
+        LaterMay[T][K] |= TraceWrites[T][I * PairWords + K];
+  }
+  WrittenUpTo.assign(NT, std::vector<uint64_t>(PairWords, 0));
+  NeededUpTo.assign(NT, std::vector<uint64_t>(PairWords, 0));
+}
+
 void CandidateEnumerator::forEachCombination(size_t Thread) {
   if (Thread == P.Threads.size()) {
-    if (!step())
-      return;
-    setUpCombination();
-    for (const std::vector<int32_t> &C : RfCands)
-      if (C.empty())
-        return; // some read can read from nothing: no candidate (exact)
-    forEachRf(0);
+    if (step() && setUpCombination() && setUpBarriers())
+      forEachSyncSet(0);
     return;
   }
-  for (const Trace &T : TS.Threads[Thread]) {
-    if (Stop)
+  uint64_t *Written = WrittenUpTo[Thread].data();
+  uint64_t *Needed = NeededUpTo[Thread].data();
+  const uint64_t *Later = LaterMay[Thread + 1].data();
+  for (size_t I = 0; I != TS.Threads[Thread].size(); ++I) {
+    if (Stop || ((++Partial & 4095) == 0 && !pollClock()))
       return;
-    Chosen[Thread] = &T;
+    // Every need of the traces chosen so far is written by one of them or
+    // may be by a later thread's trace.
+    const uint64_t *W = &TraceWrites[Thread][I * PairWords];
+    const uint64_t *N = &TraceNeeds[Thread][I * PairWords];
+    bool Met = true;
+    for (unsigned K = 0; K != PairWords; ++K) {
+      Written[K] = W[K] | (Thread ? WrittenUpTo[Thread - 1][K] : 0);
+      Needed[K] = N[K] | (Thread ? NeededUpTo[Thread - 1][K] : 0);
+      Met &= (Needed[K] & ~(Written[K] | Later[K])) == 0;
+    }
+    if (!Met)
+      continue;
+    Chosen[Thread] = &TS.Threads[Thread][I];
     forEachCombination(Thread + 1);
   }
 }
 
-void CandidateEnumerator::setUpCombination() {
+bool CandidateEnumerator::setUpCombination() {
   size_t NumLocs = P.Locs.size();
-  Events.clear();
-  ThreadOf.clear();
-  Base.assign(P.Threads.size(), 0);
-  for (size_t L = 0; L < NumLocs; ++L) {
-    Events.push_back({-1, nullptr});
-    ThreadOf.push_back(-1 - int32_t(L));
+  L.Events.clear();
+  L.ThreadOf.clear();
+  L.InitLoc.clear();
+  L.InitOf.assign(NumLocs, -1);
+  L.Base.assign(P.Threads.size(), 0);
+  for (size_t Loc = 0; Loc < NumLocs; ++Loc) {
+    int32_t Phys = P.Locs[Loc].phys(int32_t(Loc));
+    if (Phys != int32_t(Loc))
+      continue;
+    L.InitOf[Loc] = int32_t(L.Events.size());
+    L.InitLoc.push_back(int32_t(Loc));
+    L.Events.push_back({-1, nullptr});
+    L.ThreadOf.push_back(-1);
   }
+  L.NumInits = unsigned(L.Events.size());
+  for (size_t Loc = 0; Loc < NumLocs; ++Loc)
+    L.InitOf[Loc] = L.InitOf[size_t(P.Locs[Loc].phys(int32_t(Loc)))];
   for (size_t T = 0; T < Chosen.size(); ++T) {
-    Base[T] = int32_t(Events.size());
+    L.Base[T] = int32_t(L.Events.size());
     for (const Event &E : Chosen[T]->Events) {
-      Events.push_back({int32_t(T), &E});
-      ThreadOf.push_back(int32_t(T));
+      L.Events.push_back({int32_t(T), &E});
+      L.ThreadOf.push_back(int32_t(T));
     }
   }
   // Writes per location, reads and their rf candidates.
   LocWrites.assign(NumLocs, {});
   Reads.clear();
-  for (size_t E = NumLocs; E < Events.size(); ++E) {
-    const Event &Ev = *Events[E].E;
+  for (size_t E = L.NumInits; E < L.Events.size(); ++E) {
+    const Event &Ev = *L.Events[E].E;
     if (Ev.K == EventKind::Write)
-      LocWrites[Ev.Loc].push_back(int32_t(E));
+      LocWrites[size_t(Ev.Loc)].push_back(int32_t(E));
     else if (Ev.K == EventKind::Read)
       Reads.push_back(int32_t(E));
   }
   RfCands.assign(Reads.size(), {});
   for (size_t I = 0; I < Reads.size(); ++I) {
-    const Event &R = *Events[Reads[I]].E;
-    if (P.Locs[R.Loc].Init == R.V)
-      RfCands[I].push_back(R.Loc);
-    for (int32_t W : LocWrites[R.Loc])
-      if (Events[W].E->V == R.V)
+    const Event &R = *L.Events[size_t(Reads[I])].E;
+    if (P.Locs[size_t(R.Loc)].Init == R.V)
+      RfCands[I].push_back(L.InitOf[size_t(R.Loc)]);
+    for (int32_t W : LocWrites[size_t(R.Loc)])
+      if (L.Events[size_t(W)].E->V == R.V)
         RfCands[I].push_back(W);
     if (RfCands[I].empty())
-      return;
+      return false; // some read can read from nothing: no candidate (exact)
   }
   CoLocs.clear();
-  CoOrder.assign(NumLocs, {});
-  for (size_t L = 0; L < NumLocs; ++L) {
-    CoOrder[L] = LocWrites[L];
-    if (LocWrites[L].size() >= 2)
-      CoLocs.push_back(int32_t(L));
+  for (size_t Loc = 0; Loc < NumLocs; ++Loc)
+    if (LocWrites[Loc].size() >= 2)
+      CoLocs.push_back(int32_t(Loc));
+  return true;
+}
+
+/// Groups the barrier events into phases and finds the ones that hang.
+bool CandidateEnumerator::setUpBarriers() {
+  Phases.clear();
+  using Key = std::tuple<int32_t, int32_t, int32_t, int32_t, int64_t, int32_t>;
+  std::map<Key, size_t> Index;
+  // (CTA, instance, id) -> the threads that met a barrier of it.
+  std::map<std::tuple<int32_t, int32_t, int32_t, int32_t, int64_t>,
+           std::set<int32_t>>
+      Met;
+  for (size_t E = L.NumInits; E < L.Events.size(); ++E) {
+    const Event &Ev = *L.Events[E].E;
+    if (Ev.K != EventKind::Barrier)
+      continue;
+    const litmus::Placement &W = P.Threads[size_t(L.ThreadOf[E])].Where;
+    Key K{W.Device, W.Cluster, W.CTA, Ev.BarrierInstance, Ev.BarrierId,
+          Ev.BarrierCount};
+    auto [It, New] = Index.try_emplace(K, Phases.size());
+    if (New)
+      Phases.emplace_back();
+    Phase &Ph = Phases[It->second];
+    Ph.Members.push_back(unsigned(E));
+    if (Ev.Quorum >= 0)
+      Ph.Quorum = std::max(Ph.Quorum, Ev.Quorum);
+    else
+      Ph.Mandatory.push_back(unsigned(E));
+    Met[{W.Device, W.Cluster, W.CTA, Ev.BarrierInstance, Ev.BarrierId}]
+        .insert(L.ThreadOf[E]);
   }
-  Prims.setUpCombination(P, Events, ThreadOf, Chosen, Base);
+  for (auto &[K, I] : Index) {
+    const Phase &Ph = Phases[I];
+    auto [Dev, Clu, Cta, Inst, Id, Count] = K;
+    if (Ph.Quorum >= 0) {
+      // A quorum larger than the threads that arrive: they all wait.
+      if (Ph.Quorum > int64_t(Ph.Members.size()))
+        return false;
+      continue;
+    }
+    // Without a quorum every thread of the CTA that takes part must arrive:
+    // one that names this barrier in its code or met it in this run.
+    litmus::Placement Here{Dev, Clu, Cta, 0};
+    const std::set<int32_t> &Arrived = Met[{Dev, Clu, Cta, Inst, Id}];
+    for (size_t T = 0; T != P.Threads.size(); ++T) {
+      if (!sameCta(P.Threads[T].Where, Here))
+        continue;
+      if (!Arrived.count(int32_t(T)) && !StaticBarriers[T].count({Inst, Id}))
+        continue;
+      bool Reached = std::any_of(
+          Ph.Members.begin(), Ph.Members.end(),
+          [&](unsigned E) { return L.ThreadOf[E] == int32_t(T); });
+      if (!Reached)
+        return false; // the others wait for it forever
+    }
+  }
+  SyncSet.assign(Phases.size(), {});
+  return true;
+}
+
+/// With a quorum Q, any Q or more of the arriving threads synchronize
+/// (Dat3M's semantics); the others pass without synchronizing.
+void CandidateEnumerator::forEachSyncSet(size_t I) {
+  if (Stop)
+    return;
+  if (I == Phases.size()) {
+    forEachFenceOrder();
+    return;
+  }
+  const Phase &Ph = Phases[I];
+  if (Ph.Quorum < 0) {
+    SyncSet[I] = Ph.Members;
+    forEachSyncSet(I + 1);
+    return;
+  }
+  size_t M = Ph.Members.size();
+  assert(M < 32 && "too many barrier events in one phase");
+  for (uint32_t Mask = 0; Mask < (uint32_t(1) << M) && !Stop; ++Mask) {
+    std::vector<unsigned> S;
+    for (size_t J = 0; J != M; ++J)
+      if (Mask >> J & 1)
+        S.push_back(Ph.Members[J]);
+    bool HasMandatory = std::all_of(
+        Ph.Mandatory.begin(), Ph.Mandatory.end(), [&](unsigned E) {
+          return std::find(S.begin(), S.end(), E) != S.end();
+        });
+    if (!HasMandatory || int64_t(S.size()) < Ph.Quorum)
+      continue;
+    SyncSet[I] = std::move(S);
+    forEachSyncSet(I + 1);
+  }
+}
+
+/// Barrier synchronization from the phases' synchronizing sets, and the
+/// fence.sc (and membar) events whose Fence-SC order the model reads, with
+/// the pairs of them that are each in the other's scope.
+void CandidateEnumerator::forEachFenceOrder() {
+  unsigned N = unsigned(L.Events.size());
+  clear(SyncBar, N);
+  for (size_t I = 0; I != Phases.size(); ++I)
+    for (unsigned A : SyncSet[I])
+      for (unsigned B : Phases[I].Members)
+        if (!L.Events[B].E->Arrive)
+          SyncBar.insert(A, B);
+  ScFences.clear();
+  FencePairs.clear();
+  if (Shape.FenceSCOrder)
+    for (unsigned E = L.NumInits; E < N; ++E) {
+      const Event &Ev = *L.Events[E].E;
+      if (Ev.K == EventKind::Fence && (Ev.Fence == litmus::FenceKind::FenceSC ||
+                                       Ev.Fence == litmus::FenceKind::Membar))
+        ScFences.push_back(E);
+    }
+  if (ScFences.size() > 32) {
+    Stats.Incomplete = true;
+    Stats.Reason = "more than 32 fence.sc in one execution: the Fence-SC "
+                   "order of the others is not guessed";
+    ScFences.resize(32);
+  }
+  auto Includes = [&](unsigned F, unsigned Other) {
+    const litmus::Placement &A = P.Threads[size_t(L.ThreadOf[F])].Where;
+    const litmus::Placement &B = P.Threads[size_t(L.ThreadOf[Other])].Where;
+    switch (L.Events[F].E->Sc) {
+    case litmus::Scope::CTA: return sameCta(A, B);
+    case litmus::Scope::Cluster:
+      return A.Device == B.Device && A.Cluster == B.Cluster;
+    case litmus::Scope::GPU: return A.Device == B.Device;
+    default: return true;
+    }
+  };
+  // Each fence against the ones before it, nearest first (as coherence).
+  for (unsigned B = 1; B < ScFences.size(); ++B)
+    for (unsigned A = B; A-- > 0;)
+      if (Includes(ScFences[A], ScFences[B]) &&
+          Includes(ScFences[B], ScFences[A]))
+        FencePairs.push_back({A, B});
+  setUpChoice();
+}
+
+void CandidateEnumerator::clear(Relation &R, unsigned N) {
+  if (R.size() != N) {
+    R = Relation(N);
+    return;
+  }
+  for (unsigned A = 0; A < N; ++A)
+    std::fill(R.row(A), R.row(A) + R.wordsPerRow(), 0);
+}
+
+/// sync_fence from the decided orientations: FenceRows closed transitively,
+/// restricted to the pairs in each other's scope.
+void CandidateEnumerator::buildSyncFence() {
+  clear(SyncFence, unsigned(L.Events.size()));
+  for (auto [A, B] : FencePairs) {
+    if (FenceRows[A] >> B & 1)
+      SyncFence.insert(ScFences[A], ScFences[B]);
+    else if (FenceRows[B] >> A & 1)
+      SyncFence.insert(ScFences[B], ScFences[A]);
+  }
+}
+
+/// The Fence-SC order is chosen last, once rf and co are (the model's
+/// relations grow with it, so a partial order refutes early): every acyclic
+/// orientation of FencePairs, pair by pair, each reached once.
+void CandidateEnumerator::decideFence(size_t Pair) {
+  if (Stop || !step())
+    return;
+  while (Pair < FencePairs.size()) {
+    auto [A, B] = FencePairs[Pair];
+    if (!(FenceRows[A] >> B & 1) && !(FenceRows[B] >> A & 1))
+      break;
+    ++Pair; // fixed by transitivity
+  }
+  if (Pair == FencePairs.size()) {
+    buildSyncFence();
+    Prims.setSyncFence(SyncFence);
+    if (Pruner && !Pruner->admits(Prims.execution(), 3))
+      return; // try another order
+    FenceFound = true;
+    visitCandidate();
+    return;
+  }
+  auto [A, B] = FencePairs[Pair];
+  std::vector<uint32_t> Saved = FenceRows;
+  for (int Choice = 0; Choice != 2 && !Stop && !(Pruner && FenceFound);
+       ++Choice) {
+    unsigned From = Choice == 0 ? A : B, To = Choice == 0 ? B : A;
+    uint32_t Succ = (uint32_t(1) << To) | FenceRows[To];
+    for (unsigned X = 0; X != FenceRows.size(); ++X)
+      if (X == From || (FenceRows[X] >> From & 1))
+        FenceRows[X] |= Succ;
+    bool Refuted = false;
+    if (Pruner && Pair + 1 < FencePairs.size()) {
+      buildSyncFence();
+      Prims.setSyncFence(SyncFence);
+      Refuted = Pruner->refutes(Prims.execution(), 3, 0);
+    }
+    if (!Refuted)
+      decideFence(Pair + 1);
+    FenceRows = Saved;
+  }
+}
+
+void CandidateEnumerator::setUpChoice() {
+  clear(SyncFence, unsigned(L.Events.size()));
+  Prims.setUpCombination(P, L, Chosen, SyncBar, SyncFence);
+  if (Pruner && !Pruner->admits(Prims.execution(), 0))
+    return; // the model forbids this choice whatever rf and co are
+  PruneRfLower = PruneRfUpper = false;
+  // Pruning rf costs two evaluations per read: worth it only when the rf
+  // choices are many.
+  uint64_t RfChoices = 1;
+  for (const std::vector<int32_t> &C : RfCands)
+    RfChoices = std::min<uint64_t>(RfChoices * C.size(), 1u << 20);
+  if (Pruner && Reads.size() >= 2 && RfChoices > 16) {
+    PruneRfLower = Pruner->canRefute(Prims.execution(), 1, 0);
+    PruneRfUpper = Pruner->canRefute(Prims.execution(), 1, 1u << 2);
+  }
+  CoRows.assign(CoLocs.size(), {});
+  CoUnordered.assign(CoLocs.size(), {});
+  for (size_t C = 0; C != CoLocs.size(); ++C) {
+    size_t K = LocWrites[size_t(CoLocs[C])].size();
+    CoRows[C].assign(K, 0);
+    CoUnordered[C].assign(K, 0);
+  }
+  forEachRf(0);
+}
+
+/// Whether the model forbids every completion of the reads chosen so far.
+bool CandidateEnumerator::rfRefuted() {
+  Prims.setRf(Rf);
+  for (bool Upper : {false, true}) {
+    if (!(Upper ? PruneRfUpper : PruneRfLower))
+      continue;
+    buildCo(Upper);
+    Prims.setCo(Co);
+    if (Pruner->refutes(Prims.execution(), 1, Upper ? 1u << 2 : 0))
+      return true;
+  }
+  return false;
 }
 
 void CandidateEnumerator::forEachRf(size_t I) {
-  if (I == 0) {
-    RfChoice.assign(Reads.size(), 0);
-    Rf.assign(Events.size(), -1);
-  }
+  if (Stop || !step())
+    return;
+  if (I == 0)
+    Rf.assign(L.Events.size(), -1);
+  if (I > 0 && I + 1 < Reads.size() && (PruneRfLower || PruneRfUpper) &&
+      rfRefuted())
+    return;
   if (I == Reads.size()) {
-    forEachCo(0);
+    Prims.setRf(Rf);
+    if (Pruner && !Pruner->admits(Prims.execution(), 1))
+      return;
+    if (!CoLocs.empty() && (PruneRfLower || PruneRfUpper) && rfRefuted())
+      return; // no coherence order can complete this rf
+    Prims.setRf(Rf);
+    if (Pruner && !Pruner->admits(Prims.execution(), 1))
+      return;
+    startCo();
     return;
   }
   for (int32_t W : RfCands[I]) {
     if (Stop)
       return;
-    Rf[Reads[I]] = W;
+    Rf[size_t(Reads[I])] = W;
     forEachRf(I + 1);
+  }
+  Rf[size_t(Reads[I])] = -1;
+}
+
+/// Coherence is chosen pair by pair (a before b, b before a, or, when it is
+/// partial, neither), closing transitively; every total (partial) order is
+/// reached once. Between decisions the pruner sees the edges decided so
+/// far (a subset of every completion) and those plus every undecided pair
+/// both ways (a superset).
+void CandidateEnumerator::startCo() {
+  CoRows.assign(CoLocs.size(), {});
+  CoUnordered.assign(CoLocs.size(), {});
+  CoPairs.clear();
+  for (size_t C = 0; C != CoLocs.size(); ++C) {
+    unsigned K = unsigned(LocWrites[size_t(CoLocs[C])].size());
+    if (K > 32) {
+      Stats.Incomplete = true;
+      Stats.Reason = "more than 32 writes to one location in one execution: "
+                     "its coherence orders are not enumerated";
+      return;
+    }
+    CoRows[C].assign(K, 0);
+    CoUnordered[C].assign(K, 0);
+    // Each write in turn against the ones before it, nearest first: the
+    // orders grow by insertion, and transitivity fixes most pairs.
+    for (unsigned B = 1; B < K; ++B)
+      for (unsigned A = B; A-- > 0;)
+        CoPairs.push_back({unsigned(C), A, B});
+  }
+  if (Pruner && CoPairs.size() >= 2) {
+    PruneLower = Pruner->canRefute(Prims.execution(), 2, 0);
+    PruneUpper = Pruner->canRefute(Prims.execution(), 2, 1u << 2);
+  } else {
+    PruneLower = PruneUpper = false;
+  }
+  decideCo(0);
+}
+
+bool CandidateEnumerator::addCoEdge(unsigned C, unsigned A, unsigned B) {
+  std::vector<uint32_t> &Rows = CoRows[C];
+  const std::vector<uint32_t> &Un = CoUnordered[C];
+  uint32_t Succ = (uint32_t(1) << B) | Rows[B];
+  for (unsigned X = 0; X != Rows.size(); ++X)
+    if (X == A || (Rows[X] >> A & 1)) {
+      Rows[X] |= Succ;
+      if (Rows[X] & Un[X])
+        return false;
+    }
+  return true;
+}
+
+void CandidateEnumerator::buildCo(bool Upper) {
+  unsigned N = unsigned(L.Events.size());
+  if (Co.size() != N)
+    Co = Relation(N);
+  else
+    for (unsigned A = 0; A < N; ++A)
+      std::fill(Co.row(A), Co.row(A) + Co.wordsPerRow(), 0);
+  for (size_t Loc = 0; Loc < LocWrites.size(); ++Loc)
+    for (int32_t W : LocWrites[Loc])
+      Co.insert(unsigned(L.InitOf[Loc]), unsigned(W));
+  for (size_t C = 0; C != CoLocs.size(); ++C) {
+    const std::vector<int32_t> &Ws = LocWrites[size_t(CoLocs[C])];
+    const std::vector<uint32_t> &Rows = CoRows[C];
+    for (size_t A = 0; A != Ws.size(); ++A)
+      for (size_t B = 0; B != Ws.size(); ++B) {
+        bool Edge = Rows[A] >> B & 1;
+        if (!Edge && Upper && A != B)
+          Edge = !(Rows[B] >> A & 1) && !(CoUnordered[C][A] >> B & 1);
+        if (Edge)
+          Co.insert(unsigned(Ws[A]), unsigned(Ws[B]));
+      }
   }
 }
 
-void CandidateEnumerator::forEachCo(size_t I) {
-  if (I == CoLocs.size()) {
-    visitCandidate();
+void CandidateEnumerator::decideCo(size_t Pair) {
+  if (Stop || !step())
+    return;
+  while (Pair < CoPairs.size()) {
+    auto [C, A, B] = CoPairs[Pair];
+    if (!(CoRows[C][A] >> B & 1) && !(CoRows[C][B] >> A & 1))
+      break;
+    ++Pair; // fixed by transitivity
+  }
+  if (Pair == CoPairs.size()) {
+    buildCo(false);
+    Prims.setCo(Co);
+    if (Pruner && !Pruner->admits(Prims.execution(), 2)) {
+      ++Stats.Candidates; // forbidden: a check at co's level fails
+      return;
+    }
+    if (FencePairs.empty()) {
+      visitCandidate();
+      return;
+    }
+    FenceRows.assign(ScFences.size(), 0);
+    FenceFound = false;
+    decideFence(0);
+    if (!FenceFound && Pruner)
+      ++Stats.Candidates; // forbidden whatever the Fence-SC order
+    Prims.setSyncFence(Empty(SyncFence));
     return;
   }
-  std::vector<int32_t> &Order = CoOrder[CoLocs[I]];
-  std::sort(Order.begin(), Order.end());
-  do {
+  auto [C, A, B] = CoPairs[Pair];
+  bool Prune = Pair + 1 < CoPairs.size();
+  auto Refuted = [&] {
+    if (!Prune)
+      return false;
+    if (PruneLower) {
+      buildCo(false);
+      Prims.setCo(Co);
+      if (Pruner->refutes(Prims.execution(), 2, 0))
+        return true;
+    }
+    if (PruneUpper) {
+      buildCo(true);
+      Prims.setCo(Co);
+      if (Pruner->refutes(Prims.execution(), 2, 1u << 2))
+        return true;
+    }
+    return false;
+  };
+  std::vector<uint32_t> Saved = CoRows[C];
+  for (int Choice = 0; Choice != (Shape.PartialCoherence ? 3 : 2); ++Choice) {
+    bool Ok = true;
+    if (Choice == 0)
+      Ok = addCoEdge(C, A, B);
+    else if (Choice == 1)
+      Ok = addCoEdge(C, B, A);
+    else {
+      CoUnordered[C][A] |= uint32_t(1) << B;
+      CoUnordered[C][B] |= uint32_t(1) << A;
+    }
+    if (Ok && !Refuted())
+      decideCo(Pair + 1);
+    CoRows[C] = Saved;
+    if (Choice == 2) {
+      CoUnordered[C][A] &= ~(uint32_t(1) << B);
+      CoUnordered[C][B] &= ~(uint32_t(1) << A);
+    }
     if (Stop)
       return;
-    forEachCo(I + 1);
-  } while (std::next_permutation(Order.begin(), Order.end()));
+  }
 }
 
 void CandidateEnumerator::visitCandidate() {
@@ -222,24 +767,48 @@ void CandidateEnumerator::visitCandidate() {
     return;
   ++Stats.Candidates;
   size_t NumLocs = P.Locs.size();
-  FinalLocs.resize(NumLocs);
-  for (size_t L = 0; L < NumLocs; ++L)
-    FinalLocs[L] = CoOrder[L].empty() ? P.Locs[L].Init
-                                      : Events[CoOrder[L].back()].E->V;
-  Prims.setCandidate(Rf, CoOrder, ThreadOf);
+  FinalLocs.assign(NumLocs, Value{});
+  FinalOptions.assign(NumLocs, {});
+  size_t CoIdx = 0;
+  for (size_t Loc = 0; Loc < NumLocs; ++Loc) {
+    FinalLocs[Loc] = P.Locs[Loc].Init;
+    const std::vector<int32_t> &Ws = LocWrites[Loc];
+    if (Ws.empty())
+      continue;
+    if (Ws.size() == 1) {
+      FinalLocs[Loc] = L.Events[size_t(Ws[0])].E->V;
+      continue;
+    }
+    assert(CoIdx < CoLocs.size() && CoLocs[CoIdx] == int32_t(Loc));
+    const std::vector<uint32_t> &Rows = CoRows[CoIdx++];
+    std::vector<Value> Last;
+    for (size_t A = 0; A != Ws.size(); ++A) {
+      if (Rows[A] == 0) {
+        Value V = L.Events[size_t(Ws[A])].E->V;
+        if (std::find(Last.begin(), Last.end(), V) == Last.end())
+          Last.push_back(V);
+      }
+    }
+    FinalLocs[Loc] = Last.front();
+    if (Last.size() > 1)
+      FinalOptions[Loc] = std::move(Last);
+  }
   Candidate C;
   C.X = &Prims.execution();
   C.Prog = &P;
-  C.Events = &Events;
+  C.Events = &L.Events;
   C.Traces = &Chosen;
   C.Rf = &Rf;
   C.FinalLocs = &FinalLocs;
+  C.FinalOptions = &FinalOptions;
   if (!Visit(C))
     Stop = true;
 }
 
 EnumerationStats
 model::forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
-                        const std::function<bool(const Candidate &)> &Visit) {
-  return CandidateEnumerator(P, Opts, Visit).run();
+                        const CandidateShape &Shape,
+                        const std::function<bool(const Candidate &)> &Visit,
+                        CandidatePruner *Pruner) {
+  return CandidateEnumerator(P, Opts, Shape, Visit, Pruner).run();
 }

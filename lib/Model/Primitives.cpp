@@ -4,6 +4,7 @@
 #include "incant/Cat/Primitives.h"
 
 #include <cassert>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -26,25 +27,56 @@ const char *const SetNames[] = {
     "REL",    "ACQ_REL", "SC",  "CTA",     "CLUSTER",  "GPU",
     "SYS",    "MEMBAR", "FENCE_SC", "FENCE_ACQ_REL", "SHARED", "GLOBAL",
     "CA",     "CG",    "CS",    "LU",      "CV",       "WB",
-    "WT"};
+    "WT",     "GEN",   "SUR",   "TEX",     "CON",      "ALIAS"};
 
 enum SetId : unsigned {
   SAll, SR, SW, SM, SF, SIW, SB, SATOM, SWEAK, SVOL, SRLX, SACQ, SREL,
   SACQ_REL, SSC, SCTA, SCLUSTER, SGPU, SSYS, SMEMBAR, SFENCE_SC,
   SFENCE_ACQ_REL, SSHARED, SGLOBAL, SCA, SCG, SCS, SLU, SCV, SWB, SWT,
-  NumSets
+  SGEN, SSUR, STEX, SCON, SALIAS, NumSets
 };
 static_assert(sizeof(SetNames) / sizeof(SetNames[0]) == NumSets);
 
-unsigned semSet(Sem S) {
-  switch (S) {
-  case Sem::Weak: return SWEAK;
-  case Sem::Volatile: return SVOL;
-  case Sem::Relaxed: return SRLX;
-  case Sem::Acquire: return SACQ;
-  case Sem::Release: return SREL;
-  case Sem::AcqRel: return SACQ_REL;
-  case Sem::SC: return SSC;
+/// The semantics sets of an event: what the memory model sees. A read or
+/// write of an atom is RLX, or ACQ (read) / REL (write) when the atom
+/// acquires / releases, as Dat3M splits it; .volatile is VOL and RLX
+/// (PTX: relaxed with system scope); a fence is SC (membar, fence.sc) or
+/// ACQ_REL; a proxy fence and a barrier have none.
+void addSemSets(const Event &Ev, const std::function<void(unsigned)> &Add) {
+  if (Ev.K == EventKind::Barrier)
+    return;
+  if (Ev.K == EventKind::Fence) {
+    if (Ev.Fence == FenceKind::FenceAcqRel)
+      Add(SACQ_REL);
+    else if (Ev.Fence != FenceKind::Proxy)
+      Add(SSC);
+    return;
+  }
+  bool Read = Ev.K == EventKind::Read;
+  if (Ev.Atom) {
+    bool Acq = Ev.S == Sem::Acquire || Ev.S == Sem::AcqRel;
+    bool Rel = Ev.S == Sem::Release || Ev.S == Sem::AcqRel;
+    Add(Read ? (Acq ? SACQ : SRLX) : (Rel ? SREL : SRLX));
+    return;
+  }
+  switch (Ev.S) {
+  case Sem::Weak: Add(SWEAK); break;
+  case Sem::Volatile: Add(SVOL); Add(SRLX); break;
+  case Sem::Relaxed: Add(SRLX); break;
+  case Sem::Acquire: Add(SACQ); break;
+  case Sem::Release: Add(SREL); break;
+  case Sem::AcqRel: Add(SACQ_REL); break;
+  case Sem::SC: Add(SSC); break;
+  }
+}
+
+unsigned proxySet(litmus::Proxy Px) {
+  switch (Px) {
+  case litmus::Proxy::Generic: return SGEN;
+  case litmus::Proxy::Surface: return SSUR;
+  case litmus::Proxy::Texture: return STEX;
+  case litmus::Proxy::Constant: return SCON;
+  case litmus::Proxy::Alias: return SALIAS;
   }
   return NumSets;
 }
@@ -135,8 +167,27 @@ void clearRelation(Relation &R, unsigned N) {
 }
 
 const char *const FixedNames[] = {
-    "id",   "po",   "loc",  "ext",     "int",  "rmw", "addr", "data", "ctrl",
-    "po-loc", "warp", "cta", "cluster", "gl",  "gpu", "sys",  "bsync"};
+    "id",   "po",   "loc",  "ext",     "int",  "rmw", "addr",  "data",
+    "ctrl", "po-loc", "warp", "cta",   "cluster", "gl", "gpu", "sys",
+    "vloc", "sr",   "scta", "syncbar", "sync_fence"};
+
+/// The level of the thread hierarchy an event's scope names, if it has one:
+/// its scope qualifier, .sys for .volatile.
+std::optional<Level> scopeLevel(const Event &Ev) {
+  if (Ev.K == EventKind::Barrier ||
+      (Ev.K == EventKind::Fence && Ev.Fence == FenceKind::Proxy))
+    return std::nullopt;
+  if (Ev.S == Sem::Volatile)
+    return LSys;
+  switch (Ev.Sc) {
+  case Scope::None: return std::nullopt;
+  case Scope::CTA: return LCta;
+  case Scope::Cluster: return LCluster;
+  case Scope::GPU: return LGpu;
+  case Scope::Sys: return LSys;
+  }
+  return std::nullopt;
+}
 
 const EventSet &EmptySet(unsigned N) {
   thread_local EventSet Empty;
@@ -189,108 +240,188 @@ static std::vector<PlanEntry> makePlan() {
 }
 
 void Primitives::setUpCombination(const litmus::Program &P,
-                                  const std::vector<EventRef> &Events,
-                                  const std::vector<int32_t> &ThreadOf,
+                                  const CombinationLayout &L,
                                   const std::vector<const Trace *> &Chosen,
-                                  const std::vector<int32_t> &Base) {
+                                  const Relation &SyncBar,
+                                  const Relation &SyncFence) {
+  const std::vector<EventRef> &Events = L.Events;
+  const std::vector<int32_t> &ThreadOf = L.ThreadOf;
   N = unsigned(Events.size());
-  NumLocs = unsigned(P.Locs.size());
+  unsigned NumInits = L.NumInits;
 
-  // Sets.
-  std::vector<EventSet> Sets(NumSets, EventSet(N));
-  auto Add = [&](unsigned S, unsigned E) {
+  // Sets. The buffers are members, cleared in place: a check sets up many
+  // combinations of the same size.
+  std::vector<EventSet> &Sets = SetBuf;
+  if (Sets.size() != NumSets || Sets[0].size() != N)
+    Sets.assign(NumSets, EventSet(N));
+  else
+    for (EventSet &S : Sets)
+      std::fill(S.words().begin(), S.words().end(), 0);
+  unsigned Cur = 0;
+  std::function<void(unsigned)> AddCur = [&](unsigned S) {
     if (S < NumSets)
-      Sets[S].insert(E);
+      Sets[S].insert(Cur);
   };
   for (unsigned E = 0; E < N; ++E) {
-    Add(SAll, E);
-    if (E < NumLocs) {
-      Add(SW, E);
-      Add(SM, E);
-      Add(SIW, E);
-      Add(P.Locs[E].R == litmus::Region::Shared ? SSHARED : SGLOBAL, E);
+    Cur = E;
+    AddCur(SAll);
+    if (E < NumInits) {
+      AddCur(SW);
+      AddCur(SM);
+      AddCur(SIW);
+      AddCur(P.Locs[size_t(L.InitLoc[E])].R == litmus::Region::Shared
+                 ? SSHARED
+                 : SGLOBAL);
       continue;
     }
     const Event &Ev = *Events[E].E;
     switch (Ev.K) {
     case EventKind::Read:
-      Add(SR, E);
-      Add(SM, E);
+      AddCur(SR);
+      AddCur(SM);
       break;
     case EventKind::Write:
-      Add(SW, E);
-      Add(SM, E);
+      AddCur(SW);
+      AddCur(SM);
       break;
     case EventKind::Fence:
-      Add(SF, E);
-      Add(Ev.Fence == FenceKind::Membar    ? SMEMBAR
-          : Ev.Fence == FenceKind::FenceSC ? SFENCE_SC
-                                           : SFENCE_ACQ_REL,
-          E);
+      AddCur(SF);
+      AddCur(Ev.Fence == FenceKind::Membar    ? SMEMBAR
+             : Ev.Fence == FenceKind::FenceSC ? SFENCE_SC
+             : Ev.Fence == FenceKind::FenceAcqRel ? SFENCE_ACQ_REL
+                                                  : NumSets);
+      // A proxy fence is in the set of what it orders; the other fences
+      // are generic, as Dat3M tags them.
+      AddCur(Ev.Fence == FenceKind::Proxy ? proxySet(Ev.Px) : SGEN);
       break;
     case EventKind::Barrier:
-      Add(SB, E);
+      AddCur(SB);
       break;
     }
     if (Ev.K == EventKind::Read || Ev.K == EventKind::Write) {
-      Add(P.Locs[Ev.Loc].R == litmus::Region::Shared ? SSHARED : SGLOBAL, E);
-      Add(cacheSet(Ev.Cache), E);
+      AddCur(P.Locs[size_t(Ev.Loc)].R == litmus::Region::Shared ? SSHARED
+                                                                : SGLOBAL);
+      AddCur(cacheSet(Ev.Cache));
+      AddCur(proxySet(Ev.Px));
     }
     if (Ev.Atom)
-      Add(SATOM, E);
-    if (Ev.K != EventKind::Barrier) {
-      Add(semSet(Ev.S), E);
-      Add(scopeSet(Ev.Sc), E);
+      AddCur(SATOM);
+    addSemSets(Ev, AddCur);
+    if (Ev.K != EventKind::Barrier && Ev.Fence != FenceKind::Proxy) {
+      AddCur(scopeSet(Ev.Sc));
+      if (Ev.S == Sem::Volatile)
+        AddCur(SSYS);
     }
   }
 
   // Relations fixed by the combination.
-  Relation Id = Relation::identity(N);
-  Relation Po(N), Loc(N), Ext(N), Int(N), Rmw(N), Addr(N), Data(N), Ctrl(N),
-      PoLoc(N), Bsync(N);
-  Relation Scopes[5] = {Relation(N), Relation(N), Relation(N), Relation(N),
-                        Relation(N)};
-  auto LocOf = [&](unsigned E) -> int32_t {
-    if (E < NumLocs)
-      return int32_t(E);
-    const Event &Ev = *Events[E].E;
-    return Ev.K == EventKind::Read || Ev.K == EventKind::Write ? Ev.Loc : -1;
+  for (Relation *R : {&Id, &Po, &Loc, &VLoc, &Ext, &Int, &Rmw, &Addr, &Data,
+                      &Ctrl, &PoLoc, &Sr})
+    clearRelation(*R, N);
+  for (Relation &R : Scopes)
+    clearRelation(R, N);
+  for (unsigned E = 0; E < N; ++E)
+    Id.insert(E, E);
+  LocOf.assign(N, -1);
+  VLocOf.assign(N, -1);
+  ScopeOf.assign(N, std::nullopt);
+  for (unsigned E = 0; E < N; ++E) {
+    LocOf[E] = L.locOf(E);
+    VLocOf[E] = E < NumInits ? L.InitLoc[E]
+                : LocOf[E] >= 0 ? Events[E].E->VLoc
+                                : -1;
+    if (E >= NumInits)
+      if (std::optional<Level> S = scopeLevel(*Events[E].E))
+        ScopeOf[E] = uint8_t(*S);
+  }
+  // Row masks, built word by word: the events of each thread, of each
+  // location and generic address, and per thread the scoped events whose
+  // scope includes it.
+  unsigned Wd = Id.wordsPerRow();
+  size_t NT = P.Threads.size(), NL = P.Locs.size();
+  auto Mask = [&](std::vector<uint64_t> &M, size_t Count) {
+    M.assign(Count * Wd, 0);
+  };
+  auto Set = [&](std::vector<uint64_t> &M, size_t I, unsigned E) {
+    M[I * Wd + E / 64] |= uint64_t(1) << (E % 64);
+  };
+  Mask(ThreadMask, NT);
+  Mask(LocMask, NL);
+  Mask(VLocMask, NL);
+  Mask(IncludedBy, NT);
+  for (unsigned E = 0; E < N; ++E) {
+    if (ThreadOf[E] >= 0)
+      Set(ThreadMask, size_t(ThreadOf[E]), E);
+    if (LocOf[E] >= 0)
+      Set(LocMask, size_t(LocOf[E]), E);
+    if (VLocOf[E] >= 0)
+      Set(VLocMask, size_t(VLocOf[E]), E);
+    if (ScopeOf[E])
+      for (size_t T = 0; T != NT; ++T)
+        if (sameLevel(P.Threads[size_t(ThreadOf[E])].Where, P.Threads[T].Where,
+                      Level(*ScopeOf[E])))
+          Set(IncludedBy, T, E);
+  }
+  // Thread pairs per level.
+  SameAt.assign(5 * NT * NT, false);
+  for (int Lv = LWarp; Lv <= LSys; ++Lv)
+    for (size_t T = 0; T != NT; ++T)
+      for (size_t U = 0; U != NT; ++U)
+        SameAt[(size_t(Lv) * NT + T) * NT + U] =
+            sameLevel(P.Threads[T].Where, P.Threads[U].Where, Level(Lv));
+  auto Or = [&](uint64_t *Row, const std::vector<uint64_t> &M, size_t I) {
+    for (unsigned K = 0; K != Wd; ++K)
+      Row[K] |= M[I * Wd + K];
   };
   for (unsigned A = 0; A < N; ++A) {
-    int32_t LA = LocOf(A);
-    for (unsigned B = 0; B < N; ++B) {
-      int32_t LB = LocOf(B);
-      bool SameLoc = LA >= 0 && LA == LB;
-      if (SameLoc)
-        Loc.insert(A, B);
-      if (ThreadOf[A] == ThreadOf[B]) {
-        Int.insert(A, B);
-        if (A < B && A >= NumLocs) {
-          Po.insert(A, B);
-          if (SameLoc)
-            PoLoc.insert(A, B);
-        }
-      } else {
-        Ext.insert(A, B);
-      }
-      if (A < NumLocs || B < NumLocs)
-        continue;
-      const litmus::Placement &PA = P.Threads[ThreadOf[A]].Where;
-      const litmus::Placement &PB = P.Threads[ThreadOf[B]].Where;
-      for (int L = LWarp; L <= LSys; ++L)
-        if (sameLevel(PA, PB, Level(L)))
-          Scopes[L].insert(A, B);
-      const Event &EA = *Events[A].E, &EB = *Events[B].E;
-      if (EA.K == EventKind::Barrier && EB.K == EventKind::Barrier &&
-          sameLevel(PA, PB, LCta) && EA.BarrierId == EB.BarrierId &&
-          EA.BarrierCount == EB.BarrierCount)
-        Bsync.insert(A, B);
+    if (LocOf[A] >= 0) {
+      Or(Loc.row(A), LocMask, size_t(LocOf[A]));
+      Or(VLoc.row(A), VLocMask, size_t(VLocOf[A]));
+    }
+    uint64_t *IntRow = Int.row(A), *ExtRow = Ext.row(A);
+    if (A < NumInits) {
+      IntRow[A / 64] |= uint64_t(1) << (A % 64); // its own "thread"
+      for (unsigned B = 0; B < N; ++B)
+        if (B != A)
+          ExtRow[B / 64] |= uint64_t(1) << (B % 64);
+      continue;
+    }
+    size_t T = size_t(ThreadOf[A]);
+    Or(IntRow, ThreadMask, T);
+    for (unsigned K = 0; K != Wd; ++K)
+      ExtRow[K] = ~IntRow[K];
+    if (N % 64)
+      ExtRow[Wd - 1] &= (uint64_t(1) << (N % 64)) - 1;
+    // po: the thread's events after A.
+    uint64_t *PoRow = Po.row(A), *PoLocRow = PoLoc.row(A);
+    const uint64_t *LocRow = Loc.row(A);
+    for (unsigned K = 0; K != Wd; ++K) {
+      uint64_t After = K * 64 > A ? ~uint64_t(0)
+                       : (K + 1) * 64 <= A + 1
+                           ? 0
+                           : ~((uint64_t(2) << (A % 64)) - 1);
+      PoRow[K] = IntRow[K] & After;
+      PoLocRow[K] = PoRow[K] & LocRow[K];
+    }
+    for (int Lv = LWarp; Lv <= LSys; ++Lv) {
+      uint64_t *Row = Scopes[Lv].row(A);
+      for (size_t U = 0; U != NT; ++U)
+        if (SameAt[(size_t(Lv) * NT + T) * NT + U])
+          Or(Row, ThreadMask, U);
+    }
+    if (ScopeOf[A]) {
+      // sr: B in a thread that A's scope includes, whose own scope
+      // includes A's thread.
+      uint64_t *Row = Sr.row(A);
+      const uint64_t *Reach = Scopes[*ScopeOf[A]].row(A);
+      for (unsigned K = 0; K != Wd; ++K)
+        Row[K] = Reach[K] & IncludedBy[T * Wd + K];
     }
   }
   // Dependencies and rmw, from each trace's masks over its reads.
   for (size_t T = 0; T < Chosen.size(); ++T) {
     const Trace &Tr = *Chosen[T];
-    unsigned B0 = unsigned(Base[T]);
+    unsigned B0 = unsigned(L.Base[T]);
     auto AddDeps = [&](Relation &R, uint64_t Mask, unsigned To) {
       for (unsigned I = 0; Mask; ++I, Mask >>= 1)
         if (Mask & 1)
@@ -307,15 +438,16 @@ void Primitives::setUpCombination(const litmus::Program &P,
     }
   }
   // po;[fence of that kind and scope];po.
-  Relation FenceRelations[std::size(FenceRels)];
+  static_assert(std::size(FenceRels) == std::size(decltype(FenceRelations){}));
   for (size_t K = 0; K < std::size(FenceRels); ++K) {
     const FenceRel &FR = FenceRels[K];
-    Relation R(N);
-    for (unsigned F = NumLocs; F < N; ++F) {
+    Relation &R = FenceRelations[K];
+    clearRelation(R, N);
+    for (unsigned F = NumInits; F < N; ++F) {
       const Event &Ev = *Events[F].E;
       if (Ev.K != EventKind::Fence || Ev.Fence != FR.K || Ev.Sc != FR.Sc)
         continue;
-      for (unsigned A = NumLocs; A < F; ++A) {
+      for (unsigned A = NumInits; A < F; ++A) {
         if (!Po.contains(A, F))
           continue;
         for (unsigned B = F + 1; B < N; ++B)
@@ -323,7 +455,6 @@ void Primitives::setUpCombination(const litmus::Program &P,
             R.insert(A, B);
       }
     }
-    FenceRelations[K] = std::move(R);
   }
   ExtRel = Ext;
   IntRel = Int;
@@ -332,16 +463,19 @@ void Primitives::setUpCombination(const litmus::Program &P,
   // take each primitive from is worked out once (Plan); an Execution of the
   // same size is refilled in place, so its layout and the model's binding
   // stay, and no names are copied.
-  Relation *Fixed[] = {&Id,   &Po,   &Loc,   &Ext,           &Int,
-                       &Rmw,  &Addr, &Data,  &Ctrl,          &PoLoc,
-                       &Scopes[LWarp], &Scopes[LCta], &Scopes[LCluster],
-                       &Scopes[LGpu],  &Scopes[LGpu], &Scopes[LSys], &Bsync};
+  const Relation *Fixed[] = {&Id,   &Po,   &Loc,   &Ext,           &Int,
+                             &Rmw,  &Addr, &Data,  &Ctrl,          &PoLoc,
+                             &Scopes[LWarp], &Scopes[LCta], &Scopes[LCluster],
+                             &Scopes[LGpu],  &Scopes[LGpu], &Scopes[LSys],
+                             &VLoc, &Sr,   &Scopes[LCta], &SyncBar, &SyncFence};
+  static_assert(std::size(Fixed) == std::size(FixedNames));
   static const std::vector<PlanEntry> Plan = makePlan();
   bool Refill = X && X->numEvents() == N;
   if (!Refill)
     X.emplace(N);
   for (unsigned D = 0; D < NumDynamic; ++D)
     DynamicSlot[D] = -1;
+  SyncFenceSlot = -1;
   size_t SetSlot = 0, RelSlot = 0;
   for (const PlanEntry &E : Plan) {
     const cat::PrimitiveInfo &PI = cat::primitiveNames()[E.Prim];
@@ -358,6 +492,8 @@ void Primitives::setUpCombination(const litmus::Program &P,
     switch (E.K) {
     case PlanEntry::Fixed:
       R = Fixed[E.Id];
+      if (std::string_view(FixedNames[E.Id]) == "sync_fence")
+        SyncFenceSlot = int32_t(RelSlot);
       break;
     case PlanEntry::Fence:
       R = &FenceRelations[E.Id];
@@ -374,63 +510,81 @@ void Primitives::setUpCombination(const litmus::Program &P,
       else if (E.K != PlanEntry::Dynamic)
         clearRelation(X->relationAt(RelSlot), N);
     } else {
-      X->setRelation(std::string(PI.Name), R ? *R : Relation(N));
+      // co is transitive: the enumerator only makes (partial) orders.
+      // sync_fence is chosen last, after co.
+      X->setRelation(std::string(PI.Name), R ? *R : Relation(N),
+                     E.K == PlanEntry::Dynamic ? DynamicLevel[E.Id]
+                     : PI.Name == "sync_fence" ? 3
+                                               : 0,
+                     PI.Name == "co");
     }
     ++RelSlot;
   }
 }
 
-void Primitives::setCandidate(const std::vector<int32_t> &RfOf,
-                              const std::vector<std::vector<int32_t>> &CoOrder,
-                              const std::vector<int32_t> &) {
-  // Scratch copies first (the slots may be missing if a name is unknown).
-  for (Relation *R : {&Rf, &Co, &Fr})
-    clearRelation(*R, N);
-  // co: the initial write first, then the order chosen.
-  for (unsigned L = 0; L < NumLocs; ++L) {
-    const std::vector<int32_t> &O = CoOrder[L];
-    for (size_t I = 0; I < O.size(); ++I) {
-      Co.insert(L, unsigned(O[I]));
-      for (size_t J = I + 1; J < O.size(); ++J)
-        Co.insert(unsigned(O[I]), unsigned(O[J]));
-    }
-  }
-  unsigned Wd = Co.wordsPerRow();
-  for (unsigned R = NumLocs; R < N; ++R) {
-    int32_t W = RfOf[R];
-    if (W < 0)
+namespace {
+
+/// Dst = In, or In & Mask.
+void copyMasked(Relation &Dst, const Relation &In, const Relation *Mask,
+                unsigned N) {
+  unsigned Wd = In.wordsPerRow();
+  for (unsigned A = 0; A < N; ++A) {
+    const uint64_t *Src = In.row(A);
+    uint64_t *D = Dst.row(A);
+    if (!Mask) {
+      for (unsigned K = 0; K < Wd; ++K)
+        D[K] = Src[K];
       continue;
-    Rf.insert(unsigned(W), R);
-    // fr: R before every write co-after its source.
-    const uint64_t *CoRow = Co.row(unsigned(W));
-    uint64_t *FrRow = Fr.row(R);
+    }
+    const uint64_t *M = Mask->row(A);
     for (unsigned K = 0; K < Wd; ++K)
-      FrRow[K] = CoRow[K];
-    Fr.erase(R, R);
+      D[K] = Src[K] & M[K];
+  }
+}
+
+} // namespace
+
+void Primitives::setSyncFence(const Relation &SyncFence) {
+  if (SyncFenceSlot >= 0)
+    copyMasked(X->relationAt(size_t(SyncFenceSlot)), SyncFence, nullptr, N);
+}
+
+void Primitives::setRf(const std::vector<int32_t> &RfOf) {
+  clearRelation(Rf, N);
+  for (unsigned R = 0; R < N && R < RfOf.size(); ++R)
+    if (RfOf[R] >= 0)
+      Rf.insert(unsigned(RfOf[R]), R);
+  // 0: whole, 1: & ext, 2: & int.
+  const unsigned Part[NumDynamic] = {0, 0, 0, 1, 2, 1, 2, 1, 2};
+  for (unsigned D = 0; D < NumDynamic; ++D)
+    if (DynamicSlot[D] >= 0 && DynamicLevel[D] == 1)
+      copyMasked(X->relationAt(size_t(DynamicSlot[D])), Rf,
+                 Part[D] == 1 ? &ExtRel : Part[D] == 2 ? &IntRel : nullptr,
+                 N);
+}
+
+void Primitives::setCo(const Relation &Co) {
+  // fr: a read before every write co-after its source (not itself).
+  clearRelation(Fr, N);
+  unsigned Wd = Co.wordsPerRow();
+  for (unsigned W = 0; W < N; ++W) {
+    const uint64_t *RfRow = Rf.row(W);
+    const uint64_t *CoRow = Co.row(W);
+    for (unsigned K = 0; K < Wd; ++K)
+      for (uint64_t Bits = RfRow[K]; Bits; Bits &= Bits - 1) {
+        unsigned R = K * 64 + unsigned(__builtin_ctzll(Bits));
+        uint64_t *FrRow = Fr.row(R);
+        for (unsigned J = 0; J < Wd; ++J)
+          FrRow[J] |= CoRow[J];
+        Fr.erase(R, R);
+      }
   }
   const Relation *Whole[NumDynamic] = {&Rf, &Co, &Fr, &Rf, &Rf,
                                        &Co, &Co, &Fr, &Fr};
-  // 0: whole, 1: & ext, 2: & int.
   const unsigned Part[NumDynamic] = {0, 0, 0, 1, 2, 1, 2, 1, 2};
-  for (unsigned D = 0; D < NumDynamic; ++D) {
-    if (DynamicSlot[D] < 0)
-      continue;
-    Relation &Out = X->relationAt(size_t(DynamicSlot[D]));
-    assert(Out.size() == N);
-    const Relation &In = *Whole[D];
-    const Relation *Mask = Part[D] == 1 ? &ExtRel : Part[D] == 2 ? &IntRel
-                                                                   : nullptr;
-    for (unsigned A = 0; A < N; ++A) {
-      const uint64_t *Src = In.row(A);
-      uint64_t *Dst = Out.row(A);
-      if (!Mask) {
-        for (unsigned K = 0; K < Wd; ++K)
-          Dst[K] = Src[K];
-        continue;
-      }
-      const uint64_t *M = Mask->row(A);
-      for (unsigned K = 0; K < Wd; ++K)
-        Dst[K] = Src[K] & M[K];
-    }
-  }
+  for (unsigned D = 0; D < NumDynamic; ++D)
+    if (DynamicSlot[D] >= 0 && DynamicLevel[D] == 2)
+      copyMasked(X->relationAt(size_t(DynamicSlot[D])), *Whole[D],
+                 Part[D] == 1 ? &ExtRel : Part[D] == 2 ? &IntRel : nullptr,
+                 N);
 }

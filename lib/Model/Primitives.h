@@ -16,36 +16,73 @@
 
 namespace incant::model {
 
+/// The events of one trace combination: the initial writes (one per
+/// physical location) first, then each thread's events in program order.
+struct CombinationLayout {
+  std::vector<EventRef> Events;
+  /// Per event: its thread, or -1 for an initial write.
+  std::vector<int32_t> ThreadOf;
+  /// Per initial write (events 0..NumInits-1): its physical location.
+  std::vector<int32_t> InitLoc;
+  /// Per location (P.Locs index): the initial write of its physical
+  /// location.
+  std::vector<int32_t> InitOf;
+  std::vector<int32_t> Base; ///< First event of each thread.
+  unsigned NumInits = 0;
+  /// The location an event accesses (physical), -1 if none.
+  int32_t locOf(unsigned E) const {
+    return E < NumInits ? InitLoc[E]
+           : Events[E].E->K == EventKind::Read ||
+                   Events[E].E->K == EventKind::Write
+               ? Events[E].E->Loc
+               : -1;
+  }
+};
+
 class Primitives {
 public:
-  /// Builds the rf/co-independent primitives of one trace combination.
-  /// Events 0..Locs-1 are the initial writes.
-  void setUpCombination(const litmus::Program &P,
-                        const std::vector<EventRef> &Events,
-                        const std::vector<int32_t> &ThreadOf,
+  /// Builds the rf/co-independent primitives of one trace combination,
+  /// with the barrier synchronization and Fence-SC order chosen for it.
+  void setUpCombination(const litmus::Program &P, const CombinationLayout &L,
                         const std::vector<const Trace *> &Chosen,
-                        const std::vector<int32_t> &Base);
-  /// Sets rf, co, fr and their internal/external parts. \p Rf gives each
-  /// read's write (-1 for non-reads), \p CoOrder each location's non-init
-  /// writes in coherence order.
-  void setCandidate(const std::vector<int32_t> &Rf,
-                    const std::vector<std::vector<int32_t>> &CoOrder,
-                    const std::vector<int32_t> &ThreadOf);
+                        const cat::Relation &SyncBar,
+                        const cat::Relation &SyncFence);
+  /// Sets sync_fence, the Fence-SC order (level 3: chosen after co).
+  void setSyncFence(const cat::Relation &SyncFence);
+  /// Sets rf and its internal/external parts (level 1). \p Rf gives each
+  /// read's write (-1 for non-reads).
+  void setRf(const std::vector<int32_t> &Rf);
+  /// Sets co, fr and their parts (level 2) from \p Co: the coherence order
+  /// (the initial writes before the others), or a bound on it while it is
+  /// being chosen.
+  void setCo(const cat::Relation &Co);
   const cat::Execution &execution() const { return *X; }
 
   /// The relations refilled per candidate.
   static constexpr unsigned NumDynamic = 9;
   static constexpr const char *DynamicNames[NumDynamic] = {
       "rf", "co", "fr", "rfe", "rfi", "coe", "coi", "fre", "fri"};
+  /// Their levels: rf 1, co 2, fr 2, ...
+  static constexpr uint8_t DynamicLevel[NumDynamic] = {1, 2, 2, 1, 1,
+                                                       2, 2, 2, 2};
 
 private:
   std::optional<cat::Execution> X;
   unsigned N = 0;
-  unsigned NumLocs = 0;
   /// Where the dynamic relations sit in X.relations().
   int32_t DynamicSlot[NumDynamic] = {};
-  cat::Relation Rf, Co, Fr;  ///< Scratch, per candidate.
+  int32_t SyncFenceSlot = -1;
+  cat::Relation Rf, Fr; ///< Scratch, per candidate.
   cat::Relation ExtRel, IntRel;
+  // Per combination, reused (cleared in place) to spare allocations.
+  std::vector<cat::EventSet> SetBuf;
+  cat::Relation Id, Po, Loc, VLoc, Ext, Int, Rmw, Addr, Data, Ctrl, PoLoc, Sr;
+  cat::Relation Scopes[5];
+  cat::Relation FenceRelations[11];
+  std::vector<int32_t> LocOf, VLocOf;
+  std::vector<uint64_t> ThreadMask, LocMask, VLocMask, IncludedBy;
+  std::vector<bool> SameAt;
+  std::vector<std::optional<uint8_t>> ScopeOf;
 };
 
 } // namespace incant::model

@@ -43,7 +43,8 @@ struct RunState {
   std::vector<uint64_t> RegDeps;  ///< Read ordinals each register depends on.
   uint64_t CtrlDeps = 0;          ///< Reads that the control flow depends on.
   std::vector<uint16_t> BackTaken; ///< Per op: times this backward branch was taken.
-  std::vector<std::pair<int32_t, int32_t>> BarrierCounts; ///< (id, count so far)
+  /// ((instance, id), count so far) of the barriers met.
+  std::vector<std::pair<std::pair<int32_t, int64_t>, int32_t>> BarrierCounts;
   std::vector<std::pair<int32_t, Value>> OwnWrites; ///< (location, value) so far
   Trace T;
 };
@@ -102,14 +103,16 @@ private:
     return 0;
   }
 
-  /// The location an access goes to, or nullopt if its address is not
-  /// exactly a location.
+  /// The location (name) an access goes to, or nullopt if its address is
+  /// not exactly a location.
   std::optional<int32_t> accessLoc(const RunState &S, const Op &O) const {
     Value A = operandValue(S, O.Addr);
     if (!A.isAddress() || A.Int != 0 || size_t(A.Loc) >= P.Locs.size())
       return std::nullopt;
     return A.Loc;
   }
+  int32_t physOf(int32_t L) const { return P.Locs[size_t(L)].phys(L); }
+  int32_t genericOf(int32_t L) const { return P.Locs[size_t(L)].generic(L); }
 
   static bool truthy(Value V) { return V.isAddress() || V.Int != 0; }
 
@@ -136,6 +139,7 @@ private:
     E.Sc = O.Sc;
     E.Cache = O.Cache;
     E.Fence = O.Fence;
+    E.Px = O.Px;
     return E;
   }
 
@@ -266,6 +270,8 @@ private:
     switch (O.Rmw) {
     case RmwOp::Add:
       return Int(int64_t(uint64_t(X) + uint64_t(Y)));
+    case RmwOp::Sub:
+      return Int(int64_t(uint64_t(X) - uint64_t(Y)));
     case RmwOp::And:
       return Int(X & Y);
     case RmwOp::Or:
@@ -365,16 +371,33 @@ private:
       case Op::Kind::Barrier: {
         Event E = makeEvent(O, I, EventKind::Barrier);
         E.Ctrl = S.CtrlDeps;
+        E.BarrierInstance = O.BarrierInstance;
         E.BarrierId = O.BarrierId;
+        if (O.BarrierIdReg >= 0) {
+          Value Id = S.Regs[size_t(O.BarrierIdReg)];
+          if (Id.isAddress())
+            return; // an address as a barrier id: drop the trace
+          E.BarrierId = Id.Int;
+          E.Ctrl |= S.RegDeps[size_t(O.BarrierIdReg)];
+        }
+        if (O.BarrierQuorum.K != Operand::Kind::None) {
+          Value Q = operandValue(S, O.BarrierQuorum);
+          if (Q.isAddress())
+            return;
+          E.Quorum = std::max<int64_t>(Q.Int, 0);
+          E.Ctrl |= operandDeps(S, O.BarrierQuorum);
+        }
+        E.Arrive = O.Arrive;
+        std::pair<int32_t, int64_t> Key{E.BarrierInstance, E.BarrierId};
         int32_t Count = 0;
         bool Found = false;
-        for (auto &[Id, C] : S.BarrierCounts)
-          if (Id == O.BarrierId) {
+        for (auto &[K, C] : S.BarrierCounts)
+          if (K == Key) {
             Count = C++;
             Found = true;
           }
         if (!Found)
-          S.BarrierCounts.push_back({O.BarrierId, 1});
+          S.BarrierCounts.push_back({Key, 1});
         E.BarrierCount = Count;
         S.T.Events.push_back(E);
         ++S.Pc;
@@ -386,7 +409,8 @@ private:
           return;
         Value V = O.Src.empty() ? Value{} : operandValue(S, O.Src[0]);
         Event E = makeEvent(O, I, EventKind::Write);
-        E.Loc = *L;
+        E.Loc = physOf(*L);
+        E.VLoc = genericOf(*L);
         E.V = V.isAddress() ? V : wrapValue(V, O.Bits, O.Signed);
         E.Addr = operandDeps(S, O.Addr);
         E.Data = O.Src.empty() ? 0 : operandDeps(S, O.Src[0]);
@@ -403,9 +427,10 @@ private:
           return;
         // What the read may return: the initial value, other threads'
         // values, and this run's own earlier writes (not its later ones).
-        std::vector<Value> Vs = Visible[*L];
+        int32_t PL = physOf(*L);
+        std::vector<Value> Vs = Visible[size_t(PL)];
         for (const auto &[WL, WV] : S.OwnWrites)
-          if (WL == *L && std::find(Vs.begin(), Vs.end(), WV) == Vs.end())
+          if (WL == PL && std::find(Vs.begin(), Vs.end(), WV) == Vs.end())
             Vs.push_back(WV);
         assert(!Vs.empty());
         Steps += Vs.size();
@@ -434,7 +459,8 @@ private:
   bool doRead(RunState &S, const Op &O, size_t I, int32_t L, Value Old) {
     uint64_t AddrDeps = operandDeps(S, O.Addr);
     Event R = makeEvent(O, I, EventKind::Read);
-    R.Loc = L;
+    R.Loc = physOf(L);
+    R.VLoc = genericOf(L);
     R.V = Old;
     R.Addr = AddrDeps;
     R.Ctrl = S.CtrlDeps;
@@ -462,7 +488,8 @@ private:
       return false;
     if (New) {
       Event W = makeEvent(O, I, EventKind::Write);
-      W.Loc = L;
+      W.Loc = R.Loc;
+      W.VLoc = R.VLoc;
       W.V = *New;
       W.Atom = true;
       W.RmwRead = ReadIndex;

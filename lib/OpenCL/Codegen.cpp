@@ -239,6 +239,9 @@ struct Emitter {
     case RmwOp::Add:
       Native = "add";
       break;
+    case RmwOp::Sub:
+      Native = "sub";
+      break;
     case RmwOp::And:
       Native = "and";
       break;
@@ -275,6 +278,9 @@ struct Emitter {
     switch (O.Rmw) {
     case RmwOp::Add:
       New = wrap(O, fmt::format("{} + {}", Old, Arg));
+      break;
+    case RmwOp::Sub:
+      New = wrap(O, fmt::format("{} - {}", Old, Arg));
       break;
     case RmwOp::And:
       New = wrap(O, fmt::format("{} & {}", Old, Arg));
@@ -322,6 +328,11 @@ struct Emitter {
     case Op::Kind::Rmw: {
       if (!checkWidth(O))
         break;
+      if (O.Px != litmus::Proxy::Generic) {
+        unsupported(O, "an access through the surface, texture or constant "
+                       "proxy (OpenCL C has no such accesses to a buffer)");
+        break;
+      }
       if (O.Cache != litmus::CacheOp::None)
         Notes.insert("cache operators (.ca, .cg, ...) are dropped: OpenCL C "
                      "has no cache control");
@@ -353,6 +364,10 @@ struct Emitter {
       break;
     }
     case Op::Kind::Fence: {
+      if (O.Fence == litmus::FenceKind::Proxy) {
+        unsupported(O, "a proxy fence (fence.proxy)");
+        break;
+      }
       const char *Ord = O.Fence == litmus::FenceKind::FenceAcqRel
                             ? "memory_order_acq_rel"
                             : "memory_order_seq_cst";
@@ -534,7 +549,13 @@ generateKernel(const litmus::Program &P, const DeviceCaps &Caps,
   if (HasLoop)
     K.CutSlot = int32_t(K.RegsPerInstance++);
   K.NumObs = uint32_t(std::max<size_t>(P.Observe.size(), 1)) + (HasLoop ? 1 : 0);
-  for (const litmus::Location &L : P.Locs) {
+  for (size_t I = 0; I != P.Locs.size(); ++I) {
+    const litmus::Location &L = P.Locs[I];
+    if (L.phys(int32_t(I)) != int32_t(I)) {
+      Diags.error(File, {}, "no faithful OpenCL form: location '" + L.Name +
+                                "' is a virtual alias of another");
+      E.Failed = true;
+    }
     if (L.R == litmus::Region::Shared)
       ++K.NumShared;
     if (L.Init.isAddress()) {

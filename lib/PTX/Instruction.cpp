@@ -86,7 +86,7 @@ struct OpcodeInfo {
   Opcode Op;
 };
 
-constexpr std::array<OpcodeInfo, 26> Opcodes = {{
+constexpr std::array<OpcodeInfo, 32> Opcodes = {{
     {"ld", Opcode::Ld},       {"st", Opcode::St},
     {"atom", Opcode::Atom},   {"red", Opcode::Red},
     {"membar", Opcode::Membar}, {"fence", Opcode::Fence},
@@ -100,7 +100,31 @@ constexpr std::array<OpcodeInfo, 26> Opcodes = {{
     {"beq", Opcode::CmpBra},  {"bne", Opcode::CmpBra},
     {"blt", Opcode::CmpBra},  {"ble", Opcode::CmpBra},
     {"bgt", Opcode::CmpBra},  {"bge", Opcode::CmpBra},
+    // Dat3M's accesses through other proxies (see Proxy).
+    {"sust", Opcode::St},     {"suld", Opcode::Ld},
+    {"suatom", Opcode::Atom}, {"sured", Opcode::Red},
+    {"tld", Opcode::Ld},      {"cold", Opcode::Ld},
 }};
+
+/// The proxy of a litmus cell's access opcode name ("sust" -> Surface).
+Proxy proxyOfName(std::string_view N) {
+  if (N == "sust" || N == "suld" || N == "suatom" || N == "sured")
+    return Proxy::Surface;
+  if (N == "tld")
+    return Proxy::Texture;
+  if (N == "cold")
+    return Proxy::Constant;
+  return Proxy::Generic;
+}
+
+/// The proxy named by a `fence.proxy` kind (".alias" -> Alias).
+std::optional<Proxy> proxyKindOf(std::string_view M) {
+  if (M == ".alias") return Proxy::Alias;
+  if (M == ".surface") return Proxy::Surface;
+  if (M == ".texture") return Proxy::Texture;
+  if (M == ".constant") return Proxy::Constant;
+  return std::nullopt;
+}
 
 std::optional<Opcode> lookupOpcode(std::string_view N) {
   for (const OpcodeInfo &I : Opcodes)
@@ -150,6 +174,7 @@ AtomOp atomOf(std::string_view M) {
   if (M == ".xor") return AtomOp::Xor;
   if (M == ".min") return AtomOp::Min;
   if (M == ".max") return AtomOp::Max;
+  if (M == ".sub") return AtomOp::Sub;
   return AtomOp::None;
 }
 
@@ -475,6 +500,7 @@ bool InstParser::parseInstruction(Instruction &I) {
     I.Op = *Op;
     if (I.Op == Opcode::CmpBra)
       I.Cmp = cmpOfBranch(N.Text);
+    I.Px = proxyOfName(N.Text);
   }
   I.Name = std::string(N.Text);
   I.NameRange = N.Range;
@@ -831,7 +857,8 @@ bool InstParser::parseModuleOperand(Operand &O) {
 bool InstParser::decodeModifiers(Instruction &I) {
   const Modifier *SemMod = nullptr, *ScopeMod = nullptr, *SpaceMod = nullptr,
                  *CacheMod = nullptr, *AtomMod = nullptr, *CmpMod = nullptr;
-  bool Sync = false;
+  bool Sync = false, Arrive = false;
+  const Modifier *ProxyMod = nullptr, *KindMod = nullptr;
   auto Conflict = [&](const Modifier &M, const Modifier *Prev) {
     return error(M.Range, fmt::format("modifier '{}' conflicts with '{}'",
                                       M.Text, Prev->Text));
@@ -852,12 +879,24 @@ bool InstParser::decodeModifiers(Instruction &I) {
         Known = true;
       }
     } else if (I.Op == Opcode::Bar) {
-      if (T == ".sync") {
-        Sync = true;
+      if (T == ".sync" || T == ".arrive") {
+        if (Sync || Arrive)
+          return error(M.Range, fmt::format("'{}' has two modes", I.Name));
+        (T == ".sync" ? Sync : Arrive) = true;
         Known = true;
       } else if (T == ".aligned" || T == ".cta") {
         Known = true;
       }
+    } else if (I.Op == Opcode::Fence && T == ".proxy") {
+      ProxyMod = &M;
+      Known = true;
+    } else if (std::optional<Proxy> K = proxyKindOf(T);
+               K && I.Op == Opcode::Fence && ProxyMod) {
+      if (KindMod)
+        return Conflict(M, KindMod);
+      KindMod = &M;
+      I.Px = *K;
+      Known = true;
     } else if (I.Op == Opcode::Bra) {
       Known = T == ".uni";
     } else if (I.Op == Opcode::Mul && T == ".lo") {
@@ -967,6 +1006,16 @@ bool InstParser::decodeModifiers(Instruction &I) {
     I.S = Sem::SC;
     break;
   case Opcode::Fence:
+    if (ProxyMod) {
+      if (!KindMod)
+        return error(ProxyMod->Range,
+                     "'fence.proxy' needs a proxy kind (.alias, .surface, "
+                     ".texture or .constant)");
+      if (SemMod || ScopeMod)
+        return error((SemMod ? SemMod : ScopeMod)->Range,
+                     "a proxy fence takes no semantics or scope");
+      break;
+    }
     if (I.S == Sem::None)
       I.S = Sem::AcqRel;
     if (I.Sc == Scope::None)
@@ -974,10 +1023,10 @@ bool InstParser::decodeModifiers(Instruction &I) {
                                 "or .sys)");
     break;
   case Opcode::Bar:
-    if (!Sync)
+    if (!Sync && !Arrive)
       return error(I.NameRange,
-                   fmt::format("'{}' is supported only as '{}.sync'", I.Name,
-                               I.Name));
+                   fmt::format("'{}' needs a mode: '{}.sync' or '{}.arrive'",
+                               I.Name, I.Name, I.Name));
     break;
   case Opcode::Setp:
     if (I.Cmp == CmpOp::None)
@@ -1067,7 +1116,7 @@ bool InstParser::parseOperands(Instruction &I) {
   case Opcode::Red: Shape = "av"; break;
   case Opcode::Membar:
   case Opcode::Fence: Shape = ""; break;
-  case Opcode::Bar: Shape = "v"; break; // optional thread count
+  case Opcode::Bar: Shape = "v"; break; // and up to two more (lower() says)
   case Opcode::Mov:
   case Opcode::Not:
   case Opcode::Cvt: Shape = "dv"; break;
@@ -1088,7 +1137,7 @@ bool InstParser::parseOperands(Instruction &I) {
   std::string Expect(Shape);
   if (I.Op == Opcode::Atom && IsCas)
     Expect = "davv";
-  size_t MaxOps = Expect.size() + (I.Op == Opcode::Bar ? 1 : 0);
+  size_t MaxOps = Expect.size() + (I.Op == Opcode::Bar ? 2 : 0);
 
   std::vector<Operand> Ops;
   if (!Lex.peek().is(TokKind::Eof) && !Lex.peek().is(TokKind::Semi)) {
@@ -1126,6 +1175,8 @@ bool InstParser::parseOperands(Instruction &I) {
       case 'a':
         if (O.K == Operand::Reg)
           O.K = Operand::Symbol;
+        else if (O.K == Operand::Imm && I.Op == Opcode::Ld && I.Mods.empty())
+          break; // Dat3M's `ld r0, 1`: lower() makes it a move
         else if (O.K != Operand::Address)
           return error(O.Range,
                        "expected an address ([r1], [x], [r1+4] or x)");

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 using namespace incant;
 
@@ -46,7 +47,9 @@ TEST(CudaBackend, NoDriverIsReported) {
 }
 
 TEST(CudaBackend, EmitWritesSources) {
-  auto Dir = std::filesystem::temp_directory_path() / "incant-cuda-emit-test";
+  // The process id in the name: other checkouts' tests may run at once.
+  auto Dir = std::filesystem::temp_directory_path() /
+             ("incant-cuda-emit-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(Dir);
   litmus::Program P = handbuilt::sb();
   harness::RunRequest Req;
@@ -94,7 +97,9 @@ TEST(CudaBackend, ATestOnTwoDevicesIsRefused) {
   Req.Prog = &P;
   Req.File = File;
   Req.EmitDir =
-      (std::filesystem::temp_directory_path() / "incant-cuda-2dev").string();
+      (std::filesystem::temp_directory_path() /
+       ("incant-cuda-2dev-" + std::to_string(::getpid())))
+          .string();
   DiagnosticEngine Diags;
   Expected<harness::RunResult> R = cuda::createCudaBackend()->run(Req, Diags);
   ASSERT_FALSE(R);

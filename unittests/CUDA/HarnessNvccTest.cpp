@@ -19,6 +19,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <unistd.h>
 
 using namespace incant;
 using namespace incant::handbuilt;
@@ -83,7 +84,10 @@ TEST_P(HarnessNvcc, EmittedHarnessCompiles) {
     P = std::move(L->Prog);
     File = L->File;
   }
-  fs::path Dir = fs::path(::testing::TempDir()) / ("incant-nvcc-" + C.Name);
+  // The process id keeps parallel runs (ctest -j, other checkouts on the
+  // same machine) out of each other's folder.
+  fs::path Dir = fs::path(::testing::TempDir()) /
+                 ("incant-nvcc-" + std::to_string(::getpid()) + "-" + C.Name);
   fs::remove_all(Dir);
   harness::RunRequest Req;
   Req.Prog = &P;

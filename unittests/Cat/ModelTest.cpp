@@ -195,7 +195,7 @@ TEST(ModelTest, MissingPrimitiveIsAnErrorNotACrash) {
   X.setRelation("addr", Relation(3));
   V = M.evaluate(X);
   EXPECT_FALSE(V.Allowed);
-  EXPECT_NE(V.Error.find("po"), std::string::npos);
+  EXPECT_NE(V.Error.find("po"), std::string::npos) << V.Error;
 }
 
 TEST(ModelTest, BindingFollowsTheLayout) {

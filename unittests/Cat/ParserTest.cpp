@@ -100,10 +100,17 @@ std::string firstError(const std::string &Text) {
 }
 
 TEST(ParserTest, Precedence) {
+  // herd's and Dat3M's order: | ; \ & (Dat3M's PTX models rely on it:
+  // `[GEN]; cb; cb & pfo` is `[GEN]; cb; (cb & pfo)`).
   EXPECT_EQ(tree("a | b & c"), "(| a (& b c))");
   EXPECT_EQ(tree("a & b | c"), "(| (& a b) c)");
-  EXPECT_EQ(tree("a & b \\ c"), "(& a (\\ b c))");
-  EXPECT_EQ(tree("a \\ b ; c"), "(\\ a (; b c))");
+  EXPECT_EQ(tree("a ; b & c"), "(; a (& b c))");
+  EXPECT_EQ(tree("a | b ; c"), "(| a (; b c))");
+  EXPECT_EQ(tree("a & b \\ c"), "(\\ (& a b) c)");
+  EXPECT_EQ(tree("a \\ b & c"), "(\\ a (& b c))");
+  EXPECT_EQ(tree("a \\ b ; c"), "(; (\\ a b) c)");
+  EXPECT_EQ(tree("a ; b \\ c"), "(; a (\\ b c))");
+  EXPECT_EQ(tree("S * T & a"), "(& (* S T) a)");
   EXPECT_EQ(tree("a ; S * T"), "(; a (* S T))");
   EXPECT_EQ(tree("S * T ; a"), "(; (* S T) a)");
   EXPECT_EQ(tree("~a ; b"), "(; (~ a) b)");

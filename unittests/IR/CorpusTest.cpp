@@ -96,8 +96,10 @@ TEST(IRCorpus, EveryModule) {
     EXPECT_EQ(validate(*Again, V), 0u);
     if (!HavePtxas || Fences == 0)
       continue;
-    std::string Base =
-        ::testing::TempDir() + "incant-ir-corpus-" + P.stem().string();
+    // The process id keeps parallel runs (other checkouts on this machine)
+    // from writing and removing one file.
+    std::string Base = ::testing::TempDir() + "incant-ir-corpus-" +
+                       std::to_string(::getpid()) + "-" + P.stem().string();
     std::ofstream(Base + ".ptx") << Text;
     // sm_90a modules (wgmma, setmaxnreg) need the arch-specific target.
     bool Sm90a = std::find(M->Targets.begin(), M->Targets.end(), "sm_90a") !=

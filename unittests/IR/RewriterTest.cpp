@@ -52,7 +52,10 @@ std::string checkPrinted(const ptx::Module &M, const std::string &Tag) {
   }
   if (::access(Ptxas, X_OK) != 0)
     return Text; // the unit test still checks print/parse/validate
-  std::string Base = ::testing::TempDir() + "incant-rewrite-" + Tag;
+  // The process id keeps parallel runs (ctest -j, other checkouts on the
+  // same machine) from writing one file.
+  std::string Base = ::testing::TempDir() + "incant-rewrite-" +
+                     std::to_string(::getpid()) + "-" + Tag;
   std::ofstream(Base + ".ptx") << Text;
   ProcessOptions Run;
   Run.Argv = {Ptxas, "-arch=sm_90", Base + ".ptx", "-o", Base + ".cubin"};

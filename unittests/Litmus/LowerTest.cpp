@@ -401,8 +401,12 @@ TEST(LitmusLower, Errors) {
                    9, 9, "unknown location 'q'");
   expectLowerError(G(" T0 ;\n membar.gl ;\nScopeTree (device (cta T0))\nexists (0:r0=q)\n"),
                    9, 14, "unknown location 'q'");
-  expectLowerError(G(" T0 ;\n bar.sync r0 ;\nScopeTree (device (cta T0))\nexists true\n"),
-                   7, 11, "the barrier number must be an integer");
+  expectLowerError(G(" T0 ;\n bar.sync x ;\nScopeTree (device (cta T0))\nexists true\n"),
+                   7, 11, "the barrier number must be an integer or a register");
+  // PTX's thread count is refused, never ignored (a Dat3M test's second
+  // operand was once read as one and dropped).
+  expectLowerError(G(" T0 ;\n bar.sync 1, 32 ;\nScopeTree (device (cta T0))\nexists true\n"),
+                   7, 14, "'bar' with a thread count is not supported");
   expectLowerError(G(" T0 ;\n bar.sync 16 ;\nScopeTree (device (cta T0))\nexists true\n"),
                    7, 11, "between 0 and 15");
   expectLowerError(G(" T0 ;\n ld.cg.s32 r0, [r1+4] ;\nScopeTree (device (cta T0))\nexists true\n"),
@@ -418,6 +422,53 @@ TEST(LitmusLower, Errors) {
   expectLowerError("GPU_PTX t\n{\nx=0;\nx=1;\n}\n T0 ;\n membar.gl ;\n"
                    "ScopeTree (device (cta T0))\nexists true\n",
                    4, 1, "location 'x' is initialised twice");
+}
+
+TEST(LitmusLower, Dat3mBarriersAndAliases) {
+  const char *Head = "PTX t\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n";
+  auto D = [&](const std::string &Rest) { return std::string(Head) + Rest; };
+  expectLowerError(D(" bar.cta.sync r1 ;\nexists 0==0\n"), 6, 15,
+                   "the instance of 'bar' must be a non-negative integer");
+  expectLowerError(D(" bar.cta.sync 1, 1, x ;\nexists 0==0\n"), 6, 21,
+                   "the quorum must be an integer or a register");
+  expectLowerError(D(" bar.cta.sync 1, 16 ;\nexists 0==0\n"), 6, 18,
+                   "between 0 and 15");
+  expectLowerError("PTX t\n{\ny @ generic aliases x;\n}\n P0 ;\n ld.weak r0, y ;\n"
+                   "exists 0==0\n",
+                   3, 21, "'y' aliases 'x', which is not a location declared before it");
+  expectLowerError("PTX t\n{\nx=0;\nx @ surface aliases x;\n}\n P0 ;\n ld.weak r0, x ;\n"
+                   "exists 0==0\n",
+                   4, 1, "location 'x' is declared twice");
+  expectLowerError("GPU_PTX t\n{\n0:.reg .s32 r0;\n}\n T0 ;\n ld r0, 1 ;\n"
+                   "ScopeTree (device (cta T0))\nexists true\n",
+                   6, 9, "expected an address");
+
+  // Instance, id (a register) and quorum; an arrive; a Dat3M constant load.
+  Lowered L = lowerText("PTX t\n{\nx=0;\ny @ generic aliases x;\n"
+                        "s @ surface aliases y;\n}\n P0@cta 0,gpu 0 ;\n"
+                        " bar.cta.sync 1, r2, 3 ;\n bar.cta.arrive 2 ;\n"
+                        " ld r3, 7 ;\n sust.weak s, 1 ;\n fence.proxy.alias ;\n"
+                        "exists (P0:r3 == 7)\n");
+  ASSERT_TRUE(L.P);
+  const std::vector<Op> &Ops = L.P->Threads[0].Ops;
+  ASSERT_EQ(Ops.size(), 5u);
+  EXPECT_EQ(Ops[0].BarrierInstance, 1);
+  EXPECT_GE(Ops[0].BarrierIdReg, 0);
+  EXPECT_EQ(Ops[0].BarrierQuorum.K, Operand::Kind::Imm);
+  EXPECT_FALSE(Ops[0].Arrive);
+  EXPECT_TRUE(Ops[1].Arrive);
+  EXPECT_EQ(Ops[1].BarrierId, -1);
+  EXPECT_EQ(Ops[2].K, Op::Kind::Alu);
+  EXPECT_EQ(Ops[3].Px, Proxy::Surface);
+  EXPECT_EQ(Ops[4].Fence, FenceKind::Proxy);
+  EXPECT_EQ(Ops[4].Px, Proxy::Alias);
+  // y is its own virtual address over x's memory; s is y seen by surfaces.
+  const std::vector<Location> &Locs = L.P->Locs;
+  ASSERT_EQ(Locs.size(), 3u);
+  EXPECT_EQ(Locs[1].Phys, 0);
+  EXPECT_EQ(Locs[1].Generic, 1);
+  EXPECT_EQ(Locs[2].Phys, 0);
+  EXPECT_EQ(Locs[2].Generic, 1);
 }
 
 TEST(LitmusLower, SharedAcrossCTAs) {

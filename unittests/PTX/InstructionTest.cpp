@@ -278,7 +278,12 @@ TEST(PTXDiagnostics, Errors) {
   expectError("membar", 1, 1, "'membar' needs a level");
   expectError("membar.gpu", 1, 7, "unknown modifier '.gpu' for 'membar'");
   expectError("fence.sc", 1, 1, "'fence' needs a scope");
-  expectError("bar 0", 1, 1, "'bar' is supported only as 'bar.sync'");
+  expectError("bar 0", 1, 1, "'bar' needs a mode: 'bar.sync' or 'bar.arrive'");
+  expectError("bar.sync.arrive 0", 1, 9, "'bar' has two modes");
+  expectError("fence.proxy", 1, 6, "'fence.proxy' needs a proxy kind");
+  expectError("fence.proxy.async", 1, 12, "unknown modifier '.async' for 'fence'");
+  expectError("fence.proxy.alias.gpu", 1, 18, "a proxy fence takes no semantics or scope");
+  expectError("bar.sync 0, 1, 2, 3", 1, 19, "too many operands for 'bar' (expected 3)");
   expectError("setp.u32 p, r0, 0", 1, 1, "'setp' needs a comparison");
   expectError("cvt.u32 r0, r1", 1, 1, "'cvt' needs two types");
   expectError("@ 5 ld.s32 r0, [r1]", 1, 3, "expected a predicate register");

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the benchmark's 3- and 4-thread GPU_PTX litmus tests (and a few
-2-thread coherence shapes) into this folder. Run it from anywhere; it
-overwrites the .litmus files it owns.
+2-thread coherence shapes) into this folder, and its 6- and 8-thread tests
+(IRIW with more observers, 2+2W chains) into ../Big/. Run it from
+anywhere; it overwrites the .litmus files it owns.
 
 Each shape is a list of threads; a thread is a list of accesses:
   ('st', loc, value) | ('ld', loc) | ('F',) (the variant's fence, if any)
@@ -91,7 +92,33 @@ def thread_code(t, ops, fence):
     return regs, code
 
 
-def write(name, threads, cond, fence, placement):
+def iriw(readers):
+    """Two writers, then readers alternating x-then-y and y-then-x; the
+    condition: the first two readers see the writes in opposite orders and
+    every other reader sees both."""
+    threads, cond = [[('st', 'x', 1)], [('st', 'y', 1)]], []
+    for k in range(readers):
+        a, b = ('x', 'y') if k % 2 == 0 else ('y', 'x')
+        threads.append([('ld', a), ('F',), ('ld', b)])
+        t = 2 + k
+        cond += ['%d:r0=1' % t, '%d:r1=%d' % (t, 0 if k < 2 else 1)]
+    return threads, ' /\\ '.join(cond)
+
+
+def chain(n):
+    """2+2W around n locations: thread i stores 1 to x_i, then 2 to x_i+1;
+    the condition: every location ends with 1 (the cycle)."""
+    locs = ['x%d' % i for i in range(n)]
+    threads = [[('st', locs[i], 1), ('F',), ('st', locs[(i + 1) % n], 2)]
+               for i in range(n)]
+    return threads, ' /\\ '.join('%s=1' % l for l in locs)
+
+
+BIG = {'IRIW+4obs': iriw(4), 'IRIW+6obs': iriw(6),
+       '2+2W.6': chain(6), '2+2W.8': chain(8)}
+
+
+def write(name, threads, cond, fence, placement, folder=None):
     regs, cols = [], []
     for t, ops in enumerate(threads):
         r, c = thread_code(t, ops, fence)
@@ -113,8 +140,8 @@ def write(name, threads, cond, fence, placement):
     text = 'GPU_PTX %s\n{\n%s\n}\n%s\n\nScopeTree (device (kernel %s))\n\n%s\n\nexists (%s)\n' % (
         name, '\n'.join(' ' + r for r in regs), '\n'.join(rows), tree,
         ', '.join('%s: global' % l for l in locs), cond)
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        name + '.litmus')
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(folder or here, name + '.litmus')
     with open(path, 'w') as f:
         f.write(text)
 
@@ -122,3 +149,9 @@ def write(name, threads, cond, fence, placement):
 for shape, (threads, cond) in SHAPES.items():
     for suffix, fence, placement in VARIANTS[:PICK[shape]]:
         write(shape + suffix, threads, cond, fence, placement)
+
+BIG_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'Big')
+os.makedirs(BIG_DIR, exist_ok=True)
+for shape, (threads, cond) in BIG.items():
+    for suffix, fence, placement in VARIANTS[:3]:
+        write(shape + suffix, threads, cond, fence, placement, BIG_DIR)

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace incant::cat {
@@ -33,7 +34,13 @@ public:
   explicit Execution(unsigned NumEvents) : N(NumEvents) {}
   unsigned numEvents() const { return N; }
   void setSet(const std::string &Name, EventSet S);
-  void setRelation(const std::string &Name, Relation R);
+  /// \p Level: the stage at which the enumerator fills this relation (0:
+  /// fixed for the execution's events; higher: refilled more often, e.g.
+  /// rf at 1 and co at 2). cat::Evaluator evaluates by these levels.
+  /// \p Transitive: every value the enumerator gives is transitively
+  /// closed, so `R+` is R (cat::Evaluator then keeps bounds on R tight).
+  void setRelation(const std::string &Name, Relation R, uint8_t Level = 0,
+                   bool Transitive = false);
   const EventSet *set(const std::string &Name) const;
   const Relation *relation(const std::string &Name) const;
 
@@ -44,6 +51,8 @@ public:
   struct NamedRelation {
     std::string Name;
     Relation R;
+    uint8_t Level = 0;
+    bool Transitive = false;
   };
   const std::vector<NamedSet> &sets() const { return Sets; }
   const std::vector<NamedRelation> &relations() const { return Rels; }
@@ -97,6 +106,15 @@ public:
   /// The model's title (the first quoted string of the file, if any).
   const std::string &name() const;
 
+  /// Whether the model takes coherence order to be partial: it closes the
+  /// primitive itself (`let co = co+`, as Dat3M's PTX models do), so the
+  /// enumerator gives it every strict partial order of each location's
+  /// writes (initial write first) instead of only the total ones.
+  bool partialCoherence() const;
+  /// Whether the model reads the primitive \p Name (after dead code is
+  /// removed; derived primitives count as the ones they read).
+  bool usesPrimitive(std::string_view Name) const;
+
   /// Evaluates the model on \p X. Every primitive the model uses must be set
   /// in \p X (or be one the interpreter derives itself); a missing one is a
   /// reported error the first time and makes the execution forbidden.
@@ -111,6 +129,7 @@ public:
   ~Model();
 
 private:
+  friend class Evaluator;
   explicit Model(std::unique_ptr<ModelImpl> Impl);
   std::unique_ptr<ModelImpl> Impl;
 };

@@ -44,6 +44,7 @@ struct InitItem {
     RegDecl, ///< `0:.reg .s32 r0;` or `1:.reg .b64 r1 = x;`
     RegInit, ///< `P1:r1=0;` (untyped)
     LocInit, ///< `x=1;`
+    Alias,   ///< `y @ generic aliases x;` (Dat3M: virtual aliases, proxies)
   } K = LocInit;
   int32_t Thread = -1; ///< For RegDecl/RegInit.
   SourceRange ThreadRange;
@@ -52,6 +53,11 @@ struct InitItem {
   std::string Name;
   SourceRange NameRange;
   std::optional<ValueExpr> Init;
+  /// For Alias: the proxy written (generic, surface, texture, constant) and
+  /// the location aliased.
+  ptx::Proxy AliasProxy = ptx::Proxy::Generic;
+  std::string Target;
+  SourceRange TargetRange;
   SourceRange Range;
 };
 
@@ -139,7 +145,11 @@ struct Test {
   SourceRange ArchRange;
   std::string Name;
   SourceRange NameRange;
-  std::optional<std::string> Comment; ///< Without the quotes.
+  std::vector<std::string> Comments; ///< The quoted strings, without quotes.
+  /// PTX dialect: Dat3M takes all text between the header line and the
+  /// first `{` as description. When that text is not a sequence of quoted
+  /// strings (a quote inside a string, say), it is kept here verbatim.
+  std::string Preamble;
   std::vector<InitItem> Init;
   std::vector<ThreadHeader> Threads;
   std::vector<Row> Rows;

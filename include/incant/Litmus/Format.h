@@ -26,8 +26,8 @@ std::string formatState(const Program &P, const std::vector<Value> &Values);
 std::string formatProposition(const Program &P, const Cond &C);
 /// The quantified condition: `exists (1:r0=1 /\ 1:r2=0)`.
 std::string formatCondition(const Program &P);
-/// herd's word for the test kind: "Allowed" (exists, ~exists) or "Required"
-/// (forall).
+/// herd's (and litmus7's) word for the test kind: "Allowed" (exists),
+/// "Forbidden" (~exists) or "Required" (forall).
 const char *conditionKind(const Program &P);
 
 } // namespace incant::litmus

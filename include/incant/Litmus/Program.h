@@ -44,11 +44,20 @@ enum class Space : uint8_t { Generic, Global, Shared };
 
 enum class CacheOp : uint8_t { None, CA, CG, CS, LU, CV, WB, WT };
 
-enum class RmwOp : uint8_t { Cas, Exch, Add, Inc, Dec, And, Or, Xor, Min, Max };
+/// Sub is Dat3M's atom.sub/red.sub (old - operand).
+enum class RmwOp : uint8_t { Cas, Exch, Add, Inc, Dec, And, Or, Xor, Min, Max, Sub };
 
 /// Which instruction a fence came from; membar.{cta,gl,sys} are kept apart
-/// from fence.sc.{cta,gpu,sys} so that models can tell them apart.
-enum class FenceKind : uint8_t { Membar, FenceSC, FenceAcqRel };
+/// from fence.sc.{cta,gpu,sys} so that models can tell them apart. Proxy is
+/// a proxy fence (`fence.proxy.K`): Op::Px says which.
+enum class FenceKind : uint8_t { Membar, FenceSC, FenceAcqRel, Proxy };
+
+/// The memory proxy an access goes through (PTX ISA, "Proxies"): generic
+/// for ld/st/atom/red, or Dat3M's surface (sust, suld, suatom, sured),
+/// texture (tld) and constant (cold) accesses. For a proxy fence, what it
+/// orders: one of those proxies, or Alias (`fence.proxy.alias`: virtual
+/// aliases of one physical location).
+enum class Proxy : uint8_t { Generic, Surface, Texture, Constant, Alias };
 
 enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -83,7 +92,7 @@ struct Op {
     Store,   ///< [Addr] <- Src[0]
     Rmw,     ///< Dst <- [Addr]; [Addr] <- f(old, Src...) (atom; red has Dst=-1)
     Fence,   ///< membar / fence
-    Barrier, ///< bar.sync BarrierId (CTA-wide execution barrier)
+    Barrier, ///< bar.sync / bar.arrive (CTA-wide execution barrier)
     Alu,     ///< Dst <- f(Src...)
     Branch,  ///< if guard: goto Target
   } K;
@@ -106,8 +115,19 @@ struct Op {
   CmpOp Cmp = CmpOp::Eq;        ///< For setp.
   bool Signed = true;           ///< Signedness of the operation's type.
   uint8_t Bits = 32;            ///< Width of the operation's type (1 for pred).
-  int32_t BarrierId = 0;        ///< For Barrier.
+  Proxy Px = Proxy::Generic;    ///< Load/Store/Rmw: its proxy; proxy fence: what it orders.
   int32_t Target = -1;          ///< For Branch: index of the target Op (may equal size() for "end").
+
+  /// Barrier: barrier events of one CTA meet when they have the same
+  /// instance and the same id (and are the k-th of that pair in their
+  /// threads). PTX's `bar.sync a` has instance -1 and id a; Dat3M's
+  /// `bar.cta.sync I[, ID[, QUORUM]]` has instance I and id ID, or
+  /// BarrierId -1 when it names none. docs/checker.md has the semantics.
+  int32_t BarrierInstance = -1;
+  int32_t BarrierId = 0;        ///< The id if it is an integer (-1: none).
+  int32_t BarrierIdReg = -1;    ///< Register holding the id, else -1.
+  Operand BarrierQuorum;        ///< Dat3M's quorum (Kind::None if absent).
+  bool Arrive = false;          ///< bar.arrive: waits for nobody.
 
   SourceRange Range;            ///< The instruction in the litmus file.
 };
@@ -143,6 +163,16 @@ struct Location {
   /// Width of the location's values: 64 if some access to it is 64 bits
   /// wide or its initial value needs 64 bits (or is an address), else 32.
   uint8_t Bits = 32;
+  /// Virtual aliases (`y @ generic aliases x;`): the location whose physical
+  /// memory this name maps to (its own index unless it is an alias), and
+  /// its generic address: its own index for a location and a generic alias,
+  /// the target's for an alias through another proxy (`s @ surface aliases
+  /// x;` names x as seen by surface accesses). Accesses to one physical
+  /// location are `loc`, to one generic address `vloc`.
+  int32_t Phys = -1;
+  int32_t Generic = -1;
+  int32_t phys(int32_t Self) const { return Phys < 0 ? Self : Phys; }
+  int32_t generic(int32_t Self) const { return Generic < 0 ? Self : Generic; }
 };
 
 /// One side of a comparison in the final condition: a register's or a

@@ -26,8 +26,9 @@ struct CheckOptions {
   /// the result is then marked Incomplete.
   uint64_t MaxCandidates = 0;
   /// Stop after this many steps (0: no limit): a step is a combination of
-  /// one trace per thread or a candidate execution, so that combinations
-  /// that give no candidate count too. The default (10^8, minutes on small
+  /// one trace per thread, a choice of rf, co or Fence-SC order tried, or a
+  /// candidate execution, so that searches that give no candidate count
+  /// too. The default (10^8, minutes on small
   /// tests) and TimeLimit's bound every caller's search; docs/checker.md.
   uint64_t MaxSteps = DefaultMaxSteps;
   /// Stop after this many seconds of wall-clock time (0: no limit).
@@ -55,7 +56,7 @@ struct CheckResult {
   uint64_t Negative = 0;     ///< Allowed executions not satisfying it.
   bool Ok = false;           ///< The quantified condition holds.
   uint64_t Candidates = 0;   ///< Candidate executions evaluated by the model.
-  uint64_t Steps = 0;        ///< Trace combinations and candidates.
+  uint64_t Steps = 0;        ///< Trace combinations, choices and candidates.
   bool Incomplete = false;   ///< A limit was reached; see IncompleteReason.
   std::string IncompleteReason; ///< Which limit, in words.
   /// Incomplete because of a limit the caller set (MaxCandidates,

@@ -22,8 +22,9 @@
 
 namespace incant::model {
 
-/// One event of a candidate execution: events 0..Locs-1 are the initial
-/// writes (event l writes location l), then each thread's events in order.
+/// One event of a candidate execution: the initial writes first (one per
+/// physical location, in the order of P.Locs), then each thread's events
+/// in program order.
 struct EventRef {
   int32_t Thread = -1;  ///< Index into Program::Threads; -1 for initial writes.
   const Event *E = nullptr;
@@ -41,8 +42,16 @@ public:
   const Trace &trace(unsigned Thread) const { return *(*Traces)[Thread]; }
   /// The event that event \p R (a read) reads from.
   unsigned readsFrom(unsigned R) const { return unsigned((*Rf)[R]); }
-  /// Final value of a location (its co-last write) and of a register.
-  litmus::Value finalLoc(unsigned Loc) const { return (*FinalLocs)[Loc]; }
+  /// Final value of a location (P.Locs index; aliases share their physical
+  /// location's) and of a register. With a partial coherence order a
+  /// location may end with any of its co-maximal writes: see
+  /// forEachFinalState.
+  litmus::Value finalLoc(unsigned Loc) const {
+    return (*FinalLocs)[size_t(Prog->Locs[Loc].phys(int32_t(Loc)))];
+  }
+  /// Calls \p F once per final state of the locations this candidate may
+  /// end in (once if coherence is total), with finalLoc() set accordingly.
+  void forEachFinalState(const std::function<void()> &F) const;
   litmus::Value finalReg(unsigned Thread, unsigned Reg) const {
     return trace(Thread).FinalRegs[Reg];
   }
@@ -54,23 +63,61 @@ private:
   const std::vector<EventRef> *Events = nullptr;
   const std::vector<const Trace *> *Traces = nullptr;
   const std::vector<int32_t> *Rf = nullptr;
-  const std::vector<litmus::Value> *FinalLocs = nullptr;
+  std::vector<litmus::Value> *FinalLocs = nullptr;
+  /// Per physical location: the values it may end with (empty: no choice).
+  const std::vector<std::vector<litmus::Value>> *FinalOptions = nullptr;
+};
+
+/// How candidate executions are drawn, as the model needs them.
+struct CandidateShape {
+  /// Every strict partial order of each location's writes (initial write
+  /// first), not only total ones; cat::Model::partialCoherence().
+  bool PartialCoherence = false;
+  /// Guess the Fence-SC order (`sync_fence`): an acyclic orientation of the
+  /// pairs of fence.sc/membar that are in each other's scope. The order is
+  /// a witness, not part of what an execution shows: with a pruner, a
+  /// candidate is visited once, with the first order the model allows (or
+  /// not at all if it allows none). Without it `sync_fence` is empty.
+  bool FenceSCOrder = false;
 };
 
 struct EnumerationStats {
   uint64_t Candidates = 0; ///< Candidates handed to the visitor.
-  uint64_t Steps = 0;      ///< Trace combinations and candidates.
+  uint64_t Steps = 0;      ///< Trace combinations, choices and candidates.
   bool Incomplete = false; ///< A limit (traces, values, CheckOptions) was hit.
   std::string Reason;      ///< Which limit, in words.
   bool StoppedByCaller = false; ///< MaxCandidates, MaxSteps or TimeLimit.
 };
 
-/// Calls \p Visit on every candidate execution of \p P, within the limits
-/// of \p Opts (MaxCandidates, MaxSteps, TimeLimit). \p Visit returns false
-/// to stop early.
+/// Lets the enumerator skip the candidates a model forbids whatever the rest
+/// of their choices are (model::check answers with a cat::Evaluator). The
+/// primitives come in levels: 0 fixed by the trace combination and its
+/// barrier and Fence-SC choices, 1 rf, 2 co.
+class CandidatePruner {
+public:
+  virtual ~CandidatePruner() = default;
+  /// The primitives up to \p Level are set (the enumerator calls this each
+  /// time it changes a level's, up to co and the Fence-SC order): false
+  /// skips every candidate that shares them.
+  virtual bool admits(const cat::Execution &X, unsigned Level) = 0;
+  /// While the primitives of levels \p From and up are being chosen, X
+  /// holds bounds on them: bit L of \p UpperMask says level L holds a
+  /// superset of every completion's, else a subset. True skips them all.
+  virtual bool refutes(const cat::Execution &X, unsigned From,
+                       uint32_t UpperMask) = 0;
+  /// Whether refutes can ever answer true with such bounds.
+  virtual bool canRefute(const cat::Execution &X, unsigned From,
+                         uint32_t UpperMask) = 0;
+};
+
+/// Calls \p Visit on every candidate execution of \p P that \p Pruner, if
+/// given, does not rule out, within the limits of \p Opts (MaxCandidates,
+/// MaxSteps, TimeLimit). \p Visit returns false to stop early.
 EnumerationStats
 forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
-                 const std::function<bool(const Candidate &)> &Visit);
+                 const CandidateShape &Shape,
+                 const std::function<bool(const Candidate &)> &Visit,
+                 CandidatePruner *Pruner = nullptr);
 
 } // namespace incant::model
 

@@ -27,7 +27,11 @@ enum class EventKind : uint8_t { Read, Write, Fence, Barrier };
 /// One event of a trace (or an initial write, in a candidate execution).
 struct Event {
   EventKind K = EventKind::Read;
-  int32_t Loc = -1;      ///< Location of a Read/Write, else -1.
+  /// Read/Write: the physical location (Location::Phys of the name the
+  /// access used) and the generic address (Location::Generic); else -1.
+  int32_t Loc = -1;
+  int32_t VLoc = -1;
+  litmus::Proxy Px = litmus::Proxy::Generic; ///< Access proxy / proxy fence kind.
   litmus::Value V;       ///< The value read or written (memory value).
   int32_t OpIndex = -1;  ///< The Op it comes from; -1 for initial writes.
   bool Atom = false;     ///< Comes from atom/red.
@@ -37,8 +41,14 @@ struct Event {
   litmus::Scope Sc = litmus::Scope::None;
   litmus::CacheOp Cache = litmus::CacheOp::None;
   litmus::FenceKind Fence = litmus::FenceKind::Membar;
-  int32_t BarrierId = 0;
-  int32_t BarrierCount = 0; ///< Occurrence number of this bar.sync id in the thread.
+  /// Barrier: its instance and id (the register's value if the id is a
+  /// register; -1 none), the occurrence number of that (instance, id) in
+  /// the thread, bar.arrive, and the quorum's value (-1: none).
+  int32_t BarrierInstance = -1;
+  int64_t BarrierId = 0;
+  int32_t BarrierCount = 0;
+  bool Arrive = false;
+  int64_t Quorum = -1;
   /// Dependencies as bit masks over the trace's read ordinals (bit i: the
   /// i-th read of the trace, Trace::Reads[i]).
   uint64_t Addr = 0, Data = 0, Ctrl = 0;

@@ -78,7 +78,13 @@ enum class Sem : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqR
 enum class Scope : uint8_t { None, CTA, Cluster, GPU, Sys };
 enum class StateSpace : uint8_t { Generic, Global, Shared };
 enum class CacheOp : uint8_t { None, CA, CG, CS, LU, CV, WB, WT };
-enum class AtomOp : uint8_t { None, Cas, Exch, Add, Inc, Dec, And, Or, Xor, Min, Max };
+/// Sub is Dat3M's `atom.sub`/`red.sub` (litmus cells only; not PTX).
+enum class AtomOp : uint8_t { None, Cas, Exch, Add, Inc, Dec, And, Or, Xor, Min, Max, Sub };
+/// The memory proxy of an access, or what a proxy fence (`fence.proxy.K`)
+/// orders. In litmus cells, Dat3M's surface, texture and constant accesses
+/// (`sust`, `suld`, `suatom`, `sured`, `tld`, `cold`) are ld/st/atom/red
+/// with their proxy; a proxy fence is a Fence with Px set and no semantics.
+enum class Proxy : uint8_t { Generic, Surface, Texture, Constant, Alias };
 enum class CmpOp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs };
 
 /// A PTX fundamental type: .s32, .u64, .b32, .pred, ...
@@ -152,6 +158,7 @@ struct Instruction {
   // Decoded from Mods.
   Sem S = Sem::None;
   Scope Sc = Scope::None;
+  Proxy Px = Proxy::Generic;
   StateSpace Space = StateSpace::Generic;
   CacheOp Cache = CacheOp::None;
   AtomOp Atom = AtomOp::None;
