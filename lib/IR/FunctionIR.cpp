@@ -569,4 +569,40 @@ const FunctionIR *ModuleIR::find(std::string_view Name) const {
   return nullptr;
 }
 
+static bool mentionsName(const Operand &O, const std::string &Name) {
+  if (O.Name == Name)
+    return true;
+  for (const Operand &E : O.Elems)
+    if (mentionsName(E, Name))
+      return true;
+  return false;
+}
+
+unsigned FunctionIR::paramStoreBefore(unsigned Item, const std::string &Var,
+                                      int64_t Offset) const {
+  unsigned B = blockOf(Item);
+  unsigned Limit = Item;
+  for (unsigned Guard = 0; B != NoNode && Guard <= Blocks.size(); ++Guard) {
+    const std::vector<unsigned> &In = Blocks[B].Insts;
+    for (auto It = In.rbegin(); It != In.rend(); ++It) {
+      if (*It >= Limit)
+        continue;
+      const ptx::Instruction &I = inst(*It);
+      if (I.Op == ptx::Opcode::Call) {
+        for (const Operand &O : I.Ops)
+          if (mentionsName(O, Var))
+            return NoNode;
+        continue;
+      }
+      if (I.Op == ptx::Opcode::St && I.ASpace == ptx::AddrSpace::Param &&
+          I.Ops.size() >= 2 && I.Ops[0].K == Operand::Address &&
+          I.Ops[0].Name == Var && I.Ops[0].Value == Offset)
+        return *It;
+    }
+    Limit = ~0u;
+    B = DT.idom(B);
+  }
+  return NoNode;
+}
+
 } // namespace incant::ir

@@ -626,31 +626,10 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
 
 ExprId ThreadValues::paramStore(unsigned Item, const std::string &Var,
                                 int64_t Offset) {
-  // Back through the block, then up the dominator tree: the latest
-  // st.param to the variable at that offset (PTX's call sequences are
-  // straight-line code).
-  unsigned B = F->blockOf(Item);
-  unsigned Limit = Item;
-  for (unsigned Guard = 0; B != NoNode && Guard < 4096; ++Guard) {
-    const std::vector<unsigned> &In = F->blocks()[B].Insts;
-    for (auto It = In.rbegin(); It != In.rend(); ++It) {
-      if (*It >= Limit)
-        continue;
-      const Instruction &St = F->inst(*It);
-      if (St.Op != Opcode::St || St.ASpace != ptx::AddrSpace::Param ||
-          St.Ops.size() < 2 || St.Ops[0].K != Operand::Address ||
-          St.Ops[0].Name != Var)
-        continue;
-      if (St.Ops[0].Value != Offset)
-        continue;
-      if (St.G)
-        return NoExpr;
-      return value(*It, St.Ops[1]);
-    }
-    Limit = ~0u;
-    B = F->dominators().idom(B);
-  }
-  return NoExpr;
+  unsigned St = F->paramStoreBefore(Item, Var, Offset);
+  if (St == NoNode || F->inst(St).G)
+    return NoExpr;
+  return value(St, F->inst(St).Ops[1]);
 }
 
 //===-- Control -----------------------------------------------------------===//

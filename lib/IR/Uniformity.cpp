@@ -106,10 +106,11 @@ Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
       case Opcode::Ldu:
         // A kernel parameter is the same for all; a .param variable of the
         // body holds a call's argument or result, which may not be.
-        if ((I.ASpace != ptx::AddrSpace::Param &&
-             I.ASpace != ptx::AddrSpace::Const) ||
-            (I.ASpace == ptx::AddrSpace::Param && !readsParameter(I)))
+        if (I.ASpace != ptx::AddrSpace::Param &&
+            I.ASpace != ptx::AddrSpace::Const)
           V = Variance::Thread;
+        else if (I.ASpace == ptx::AddrSpace::Param && !readsParameter(I))
+          V = worst(V, bodyParamVariance(Item));
         break;
       case Opcode::Atom:
       case Opcode::Red:
@@ -152,6 +153,17 @@ bool Uniformity::readsParameter(const Instruction &I) const {
         if (P.Name == O.Name)
           return true;
   return false;
+}
+
+Variance Uniformity::bodyParamVariance(unsigned LoadItem) const {
+  const Instruction &I = F->inst(LoadItem);
+  if (I.Ops.size() < 2 || I.Ops[1].K != Operand::Address ||
+      I.Ops[1].Name.empty() || I.Ops[1].Name[0] == '%')
+    return Variance::Thread;
+  unsigned St = F->paramStoreBefore(LoadItem, I.Ops[1].Name, I.Ops[1].Value);
+  if (St == NoNode || F->inst(St).G)
+    return Variance::Thread;
+  return operandVariance(St);
 }
 
 Variance Uniformity::operandVariance(unsigned Item) const {

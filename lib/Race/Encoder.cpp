@@ -126,7 +126,8 @@ std::vector<unsigned> Encoder::loopsUsed(unsigned T) const {
 }
 
 Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
-  const Symbol &S = pool().symbol(SymIdx);
+  // A copy: encoding the start value below may add symbols to the pool.
+  const Symbol S = pool().symbol(SymIdx);
   // A symbol that does not change with the shifted loop's iterations is
   // that of the thread's own frame.
   if (Fr.ShiftLoop != NoNode && !TV->variesIn(S, Fr.ShiftLoop))
@@ -217,7 +218,9 @@ Expr Encoder::encode(Frame Fr, ExprId E) {
 }
 
 Expr Encoder::encodeNode(Frame Fr, ExprId E) {
-  const ExprNode &N = pool().node(E);
+  // A copy, not a reference: encoding an operand may add nodes to the pool
+  // (a loop-carried symbol's iteration counter), which moves its storage.
+  const ExprNode N = pool().node(E);
   auto Sub = [&](unsigned I) { return encode(Fr, N.Ops[I]); };
   switch (N.O) {
   case Op::Const:

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 // Tool part: incantDynRace
 #include "InjectLibrary.h"
+#include "KernelOptions.h"
 #include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
@@ -55,25 +56,15 @@ void addRace(CLI::App &App, int &Rc) {
                   "file with a host main, or (after --) the program and its "
                   "arguments");
   Sub->add_flag("--json", O.Json, "The report as JSON");
-  Sub->add_option("--arch", O.Arch, "nvcc's -arch for .cu files")
-      ->capture_default_str();
-  tool::addList(Sub, "-X,--compiler-arg", O.CompilerArgs,
-                "An argument for nvcc or clang (-X -DN=64); repeatable");
+  tool::addCompilerOptions(Sub, O.Arch, O.CompilerArgs);
   tool::addNumber(Sub, "--timeout", O.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown "
                   "(--dynamic: of the pruning, default 500)")
       ->capture_default_str();
 #ifdef INCANT_HAVE_STATIC_RACE
   race::RaceCommand &S = O.Static;
-  Sub->add_option("--kernel", S.Kernel,
-                  "Check only this kernel (PTX or demangled name)");
-  Sub->add_option("--block-dim", S.BlockDim,
-                  "Threads per block, X[,Y,Z] (default: any)");
-  Sub->add_option("--grid-dim", S.GridDim,
-                  "Blocks per grid, X[,Y,Z] (default: any)");
-  tool::addList(Sub, "--param", S.Params,
-                "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
-                "or the position, 0 first); repeatable");
+  tool::addLaunchOptions(Sub, "Check", S.Kernel, S.BlockDim, S.GridDim,
+                         S.Params);
   Sub->add_flag("--strict", S.Strict,
                 "Exit 1 also when a pair or barrier could not be decided");
   Sub->add_flag("-v,--verbose", S.Verbose,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantRepair
+#include "KernelOptions.h"
 #include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
@@ -22,15 +23,8 @@ static void addRepair(CLI::App &App, int &Rc) {
                 "divergence, and remove unneeded ones (GPURepair's method over "
                 "incant race)");
   Sub->add_option("file", Cmd.File, "A .cu, .cl or .ptx file")->required();
-  Sub->add_option("--kernel", Cmd.Kernel,
-                  "Repair only this kernel (PTX or demangled name)");
-  Sub->add_option("--block-dim", Cmd.BlockDim,
-                  "Threads per block, X[,Y,Z] (default: any)");
-  Sub->add_option("--grid-dim", Cmd.GridDim,
-                  "Blocks per grid, X[,Y,Z] (default: any)");
-  tool::addList(Sub, "--param", Cmd.Params,
-                "A kernel parameter's value, NAME=VALUE (NAME: the PTX name "
-                "or the position, 0 first); repeatable");
+  tool::addLaunchOptions(Sub, "Repair", Cmd.Kernel, Cmd.BlockDim,
+                         Cmd.GridDim, Cmd.Params);
   Sub->add_flag("--grid-level", Cmd.GridLevel,
                 "Also place grid barriers (need a cooperative launch)");
   tool::addSwitch(Sub, "remove", Cmd.Remove,
@@ -42,10 +36,7 @@ static void addRepair(CLI::App &App, int &Rc) {
   Sub->add_flag("--json", Cmd.Json, "One JSON object");
   Sub->add_flag("-v,--verbose", Cmd.Verbose,
                 "The compiler's command, counts and existing barriers");
-  Sub->add_option("--arch", Cmd.Arch, "nvcc's -arch for .cu files")
-      ->capture_default_str();
-  tool::addList(Sub, "-X,--compiler-arg", Cmd.CompilerArgs,
-                "An argument for nvcc or clang (-X -DN=64); repeatable");
+  tool::addCompilerOptions(Sub, Cmd.Arch, Cmd.CompilerArgs);
   tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown")
       ->capture_default_str();

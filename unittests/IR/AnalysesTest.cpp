@@ -163,6 +163,52 @@ TEST(IRUniformity, BranchesAndBarriers) {
   EXPECT_EQ(D.str(D.TV->execCond(DB[0].Item)), "(tid.x <= 15)");
 }
 
+// An inlined call's result comes back through a .param variable that each
+// call sequence declares anew: a load of it is as uniform as the store
+// that reaches it, not as the other sequences' stores to the same name.
+TEST(IRUniformity, InlinedCallResultsThroughParamVariables) {
+  auto File = std::make_shared<SourceFile>("t.ptx", R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [k_param_0];
+	{
+	.param .b32 retval0;
+	mov.u32 %r1, %tid.x;
+	st.param.b32 [retval0+0], %r1;
+	ld.param.b32 %r2, [retval0+0];
+	}
+	{
+	.param .b32 retval0;
+	mov.u32 %r3, %ntid.x;
+	st.param.b32 [retval0+0], %r3;
+	ld.param.b32 %r4, [retval0+0];
+	}
+	add.s32 %r6, %r4, %r2;
+	st.global.u32 [%rd1], %r6;
+	ret;
+}
+)");
+  DiagnosticEngine Diags;
+  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+  ASSERT_TRUE(M.has_value());
+  Kernel K("k", std::make_shared<ptx::Module>(std::move(*M)));
+  Uniformity U(*K.F);
+  auto Reg = [&](const std::string &Name) {
+    for (unsigned R = 0; R < K.F->registers().size(); ++R)
+      if (K.F->registers()[R].Name == Name)
+        return U.reg(R);
+    ADD_FAILURE() << "no register " << Name;
+    return Variance::Grid;
+  };
+  EXPECT_EQ(Reg("%r2"), Variance::Thread);
+  EXPECT_EQ(Reg("%r4"), Variance::Grid);
+  EXPECT_EQ(Reg("%r6"), Variance::Thread);
+}
+
 TEST(IRBarriers, IntervalsAndLoopIterations) {
   Kernel K("_Z6reducePfPKf");
   std::vector<Barrier> Bars = findBarriers(*K.F, *K.TV);

@@ -121,6 +121,13 @@ public:
   /// Definitions of register \p Reg that reach instruction \p Item (body
   /// indices): along some CFG path with no other definition between.
   std::vector<unsigned> reachingDefs(unsigned Reg, unsigned Item) const;
+  /// The st.param to body-level .param variable \p Var at byte \p Offset
+  /// whose value a load at \p Item reads (a call's argument or an inlined
+  /// call's result): the latest one back through Item's block, then up the
+  /// dominator tree, as PTX's call sequences are straight-line code; NoNode
+  /// if there is none or a call writes the variable in between.
+  unsigned paramStoreBefore(unsigned Item, const std::string &Var,
+                            int64_t Offset) const;
   /// Names that instructions use (as values or address bases) that are
   /// neither a register in scope, nor a special register (%tid.x, ...), nor
   /// a parameter or variable of the function: body index and name. They

@@ -11,8 +11,10 @@
 // after the loop).
 //
 // Loads are Thread-variant (memory may differ between threads' reads),
-// except ld.param and ld.const through a uniform address. Control
-// dependence comes from post-dominators: block B depends on branch block P
+// except ld.param and ld.const through a uniform address; a load of a
+// body-level .param variable (an inlined call's argument or result) is as
+// variant as the stores to that variable. Control dependence comes from
+// post-dominators: block B depends on branch block P
 // when B post-dominates a successor of P but not P itself.
 //
 //===----------------------------------------------------------------------===//
@@ -54,6 +56,11 @@ private:
   Variance operandVariance(unsigned Item) const;
   /// Whether a load's address names one of the function's parameters.
   bool readsParameter(const ptx::Instruction &I) const;
+  /// The variance of what a load from a body-level .param variable reads
+  /// (an inlined call's argument or result): that of the latest store to
+  /// the variable that dominates the load; Thread when a call writes it,
+  /// the store is guarded, or there is none.
+  Variance bodyParamVariance(unsigned LoadItem) const;
 
   const FunctionIR *F;
   std::vector<Variance> Regs, Branch, Control;
