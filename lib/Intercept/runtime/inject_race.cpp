@@ -157,6 +157,28 @@ RaceCtx *ensure(CUcontext C) {
   return &R;
 }
 
+/// Makes the table \p Table of \p Cap entries of \p Elem bytes hold at
+/// least \p Need entries: a new zeroed table of the power of two at or above
+/// \p Need (the old one freed), or nothing where it is large enough.
+bool grow(incant_u64 &Table, incant_u32 &Cap, uint64_t Need, size_t Elem,
+          const char *What, CUstream S) {
+  if (Need <= Cap)
+    return true;
+  if (Table)
+    driver().cuMemFree(Table);
+  Table = 0;
+  Cap = 0;
+  uint64_t NewCap = pow2Below(Need);
+  if (NewCap < Need)
+    NewCap *= 2;
+  CUdeviceptr P = 0;
+  if (!alloc(P, NewCap * Elem, What, S))
+    return false;
+  Table = P;
+  Cap = uint32_t(NewCap);
+  return true;
+}
+
 /// Per-thread and per-block counters for a launch of \p Threads threads
 /// in \p Blocks blocks; grows them (the context synchronised first).
 bool fit(RaceCtx &R, uint64_t Threads, uint64_t Blocks) {
@@ -169,30 +191,11 @@ bool fit(RaceCtx &R, uint64_t Threads, uint64_t Blocks) {
   const Driver &D = driver();
   if (!ok(D.cuCtxSynchronize(), "cuCtxSynchronize"))
     return false;
-  if (Threads > R.H.threadCap) {
-    if (R.H.threads)
-      D.cuMemFree(R.H.threads);
-    uint64_t Cap = uint64_t(pow2Below(Threads)) * (pow2Below(Threads) < Threads ? 2 : 1);
-    CUdeviceptr P = 0;
-    R.H.threads = 0;
-    R.H.threadCap = 0;
-    if (!alloc(P, Cap * sizeof(IncantRaceThread), "allocating thread counters", R.Priv))
-      return false;
-    R.H.threads = P;
-    R.H.threadCap = uint32_t(Cap);
-  }
-  if (Blocks > R.H.blockCap) {
-    if (R.H.blocks)
-      D.cuMemFree(R.H.blocks);
-    uint64_t Cap = uint64_t(pow2Below(Blocks)) * (pow2Below(Blocks) < Blocks ? 2 : 1);
-    CUdeviceptr P = 0;
-    R.H.blocks = 0;
-    R.H.blockCap = 0;
-    if (!alloc(P, Cap * sizeof(IncantRaceBlock), "allocating block counters", R.Priv))
-      return false;
-    R.H.blocks = P;
-    R.H.blockCap = uint32_t(Cap);
-  }
+  if (!grow(R.H.threads, R.H.threadCap, Threads, sizeof(IncantRaceThread),
+            "allocating thread counters", R.Priv) ||
+      !grow(R.H.blocks, R.H.blockCap, Blocks, sizeof(IncantRaceBlock),
+            "allocating block counters", R.Priv))
+    return false;
   return ok(D.cuStreamSynchronize(R.Priv), "cuStreamSynchronize") &&
          writeState(R);
 }
