@@ -586,7 +586,8 @@ unsigned validate(const ptx::Module &M, DiagnosticEngine &Diags) {
         Prototypes.insert(P->Name);
 
     for (const auto &[Item, Name] : FI.unresolvedNames()) {
-      if (Globals.count(Name) || Prototypes.count(Name))
+      // WARP_SZ: PTX's predefined constant (nvcc writes warpSize so).
+      if (Globals.count(Name) || Prototypes.count(Name) || Name == "WARP_SZ")
         continue;
       const Instruction &I = FI.inst(Item);
       std::string Msg;

@@ -40,6 +40,27 @@ std::string demangle(const std::string &Name) {
   return Status == 0 && Out ? std::string(Out.get()) : std::string();
 }
 
+bool kernelNameMatches(const std::string &Mangled, const std::string &Want) {
+  if (Mangled == Want)
+    return true;
+  std::string D = demangle(Mangled);
+  if (D.empty())
+    return false;
+  if (D == Want)
+    return true;
+  D = D.substr(0, D.find('('));
+  if (D == Want)
+    return true;
+  // A template instance: "void name<args>" (the return type is written).
+  if (D.empty() || D.back() != '>')
+    return false;
+  size_t Open = D.find('<');
+  size_t Space = D.rfind(' ', Open);
+  size_t Begin = Space == std::string::npos ? 0 : Space + 1;
+  return Open != std::string::npos &&
+         (D.substr(Begin) == Want || D.substr(Begin, Open - Begin) == Want);
+}
+
 static std::string spaceName(AddrSpace S) {
   const char *N = ptx::addrSpaceName(S);
   return S == AddrSpace::Generic ? "generic" : std::string(N + 1);

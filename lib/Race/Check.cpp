@@ -136,8 +136,10 @@ void Checker::collectAccesses() {
     X.Affine = A.Affine && A.Bytes != 0;
     X.Why = A.Affine && A.Bytes == 0 ? "the access size is not known" : A.Why;
     bool Sync = false;
+    // A grid.sync() that Options::Removed takes out keeps its GridStart:
+    // its own accesses go with it.
     for (const ir::Barrier &B : Bars)
-      if (B.Kind == ir::BarrierKind::Grid && A.Item > B.GridStart &&
+      if (B.GridStart != NoNode && A.Item > B.GridStart &&
           A.Item < B.Item && F.dominates(B.GridStart, A.Item))
         Sync = true;
     if (Sync)
@@ -324,13 +326,8 @@ ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
   for (const ir::FunctionIR &F : IR.functions()) {
     if (!F.function().IsEntry)
       continue;
-    if (!O.Kernel.empty() && F.name() != O.Kernel &&
-        ir::demangle(F.name()) != O.Kernel) {
-      // A demangled name without its parameters also matches.
-      std::string D = ir::demangle(F.name());
-      if (D.empty() || D.substr(0, D.find('(')) != O.Kernel)
-        continue;
-    }
+    if (!O.Kernel.empty() && !ir::kernelNameMatches(F.name(), O.Kernel))
+      continue;
     Found = true;
     KernelReport K = checkKernel(M, F, O);
     // Positions in the module as given.

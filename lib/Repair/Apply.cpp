@@ -78,23 +78,47 @@ bool insertGridBarrier(ir::Rewriter &RW, unsigned Func, unsigned Item,
 
 bool applyRepairs(ptx::Module &M, const ModuleRepair &R,
                   DiagnosticEngine &Diags) {
-  // Removals first, then insertions at positions shifted past them.
+  // Removals first, then insertions at positions shifted past them. A
+  // removed barrier is one instruction; a removed grid.sync() the
+  // instructions and labels from its first bar.sync to the block of its
+  // last (its .loc directives stay: later ones refer to them), and the last.
   std::map<std::string, std::vector<unsigned>> Gone;
+  std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> Ranges;
   for (const KernelRepair &K : R.Kernels)
-    for (const Change &C : K.Removed)
+    for (const Change &C : K.Removed) {
       Gone[C.OriginFunction].push_back(C.OriginItem);
+      if (C.GridStart)
+        Ranges[C.OriginFunction].push_back(
+            {C.OriginGridStart, C.OriginGridStop});
+    }
+  auto IsInstruction = [](const ptx::Function &Fn, unsigned Item) {
+    return Item < Fn.Body.size() &&
+           std::holds_alternative<ptx::Instruction>(Fn.Body[Item]);
+  };
   for (auto &[Name, Items] : Gone) {
-    std::sort(Items.begin(), Items.end());
-    Items.erase(std::unique(Items.begin(), Items.end()), Items.end());
     for (ptx::ModuleItem &I : M.Items) {
       auto *Fn = std::get_if<ptx::Function>(&I);
       if (!Fn || !Fn->HasBody || Fn->Name != Name)
         continue;
+      for (auto [Begin, End] : Ranges[Name])
+        for (unsigned Item = Begin; Item < End && Item < Fn->Body.size(); ++Item)
+          if (std::holds_alternative<ptx::Instruction>(Fn->Body[Item]) ||
+              std::holds_alternative<ptx::Label>(Fn->Body[Item]))
+            Items.push_back(Item);
+      std::sort(Items.begin(), Items.end());
+      Items.erase(std::unique(Items.begin(), Items.end()), Items.end());
+      for (const KernelRepair &K : R.Kernels)
+        for (const Change &C : K.Removed)
+          for (unsigned Item : {C.OriginItem, C.GridStart ? C.OriginGridStart
+                                                          : C.OriginItem})
+            if (C.OriginFunction == Name && !IsInstruction(*Fn, Item)) {
+              Diags.error(fmt::format("{}: no instruction at body index {} "
+                                      "to remove", Name, Item));
+              return false;
+            }
       for (auto It = Items.rbegin(); It != Items.rend(); ++It) {
-        if (*It >= Fn->Body.size() ||
-            !std::holds_alternative<ptx::Instruction>(Fn->Body[*It])) {
-          Diags.error(fmt::format("{}: no instruction at body index {} to "
-                                  "remove", Name, *It));
+        if (*It >= Fn->Body.size()) {
+          Diags.error(fmt::format("{}: no body item {} to remove", Name, *It));
           return false;
         }
         Fn->Body.erase(Fn->Body.begin() + *It);

@@ -94,6 +94,13 @@ private:
   unsigned settle(unsigned Item, const race::KernelReport &R) const;
   void removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
                       std::set<unsigned> &Removed);
+  /// Where the code of the grid.sync() from the bar.sync at \p Start to
+  /// the one at \p End can be deleted: from Start up to the block of End
+  /// (the end returned, exclusive, as a body index of the module as
+  /// given), and End itself. None unless that code is the kernel's own,
+  /// contiguous in the module as given, entered only through Start, left
+  /// only into End's block, and sets no register read outside it.
+  std::optional<unsigned> gridSyncRange(unsigned Start, unsigned End) const;
 
   const ptx::Module &M;
   const ir::FunctionIR &F;
@@ -268,23 +275,34 @@ std::optional<std::set<Var>> Repairer::solve() {
 
 void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
                               std::set<unsigned> &Removed) {
-  // The programmer's CTA barriers (not the halves of a grid.sync()) and the
+  // The programmer's CTA barriers and grid.sync()s (as a whole) and the
   // added ones, the costliest first.
   struct Try {
     uint64_t Cost;
     bool Added;
     Var V;
+    /// A whole grid.sync(): its first bar.sync, and where the code to
+    /// delete stops (gridSyncRange).
+    std::optional<unsigned> GridStart = std::nullopt;
+    unsigned GridStop = 0;
   };
   std::vector<Try> Tries;
   const std::vector<race::BarrierResult> &Bars = K.Before.Barriers;
   for (size_t I = 0; I < Bars.size(); ++I) {
     const race::BarrierResult &B = Bars[I];
     bool GridHalf = I + 1 < Bars.size() && Bars[I + 1].Kind == BarrierKind::Grid;
-    if (B.Assumed || B.Kind != BarrierKind::CTA || GridHalf ||
-        Removed.count(B.Item) || !inKernel(B.Item))
+    if (B.Assumed || Removed.count(B.Item) || !inKernel(B.Item))
       continue;
-    Tries.push_back({barrierCost(B.Kind, F.loops().depth(F.blockOf(B.Item))),
-                     false, {B.Item, B.Kind}});
+    unsigned Depth = F.loops().depth(F.blockOf(B.Item));
+    if (B.Kind == BarrierKind::CTA && !GridHalf)
+      Tries.push_back({barrierCost(B.Kind, Depth), false, {B.Item, B.Kind}});
+    // A grid.sync(): its first bar.sync is the barrier before it.
+    if (B.Kind != BarrierKind::Grid || I == 0 || Bars[I - 1].Assumed ||
+        Bars[I - 1].Kind != BarrierKind::CTA)
+      continue;
+    if (std::optional<unsigned> Stop = gridSyncRange(Bars[I - 1].Item, B.Item))
+      Tries.push_back({barrierCost(B.Kind, Depth), false, {B.Item, B.Kind},
+                       Bars[I - 1].Item, *Stop});
   }
   for (const Var &V : Chosen)
     Tries.push_back(
@@ -295,10 +313,20 @@ void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
   for (const Try &T : Tries) {
     std::set<Var> C = Chosen;
     std::set<unsigned> R = Removed;
-    if (T.Added)
+    if (T.Added) {
       C.erase(T.V);
-    else
+    } else {
       R.insert(T.V.first);
+      if (T.GridStart) {
+        // No added barrier may sit inside the sequence that goes.
+        bool Inside = false;
+        for (const Var &V : C)
+          Inside |= V.first > *T.GridStart && V.first <= T.V.first;
+        if (Inside)
+          continue;
+        R.insert(*T.GridStart);
+      }
+    }
     race::KernelReport Rep = check(C, R);
     if (!verified(Rep))
       continue;
@@ -308,9 +336,62 @@ void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
     if (!T.Added) {
       Change Ch = change(T.V.first, T.V.second);
       Ch.Why = "unnecessary";
+      if (T.GridStart) {
+        Ch.GridStart = T.GridStart;
+        Ch.OriginGridStart = change(*T.GridStart, BarrierKind::CTA).OriginItem;
+        Ch.OriginGridStop = T.GridStop;
+      }
       K.Removed.push_back(Ch);
     }
   }
+}
+
+std::optional<unsigned> Repairer::gridSyncRange(unsigned Start,
+                                               unsigned End) const {
+  if (Start >= End || !inKernel(Start) || !inKernel(End))
+    return std::nullopt;
+  // The range goes up to the block of the last bar.sync: code the compiler
+  // put there before the bar.sync is the kernel's and stays.
+  unsigned First = F.blockOf(Start), Last = F.blockOf(End);
+  unsigned Stop = F.blocks()[Last].Begin;
+  if (Stop <= Start)
+    return std::nullopt;
+  auto In = [&](unsigned X) { return X >= Start && X < Stop; };
+  auto Origin = [&](unsigned X) {
+    return X < Origins.size() ? Origins[X].Item : X;
+  };
+  for (unsigned X = Start; X < Stop; ++X) {
+    if (X < Origins.size() &&
+        (!Origins[X].Calls.empty() ||
+         Origins[X].Function != Origins[Start].Function))
+      return std::nullopt;
+    if (Origin(X) != Origin(Start) + (X - Start))
+      return std::nullopt;
+    if (!F.isInstruction(X))
+      continue;
+    for (unsigned Reg : F.defs(X))
+      for (unsigned Use : F.registers()[Reg].Uses)
+        if (!In(Use))
+          return std::nullopt;
+  }
+  // Blocks that start inside are entered only from inside; blocks that
+  // end inside lead only to blocks inside or to the last one.
+  auto EndsIn = [&](unsigned B) {
+    const std::vector<unsigned> &I = F.blocks()[B].Insts;
+    return !I.empty() && In(I.back());
+  };
+  for (unsigned B = 0; B < F.blocks().size(); ++B) {
+    const ir::BasicBlock &BB = F.blocks()[B];
+    if (B != First && In(BB.Begin))
+      for (unsigned P : F.cfg().preds(B))
+        if (!EndsIn(P))
+          return std::nullopt;
+    if (EndsIn(B))
+      for (unsigned S : F.cfg().succs(B))
+        if (S != Last && !In(F.blocks()[S].Begin))
+          return std::nullopt;
+  }
+  return Origin(Stop);
 }
 
 unsigned Repairer::settle(unsigned Item, const race::KernelReport &R) const {
@@ -459,7 +540,7 @@ KernelRepair Repairer::run() {
   for (unsigned Item : Removed) {
     bool Listed = false;
     for (const Change &C : K.Removed)
-      Listed |= C.Item == Item;
+      Listed |= C.Item == Item || C.GridStart == Item;
     if (!Listed) {
       Change C = change(Item, BarrierKind::CTA);
       C.Why = "divergent";
@@ -510,10 +591,7 @@ ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
   for (const ir::FunctionIR &F : IR.functions()) {
     if (!F.function().IsEntry)
       continue;
-    const std::string &Want = O.Race.Kernel;
-    std::string D = ir::demangle(F.name());
-    if (!Want.empty() && F.name() != Want && D != Want &&
-        (D.empty() || D.substr(0, D.find('(')) != Want))
+    if (!O.Race.Kernel.empty() && !ir::kernelNameMatches(F.name(), O.Race.Kernel))
       continue;
     Found = true;
     auto Orig = In.Origins.find(F.name());

@@ -48,6 +48,8 @@ nlohmann::json changeJson(const Change &C, const RepairResult &Res) {
   }
   if (!C.Why.empty())
     J["why"] = C.Why;
+  if (C.GridStart)
+    J["origin_grid_start"] = C.OriginGridStart;
   if (const SourceEdit *E = editOf(Res, C)) {
     J["source"] = {{"line", E->Line}, {"text", E->Text}};
     if (!E->Problem.empty())
@@ -99,7 +101,8 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
                    : fmt::format("    source: {}\n", E->Problem));
     }
     for (const Change &C : K.Removed) {
-      OS << fmt::format("  remove barrier at {}: {}\n", where(C),
+      OS << fmt::format("  remove {}barrier at {}: {}\n",
+                        C.GridStart ? "grid " : "", where(C),
                         C.Why == "divergent"
                             ? "divergent (threads of a block disagree on "
                               "reaching it)"

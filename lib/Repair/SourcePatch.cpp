@@ -166,8 +166,12 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
   std::map<uint32_t, std::vector<std::string>> Before; // line -> statements
   std::set<uint32_t> Deleted;
   bool Grid = false;
+  // __syncthreads(); OpenCL's barrier(...); cooperative groups'
+  // g.sync(), this_grid().sync(), cg::sync(g) and synchronize(g).
   static const std::regex OnlyBarrier(
-      R"(^(__syncthreads\s*\(\s*\)|barrier\s*\([^;]*\)|work_group_barrier\s*\([^;]*\))\s*;$)");
+      R"(^(__syncthreads\s*\(\s*\)|barrier\s*\([^;]*\)|work_group_barrier\s*\([^;]*\))"
+      R"(|[\w:]+(\(\s*\))?\s*(\.|->)\s*sync\s*\(\s*\))"
+      R"(|([\w]+::)*(sync|synchronize)\s*\(\s*\w+\s*\))\s*;$)");
   for (const KernelRepair &K : R.Kernels) {
     if (K.Result != Outcome::Repaired)
       continue;

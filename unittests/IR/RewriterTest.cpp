@@ -254,6 +254,8 @@ TEST_F(IRRewriterKern, ValidateFindsBrokenEdits) {
   ASSERT_TRUE(RW.insertBefore(Func, First, "@%p1 bra $L_missing;"));
   ASSERT_TRUE(RW.insertBefore(Func, First, "call.uni no_such_fn, (%r1);"));
   ASSERT_TRUE(RW.insertBefore(Func, First, "st.global.u32 [no_var], %r1;"));
+  // PTX's predefined WARP_SZ (nvcc's warpSize) needs no declaration.
+  ASSERT_TRUE(RW.insertBefore(Func, First, "mov.u32 %r1, WARP_SZ;"));
   RW.apply();
   DiagnosticEngine V;
   EXPECT_EQ(validate(*M, V), 5u);

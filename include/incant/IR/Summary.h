@@ -92,6 +92,13 @@ nlohmann::json debugLocToJson(const DebugLoc &L);
 /// The demangled C++ name, or "" if \p Name is not a mangled name.
 std::string demangle(const std::string &Name);
 
+/// Whether the kernel \p Mangled is the one a user named \p Want (as
+/// --kernel takes it): its PTX name, its demangled name with or without
+/// its parameters, or, for an instance of a function template, that
+/// without the return type or the template's name ("reduce2<int>" or
+/// "reduce2" for `void reduce2<int>(int*, int*, unsigned int)`).
+bool kernelNameMatches(const std::string &Mangled, const std::string &Want);
+
 } // namespace incant::ir
 
 #endif // INCANT_IR_SUMMARY_H

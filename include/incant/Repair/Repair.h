@@ -24,7 +24,9 @@
 //      repeat until no race and no divergent barrier is left.
 //   5. Removal: each barrier (the programmer's and the added ones, the
 //      costliest first) is taken out if the kernel still verifies without
-//      it (no race, no divergence, no more unknown pairs than before).
+//      it (no race, no divergence, no more unknown pairs than before). A
+//      programmer's grid.sync() goes as a whole sequence, where that
+//      sequence is self-contained code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_REPAIR_REPAIR_H
@@ -38,6 +40,7 @@
 #include "incant/Support/Diagnostic.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +78,12 @@ struct Change {
   /// Removed: "divergent" (taken out because threads disagree on reaching
   /// it) or "unnecessary" (the kernel verifies without it).
   std::string Why;
+  /// A removed grid barrier (a programmer's grid.sync()): its sequence
+  /// runs from the bar.sync at GridStart (body index) to Item. In the
+  /// module as given, the items [OriginGridStart, OriginGridStop) go (up
+  /// to the block of the last bar.sync) and OriginItem.
+  std::optional<unsigned> GridStart;
+  unsigned OriginGridStart = 0, OriginGridStop = 0;
 };
 
 enum class Outcome : uint8_t {
