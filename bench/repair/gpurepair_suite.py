@@ -43,8 +43,11 @@ COMMENTED = re.compile(r"^(\s*)//\s*(__syncthreads\(\)\s*;)\s*$")
 
 
 def dims(text):
-    """'32', '[32,32]', '[32,32,1]' -> 'X,Y,Z'."""
+    """'32', '[32,32]', '[32,32,1]' -> 'X,Y,Z'; None where a size is '*'
+    (GPUVerify's unconstrained size: the launch is left symbolic)."""
     parts = [p for p in re.split(r"[\[\],\s]+", text) if p]
+    if "*" in parts:
+        return None
     return ",".join(parts + ["1"] * (3 - len(parts)))
 
 
@@ -53,23 +56,26 @@ def launch(line, opencl):
     opts = dict(re.findall(r"--([A-Za-z_]+)=(\[[^\]]*\]|\S+)", line))
     if opencl:
         local = opts.get("local_size")
-        if local:
+        if local and dims(local):
             args += ["--block-dim", dims(local)]
         groups = opts.get("num_groups")
+        groups = dims(groups) if groups else None
         if not groups and "global_size" in opts and local:
             try:
                 g = [int(x) for x in dims(opts["global_size"]).split(",")]
                 l = [int(x) for x in dims(local).split(",")]
                 groups = ",".join(str(max(1, a // b)) for a, b in zip(g, l))
-            except ValueError:
+            except (ValueError, AttributeError):
                 groups = None  # a symbolic size ('*'): left open
         if groups:
-            args += ["--grid-dim", dims(groups)]
+            args += ["--grid-dim", groups]
     else:
-        if "blockDim" in opts:
-            args += ["--block-dim", dims(opts["blockDim"])]
-        if "gridDim" in opts:
-            args += ["--grid-dim", dims(opts["gridDim"])]
+        for opt, flag in (("blockDim", "--block-dim"), ("gridDim", "--grid-dim")):
+            if opt in opts and dims(opts[opt]):
+                args += [flag, dims(opts[opt])]
+    # Macros the launch line defines (-DWIDTH=256) go to the compiler.
+    for d in re.findall(r"(?:^|\s)(-D\S+)", line):
+        args += ["-X", d]
     return args
 
 
@@ -113,6 +119,12 @@ def one(incant, suite, path):
         lines = f.read().split("\n")
     expected = lines[0].lstrip("/").strip().lower() if lines else ""
     args = launch(lines[1] if len(lines) > 1 else "", opencl)
+    # GPUVerify's cuda.h brought cooperative groups and cuRAND along.
+    source = "\n".join(lines)
+    if not opencl and "curand" in source:
+        args += ["-X", "-include", "-X", "curand_kernel.h"]
+    if not opencl and re.search(r"cooperative_groups|grid_group", source):
+        args += ["-X", "-include", "-X", "cooperative_groups.h"]
     args += ["-X", "-include", "-X", os.path.join(HERE, "gpuverify.h")]
     if not opencl:
         args.append("--grid-level")

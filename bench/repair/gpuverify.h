@@ -1,6 +1,7 @@
 /* GPUVerify's specification functions as no-ops, so that the kernels of
  * GPUVerify's and GPURepair's test suites compile with nvcc and clang
- * (bench/repair/gpurepair_suite.py passes this file with -include). The
+ * (bench/repair/gpurepair_suite.py passes this file with -include, after
+ * cooperative_groups.h and curand_kernel.h where a kernel uses them). The
  * annotations state what the verifier should assume or prove; incant
  * ignores them. */
 #ifndef INCANT_BENCH_GPUVERIFY_H
@@ -45,4 +46,10 @@
 #define __implies(a, b) (!(a) || (b))
 #define __ite(c, a, b) ((c) ? (a) : (b))
 #define __enabled() 1
+#ifdef _COOPERATIVE_GROUPS_H_
+/* GPUVerify's cooperative groups of 2019: synchronize(g) is g.sync(). */
+namespace cooperative_groups {
+template <class Group> __device__ inline void synchronize(Group &g) { g.sync(); }
+}
+#endif
 #endif
