@@ -83,14 +83,18 @@ uint32_t lineIn(const ir::FunctionIR &F, unsigned Item, const std::string &Path)
 /// The source line before which a barrier at \p Item (a body index of
 /// \p F) goes, or 0 when none matches. The accesses and barriers
 /// (\p Fixed) decide, not the register moves around them: either all of
-/// the accesses of Item's own line come at or after Item, or all of those
-/// of the line of the last access before Item come before it (then the
-/// barrier goes on the next line that starts a statement); in both cases
+/// the accesses of Item's own line come at or after Item, or Item's line
+/// has no access and all of its code comes after Item or after another
+/// added barrier (\p Added: the copies of an unrolled loop body each
+/// get one), or all of the accesses of the line of the last access
+/// before Item come before it and no access lies between (then the
+/// barrier goes on the next line that starts a statement); in each case
 /// those accesses are in Item's loop.
 uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
                   const std::string &Path,
                   const std::vector<std::string> &Lines,
-                  const std::set<unsigned> &Fixed) {
+                  const std::set<unsigned> &Fixed,
+                  const std::set<unsigned> &Added) {
   unsigned Loop = F.loops().loopFor(F.blockOf(Item));
   auto Fits = [&](uint32_t L, bool After) {
     if (!L)
@@ -111,6 +115,35 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
     HereHasAccess |= lineIn(F, I, Path) == Here && Here;
   if (HereHasAccess && Fits(Here, false) && startsStatement(Lines, Here))
     return Here;
+  // Code of line Here before Item must follow another added barrier with
+  // no access between: an earlier copy of the statement, with its own.
+  auto Covered = [&](unsigned I) {
+    for (unsigned A : Added) {
+      if (A > I)
+        continue;
+      bool Between = false;
+      for (unsigned X : Fixed)
+        Between |= X >= A && X < I;
+      if (!Between)
+        return true;
+    }
+    return false;
+  };
+  // A line without accesses: all of its code must start here (or after
+  // another added barrier), in this loop (a for header's initialisation
+  // is outside its loop).
+  auto HereStarts = [&] {
+    if (HereHasAccess || !Here || !startsStatement(Lines, Here))
+      return false;
+    for (unsigned I : F.instructions())
+      if (lineIn(F, I, Path) == Here &&
+          ((I < Item && !Covered(I)) ||
+           F.loops().loopFor(F.blockOf(I)) != Loop))
+        return false;
+    return true;
+  };
+  if (HereStarts())
+    return Here;
   // The last access before Item in its block, else in the block's
   // dominators.
   unsigned Prev = ir::NoNode;
@@ -123,17 +156,13 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
       break;
   }
   uint32_t L = Prev == ir::NoNode ? 0 : lineIn(F, Prev, Path);
-  if (!Fits(L, true)) {
-    // A line without accesses: all of its code must start here, in this
-    // loop (a for header's initialisation is outside its loop).
-    if (HereHasAccess || !Here || !startsStatement(Lines, Here))
+  // No access may run between Prev and Item (accesses of branches that
+  // do not dominate Item, such as the earlier copies of unrolled code).
+  for (unsigned I : Fixed)
+    if (Prev != ir::NoNode && I > Prev && I < Item)
       return 0;
-    for (unsigned I : F.instructions())
-      if (lineIn(F, I, Path) == Here &&
-          (I < Item || F.loops().loopFor(F.blockOf(I)) != Loop))
-        return 0;
-    return Here;
-  }
+  if (!Fits(L, true))
+    return 0;
   for (uint32_t N = L + 1; N <= Lines.size(); ++N) {
     std::string C = code(Lines[N - 1]);
     if (C.empty())
@@ -200,10 +229,15 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
       Accesses.insert(A.Item);
     for (const race::BarrierResult &B : K.Before.Barriers)
       Accesses.insert(B.Item);
+    std::set<unsigned> Added;
+    for (const Change &C : K.Added)
+      Added.insert(C.Item);
     for (const Change &C : K.Added) {
       SourceEdit E{K.Name, true, lineIn(*F, C.Item, Path),
                    barrierText(Lang, C.Kind, Global), "", &C};
-      E.Line = boundary(*F, C.Item, Path, Lines, Accesses);
+      std::set<unsigned> Others = Added;
+      Others.erase(C.Item);
+      E.Line = boundary(*F, C.Item, Path, Lines, Accesses, Others);
       if (!E.Line)
         E.Problem = fmt::format(
             "no statement boundary in the source matches the PTX position "

@@ -2,15 +2,16 @@
 // side into shared memory, then every thread reads its two neighbours. One
 // barrier between the loads and the reads. The halo's right cell is read
 // only by the thread that writes it, so the barrier may come before that
-// write: the PTX position is at the second if, the source one before the
-// first (both checked by the race checker).
+// write: the PTX position is at the second if, and so is the source one
+// (a line without accesses whose code all comes after the position; the
+// patch is checked by the race checker).
 // REQUIRES: nvcc
 // RUN: %incant repair %s --block-dim 128 --grid-dim 4 > %t; test $? -eq 0
 // RUN: FileCheck %s < %t
 
 // CHECK:      kernel _Z7stencilPfPKf (stencil(float*, float const*)): repaired
 // CHECK-NEXT:   add block barrier before stencil.cu:[[@LINE+12]] ({{.*}}), loop depth 0, cost 1
-// CHECK-NEXT:     source: insert '__syncthreads();' before line [[@LINE+9]]
+// CHECK-NEXT:     source: insert '__syncthreads();' before line [[@LINE+11]]
 // CHECK-NOT:    add
 // CHECK:        before: {{[0-9]+}} races, 0 divergent barriers, 0 unknown pairs; after: 0 races, 0 divergent barriers, 0 unknown pairs
 // CHECK:      source patch (compiled again and checked by incant race):
