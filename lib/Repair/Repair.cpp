@@ -62,6 +62,14 @@ private:
                            const std::set<unsigned> &Removed,
                            bool Witnesses = false);
   bool inKernel(unsigned Item) const;
+  /// Whether \p Item is the barrier of a call the kernel makes to a
+  /// function that does nothing else (OpenCL's barrier(), inlined): the
+  /// barrier goes by deleting the call.
+  bool inBarrierCall(unsigned Item) const;
+  /// inKernel, or inBarrierCall: a barrier the repair may take out.
+  bool removable(unsigned Item) const {
+    return inKernel(Item) || inBarrierCall(Item);
+  }
   /// Whether a barrier of kind \p K may go before \p Item: in the
   /// kernel's own code, not forbidden, and (unless \p AnyControl) where
   /// whether it runs does not depend on the thread (the block, for a grid
@@ -132,6 +140,25 @@ bool Repairer::inKernel(unsigned Item) const {
          (Origins[Item].Calls.empty() && Origins[Item].Function == F.name());
 }
 
+bool Repairer::inBarrierCall(unsigned Item) const {
+  if (Item >= Origins.size() || Origins[Item].Calls.size() != 1 ||
+      Origins[Item].Calls[0].first != F.name())
+    return false;
+  for (unsigned X : F.instructions()) {
+    if (X == Item || X >= Origins.size() ||
+        Origins[X].Calls != Origins[Item].Calls)
+      continue;
+    const ptx::Instruction &I = F.inst(X);
+    using ptx::Opcode;
+    if (I.Op == Opcode::Bar || I.Op == Opcode::BarWarp ||
+        I.Op == Opcode::Call || I.Op == Opcode::Atom || I.Op == Opcode::Red ||
+        ((I.Op == Opcode::Ld || I.Op == Opcode::St) &&
+         I.ASpace != ptx::AddrSpace::Param))
+      return false;
+  }
+  return true;
+}
+
 bool Repairer::candidate(unsigned Item, BarrierKind K, bool AnyControl) const {
   if (!F.isInstruction(Item) || !inKernel(Item) || Forbidden.count({Item, K}) ||
       (K == BarrierKind::Grid && !O.GridLevel))
@@ -148,7 +175,11 @@ Change Repairer::change(unsigned Item, BarrierKind K) const {
   C.Item = Item;
   C.OriginFunction = F.name();
   C.OriginItem = Item;
-  if (Item < Origins.size()) {
+  if (inBarrierCall(Item)) {
+    // The call in the kernel as given.
+    C.OriginFunction = Origins[Item].Calls[0].first;
+    C.OriginItem = Origins[Item].Calls[0].second;
+  } else if (Item < Origins.size()) {
     C.OriginFunction = Origins[Item].Function;
     C.OriginItem = Origins[Item].Item;
   }
@@ -291,7 +322,7 @@ void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
   for (size_t I = 0; I < Bars.size(); ++I) {
     const race::BarrierResult &B = Bars[I];
     bool GridHalf = I + 1 < Bars.size() && Bars[I + 1].Kind == BarrierKind::Grid;
-    if (B.Assumed || Removed.count(B.Item) || !inKernel(B.Item))
+    if (B.Assumed || Removed.count(B.Item) || !removable(B.Item))
       continue;
     unsigned Depth = F.loops().depth(F.blockOf(B.Item));
     if (B.Kind == BarrierKind::CTA && !GridHalf)
@@ -460,7 +491,7 @@ KernelRepair Repairer::run() {
         Chosen.erase({B.Item, B.Kind});
         for (auto &[Key, Clause] : Clauses)
           Clause.erase({B.Item, B.Kind});
-      } else if (B.V == race::Verdict::Race && inKernel(B.Item)) {
+      } else if (B.V == race::Verdict::Race && removable(B.Item)) {
         Learned |= Removed.insert(B.Item).second;
       } else if (B.V == race::Verdict::Race) {
         K.Problems.push_back(fmt::format(
@@ -597,6 +628,13 @@ ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
     auto Orig = In.Origins.find(F.name());
     MR.Kernels.push_back(repairKernel(
         In.M, F, Orig == In.Origins.end() ? None : Orig->second, O));
+    // A barrier removed with its call: the call's line in the module given.
+    for (Change &C : MR.Kernels.back().Removed) {
+      const ptx::Function *Fn = ir::definitionOf(Given, C.OriginFunction);
+      if (Fn && C.OriginItem < Fn->Body.size())
+        if (const auto *I = std::get_if<ptx::Instruction>(&Fn->Body[C.OriginItem]))
+          C.PtxLine = I->Range.Begin.Line;
+    }
   }
   if (!Found)
     MR.Error = O.Race.Kernel.empty() ? "the module has no kernel (.entry)"
