@@ -3,11 +3,12 @@
 // in the PTX the sequence from its first bar.sync to its last (its arrival
 // atomic and its spin loop go with it). One that orders an exchange
 // between blocks stays (tried: two checks, and kept).
-// REQUIRES: nvcc
+// REQUIRES: nvcc, ptxas
 // RUN: %incant repair %s --kernel own --grid-level --block-dim 32 --grid-dim 2 --patch %t.diff -o %t.ptx > %t.out
 // RUN: FileCheck %s --check-prefix=OWN < %t.out
 // RUN: FileCheck %s --check-prefix=DIFF < %t.diff
 // RUN: FileCheck %s --check-prefix=ASM < %t.ptx
+// RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
 // RUN: %incant repair %s --kernel exchange --grid-level --block-dim 32 --grid-dim 2 --json | FileCheck %s --check-prefix=KEEP
 
 // OWN:      kernel _Z3ownPi (own(int*)): repaired (0 rounds, 2 checks)

@@ -1,11 +1,12 @@
 // OpenCL C's barrier() is a call (clang leaves it to a library; incant
 // inlines its own definition): a divergent one and an unnecessary one are
 // taken out by deleting the call, in the PTX and as the source line.
-// REQUIRES: clang
+// REQUIRES: clang, ptxas
 // RUN: %incant repair %s --kernel diverge --block-dim 64 --grid-dim 2 --patch %t.diff -o %t.ptx > %t; test $? -eq 0
 // RUN: FileCheck %s --check-prefix=DIV < %t
 // RUN: FileCheck %s --check-prefix=DIFF < %t.diff
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %ptxas -c -arch=sm_86 %t.ptx -o %t.cubin
 // RUN: %incant repair %s --kernel own --block-dim 64 --grid-dim 2 > %t2; test $? -eq 0
 // RUN: FileCheck %s --check-prefix=OWN < %t2
 
