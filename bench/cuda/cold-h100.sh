@@ -2,19 +2,22 @@
 # Where a cold CUDA campaign's time goes on the device machine (issue 19):
 # the CPUs the process may use; incant-cuda-compile on 15 threads with
 # --keep-memory (as a campaign prepares) for batches of 16 and 64 tests
-# (CPU per test, the disassembler's included); a cold campaign of the
+# (CPU per test, the disassembler's included), after a fixed piece of
+# Python work that says how fast the machine is now; a cold campaign of the
 # `campaign` preset for each --batch and --jobs in RUNS, each stopped by
 # SIGTERM after SECONDS_COLD with a fresh compile cache (its summary's
 # phases);
 # the tests the first one compiled again from its cache (warm); and the
 # disassemblers' cost on the modules the first one compiled: one module,
-# four in one cuobjdump run, only the test kernels (-fun), nvdisasm. A
+# four in one cuobjdump run, four in one fat binary (fatbinary, then
+# cuobjdump), only the test kernels (-fun), nvdisasm. A
 # table of the campaigns last.
 #
 # Usage, from the repository root:
 #   bench/cuda/cold-h100.sh INCANT INCANT-CUDA-COMPILE OUTDIR PROFILE
 # Environment: SECONDS_COLD (each campaign's time, 30), RUNS (their
-# --batch:--jobs, "16:15 32:15 64:15 32:24").
+# --batch:--jobs, "16:15 32:15 64:15 32:24"), COMPILE_TESTS (960) and
+# COMPILE_BATCHES ("16,64") for incant-cuda-compile.
 set -u
 I=${1:?incant binary}
 CC=${2:?incant-cuda-compile binary}
@@ -28,10 +31,24 @@ nproc
 grep Cpus_allowed_list /proc/self/status
 lscpu | grep -E 'Model name|Hypervisor'
 grep -E 'nr_throttled' /sys/fs/cgroup/cpu.stat 2>/dev/null
+uptime
+# A fixed piece of work, to compare the machine's speed between calls.
+python3 - <<'PY'
+import time, multiprocessing as mp
+def work(_):
+    t = time.process_time(); s = 0
+    for i in range(3_000_000): s += i
+    return time.process_time() - t
+for n in (1, 16):
+    w = time.time()
+    with mp.Pool(n) as p: c = p.map(work, range(n))
+    print(f"{n:2} processes of the same work: wall {time.time()-w:.2f} s, "
+          f"CPU each {sum(c)/n:.2f} s")
+PY
 "$I" gen --preset campaign -o "$T" | tail -1
 echo "== incant-cuda-compile, 15 threads, --keep-memory"
-timeout 90 stdbuf -oL "$CC" --tests 960 --batch 16,64 --threads 15 \
-  --keep-memory "$T"
+timeout 90 stdbuf -oL "$CC" --tests "${COMPILE_TESTS:-960}" \
+  --batch "${COMPILE_BATCHES:-16,64}" --threads 15 --keep-memory "$T"
 camp() { # NAME CACHE BATCH JOBS TESTS...
   local N=$1 C=$2 B=$3 J=$4; shift 4
   timeout -s TERM "${SECONDS_COLD:-30}" "$I" campaign "$@" --backend cuda \
@@ -68,6 +85,12 @@ dis() { # LABEL COMMAND...
 echo "$(stat -c %s "${Mods[0]}") bytes a module"
 dis "cuobjdump -sass, one module" "$X/cuobjdump" -sass "${Mods[0]}"
 dis "cuobjdump -sass, ${#Mods[@]} modules in one run" "$X/cuobjdump" -sass "${Mods[@]}"
+head -c 300 "$O/sass.txt"; echo
+# Several modules in one file for one cuobjdump run: a fat binary.
+Img=(); for m in "${Mods[@]}"; do Img+=("--image3=kind=elf,sm=90,file=$m"); done
+dis "fatbinary --create of ${#Mods[@]} modules" "$X/fatbinary" --create="$O/m.fatbin" "${Img[@]}"
+dis "cuobjdump -sass of that fat binary" "$X/cuobjdump" -sass "$O/m.fatbin"
+rm -f "$O/m.fatbin"
 dis "cuobjdump -sass -fun (the $B test kernels)" "$X/cuobjdump" -sass -fun "$Fun" "${Mods[0]}"
 dis "nvdisasm, one module" "$X/nvdisasm" "${Mods[0]}"
 head -c 300 "$O/sass.err"
