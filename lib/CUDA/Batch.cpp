@@ -1,5 +1,6 @@
 //===- Batch.cpp - Many tests in one CUDA module --------------------------===//
 #include "incant/CUDA/Batch.h"
+#include "Listing.h"
 
 #include <fmt/format.h>
 
@@ -42,11 +43,6 @@ std::string batchSource(const std::vector<const GeneratedTest *> &Tests) {
 
 namespace {
 
-bool isSpace(char C) {
-  return C == ' ' || C == '\t' || C == '\r' || C == '\n' || C == '\v' ||
-         C == '\f';
-}
-
 bool isWord(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
          (C >= '0' && C <= '9') || C == '_';
@@ -56,7 +52,7 @@ bool isWord(char C) {
 /// ".text.NAME:" from nvdisasm, blanks around), or empty.
 std::string_view functionHeader(std::string_view L) {
   auto SkipSpace = [&](size_t I) {
-    while (I < L.size() && isSpace(L[I]))
+    while (I < L.size() && isBlank(L[I]))
       ++I;
     return I;
   };
@@ -95,22 +91,15 @@ std::string_view functionHeader(std::string_view L) {
 std::map<std::string, std::string> splitSassByFunction(const std::string &Sass) {
   std::map<std::string, std::string> Out;
   std::string *Cur = nullptr;
-  std::string_view All(Sass);
-  for (size_t P = 0; P < All.size();) {
-    size_t E = All.find('\n', P);
-    std::string_view Line =
-        All.substr(P, E == std::string_view::npos ? E : E - P);
-    P = E == std::string_view::npos ? All.size() : E + 1;
+  forEachLine(Sass, [&](std::string_view Line) {
     std::string_view F = functionHeader(Line);
     if (!F.empty()) {
       Cur = &Out[std::string(F)];
-      continue;
-    }
-    if (Cur) {
+    } else if (Cur) {
       Cur->append(Line);
       *Cur += '\n';
     }
-  }
+  });
   return Out;
 }
 

@@ -1,12 +1,14 @@
 //===- OptCheck.cpp - Did the compiler keep the test's accesses? -----------===//
 
 #include "incant/CUDA/OptCheck.h"
+#include "Listing.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Process.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -80,10 +82,6 @@ bool isHex(char C) {
 }
 bool isDigit(char C) { return C >= '0' && C <= '9'; }
 bool isUpper(char C) { return C >= 'A' && C <= 'Z'; }
-bool isSpace(char C) {
-  return C == ' ' || C == '\t' || C == '\r' || C == '\n' || C == '\v' ||
-         C == '\f';
-}
 bool isWordChar(char C) {
   return isDigit(C) || isUpper(C) || (C >= 'a' && C <= 'z') || C == '_';
 }
@@ -103,7 +101,7 @@ bool instruction(std::string_view L, std::string_view &Opcode,
       continue;
     I += 2;
     B = I;
-    while (I < L.size() && isSpace(L[I]))
+    while (I < L.size() && isBlank(L[I]))
       ++I;
     if (I == B)
       continue;
@@ -120,7 +118,7 @@ bool instruction(std::string_view L, std::string_view &Opcode,
       while (J < L.size() && (L[J] == 'T' || isDigit(L[J])))
         ++J;
       size_t S = J;
-      while (J < L.size() && isSpace(L[J]))
+      while (J < L.size() && isBlank(L[J]))
         ++J;
       if (S == D || J == S)
         continue;
@@ -182,25 +180,23 @@ incant::cuda::checkSass(const std::string &Sass,
   };
   std::vector<Region> Done;
   std::map<uint32_t, std::vector<std::string>> Open;
-  std::string_view All(Sass);
-  for (size_t P = 0; P < All.size();) {
-    size_t E = All.find('\n', P);
-    std::string_view Line =
-        All.substr(P, E == std::string_view::npos ? E : E - P);
-    P = E == std::string_view::npos ? All.size() : E + 1;
+  forEachLine(Sass, [&](std::string_view Line) {
     std::string_view Opcode, Operands;
     if (!instruction(Line, Opcode, Operands))
-      continue;
+      return;
     std::string Opc(Opcode);
     if (Opc.rfind("PMTRIG", 0) == 0) {
       std::optional<std::string_view> Imm = firstImmediate(Operands);
       if (!Imm)
-        continue;
-      uint32_t V =
-          static_cast<uint32_t>(std::stoul(std::string(*Imm), nullptr, 0));
-      if (V < 0x100u)
-        continue;
-      uint32_t Role = (V - 0x100u) / 2u;
+        return;
+      // Base 0 as the listing writes it: 0x-hex, decimal; too large for a
+      // marker is no marker.
+      std::string Digits(*Imm);
+      errno = 0;
+      unsigned long long V = std::strtoull(Digits.c_str(), nullptr, 0);
+      if (errno == ERANGE || V < 0x100u || V > 0xffffffffu)
+        return;
+      uint32_t Role = static_cast<uint32_t>((V - 0x100u) / 2u);
       if ((V - 0x100u) % 2u == 0) {
         Open[Role].clear();
         Open[Role].push_back("<open>");
@@ -209,15 +205,15 @@ incant::cuda::checkSass(const std::string &Sass,
         Done.push_back({Role, std::move(Ops)});
         Open.erase(Role);
       }
-      continue;
+      return;
     }
     std::string C = sassClass(Opc);
     if (C.empty())
-      continue;
+      return;
     for (auto &[R, Ops] : Open)
       if (!(C == "FENCE" && !Ops.empty() && Ops.back() == "FENCE"))
         Ops.push_back(C);
-  }
+  });
   OptCheckResult Res;
   if (Done.empty()) {
     Res.K = OptCheckResult::Skipped;

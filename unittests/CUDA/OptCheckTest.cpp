@@ -189,6 +189,10 @@ TEST(OptCheck, ReadsInstructionLines) {
   std::string Close = Sass.substr(0, Sass.rfind("        /*0060*/")) +
                       "        /*0060*/     PMTRIG R2, 257 ;\n";
   EXPECT_EQ(cuda::checkSass(Close, Roles).K, cuda::OptCheckResult::Ok);
+  // A number too large for a marker is none (and no exception).
+  std::string Huge = Sass.substr(0, Sass.rfind("        /*0060*/")) +
+                     "        /*0060*/     PMTRIG 0x1ffffffffffffffffffff ;\n";
+  EXPECT_EQ(cuda::checkSass(Huge, Roles).K, cuda::OptCheckResult::Skipped);
   // The lines without ';', with a bad predicate or address, or with no
   // blank after the address are no accesses: adding one fails the check.
   std::string Extra = Sass;
