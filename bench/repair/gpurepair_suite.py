@@ -23,7 +23,8 @@ Outcomes: clean (nothing to repair), repaired (verified), repaired-unknown
 and clean-unknown (pairs the checker cannot decide remain), unrepairable,
 error (the compiler rejects the kernel, or incant fails), timeout (120 s),
 beyond-cuda-launch (GPUVerify's launch has more threads per block than CUDA
-allows, which incant refuses).
+allows, which incant refuses; --oversize symbolic leaves such a block size
+out, so that the kernel is checked for every launch CUDA allows).
 
 Writes OUT_DIR/results.jsonl (one line per kernel) and prints a summary.
 """
@@ -112,13 +113,33 @@ def matches(rec):
             sorted(got) == rec["original_lines"] and not rec["removed"])
 
 
-def one(incant, suite, path):
+def symbolic_oversize(args):
+    """args without a --block-dim of more than CUDA's 1024 threads (and
+    whether one was dropped): the block is left symbolic instead."""
+    out, dropped = [], False
+    i = 0
+    while i < len(args):
+        if args[i] == "--block-dim":
+            x, y, z = (int(v) for v in args[i + 1].split(","))
+            if x * y * z > 1024:
+                dropped = True
+                i += 2
+                continue
+        out.append(args[i])
+        i += 1
+    return out, dropped
+
+
+def one(incant, suite, path, oversize="refuse"):
     rel = os.path.relpath(path, suite)
     opencl = path.endswith(".cl")
     with open(path, errors="replace") as f:
         lines = f.read().split("\n")
     expected = lines[0].lstrip("/").strip().lower() if lines else ""
     args = launch(lines[1] if len(lines) > 1 else "", opencl)
+    dropped = False
+    if oversize == "symbolic":
+        args, dropped = symbolic_oversize(args)
     # GPUVerify's cuda.h brought cooperative groups and cuRAND along.
     source = "\n".join(lines)
     if not opencl and "curand" in source:
@@ -129,6 +150,8 @@ def one(incant, suite, path):
     if not opencl:
         args.append("--grid-level")
     rec = {"kernel": rel, "expected": expected, "args": args}
+    if dropped:
+        rec["block"] = "symbolic (GPUVerify's launch exceeds 1024 threads)"
     gt = [i for i, l in enumerate(lines) if COMMENTED.match(l)]
     if gt:
         rec["original_lines"] = sorted(
@@ -197,6 +220,10 @@ def main():
     ap.add_argument("-j", type=int, default=1)
     ap.add_argument("--summarise", action="store_true",
                     help="only print the summary of OUT_DIR/results.jsonl")
+    ap.add_argument("--oversize", choices=["refuse", "symbolic"],
+                    default="refuse",
+                    help="a launch of more than 1024 threads per block: "
+                    "passed as it is (incant refuses it) or left symbolic")
     ap.add_argument("--only", action="append", default=[],
                     help="only kernels under this folder of the suite")
     a = ap.parse_args()
@@ -221,7 +248,8 @@ def main():
     recs = []
     with ThreadPoolExecutor(a.j) as ex, \
             open(os.path.join(a.out, "results.jsonl"), "w") as out:
-        for rec in ex.map(lambda f: one(a.incant, a.suite, f), files):
+        for rec in ex.map(lambda f: one(a.incant, a.suite, f, a.oversize),
+                          files):
             recs.append(rec)
             out.write(json.dumps(rec) + "\n")
             out.flush()
