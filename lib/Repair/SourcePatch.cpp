@@ -74,6 +74,30 @@ bool startsStatement(const std::vector<std::string> &Lines, uint32_t L) {
   return false;
 }
 
+/// The line of the brace that closes the body of the `for` statement that
+/// line \p L starts, or 0 when L starts none or its body is no block.
+uint32_t forBodyEnd(const std::vector<std::string> &Lines, uint32_t L) {
+  if (!L || L > Lines.size() || !std::regex_search(code(Lines[L - 1]),
+                                                   std::regex(R"(^for\s*\()")))
+    return 0;
+  int Depth = 0;
+  bool Open = false;
+  for (uint32_t N = L; N <= Lines.size(); ++N) {
+    std::string C = code(Lines[N - 1]);
+    for (char Ch : C) {
+      if (Ch == '{') {
+        ++Depth;
+        Open = true;
+      } else if (Ch == '}' && Open && --Depth == 0) {
+        return C[0] == '}' ? N : 0;
+      }
+    }
+    if (!Open && !C.empty() && C.back() == ';')
+      return 0; // for (...) statement;
+  }
+  return 0;
+}
+
 /// The source line of \p Item in \p F when it is in \p Path.
 uint32_t lineIn(const ir::FunctionIR &F, unsigned Item, const std::string &Path) {
   const ir::SourceFrame *Fr = F.loc(Item).userFrame();
@@ -144,6 +168,18 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
   };
   if (HereStarts())
     return Here;
+  // A for loop's latch (its increment, on the header's line, runs after
+  // the body): after every access of the loop's body, the barrier goes
+  // at the end of the body, before the brace that closes it.
+  if (uint32_t Close = forBodyEnd(Lines, Here); Close && Loop != ir::NoNode) {
+    const ir::Loop &Lp = F.loops().loops()[Loop];
+    bool Before = true;
+    for (unsigned I : Fixed)
+      if (Lp.contains(F.blockOf(I)))
+        Before &= I < Item;
+    if (Before)
+      return Close;
+  }
   // The last access before Item in its block, else in the block's
   // dominators.
   unsigned Prev = ir::NoNode;
@@ -272,6 +308,24 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
       if (First == std::string::npos || C[First] == '#')
         continue;
       Indent = C.substr(0, First);
+      // Before a closing brace: the block's own indentation (the least
+      // of its lines', where deeper than the brace; else one step in).
+      if (C[First] == '}') {
+        std::string Inner;
+        int Depth = 0;
+        for (uint32_t P = N - 1; P >= 1 && Depth >= 0; --P) {
+          const std::string &Q = Lines[P - 1];
+          std::string QC = code(Q);
+          for (auto It = QC.rbegin(); It != QC.rend(); ++It)
+            Depth += *It == '}' ? 1 : *It == '{' ? -1 : 0;
+          size_t QF = Q.find_first_not_of(" \t");
+          if (Depth < 0 || QF == std::string::npos || Q[QF] == '#')
+            continue;
+          if (QF > First && (Inner.empty() || QF < Inner.size()))
+            Inner = Q.substr(0, QF);
+        }
+        Indent = Inner.empty() ? Indent + "    " : Inner;
+      }
       break;
     }
     for (const std::string &S : Before[L])

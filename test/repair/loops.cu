@@ -1,6 +1,7 @@
 // Loops: a tree reduction without its barrier; a tiled loop without the
 // barriers after its loads and at its end; nested loops (not unrolled, so
-// that each PTX position has a statement of its own), where the cheaper
+// that each PTX position has a statement of its own, the outer one's end
+// the brace that closes its body), where the cheaper
 // barriers are in the outer loop (cost 10 each, not 100 in the inner one).
 // REQUIRES: nvcc
 // RUN: %incant repair %s --kernel reduce > %t; test $? -eq 0
@@ -55,15 +56,20 @@ __global__ void tiled(float *out, const float *in, int n) {
   out[t] = acc;
 }
 
+// The second barrier is at the outer loop's latch (its increment, on the
+// for line): in the source, at the end of the body, before its brace.
 // NESTED:      kernel _Z6nestedPii (nested(int*, int)): repaired
 // NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 10
-// NESTED-NEXT:     source:
+// NESTED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+17]]
 // NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 10
-// NESTED-NEXT:     source: no statement boundary in the source matches the PTX position
+// NESTED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+18]]
 // NESTED-NOT:    add
 // NESTED:        after: 0 races, 0 divergent barriers, 0 unknown pairs
 // NESTED:      repaired PTX: checked again by incant race: no race, no divergent barrier
-// NESTED-NEXT: no source patch: some changes have no clean statement boundary in the source: the repair is the PTX only
+// NESTED-NEXT: source patch (compiled again and checked by incant race):
+// NESTED:           acc += s[(t + j) % 64];
+// NESTED-NEXT: +    __syncthreads();
+// NESTED-NEXT:    }
 __global__ void nested(int *out, int rounds) {
   __shared__ int s[64];
   unsigned t = threadIdx.x;
