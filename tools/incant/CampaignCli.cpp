@@ -12,6 +12,7 @@
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
+#include "incant/Support/DataFiles.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -94,8 +95,8 @@ static void addCampaign(CLI::App &App, int &Rc) {
       Cmd.SlurmArgs.assign(It == All.end() ? It : It + 1, All.end());
       std::error_code EC;
       Cmd.WorkDir = std::filesystem::current_path(EC).string();
-      Cmd.Incant = std::filesystem::read_symlink("/proc/self/exe", EC);
-      if (EC && !All.empty())
+      Cmd.Incant = incantCommand();
+      if (Cmd.Incant.empty() && !All.empty())
         Cmd.Incant = All[0];
     }
     Cmd.ProgressTty = isatty(STDERR_FILENO);
