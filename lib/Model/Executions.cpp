@@ -44,8 +44,9 @@ public:
   CandidateEnumerator(const litmus::Program &P, const CheckOptions &Opts,
                       const CandidateShape &Shape,
                       const std::function<bool(const Candidate &)> &Visit,
-                      CandidatePruner *Pruner)
-      : P(P), Opts(Opts), Shape(Shape), Visit(Visit), Pruner(Pruner) {}
+                      CandidatePruner *Pruner, Primitives &Prims)
+      : P(P), Opts(Opts), Shape(Shape), Visit(Visit), Pruner(Pruner),
+        Prims(Prims) {}
 
   EnumerationStats run();
 
@@ -55,6 +56,7 @@ private:
   const CandidateShape &Shape;
   const std::function<bool(const Candidate &)> &Visit;
   CandidatePruner *Pruner;
+  Primitives &Prims;
   EnumerationStats Stats;
   bool Stop = false;
   TraceSet TS;
@@ -109,7 +111,6 @@ private:
   std::vector<uint32_t> FenceRows;
   bool FenceFound = false; ///< An order the model allows was visited.
   Relation SyncBar, SyncFence;
-  Primitives Prims;
 
   // The current candidate.
   std::vector<int32_t> Rf; ///< Per event: the write a read reads from, else -1.
@@ -810,5 +811,18 @@ model::forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
                         const CandidateShape &Shape,
                         const std::function<bool(const Candidate &)> &Visit,
                         CandidatePruner *Pruner) {
-  return CandidateEnumerator(P, Opts, Shape, Visit, Pruner).run();
+  // The primitives (an execution with its names, and buffers) are made once
+  // per thread and kept from test to test; a call made while the thread's
+  // are in use (from within Visit) makes its own.
+  thread_local Primitives Kept;
+  thread_local bool KeptInUse = false;
+  if (KeptInUse) {
+    Primitives Own;
+    return CandidateEnumerator(P, Opts, Shape, Visit, Pruner, Own).run();
+  }
+  struct Use {
+    Use() { KeptInUse = true; }
+    ~Use() { KeptInUse = false; }
+  } InUse;
+  return CandidateEnumerator(P, Opts, Shape, Visit, Pruner, Kept).run();
 }

@@ -470,9 +470,13 @@ void Primitives::setUpCombination(const litmus::Program &P,
                              &VLoc, &Sr,   &Scopes[LCta], &SyncBar, &SyncFence};
   static_assert(std::size(Fixed) == std::size(FixedNames));
   static const std::vector<PlanEntry> Plan = makePlan();
-  bool Refill = X && X->numEvents() == N;
+  // The execution is made once (names and all) and refilled after: resized
+  // when the combination's size differs.
+  bool Refill = X.has_value();
   if (!Refill)
     X.emplace(N);
+  else if (X->numEvents() != N)
+    X->resize(N);
   for (unsigned D = 0; D < NumDynamic; ++D)
     DynamicSlot[D] = -1;
   SyncFenceSlot = -1;
