@@ -487,12 +487,10 @@ void CandidateEnumerator::forEachFenceOrder() {
 }
 
 void CandidateEnumerator::clear(Relation &R, unsigned N) {
-  if (R.size() != N) {
+  if (R.size() != N)
     R = Relation(N);
-    return;
-  }
-  for (unsigned A = 0; A < N; ++A)
-    std::fill(R.row(A), R.row(A) + R.wordsPerRow(), 0);
+  else
+    R.clear();
 }
 
 /// sync_fence from the decided orientations: FenceRows closed transitively,
@@ -669,8 +667,7 @@ void CandidateEnumerator::buildCo(bool Upper) {
   if (Co.size() != N)
     Co = Relation(N);
   else
-    for (unsigned A = 0; A < N; ++A)
-      std::fill(Co.row(A), Co.row(A) + Co.wordsPerRow(), 0);
+    Co.clear();
   for (size_t Loc = 0; Loc < LocWrites.size(); ++Loc)
     for (int32_t W : LocWrites[Loc])
       Co.insert(unsigned(L.InitOf[Loc]), unsigned(W));

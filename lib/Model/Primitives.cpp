@@ -3,8 +3,8 @@
 
 #include "incant/Cat/Primitives.h"
 
+#include <algorithm>
 #include <cassert>
-#include <functional>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -42,7 +42,7 @@ static_assert(sizeof(SetNames) / sizeof(SetNames[0]) == NumSets);
 /// acquires / releases, as Dat3M splits it; .volatile is VOL and RLX
 /// (PTX: relaxed with system scope); a fence is SC (membar, fence.sc) or
 /// ACQ_REL; a proxy fence and a barrier have none.
-void addSemSets(const Event &Ev, const std::function<void(unsigned)> &Add) {
+template <typename AddFn> void addSemSets(const Event &Ev, AddFn &&Add) {
   if (Ev.K == EventKind::Barrier)
     return;
   if (Ev.K == EventKind::Fence) {
@@ -155,15 +155,10 @@ bool sameLevel(const litmus::Placement &A, const litmus::Placement &B,
 }
 
 void clearRelation(Relation &R, unsigned N) {
-  if (R.size() != N) {
+  if (R.size() != N)
     R = Relation(N);
-    return;
-  }
-  for (unsigned A = 0; A < N; ++A) {
-    uint64_t *Row = R.row(A);
-    for (unsigned W = 0; W < R.wordsPerRow(); ++W)
-      Row[W] = 0;
-  }
+  else
+    R.clear();
 }
 
 const char *const FixedNames[] = {
@@ -258,7 +253,7 @@ void Primitives::setUpCombination(const litmus::Program &P,
     for (EventSet &S : Sets)
       std::fill(S.words().begin(), S.words().end(), 0);
   unsigned Cur = 0;
-  std::function<void(unsigned)> AddCur = [&](unsigned S) {
+  auto AddCur = [&](unsigned S) {
     if (S < NumSets)
       Sets[S].insert(Cur);
   };
@@ -362,17 +357,19 @@ void Primitives::setUpCombination(const litmus::Program &P,
                       Level(*ScopeOf[E])))
           Set(IncludedBy, T, E);
   }
-  // Thread pairs per level.
-  SameAt.assign(5 * NT * NT, false);
-  for (int Lv = LWarp; Lv <= LSys; ++Lv)
-    for (size_t T = 0; T != NT; ++T)
-      for (size_t U = 0; U != NT; ++U)
-        SameAt[(size_t(Lv) * NT + T) * NT + U] =
-            sameLevel(P.Threads[T].Where, P.Threads[U].Where, Level(Lv));
   auto Or = [&](uint64_t *Row, const std::vector<uint64_t> &M, size_t I) {
     for (unsigned K = 0; K != Wd; ++K)
       Row[K] |= M[I * Wd + K];
   };
+  // Per level and thread: the events of the threads that share that level
+  // of the hierarchy with it (the row of every event of the thread in that
+  // level's relation).
+  Mask(LevelMask, 5 * NT);
+  for (int Lv = LWarp; Lv <= LSys; ++Lv)
+    for (size_t T = 0; T != NT; ++T)
+      for (size_t U = 0; U != NT; ++U)
+        if (sameLevel(P.Threads[T].Where, P.Threads[U].Where, Level(Lv)))
+          Or(&LevelMask[(size_t(Lv) * NT + T) * Wd], ThreadMask, U);
   for (unsigned A = 0; A < N; ++A) {
     if (LocOf[A] >= 0) {
       Or(Loc.row(A), LocMask, size_t(LocOf[A]));
@@ -403,12 +400,8 @@ void Primitives::setUpCombination(const litmus::Program &P,
       PoRow[K] = IntRow[K] & After;
       PoLocRow[K] = PoRow[K] & LocRow[K];
     }
-    for (int Lv = LWarp; Lv <= LSys; ++Lv) {
-      uint64_t *Row = Scopes[Lv].row(A);
-      for (size_t U = 0; U != NT; ++U)
-        if (SameAt[(size_t(Lv) * NT + T) * NT + U])
-          Or(Row, ThreadMask, U);
-    }
+    for (int Lv = LWarp; Lv <= LSys; ++Lv)
+      Or(Scopes[Lv].row(A), LevelMask, size_t(Lv) * NT + T);
     if (ScopeOf[A]) {
       // sr: B in a thread that A's scope includes, whose own scope
       // includes A's thread.

@@ -80,8 +80,7 @@ private:
   cat::Relation Scopes[5];
   cat::Relation FenceRelations[11];
   std::vector<int32_t> LocOf, VLocOf;
-  std::vector<uint64_t> ThreadMask, LocMask, VLocMask, IncludedBy;
-  std::vector<bool> SameAt;
+  std::vector<uint64_t> ThreadMask, LocMask, VLocMask, IncludedBy, LevelMask;
   std::vector<std::optional<uint8_t>> ScopeOf;
 };
 
