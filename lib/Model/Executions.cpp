@@ -217,6 +217,7 @@ EnumerationStats CandidateEnumerator::run() {
       if (O.K == litmus::Op::Kind::Barrier && O.BarrierIdReg < 0)
         StaticBarriers[T].insert({O.BarrierInstance, O.BarrierId});
   Chosen.assign(P.Threads.size(), nullptr);
+  Prims.setUpTest(P);
   for (const std::vector<Trace> &Ts : TS.Threads)
     if (Ts.empty())
       return Stats; // a thread with no valid trace: no execution at all

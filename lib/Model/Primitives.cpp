@@ -234,6 +234,18 @@ static std::vector<PlanEntry> makePlan() {
   return Plan;
 }
 
+void Primitives::setUpTest(const litmus::Program &P) {
+  size_t NT = P.Threads.size();
+  GroupOf.assign(5 * NT, 0);
+  for (int Lv = LWarp; Lv <= LSys; ++Lv)
+    for (size_t T = 0; T != NT; ++T) {
+      size_t U = 0;
+      while (!sameLevel(P.Threads[U].Where, P.Threads[T].Where, Level(Lv)))
+        ++U;
+      GroupOf[size_t(Lv) * NT + T] = uint32_t(U);
+    }
+}
+
 void Primitives::setUpCombination(const litmus::Program &P,
                                   const CombinationLayout &L,
                                   const std::vector<const Trace *> &Chosen,
@@ -351,25 +363,24 @@ void Primitives::setUpCombination(const litmus::Program &P,
       Set(LocMask, size_t(LocOf[E]), E);
     if (VLocOf[E] >= 0)
       Set(VLocMask, size_t(VLocOf[E]), E);
-    if (ScopeOf[E])
+    if (ScopeOf[E]) {
+      const uint32_t *Group = &GroupOf[size_t(*ScopeOf[E]) * NT];
       for (size_t T = 0; T != NT; ++T)
-        if (sameLevel(P.Threads[size_t(ThreadOf[E])].Where, P.Threads[T].Where,
-                      Level(*ScopeOf[E])))
+        if (Group[T] == Group[size_t(ThreadOf[E])])
           Set(IncludedBy, T, E);
+    }
   }
   auto Or = [&](uint64_t *Row, const std::vector<uint64_t> &M, size_t I) {
     for (unsigned K = 0; K != Wd; ++K)
       Row[K] |= M[I * Wd + K];
   };
-  // Per level and thread: the events of the threads that share that level
-  // of the hierarchy with it (the row of every event of the thread in that
-  // level's relation).
+  // Per level and group of threads that share it: the events of the
+  // group's threads (the row of each of their events in that level's
+  // relation), indexed by the group's first thread.
+  assert(GroupOf.size() == 5 * NT && "setUpTest not called for this test");
   Mask(LevelMask, 5 * NT);
-  for (int Lv = LWarp; Lv <= LSys; ++Lv)
-    for (size_t T = 0; T != NT; ++T)
-      for (size_t U = 0; U != NT; ++U)
-        if (sameLevel(P.Threads[T].Where, P.Threads[U].Where, Level(Lv)))
-          Or(&LevelMask[(size_t(Lv) * NT + T) * Wd], ThreadMask, U);
+  for (size_t I = 0; I != 5 * NT; ++I)
+    Or(&LevelMask[(I - I % NT + GroupOf[I]) * Wd], ThreadMask, I % NT);
   for (unsigned A = 0; A < N; ++A) {
     if (LocOf[A] >= 0) {
       Or(Loc.row(A), LocMask, size_t(LocOf[A]));
@@ -400,8 +411,8 @@ void Primitives::setUpCombination(const litmus::Program &P,
       PoRow[K] = IntRow[K] & After;
       PoLocRow[K] = PoRow[K] & LocRow[K];
     }
-    for (int Lv = LWarp; Lv <= LSys; ++Lv)
-      Or(Scopes[Lv].row(A), LevelMask, size_t(Lv) * NT + T);
+    for (size_t Lv = LWarp; Lv <= LSys; ++Lv)
+      Or(Scopes[Lv].row(A), LevelMask, Lv * NT + GroupOf[Lv * NT + T]);
     if (ScopeOf[A]) {
       // sr: B in a thread that A's scope includes, whose own scope
       // includes A's thread.
