@@ -39,12 +39,7 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
       "run", "Run litmus tests many times on a device under incantations "
              "(litmus7's histogram, with the model's verdict)");
   Sub->add_option("files", Cmd.Files, "Litmus tests (.litmus)");
-  Sub->add_option("--backend", Cmd.Backend,
-                  "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
-                  "opencl or cuda")
-      ->capture_default_str();
-  tool::addNumber(Sub, "--device", Cmd.Device, tool::DeviceIndexRange,
-                  "Device index within the backend (see `incant devices`)");
+  tool::addBackendOptions(Sub, Cmd.Backend, Cmd.Device);
   tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
   Sub->add_flag("--json", Cmd.Json, "One JSON object per test, one per line");
   Sub->add_option("--emit", Cmd.EmitDir,

@@ -36,12 +36,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
   Sub->add_flag("--resume", Cmd.Resume,
                 "Continue a campaign: skip tests stored with the same "
                 "parameters on the same chip");
-  Sub->add_option("--backend", Cmd.Backend,
-                  "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
-                  "opencl or cuda")
-      ->capture_default_str();
-  tool::addNumber(Sub, "--device", Cmd.Device, tool::DeviceIndexRange,
-                  "Device index within the backend (see `incant devices`)");
+  tool::addBackendOptions(Sub, Cmd.Backend, Cmd.Device);
   Sub->add_option("--devices", Cmd.Devices,
                   "Run on several devices at once: 'all' or indices '0,1'");
   Sub->add_option("--shard", Cmd.Shard,
