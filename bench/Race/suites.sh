@@ -44,8 +44,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # run LABEL FILE ARGS...: one line for FILE, written to $tmp/N.out (N: the
-# file's place in the run), N.err holding incant's messages.
-next=0
+# file's place in the run), N.err holding incant's messages; the lines are
+# printed in order as soon as they and those before them are done (so that a
+# run stopped half-way has printed what it finished).
+next=0 printed=0
 run() {
   local n=$next
   next=$((next + 1))
@@ -55,6 +57,14 @@ run() {
   else
     analyse "$n" "$@"
   fi
+  flush
+}
+
+flush() {
+  while [ -e "$tmp/$printed.out" ]; do
+    cat "$tmp/$printed.out"
+    printed=$((printed + 1))
+  done
 }
 
 analyse() {
@@ -75,8 +85,10 @@ try:
 except Exception:
     print("- - -")')
   printf '%s|%s|%s|%s|%.3f|%s\n' "$file" "$label" "$rc" "$counts" \
-    "$(echo "$end - $start" | bc)" "$(head -c 160 "$err" | tr '\n|' '  ')" \
-    >"$tmp/$n.out"
+    "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
+    "$(head -c 160 "$err" | tr '\n|' '  ')" \
+    >"$tmp/$n.part"
+  mv "$tmp/$n.part" "$tmp/$n.out"
 }
 
 # sample: every SAMPLE-th line of the input, from line SAMPLE_FROM + 1.
@@ -163,4 +175,4 @@ indigo)
   ;;
 esac
 wait
-for ((n = 0; n < next; n++)); do cat "$tmp/$n.out"; done
+flush
