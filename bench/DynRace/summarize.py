@@ -73,7 +73,17 @@ def main():
         def found(sel, v):
             n = 0
             for _, r in sel:
-                f = r.get(v, {}).get("found", "0")
+                x = r.get(v, {})
+                if v != "racecheck" and x.get("report", "-") != "-":
+                    # incant's report says how many races it saw (the exit
+                    # status 1 can be the application's own failure).
+                    try:
+                        with open(x["report"]) as f:
+                            n += bool(json.load(f).get("races"))
+                        continue
+                    except (OSError, ValueError):
+                        pass
+                f = x.get("found", "0")
                 n += f not in ("0", "-", "?", "timeout", "", None)
             return n
 
