@@ -54,6 +54,12 @@ sqlite3 *openDatabase(const std::string &Path, Access A,
                       std::unique_ptr<WriterLock> &Lock, std::string &Error) {
   std::error_code EC;
   bool Exists = std::filesystem::exists(Path, EC);
+  // exists() says false both for a missing file and for one it may not
+  // look at (a folder without search permission): name the real reason.
+  if (EC && EC != std::errc::no_such_file_or_directory) {
+    Error = "cannot open " + Path + ": " + EC.message();
+    return nullptr;
+  }
   if (!Exists && A == Access::Read) {
     Error = "no such database: " + Path;
     return nullptr;
