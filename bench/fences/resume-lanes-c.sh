@@ -3,6 +3,9 @@
 # the two alone on the GPU, same options; then the cost of a reduced set.
 # Run in a folder holding dist.tar.xz, apps.tar.xz, libincant-inject.so and
 # the two stores: sh resume-lanes-c.sh OUT (BENCH: this bench/ folder).
+# The stores resume only with the incant of that dist.tar.xz: an incant
+# with the recheck (docs/fences.md) makes another search of the same
+# options (its fingerprint names the algorithm).
 set -u
 OUT=$1 BENCH=${BENCH:-$(cd "$(dirname "$0")/.." && pwd)}
 mkdir -p /tmp/dist /tmp/apps /tmp/h100-work

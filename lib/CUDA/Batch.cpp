@@ -1,10 +1,10 @@
 //===- Batch.cpp - Many tests in one CUDA module --------------------------===//
 #include "incant/CUDA/Batch.h"
+#include "Listing.h"
 
 #include <fmt/format.h>
 
-#include <regex>
-#include <sstream>
+#include <string_view>
 
 namespace incant::cuda {
 
@@ -41,26 +41,65 @@ std::string batchSource(const std::vector<const GeneratedTest *> &Tests) {
   return Out;
 }
 
+namespace {
+
+bool isWord(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+         (C >= '0' && C <= '9') || C == '_';
+}
+
+/// The function a header line starts ("Function : NAME" from cuobjdump,
+/// ".text.NAME:" from nvdisasm, blanks around), or empty.
+std::string_view functionHeader(std::string_view L) {
+  auto SkipSpace = [&](size_t I) {
+    while (I < L.size() && isBlank(L[I]))
+      ++I;
+    return I;
+  };
+  // NAME: [A-Za-z_$][\w$.]*
+  auto Name = [&](size_t I) {
+    size_t J = I;
+    if (J < L.size() && (isWord(L[J]) || L[J] == '$') &&
+        !(L[J] >= '0' && L[J] <= '9'))
+      for (++J; J < L.size() && (isWord(L[J]) || L[J] == '$' || L[J] == '.');)
+        ++J;
+    return J;
+  };
+  size_t I = SkipSpace(0);
+  std::string_view Rest = L.substr(I);
+  if (Rest.substr(0, 8) == "Function") {
+    I = SkipSpace(I + 8);
+    if (I >= L.size() || L[I] != ':')
+      return {};
+    size_t B = SkipSpace(I + 1), E = Name(B);
+    if (E == B || SkipSpace(E) != L.size())
+      return {};
+    return L.substr(B, E - B);
+  }
+  if (Rest.substr(0, 6) == ".text.") {
+    size_t B = I + 6, E = Name(B);
+    // The name may hold dots: the header ends at the last ':'.
+    if (E == B || E >= L.size() || L[E] != ':' || SkipSpace(E + 1) != L.size())
+      return {};
+    return L.substr(B, E - B);
+  }
+  return {};
+}
+
+} // namespace
+
 std::map<std::string, std::string> splitSassByFunction(const std::string &Sass) {
-  // cuobjdump: "\t\tFunction : incant_test_kernel_3"
-  // nvdisasm:  ".text.incant_test_kernel_3:"
-  static const std::regex Header(
-      R"(^\s*(?:Function\s*:\s*([A-Za-z_$][\w$.]*)\s*|\.text\.([A-Za-z_$][\w$.]*):\s*)$)");
   std::map<std::string, std::string> Out;
   std::string *Cur = nullptr;
-  std::istringstream In(Sass);
-  std::string Line;
-  while (std::getline(In, Line)) {
-    std::smatch M;
-    if (std::regex_match(Line, M, Header)) {
-      Cur = &Out[M[1].matched ? M[1].str() : M[2].str()];
-      continue;
-    }
-    if (Cur) {
-      *Cur += Line;
+  forEachLine(Sass, [&](std::string_view Line) {
+    std::string_view F = functionHeader(Line);
+    if (!F.empty()) {
+      Cur = &Out[std::string(F)];
+    } else if (Cur) {
+      Cur->append(Line);
       *Cur += '\n';
     }
-  }
+  });
   return Out;
 }
 

@@ -1,18 +1,20 @@
 //===- OptCheck.cpp - Did the compiler keep the test's accesses? -----------===//
 
 #include "incant/CUDA/OptCheck.h"
+#include "Listing.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Process.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <regex>
-#include <sstream>
+#include <optional>
+#include <string_view>
 #include <unistd.h>
 
 using namespace incant;
@@ -74,6 +76,95 @@ bool matches(const std::vector<std::string> &Expected,
   return J == Actual.size();
 }
 
+bool isHex(char C) {
+  return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'f') ||
+         (C >= 'A' && C <= 'F');
+}
+bool isDigit(char C) { return C >= '0' && C <= '9'; }
+bool isUpper(char C) { return C >= 'A' && C <= 'Z'; }
+bool isWordChar(char C) {
+  return isDigit(C) || isUpper(C) || (C >= 'a' && C <= 'z') || C == '_';
+}
+
+/// An instruction of a SASS listing line: "/*0090*/  @!P0 LDG.E R2, [R2] ;"
+/// gives the opcode "LDG.E" and its operands " R2, [R2] " (up to the ';');
+/// false when the line holds none. The first "/*ADDRESS*/" that starts an
+/// instruction counts.
+bool instruction(std::string_view L, std::string_view &Opcode,
+                 std::string_view &Operands) {
+  for (size_t P = L.find("/*"); P != std::string_view::npos;
+       P = L.find("/*", P + 1)) {
+    size_t I = P + 2, B = I;
+    while (I < L.size() && isHex(L[I]))
+      ++I;
+    if (I == B || L.substr(I, 2) != "*/")
+      continue;
+    I += 2;
+    B = I;
+    while (I < L.size() && isBlank(L[I]))
+      ++I;
+    if (I == B)
+      continue;
+    if (I < L.size() && L[I] == '@') {
+      // A predicate: @!?U?P[T0-9]+ and blanks.
+      size_t J = I + 1;
+      if (J < L.size() && L[J] == '!')
+        ++J;
+      if (J < L.size() && L[J] == 'U')
+        ++J;
+      if (J >= L.size() || L[J] != 'P')
+        continue;
+      size_t D = ++J;
+      while (J < L.size() && (L[J] == 'T' || isDigit(L[J])))
+        ++J;
+      size_t S = J;
+      while (J < L.size() && isBlank(L[J]))
+        ++J;
+      if (S == D || J == S)
+        continue;
+      I = J;
+    }
+    if (I >= L.size() || !isUpper(L[I]))
+      continue;
+    size_t O = I;
+    while (I < L.size() &&
+           (isUpper(L[I]) || isDigit(L[I]) || L[I] == '_' || L[I] == '.'))
+      ++I;
+    size_t Semi = L.find(';', I);
+    if (Semi == std::string_view::npos)
+      continue;
+    Opcode = L.substr(O, I - O);
+    Operands = L.substr(I, Semi - I);
+    return true;
+  }
+  return false;
+}
+
+/// The first immediate of \p S: 0x-hex, or a decimal number standing alone
+/// (not part of a register name such as R2).
+std::optional<std::string_view> firstImmediate(std::string_view S) {
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (!isDigit(S[I]))
+      continue;
+    if (S[I] == '0' && I + 2 < S.size() && S[I + 1] == 'x' &&
+        isHex(S[I + 2])) {
+      size_t J = I + 2;
+      while (J < S.size() && isHex(S[J]))
+        ++J;
+      return S.substr(I, J - I);
+    }
+    if (I > 0 && isWordChar(S[I - 1]))
+      continue;
+    size_t J = I;
+    while (J < S.size() && isDigit(S[J]))
+      ++J;
+    if (J < S.size() && isWordChar(S[J]))
+      continue;
+    return S.substr(I, J - I);
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 OptCheckResult
@@ -83,32 +174,29 @@ incant::cuda::checkSass(const std::string &Sass,
   auto Name = [&](size_t R) {
     return R < Names.size() ? Names[R] : fmt::format("thread {}", R);
   };
-  // "/*0090*/   @!P0 LDG.E.STRONG.GPU R2, desc[UR4][R2.64] ;"
-  static const std::regex Insn(
-      R"(/\*[0-9a-fA-F]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);)");
-  static const std::regex Imm(R"((0x[0-9a-fA-F]+|\b[0-9]+\b))");
   struct Region {
     uint32_t Role;
     std::vector<std::string> Ops;
   };
   std::vector<Region> Done;
   std::map<uint32_t, std::vector<std::string>> Open;
-  std::istringstream In(Sass);
-  std::string Line;
-  while (std::getline(In, Line)) {
-    std::smatch M;
-    if (!std::regex_search(Line, M, Insn))
-      continue;
-    std::string Opc = M[1].str();
+  forEachLine(Sass, [&](std::string_view Line) {
+    std::string_view Opcode, Operands;
+    if (!instruction(Line, Opcode, Operands))
+      return;
+    std::string Opc(Opcode);
     if (Opc.rfind("PMTRIG", 0) == 0) {
-      std::string Rest = M[2].str();
-      std::smatch I;
-      if (!std::regex_search(Rest, I, Imm))
-        continue;
-      uint32_t V = static_cast<uint32_t>(std::stoul(I[1].str(), nullptr, 0));
-      if (V < 0x100u)
-        continue;
-      uint32_t Role = (V - 0x100u) / 2u;
+      std::optional<std::string_view> Imm = firstImmediate(Operands);
+      if (!Imm)
+        return;
+      // Base 0 as the listing writes it: 0x-hex, decimal; too large for a
+      // marker is no marker.
+      std::string Digits(*Imm);
+      errno = 0;
+      unsigned long long V = std::strtoull(Digits.c_str(), nullptr, 0);
+      if (errno == ERANGE || V < 0x100u || V > 0xffffffffu)
+        return;
+      uint32_t Role = static_cast<uint32_t>((V - 0x100u) / 2u);
       if ((V - 0x100u) % 2u == 0) {
         Open[Role].clear();
         Open[Role].push_back("<open>");
@@ -117,15 +205,15 @@ incant::cuda::checkSass(const std::string &Sass,
         Done.push_back({Role, std::move(Ops)});
         Open.erase(Role);
       }
-      continue;
+      return;
     }
     std::string C = sassClass(Opc);
     if (C.empty())
-      continue;
+      return;
     for (auto &[R, Ops] : Open)
       if (!(C == "FENCE" && !Ops.empty() && Ops.back() == "FENCE"))
         Ops.push_back(C);
-  }
+  });
   OptCheckResult Res;
   if (Done.empty()) {
     Res.K = OptCheckResult::Skipped;

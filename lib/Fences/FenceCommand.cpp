@@ -152,7 +152,7 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   Opts.Iterations = Cmd.Iterations;
   Opts.Weaken = Cmd.Weaken;
   if (Cmd.PaperOnly) {
-    Opts.Chunks = Opts.Evidence = false;
+    Opts.Chunks = Opts.Evidence = Opts.Recheck = false;
     Opts.Confidence = 0;
   }
   if (Cmd.Iterations == 0)
@@ -247,7 +247,7 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       {"stable_runs", Opts.Stable.Runs},
       {"stable_seconds", Opts.Stable.Seconds},
       {"weaken", Cmd.Weaken},
-      {"algorithm", Cmd.PaperOnly ? "paper" : "paper+chunks+evidence"},
+      {"algorithm", Cmd.PaperOnly ? "paper" : "paper+chunks+evidence+recheck"},
       {"stress_blocks", {Cmd.App.Knobs.MinPercent, Cmd.App.Knobs.MaxPercent}},
       {"keep_ids", Cmd.App.Knobs.KeepIds},
       {"profile", Cmd.App.ProfileNote}};

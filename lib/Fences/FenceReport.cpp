@@ -275,12 +275,18 @@ void printFenceReport(const FenceReportInput &In, std::ostream &OS) {
     for (const CheckRecord &C : S.Checks)
       if (C.P == Purpose::All)
         Why = C.Out.FirstFailure;
-    fmt::print(OS,
-               "\nnot stable even with all {} fences on: {}\nThe application "
-               "fails for a reason fences do not remove (a bug that is not "
-               "about memory order, a hang, or an access the pass does not "
-               "fence).\n",
+    fmt::print(OS, "\nnot stable even with all {} fences on: {}\n",
                L.Fences.size(), Why);
+    if (S.UnstableAfterRound)
+      fmt::print(OS,
+                 "Every fence on passed its first check, and failed when it "
+                 "was checked again after round {}'s stability check had "
+                 "failed: the failures that ended the rounds are not (only) "
+                 "the missing fences' doing.\n",
+                 S.UnstableAfterRound);
+    fmt::print(OS, "The application fails for a reason fences do not remove "
+                   "(a bug that is not about memory order, a hang, or an "
+                   "access the pass does not fence).\n");
     return;
   }
   if (S.Status == SearchStatus::OutOfBudget)
@@ -411,6 +417,7 @@ std::string fenceReportJson(const FenceReportInput &In) {
             {"without_fences", In.NoFences},
             {"fences", Result},
             {"weakened_unstable", S.WeakenedUnstable},
+            {"unstable_after_round", S.UnstableAfterRound},
             {"compared_with", Cmp.With},
             {"orders", Orders},
             {"match", Cmp.Verdict},

@@ -112,9 +112,10 @@ public:
 
 private:
   /// Runs (or replays) one check; nullopt on an oracle or journal error
-  /// or when the budget is spent (Stop says which).
+  /// or when the budget is spent (Stop says which). A \p Fresh check makes
+  /// all its runs now: earlier runs of its set that passed do not count.
   std::optional<bool> check(Purpose Pu, const FenceSet &F,
-                            const CheckSpec &Spec);
+                            const CheckSpec &Spec, bool Fresh = false);
   CheckSpec iterations() const {
     return {I, Opts.CheckSeconds};
   }
@@ -130,6 +131,9 @@ private:
   SearchResult R;
   uint64_t I = 0;
   unsigned Round = 0;
+  /// The set the current round's reduction has reached: the last one that
+  /// passed its checks (every fence at the start of a round).
+  FenceSet Current;
   /// Evidence: the failed checks (their sets imply the failure of every
   /// set they contain), the runs each passing set has passed so far.
   std::vector<uint64_t> Failed;
@@ -140,7 +144,7 @@ private:
 };
 
 std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
-                                  const CheckSpec &Spec) {
+                                  const CheckSpec &Spec, bool Fresh) {
   CheckRecord C;
   C.Seq = R.Checks.size();
   C.P = Pu;
@@ -172,7 +176,7 @@ std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
         C.Spec = {};
         return Keep();
       }
-    if (auto It = Passed.find(F); It != Passed.end() && Spec.Runs) {
+    if (auto It = Passed.find(F); !Fresh && It != Passed.end() && Spec.Runs) {
       C.PriorRuns = std::min(It->second, Spec.Runs);
       C.Spec.Runs = Spec.Runs - C.PriorRuns;
       if (!C.Spec.Runs) {
@@ -212,6 +216,7 @@ std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
 }
 
 std::optional<FenceSet> Search::binary(FenceSet F) {
+  Current = F;
   while (F.size() > 1) {
     // SplitFences: the first half in code order, then the second.
     FenceSet F1, F2;
@@ -222,14 +227,14 @@ std::optional<FenceSet> Search::binary(FenceSet F) {
     if (!Without1)
       return std::nullopt;
     if (*Without1) {
-      F = F2;
+      F = Current = F2;
       continue;
     }
     auto Without2 = check(Purpose::Binary, F1, iterations());
     if (!Without2)
       return std::nullopt;
     if (*Without2) {
-      F = F1;
+      F = Current = F1;
       continue;
     }
     break;
@@ -241,6 +246,7 @@ std::optional<FenceSet> Search::linear(FenceSet F) {
   // Chunks of a quarter of F_b, an eighth, ... (the halves were the binary
   // reduction's last checks), then single fences: the paper's linear
   // reduction.
+  Current = F;
   std::vector<size_t> Sizes;
   if (Opts.Chunks)
     for (size_t S = F.size() / 4; S > 1; S /= 2)
@@ -259,7 +265,7 @@ std::optional<FenceSet> Search::linear(FenceSet F) {
       if (!Ok)
         return std::nullopt;
       if (*Ok)
-        F = std::move(Without);
+        F = Current = std::move(Without);
     }
   }
   return F;
@@ -324,22 +330,35 @@ SearchResult Search::run() {
   for (;;) {
     if (Round >= Opts.MaxRounds) {
       Stopped = Stop::Budget;
-      return Stopped_(Fl);
+      return Stopped_(All);
     }
     ++Round;
     R.Rounds = Round;
     auto Fb = binary(All);
     if (!Fb)
-      return Stopped_(Fl);
+      return Stopped_(Current);
     auto L = linear(*Fb);
     if (!L)
-      return Stopped_(*Fb);
+      return Stopped_(Current);
     Fl = *L;
     auto Stable = check(Purpose::Stable, Fl, Opts.Stable);
     if (!Stable)
       return Stopped_(Fl);
     if (*Stable)
       break;
+    // F_l passed its checks and failed the longer one. Before blaming the
+    // missing fences for that (another round), every fence on must still
+    // be stable now (fresh runs).
+    if (Opts.Recheck) {
+      auto Still = check(Purpose::All, All, Opts.Stable, /*Fresh=*/true);
+      if (!Still)
+        return Stopped_(All);
+      if (!*Still) {
+        R.Result = R.Strong = All;
+        R.UnstableAfterRound = Round;
+        return Finish(SearchStatus::Unstable);
+      }
+    }
     I = nextIterations();
   }
   R.Strong = R.Result = Fl;

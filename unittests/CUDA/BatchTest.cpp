@@ -122,6 +122,23 @@ TEST(CudaBatch, SplitsNvdisasmListing) {
   EXPECT_EQ(F["incant_hist_kernel_3"], "        /*0000*/   EXIT ;\n");
 }
 
+// Header lines, blanks around allowed; anything else belongs to the
+// function before it.
+TEST(CudaBatch, SplitsOnlyOnWholeHeaders) {
+  std::string Sass = "  Function :k$1.x  \n"
+                     "A ;\n"
+                     "\t\tFunction : 9k\n"
+                     "Function : k 2\n"
+                     "\t.text.m.n:\t\n"
+                     "B ;\n"
+                     ".text.p:q\n"
+                     ".text.:\n";
+  auto F = cuda::splitSassByFunction(Sass);
+  ASSERT_EQ(F.size(), 2u);
+  EXPECT_EQ(F["k$1.x"], "A ;\n\t\tFunction : 9k\nFunction : k 2\n");
+  EXPECT_EQ(F["m.n"], "B ;\n.text.p:q\n.text.:\n");
+}
+
 TEST(CudaBatch, BatchCompilesWithNvcc) {
   std::string Nvcc = findNvcc();
   if (Nvcc.empty())

@@ -162,3 +162,41 @@ TEST(OptCheck, BarSyncPartsOnH100) {
   EXPECT_EQ(R2.K, cuda::OptCheckResult::Failed);
   EXPECT_EQ(R2.Detail.rfind("barrier 0: expected BAR", 0), 0u) << R2.Detail;
 }
+
+// The listing's lines as the reader takes them: an instruction is
+// "/*ADDRESS*/", blanks, an optional predicate (@P0, @!UPT...) and blanks,
+// the opcode, its operands up to ';'; anything else is not one.
+TEST(OptCheck, ReadsInstructionLines) {
+  std::string Sass = "        /*0000*/                   PMTRIG 256 ;\n"
+                     "        /*0010*/              @!UPT STG.E [R2], R3 ;  "
+                     "/* 0x0000000302007986 */\n"
+                     "                                                    "
+                     "/* 0x000fe2000c101904 */\n"
+                     "        /*0020*/              @P0 LDG.E R2, [R4] ;\n"
+                     "        /*0030*/                   STG.E [R2], R3\n"
+                     "        /*0040*/              @Q0 STG.E [R2], R3 ;\n"
+                     "        /*zz*/                     STG.E [R2], R3 ;\n"
+                     "        /*0050*/STG.E [R2], R3 ;\n"
+                     "        /*0060*/                   PMTRIG R0x101 ;\n";
+  std::vector<std::vector<std::string>> Roles = {{"ST", "LD"}};
+  // PMTRIG R0x101 closes role 0: "0x101" counts even inside a word, as
+  // the regular expression the reader was written from had it.
+  EXPECT_EQ(cuda::checkSass(Sass, Roles).K, cuda::OptCheckResult::Ok);
+  // A marker's decimal number counts only standing alone (not in R256).
+  std::string NoClose = Sass.substr(0, Sass.rfind("        /*0060*/")) +
+                        "        /*0060*/     PMTRIG R257, 257x ;\n";
+  EXPECT_EQ(cuda::checkSass(NoClose, Roles).K, cuda::OptCheckResult::Skipped);
+  std::string Close = Sass.substr(0, Sass.rfind("        /*0060*/")) +
+                      "        /*0060*/     PMTRIG R2, 257 ;\n";
+  EXPECT_EQ(cuda::checkSass(Close, Roles).K, cuda::OptCheckResult::Ok);
+  // A number too large for a marker is none (and no exception).
+  std::string Huge = Sass.substr(0, Sass.rfind("        /*0060*/")) +
+                     "        /*0060*/     PMTRIG 0x1ffffffffffffffffffff ;\n";
+  EXPECT_EQ(cuda::checkSass(Huge, Roles).K, cuda::OptCheckResult::Skipped);
+  // The lines without ';', with a bad predicate or address, or with no
+  // blank after the address are no accesses: adding one fails the check.
+  std::string Extra = Sass;
+  Extra.insert(Extra.find("        /*0060*/"),
+               "        /*0058*/                   STG.E [R2], R3 ;\n");
+  EXPECT_EQ(cuda::checkSass(Extra, Roles).K, cuda::OptCheckResult::Failed);
+}

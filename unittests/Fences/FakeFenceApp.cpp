@@ -12,6 +12,9 @@
 //       is on with a fence of .gpu scope (:any: any kind; :sc: sc.gpu)
 //   incant-fakefenceapp needs ... flaky P       without them, wrong in P of
 //       100 runs (by INCANT_SEED's hash)
+//   incant-fakefenceapp needs ... breaks FILE N from its Nth run on (runs
+//       counted in FILE), wrong whatever the fences (the GPU's conditions
+//       changed under a search)
 //   incant-fakefenceapp unstable                always wrong
 //
 // Built twice: as incant-fakefenceapp (no fences of its own) and, with
@@ -111,6 +114,23 @@ int main(int Argc, char **Argv) {
     unsigned S = unsigned(std::atoi(Tok));
     if (KindAt(S) > Weakest)
       Missing += (Missing.empty() ? "" : ",") + std::to_string(S);
+  }
+  if (Argc == 6 && !std::strcmp(Argv[3], "breaks")) {
+    unsigned Runs = 0;
+    if (FILE *F = std::fopen(Argv[4], "r")) {
+      if (std::fscanf(F, "%u", &Runs) != 1)
+        Runs = 0;
+      std::fclose(F);
+    }
+    ++Runs;
+    if (FILE *F = std::fopen(Argv[4], "w")) {
+      std::fprintf(F, "%u\n", Runs);
+      std::fclose(F);
+    }
+    if (Runs >= unsigned(std::atoi(Argv[5]))) {
+      std::printf("fake: WRONG: whatever the fences (run %u)\n", Runs);
+      return 1;
+    }
   }
   bool Wrong = !Missing.empty();
   if (Wrong && Argc == 5 && !std::strcmp(Argv[3], "flaky")) {

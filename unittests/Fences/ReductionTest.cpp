@@ -4,7 +4,9 @@
 // unless given a subset of fences (each with the weakest kind it accepts),
 // one that fails only now and then without them (flaky: a run misses the
 // bug with a known probability, from a seeded generator), one that fails
-// whatever its fences, and one that never fails. Also the store's replay:
+// whatever its fences (always, or now and then from some check on: the
+// GPU's conditions changed), and one that never fails. Also the store's
+// replay:
 // a search stopped by its budget and started again ends where an
 // uninterrupted one does, replaying the checks it had made.
 //
@@ -54,7 +56,9 @@ public:
       Out.Seconds += 0.25;
       if (Spec.Seconds > 0 && Out.Seconds >= Spec.Seconds)
         break;
-      if (AlwaysFails || (Broken && Fails(Gen))) {
+      bool Background = Checks > BackgroundFrom && BackgroundP > 0 &&
+                        std::bernoulli_distribution(BackgroundP)(Gen);
+      if (AlwaysFails || Background || (Broken && Fails(Gen))) {
         ++Out.Failures;
         Out.FirstFailure = "WRONG";
         break;
@@ -67,6 +71,10 @@ public:
   double P;
   std::mt19937 Gen;
   bool AlwaysFails = false;
+  /// From check BackgroundFrom + 1 on, a run also fails with probability
+  /// BackgroundP whatever its fences.
+  double BackgroundP = 0;
+  unsigned BackgroundFrom = 0;
   unsigned Checks = 0;
   uint64_t Runs = 0;
 };
@@ -197,6 +205,83 @@ TEST(Reduction, FlakyEvenWithAllFencesIsUnstable) {
   ReductionOptions O = options(4);
   SearchResult R = reduceFences(O, App);
   EXPECT_EQ(R.Status, SearchStatus::Unstable);
+}
+
+TEST(Reduction, FailingWhateverTheFencesLaterEndsTheSearch) {
+  // stack-nf on the H100 (call C): every fence on passed its check, then
+  // the application began to fail in about one run in six whatever its
+  // fences. Each removal then fails, the reduction keeps most fences, the
+  // stability check fails and, without the recheck, the search starts
+  // again with more runs, round after round, keeping every fence. The
+  // recheck of every fence on after the failed stability check ends it as
+  // unstable after round 1.
+  for (unsigned Seed = 1; Seed <= 10; ++Seed) {
+    SimulatedApp App(Need{{5, 0}, {20, 0}}, 1.0, Seed);
+    App.BackgroundP = 0.16;
+    App.BackgroundFrom = 1; // the first check (every fence on) is clean
+    ReductionOptions O = options(40);
+    O.Iterations = 1;
+    O.Stable = {60, 0}; // passes at that rate with probability 3e-5
+    SearchResult R = reduceFences(O, App);
+    ASSERT_EQ(R.Status, SearchStatus::Unstable) << "seed " << Seed;
+    EXPECT_EQ(R.Rounds, 1u) << "seed " << Seed;
+    EXPECT_EQ(R.UnstableAfterRound, 1u) << "seed " << Seed;
+    const CheckRecord &Last = R.Checks.back();
+    EXPECT_EQ(Last.P, Purpose::All);
+    EXPECT_EQ(Last.Set.size(), 40u);
+    EXPECT_EQ(Last.PriorRuns, 0u); // fresh runs, not the first check's
+    EXPECT_TRUE(Last.failed());
+    EXPECT_EQ(R.Checks[R.Checks.size() - 2].P, Purpose::Stable);
+
+    // Without it, the rounds go on (the paper's Algorithm 1 does too).
+    SimulatedApp Again(Need{{5, 0}, {20, 0}}, 1.0, Seed);
+    Again.BackgroundP = 0.16;
+    Again.BackgroundFrom = 1;
+    O.Recheck = false;
+    O.MaxRounds = 3;
+    SearchResult S = reduceFences(O, Again);
+    EXPECT_NE(S.Status, SearchStatus::Unstable) << "seed " << Seed;
+    EXPECT_GT(S.Rounds, 1u) << "seed " << Seed;
+    EXPECT_GT(Again.Runs, App.Runs) << "seed " << Seed;
+  }
+}
+
+TEST(Reduction, RecheckPassesWhereOnlyTheFencesMatter) {
+  // A flaky application whose failures are the missing fence's: every
+  // recheck passes, and each made its runs afresh.
+  for (unsigned Seed = 1; Seed <= 10; ++Seed) {
+    SearchResult R = searchFlaky(Seed);
+    ASSERT_EQ(R.Status, SearchStatus::Reduced);
+    unsigned Rechecks = 0;
+    for (const CheckRecord &C : R.Checks)
+      if (C.P == Purpose::All && C.Seq > 0) {
+        ++Rechecks;
+        EXPECT_FALSE(C.failed());
+        EXPECT_EQ(C.PriorRuns, 0u);
+        EXPECT_EQ(C.Out.Runs, 400u);
+      }
+    EXPECT_EQ(Rechecks, R.Rounds - 1) << "seed " << Seed;
+  }
+}
+
+TEST(Reduction, BudgetStopKeepsTheSetTheRoundReached) {
+  // Stopped in the middle of a round, the result is the last set of that
+  // round that passed its checks, not the set the round started from.
+  SimulatedApp App(Need{{3, 0}});
+  ReductionOptions O = options(32);
+  O.Stable = {8, 0};
+  O.Budget = 6; // every fence on (2 s), then some of the binary reduction
+  SearchResult R = reduceFences(O, App);
+  ASSERT_EQ(R.Status, SearchStatus::OutOfBudget);
+  const CheckRecord *LastPassed = nullptr;
+  for (const CheckRecord &C : R.Checks)
+    if (!C.failed() && (C.P == Purpose::Binary || C.P == Purpose::Chunk ||
+                        C.P == Purpose::Linear))
+      LastPassed = &C;
+  ASSERT_NE(LastPassed, nullptr);
+  EXPECT_EQ(R.Result, LastPassed->Set);
+  EXPECT_LT(R.Result.size(), 32u);
+  EXPECT_TRUE(R.Result.count(3));
 }
 
 TEST(Reduction, BudgetStopsAndTheCheckedSetIsKept) {
@@ -363,7 +448,8 @@ TEST(Reduction, BeyondThePaperTakesFewerRunsOnFlakyApps) {
   // candidates, a few needed fences, each missing one making a run fail
   // only sometimes; a search from 1 run per check. Over 20 seeds, chunks,
   // evidence and the measured failure rate find the same fences in fewer
-  // runs and rounds than Algorithm 1 as the paper has it.
+  // runs and rounds than Algorithm 1 as the paper has it (the recheck of
+  // every fence after each failed stability check included).
   uint64_t RunsNew = 0, RunsPaper = 0;
   unsigned RoundsNew = 0, RoundsPaper = 0;
   for (unsigned Seed = 1; Seed <= 20; ++Seed) {
@@ -374,7 +460,7 @@ TEST(Reduction, BeyondThePaperTakesFewerRunsOnFlakyApps) {
     O.Weaken = false;
     O.Stable = {40, 0};
     SearchResult RN = reduceFences(O, New);
-    O.Chunks = O.Evidence = false;
+    O.Chunks = O.Evidence = O.Recheck = false;
     O.Confidence = 0;
     SearchResult RP = reduceFences(O, Paper);
     ASSERT_EQ(RN.Status, SearchStatus::Reduced) << "seed " << Seed;

@@ -32,7 +32,15 @@
 //   - when the stability check fails, the next round's I is at least what
 //     catches the failure rate the stability checks measured (failures
 //     over their runs) with probability Confidence, within the stability
-//     check's runs; the paper only doubles I, round after round.
+//     check's runs; the paper only doubles I, round after round;
+//   - recheck: when the stability check fails, every fence on is checked
+//     again (fresh runs, the stability check's budget) before the next
+//     round. The premise of the rounds, that every fence on is stable, was
+//     shown once, under the conditions of then; an application that has
+//     since begun to fail whatever its fences (a resumed search, another
+//     process on the GPU) would otherwise have its failures blamed on the
+//     fences of each check, round after round, and the search would keep
+//     every fence. If the recheck fails, the search ends as Unstable.
 //
 // Every check is numbered; a Journal gives the results of checks made
 // before (a killed search resumes from its store) and records new ones.
@@ -136,6 +144,8 @@ struct ReductionOptions {
   /// Next round's I catches the measured failure rate with this
   /// probability (0: only double, as the paper).
   double Confidence = 0.95;
+  /// Check every fence on again after each failed stability check.
+  bool Recheck = true;
   double Budget = 0;           ///< Seconds of checks made now (0: none).
   unsigned MaxRounds = 16;
 };
@@ -143,7 +153,9 @@ struct ReductionOptions {
 enum class SearchStatus {
   Reduced,  ///< Result holds an empirically stable reduced set.
   Unstable, ///< Even every fence on fails: the app fails otherwise.
-  OutOfBudget, ///< Stopped by the budget; Result holds the last F_l (or all).
+  /// Stopped by the budget; Result holds the set the reduction had reached
+  /// (the last one that passed its checks in the current round).
+  OutOfBudget,
   Error,    ///< The oracle could not run the application.
 };
 
@@ -153,6 +165,9 @@ struct SearchResult {
   /// Before weakening (all sc.gpu); equal to Result if nothing weakened.
   FenceSet Strong;
   bool WeakenedUnstable = false; ///< A weakened set failed its stability check.
+  /// Unstable: the round after which the recheck of every fence failed
+  /// (0: the first check, before any round).
+  unsigned UnstableAfterRound = 0;
   unsigned Rounds = 0;
   uint64_t FinalIterations = 0;
   std::vector<CheckRecord> Checks;
