@@ -73,21 +73,36 @@ def main():
         def found(sel, v):
             n = 0
             for _, r in sel:
-                f = r.get(v, {}).get("found", "0")
+                x = r.get(v, {})
+                if v != "racecheck" and x.get("report", "-") != "-":
+                    # incant's report says how many races it saw (the exit
+                    # status 1 can be the application's own failure).
+                    try:
+                        with open(x["report"]) as f:
+                            n += bool(json.load(f).get("races"))
+                        continue
+                    except (OSError, ValueError):
+                        pass
+                f = x.get("found", "0")
                 n += f not in ("0", "-", "?", "timeout", "", None)
             return n
 
         def tried(sel, v):
-            return sum(1 for _, r in sel if v in r and r[v]["rc"] != "-")
+            return sum(1 for _, r in sel
+                       if v in r and r[v]["rc"] not in ("-", "build-failed"))
 
-        rr = [x for x in racy if "addr" in x[1]]
-        ff = [x for x in free if "addr" in x[1]]
+        def of(sel, v):
+            n = tried(sel, v)
+            return f"{found(sel, v)} of {n}" if n else "-"
+
+        def fp(v):
+            n = tried(free, v)
+            return f"{found(free, v)} of {n}" if n else "-"
+
         print(f"| {g} | {len(racy)} / {len(free)} | {len(ran)} | "
-              f"{found(rr, 'addr')} of {len(rr)} | {found(rr, 'stmt')} of "
-              f"{len(rr)} | {found(rr, 'all')} of {len(rr)} | "
-              f"{found(rr, 'racecheck')} of {tried(rr, 'racecheck')} | "
-              f"{found(ff, 'addr')} / {found(ff, 'stmt')} / "
-              f"{found(ff, 'racecheck')} of {len(ff)} |")
+              f"{of(racy, 'addr')} | {of(racy, 'stmt')} | {of(racy, 'all')} | "
+              f"{of(racy, 'racecheck')} | {fp('addr')} / {fp('stmt')} / "
+              f"{fp('racecheck')} |")
         for v in ("addr", "stmt", "all", "racecheck"):
             xs = []
             for _, r in ran:

@@ -8,6 +8,7 @@
 #   bench/Race/suites.sh gpuverify COPY > gv.txt   # mc-imperial/gpuverify
 #   bench/Race/suites.sh scor COPY > scor.txt      # csl-iisc/ScoR
 #   bench/Race/suites.sh indigo COPY > indigo.txt  # HiRace-Artifact-SC24
+#   bench/Race/suites.sh -j 16 indigo COPY > indigo.txt   # 16 files at once
 #
 # COPY is a checkout of the suite's repository (measure on copies outside
 # this repository; docs/race.md says which commits). INCANT picks the binary
@@ -29,17 +30,47 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 INCANT=${INCANT:-$here/../../build/tools/incant/incant}
-[ $# -eq 2 ] || { sed -n 2,16p "$0" >&2; exit 2; }
+usage() { sed -n 2,20p "$0" >&2; exit 2; }
+jobs=1
+if [ "${1:-}" = -j ]; then
+  [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage
+  jobs=$2
+  shift 2
+fi
+[ $# -eq 2 ] || usage
 suite=$1
 copy=$(cd "$2" && pwd) || exit 2
-err=$(mktemp)
-trap 'rm -f "$err"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-# run LABEL FILE ARGS...: one line for FILE.
+# run LABEL FILE ARGS...: one line for FILE, written to $tmp/N.out (N: the
+# file's place in the run), N.err holding incant's messages; the lines are
+# printed in order as soon as they and those before them are done (so that a
+# run stopped half-way has printed what it finished).
+next=0 printed=0
 run() {
-  local label=$1 file=$2
-  shift 2
-  local start end out rc counts
+  local n=$next
+  next=$((next + 1))
+  if [ "$jobs" -gt 1 ]; then
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    analyse "$n" "$@" &
+  else
+    analyse "$n" "$@"
+  fi
+  flush
+}
+
+flush() {
+  while [ -e "$tmp/$printed.out" ]; do
+    cat "$tmp/$printed.out"
+    printed=$((printed + 1))
+  done
+}
+
+analyse() {
+  local n=$1 label=$2 file=$3
+  shift 3
+  local start end out rc counts err=$tmp/$n.err
   start=$(date +%s.%N)
   out=$("$INCANT" race "$file" --json "$@" 2>"$err")
   rc=$?
@@ -54,7 +85,10 @@ try:
 except Exception:
     print("- - -")')
   printf '%s|%s|%s|%s|%.3f|%s\n' "$file" "$label" "$rc" "$counts" \
-    "$(echo "$end - $start" | bc)" "$(head -c 160 "$err" | tr '\n|' '  ')"
+    "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
+    "$(head -c 160 "$err" | tr '\n|' '  ')" \
+    >"$tmp/$n.part"
+  mv "$tmp/$n.part" "$tmp/$n.out"
 }
 
 # sample: every SAMPLE-th line of the input, from line SAMPLE_FROM + 1.
@@ -140,3 +174,5 @@ indigo)
   exit 2
   ;;
 esac
+wait
+flush

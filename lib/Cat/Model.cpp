@@ -34,6 +34,14 @@ static uint64_t mixName(uint64_t Key, std::string_view Name, bool IsSet) {
   return Key;
 }
 
+void Execution::resize(unsigned NumEvents) {
+  N = NumEvents;
+  for (NamedSet &S : Sets)
+    S.S = EventSet(N);
+  for (NamedRelation &R : Rels)
+    R.R = Relation(N);
+}
+
 void Execution::setSet(const std::string &Name, EventSet S) {
   Key = mixName(Key, Name, true);
   Sets.push_back({Name, std::move(S)});

@@ -3,6 +3,7 @@
 
 #include "BitOps.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace incant::cat {
@@ -59,6 +60,8 @@ EventSet EventSet::complement() const {
 //===----------------------------------------------------------------------===//
 // Relation
 //===----------------------------------------------------------------------===//
+
+void Relation::clear() { std::fill(W.begin(), W.end(), 0); }
 
 Relation::Relation(unsigned N)
     : N(N), Words(bits::wordsFor(N)), W(size_t(N) * bits::wordsFor(N)) {}

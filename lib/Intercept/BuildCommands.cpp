@@ -2,6 +2,7 @@
 #include "incant/Intercept/BuildCommands.h"
 #include "incant/Intercept/Instrument.h"
 
+#include "incant/Support/DataFiles.h"
 #include "incant/Support/FindProgram.h"
 
 #include <fmt/format.h>
@@ -18,12 +19,6 @@
 namespace incant::intercept {
 
 namespace {
-
-std::string selfPath() {
-  std::error_code EC;
-  auto P = std::filesystem::read_symlink("/proc/self/exe", EC);
-  return EC ? std::string() : P.string();
-}
 
 std::vector<std::string> splitList(std::string_view S) {
   std::vector<std::string> Out;
@@ -79,7 +74,7 @@ std::vector<std::string> passesFromEnvironment() {
 }
 
 std::vector<std::string> nvccFlags(std::string &Error) {
-  std::string Self = selfPath();
+  std::string Self = incantCommand();
   if (Self.empty()) {
     Error = "cannot find this incant binary (/proc/self/exe)";
     return {};

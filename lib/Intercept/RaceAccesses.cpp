@@ -7,9 +7,13 @@
 //     64-bit value and a call of the unit's __incant_race_access_<ID> with
 //     the site's info word (site id, read/write/atomic, scope, size, space,
 //     release), under the access's own guard;
-//   - after every CTA barrier (bar/barrier .sync/.red/.arrive), warp
-//     barrier (bar.warp.sync) and fence (membar, fence.sc/acq_rel): a call
-//     of __incant_race_sync_<ID> with its kind;
+//   - after every CTA barrier (bar/barrier .sync/.red/.arrive) and warp
+//     barrier (bar.warp.sync), and before every fence (membar,
+//     fence.sc/acq_rel): a call of __incant_race_sync_<ID> with its kind.
+//     Before, so that the fence itself orders the release count that the
+//     call raises before the thread's later stores: a thread that sees
+//     those (a flag) and then checks the fenced data sees the count too;
+//     called after, the count could be seen late and the data reported.
 //   - the unit's variable __incant_race_<ID> and the two functions, copied
 //     from the runtime's PTX (incant_race_hooks.cu, compiled when incant is
 //     built) with their names made the unit's own.
@@ -369,7 +373,8 @@ bool RacePass::run(Unit &U) {
           continue;
         uint32_t Id = U.addSite("race", F, Item, What);
         U.manifest().Sites[Id].Text = ptx::printInstruction(I);
-        if (!queueCall(RW, Func, Item, /*After=*/true, Guard, Sync,
+        bool Fence = I.Op == Opcode::Membar || I.Op == Opcode::Fence;
+        if (!queueCall(RW, Func, Item, /*After=*/!Fence, Guard, Sync,
                        {{".b32", std::to_string(*K)}}))
           return false;
         continue;

@@ -4,28 +4,58 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace incant::litmus {
 
 namespace {
 
-std::string printValue(const ValueExpr &V) {
-  if (V.IsLoc)
-    return V.Loc;
+// The printers append to one string: printTest runs once per checked test
+// (its text is hashed), so it makes no temporary strings.
+
+void appendValue(std::string &Out, const ValueExpr &V) {
+  if (V.IsLoc) {
+    Out += V.Loc;
+    return;
+  }
+  auto It = std::back_inserter(Out);
   if (!V.Hex)
-    return fmt::format("{}", V.Int);
-  if (V.Int < 0)
-    return fmt::format("-0x{:x}", uint64_t(0) - static_cast<uint64_t>(V.Int));
-  return fmt::format("0x{:x}", V.Int);
+    fmt::format_to(It, "{}", V.Int);
+  else if (V.Int < 0)
+    fmt::format_to(It, "-0x{:x}",
+                   uint64_t(0) - static_cast<uint64_t>(V.Int));
+  else
+    fmt::format_to(It, "0x{:x}", V.Int);
+}
+
+std::string printValue(const ValueExpr &V) {
+  std::string S;
+  appendValue(S, V);
+  return S;
+}
+
+void appendThreadName(std::string &Out, const Test &T, int32_t Id) {
+  fmt::format_to(std::back_inserter(Out), "{}{}",
+                 T.A == Arch::PTX ? 'P' : 'T', Id);
 }
 
 std::string threadName(const Test &T, int32_t Id) {
-  return fmt::format("{}{}", T.A == Arch::PTX ? 'P' : 'T', Id);
+  std::string S;
+  appendThreadName(S, T, Id);
+  return S;
 }
 
 /// `0:` in GPU_PTX, `P0:` in PTX.
+void appendThreadPrefix(std::string &Out, const Test &T, int32_t Id) {
+  if (T.A == Arch::PTX)
+    Out += 'P';
+  fmt::format_to(std::back_inserter(Out), "{}:", Id);
+}
+
 std::string threadPrefix(const Test &T, int32_t Id) {
-  return T.A == Arch::PTX ? fmt::format("P{}:", Id) : fmt::format("{}:", Id);
+  std::string S;
+  appendThreadPrefix(S, T, Id);
+  return S;
 }
 
 std::string printRef(const Test &T, const StateRef &R) {
@@ -81,16 +111,16 @@ std::string printScope(const Test &T, const ScopeNode &N) {
   return S + ")";
 }
 
-std::string printHeader(const Test &T, const ThreadHeader &H) {
-  std::string S = threadName(T, H.Id);
+void appendHeader(std::string &Out, const Test &T, const ThreadHeader &H) {
+  appendThreadName(Out, T, H.Id);
   if (!H.HasPlacement)
-    return S;
-  S += fmt::format("@cta {}", H.CTA);
+    return;
+  auto It = std::back_inserter(Out);
+  fmt::format_to(It, "@cta {}", H.CTA);
   if (H.Cluster >= 0)
-    S += fmt::format(",cluster {}", H.Cluster);
+    fmt::format_to(It, ",cluster {}", H.Cluster);
   if (H.GPU >= 0)
-    S += fmt::format(",gpu {}", H.GPU);
-  return S;
+    fmt::format_to(It, ",gpu {}", H.GPU);
 }
 
 } // namespace
@@ -101,31 +131,52 @@ std::string printCondition(const Test &T, const CondExpr &C) {
 
 std::string printTest(const Test &T) {
   std::string Out;
-  Out += fmt::format("{} {}\n", T.A == Arch::PTX ? "PTX" : "GPU_PTX", T.Name);
-  for (const std::string &C : T.Comments)
-    Out += "\"" + C + "\"\n";
-  if (!T.Preamble.empty())
-    Out += T.Preamble + "\n";
+  Out.reserve(1024);
+  Out += T.A == Arch::PTX ? "PTX " : "GPU_PTX ";
+  Out += T.Name;
+  Out += '\n';
+  for (const std::string &C : T.Comments) {
+    Out += '"';
+    Out += C;
+    Out += "\"\n";
+  }
+  if (!T.Preamble.empty()) {
+    Out += T.Preamble;
+    Out += '\n';
+  }
   Out += "{\n";
   for (const InitItem &I : T.Init) {
     switch (I.K) {
     case InitItem::RegDecl:
-      Out += threadPrefix(T, I.Thread) + ".reg " + ptx::typeName(I.Ty) + " " +
-             I.Name;
-      if (I.Init)
-        Out += " = " + printValue(*I.Init);
+      appendThreadPrefix(Out, T, I.Thread);
+      Out += ".reg ";
+      Out += ptx::typeName(I.Ty);
+      Out += ' ';
+      Out += I.Name;
+      if (I.Init) {
+        Out += " = ";
+        appendValue(Out, *I.Init);
+      }
       break;
     case InitItem::RegInit:
-      Out += threadPrefix(T, I.Thread) + I.Name + "=" + printValue(*I.Init);
+      appendThreadPrefix(Out, T, I.Thread);
+      Out += I.Name;
+      Out += '=';
+      appendValue(Out, *I.Init);
       break;
     case InitItem::LocInit:
-      Out += I.Name + "=" + printValue(*I.Init);
+      Out += I.Name;
+      Out += '=';
+      appendValue(Out, *I.Init);
       break;
     case InitItem::Alias: {
       static const char *const Names[] = {"generic", "surface", "texture",
                                           "constant", "alias"};
-      Out += I.Name + " @ " + Names[size_t(I.AliasProxy)] + " aliases " +
-             I.Target;
+      Out += I.Name;
+      Out += " @ ";
+      Out += Names[size_t(I.AliasProxy)];
+      Out += " aliases ";
+      Out += I.Target;
       break;
     }
     }
@@ -136,9 +187,9 @@ std::string printTest(const Test &T) {
   // The program table, columns padded to their widest cell.
   size_t NCols = T.Threads.size();
   std::vector<std::vector<std::string>> Table;
-  std::vector<std::string> Head;
-  for (const ThreadHeader &H : T.Threads)
-    Head.push_back(printHeader(T, H));
+  std::vector<std::string> Head(T.Threads.size());
+  for (size_t C = 0; C != T.Threads.size(); ++C)
+    appendHeader(Head[C], T, T.Threads[C]);
   Table.push_back(std::move(Head));
   for (const Row &R : T.Rows) {
     std::vector<std::string> Line;
@@ -152,23 +203,25 @@ std::string printTest(const Test &T) {
     for (size_t C = 0; C != NCols; ++C)
       Width[C] = std::max(Width[C], Line[C].size());
   for (const auto &Line : Table) {
-    std::string L;
     for (size_t C = 0; C != NCols; ++C) {
-      L += ' ';
-      L += Line[C];
-      L.append(Width[C] - Line[C].size(), ' ');
-      L += C + 1 == NCols ? " ;" : " |";
+      Out += ' ';
+      Out += Line[C];
+      Out.append(Width[C] - Line[C].size(), ' ');
+      Out += C + 1 == NCols ? " ;" : " |";
     }
-    Out += L + "\n";
+    Out += '\n';
   }
 
   if (T.Scopes)
     Out += "ScopeTree\n" + printScope(T, *T.Scopes) + "\n";
   if (!T.MemMap.empty()) {
-    for (size_t I = 0; I != T.MemMap.size(); ++I)
-      Out += fmt::format("{}{}: {}", I ? ", " : "", T.MemMap[I].Name,
-                         T.MemMap[I].R == Region::Shared ? "shared" : "global");
-    Out += "\n";
+    for (size_t I = 0; I != T.MemMap.size(); ++I) {
+      if (I)
+        Out += ", ";
+      Out += T.MemMap[I].Name;
+      Out += T.MemMap[I].R == Region::Shared ? ": shared" : ": global";
+    }
+    Out += '\n';
   }
   if (!T.Locations.empty() || T.LocationsRange.isValid()) {
     Out += "locations [";

@@ -44,8 +44,9 @@ public:
   CandidateEnumerator(const litmus::Program &P, const CheckOptions &Opts,
                       const CandidateShape &Shape,
                       const std::function<bool(const Candidate &)> &Visit,
-                      CandidatePruner *Pruner)
-      : P(P), Opts(Opts), Shape(Shape), Visit(Visit), Pruner(Pruner) {}
+                      CandidatePruner *Pruner, Primitives &Prims)
+      : P(P), Opts(Opts), Shape(Shape), Visit(Visit), Pruner(Pruner),
+        Prims(Prims) {}
 
   EnumerationStats run();
 
@@ -55,6 +56,7 @@ private:
   const CandidateShape &Shape;
   const std::function<bool(const Candidate &)> &Visit;
   CandidatePruner *Pruner;
+  Primitives &Prims;
   EnumerationStats Stats;
   bool Stop = false;
   TraceSet TS;
@@ -109,7 +111,6 @@ private:
   std::vector<uint32_t> FenceRows;
   bool FenceFound = false; ///< An order the model allows was visited.
   Relation SyncBar, SyncFence;
-  Primitives Prims;
 
   // The current candidate.
   std::vector<int32_t> Rf; ///< Per event: the write a read reads from, else -1.
@@ -216,6 +217,7 @@ EnumerationStats CandidateEnumerator::run() {
       if (O.K == litmus::Op::Kind::Barrier && O.BarrierIdReg < 0)
         StaticBarriers[T].insert({O.BarrierInstance, O.BarrierId});
   Chosen.assign(P.Threads.size(), nullptr);
+  Prims.setUpTest(P);
   for (const std::vector<Trace> &Ts : TS.Threads)
     if (Ts.empty())
       return Stats; // a thread with no valid trace: no execution at all
@@ -486,12 +488,10 @@ void CandidateEnumerator::forEachFenceOrder() {
 }
 
 void CandidateEnumerator::clear(Relation &R, unsigned N) {
-  if (R.size() != N) {
+  if (R.size() != N)
     R = Relation(N);
-    return;
-  }
-  for (unsigned A = 0; A < N; ++A)
-    std::fill(R.row(A), R.row(A) + R.wordsPerRow(), 0);
+  else
+    R.clear();
 }
 
 /// sync_fence from the decided orientations: FenceRows closed transitively,
@@ -668,8 +668,7 @@ void CandidateEnumerator::buildCo(bool Upper) {
   if (Co.size() != N)
     Co = Relation(N);
   else
-    for (unsigned A = 0; A < N; ++A)
-      std::fill(Co.row(A), Co.row(A) + Co.wordsPerRow(), 0);
+    Co.clear();
   for (size_t Loc = 0; Loc < LocWrites.size(); ++Loc)
     for (int32_t W : LocWrites[Loc])
       Co.insert(unsigned(L.InitOf[Loc]), unsigned(W));
@@ -810,5 +809,18 @@ model::forEachCandidate(const litmus::Program &P, const CheckOptions &Opts,
                         const CandidateShape &Shape,
                         const std::function<bool(const Candidate &)> &Visit,
                         CandidatePruner *Pruner) {
-  return CandidateEnumerator(P, Opts, Shape, Visit, Pruner).run();
+  // The primitives (an execution with its names, and buffers) are made once
+  // per thread and kept from test to test; a call made while the thread's
+  // are in use (from within Visit) makes its own.
+  thread_local Primitives Kept;
+  thread_local bool KeptInUse = false;
+  if (KeptInUse) {
+    Primitives Own;
+    return CandidateEnumerator(P, Opts, Shape, Visit, Pruner, Own).run();
+  }
+  struct Use {
+    Use() { KeptInUse = true; }
+    ~Use() { KeptInUse = false; }
+  } InUse;
+  return CandidateEnumerator(P, Opts, Shape, Visit, Pruner, Kept).run();
 }

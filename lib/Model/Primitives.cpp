@@ -3,8 +3,8 @@
 
 #include "incant/Cat/Primitives.h"
 
+#include <algorithm>
 #include <cassert>
-#include <functional>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -42,7 +42,7 @@ static_assert(sizeof(SetNames) / sizeof(SetNames[0]) == NumSets);
 /// acquires / releases, as Dat3M splits it; .volatile is VOL and RLX
 /// (PTX: relaxed with system scope); a fence is SC (membar, fence.sc) or
 /// ACQ_REL; a proxy fence and a barrier have none.
-void addSemSets(const Event &Ev, const std::function<void(unsigned)> &Add) {
+template <typename AddFn> void addSemSets(const Event &Ev, AddFn &&Add) {
   if (Ev.K == EventKind::Barrier)
     return;
   if (Ev.K == EventKind::Fence) {
@@ -155,15 +155,10 @@ bool sameLevel(const litmus::Placement &A, const litmus::Placement &B,
 }
 
 void clearRelation(Relation &R, unsigned N) {
-  if (R.size() != N) {
+  if (R.size() != N)
     R = Relation(N);
-    return;
-  }
-  for (unsigned A = 0; A < N; ++A) {
-    uint64_t *Row = R.row(A);
-    for (unsigned W = 0; W < R.wordsPerRow(); ++W)
-      Row[W] = 0;
-  }
+  else
+    R.clear();
 }
 
 const char *const FixedNames[] = {
@@ -239,6 +234,18 @@ static std::vector<PlanEntry> makePlan() {
   return Plan;
 }
 
+void Primitives::setUpTest(const litmus::Program &P) {
+  size_t NT = P.Threads.size();
+  GroupOf.assign(5 * NT, 0);
+  for (int Lv = LWarp; Lv <= LSys; ++Lv)
+    for (size_t T = 0; T != NT; ++T) {
+      size_t U = 0;
+      while (!sameLevel(P.Threads[U].Where, P.Threads[T].Where, Level(Lv)))
+        ++U;
+      GroupOf[size_t(Lv) * NT + T] = uint32_t(U);
+    }
+}
+
 void Primitives::setUpCombination(const litmus::Program &P,
                                   const CombinationLayout &L,
                                   const std::vector<const Trace *> &Chosen,
@@ -258,7 +265,7 @@ void Primitives::setUpCombination(const litmus::Program &P,
     for (EventSet &S : Sets)
       std::fill(S.words().begin(), S.words().end(), 0);
   unsigned Cur = 0;
-  std::function<void(unsigned)> AddCur = [&](unsigned S) {
+  auto AddCur = [&](unsigned S) {
     if (S < NumSets)
       Sets[S].insert(Cur);
   };
@@ -356,23 +363,24 @@ void Primitives::setUpCombination(const litmus::Program &P,
       Set(LocMask, size_t(LocOf[E]), E);
     if (VLocOf[E] >= 0)
       Set(VLocMask, size_t(VLocOf[E]), E);
-    if (ScopeOf[E])
+    if (ScopeOf[E]) {
+      const uint32_t *Group = &GroupOf[size_t(*ScopeOf[E]) * NT];
       for (size_t T = 0; T != NT; ++T)
-        if (sameLevel(P.Threads[size_t(ThreadOf[E])].Where, P.Threads[T].Where,
-                      Level(*ScopeOf[E])))
+        if (Group[T] == Group[size_t(ThreadOf[E])])
           Set(IncludedBy, T, E);
+    }
   }
-  // Thread pairs per level.
-  SameAt.assign(5 * NT * NT, false);
-  for (int Lv = LWarp; Lv <= LSys; ++Lv)
-    for (size_t T = 0; T != NT; ++T)
-      for (size_t U = 0; U != NT; ++U)
-        SameAt[(size_t(Lv) * NT + T) * NT + U] =
-            sameLevel(P.Threads[T].Where, P.Threads[U].Where, Level(Lv));
   auto Or = [&](uint64_t *Row, const std::vector<uint64_t> &M, size_t I) {
     for (unsigned K = 0; K != Wd; ++K)
       Row[K] |= M[I * Wd + K];
   };
+  // Per level and group of threads that share it: the events of the
+  // group's threads (the row of each of their events in that level's
+  // relation), indexed by the group's first thread.
+  assert(GroupOf.size() == 5 * NT && "setUpTest not called for this test");
+  Mask(LevelMask, 5 * NT);
+  for (size_t I = 0; I != 5 * NT; ++I)
+    Or(&LevelMask[(I - I % NT + GroupOf[I]) * Wd], ThreadMask, I % NT);
   for (unsigned A = 0; A < N; ++A) {
     if (LocOf[A] >= 0) {
       Or(Loc.row(A), LocMask, size_t(LocOf[A]));
@@ -403,12 +411,8 @@ void Primitives::setUpCombination(const litmus::Program &P,
       PoRow[K] = IntRow[K] & After;
       PoLocRow[K] = PoRow[K] & LocRow[K];
     }
-    for (int Lv = LWarp; Lv <= LSys; ++Lv) {
-      uint64_t *Row = Scopes[Lv].row(A);
-      for (size_t U = 0; U != NT; ++U)
-        if (SameAt[(size_t(Lv) * NT + T) * NT + U])
-          Or(Row, ThreadMask, U);
-    }
+    for (size_t Lv = LWarp; Lv <= LSys; ++Lv)
+      Or(Scopes[Lv].row(A), LevelMask, Lv * NT + GroupOf[Lv * NT + T]);
     if (ScopeOf[A]) {
       // sr: B in a thread that A's scope includes, whose own scope
       // includes A's thread.
@@ -470,9 +474,13 @@ void Primitives::setUpCombination(const litmus::Program &P,
                              &VLoc, &Sr,   &Scopes[LCta], &SyncBar, &SyncFence};
   static_assert(std::size(Fixed) == std::size(FixedNames));
   static const std::vector<PlanEntry> Plan = makePlan();
-  bool Refill = X && X->numEvents() == N;
+  // The execution is made once (names and all) and refilled after: resized
+  // when the combination's size differs.
+  bool Refill = X.has_value();
   if (!Refill)
     X.emplace(N);
+  else if (X->numEvents() != N)
+    X->resize(N);
   for (unsigned D = 0; D < NumDynamic; ++D)
     DynamicSlot[D] = -1;
   SyncFenceSlot = -1;

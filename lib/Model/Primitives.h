@@ -41,6 +41,9 @@ struct CombinationLayout {
 
 class Primitives {
 public:
+  /// Takes what depends on the test alone (which threads share each level
+  /// of the thread hierarchy); call before its first combination.
+  void setUpTest(const litmus::Program &P);
   /// Builds the rf/co-independent primitives of one trace combination,
   /// with the barrier synchronization and Fence-SC order chosen for it.
   void setUpCombination(const litmus::Program &P, const CombinationLayout &L,
@@ -80,8 +83,10 @@ private:
   cat::Relation Scopes[5];
   cat::Relation FenceRelations[11];
   std::vector<int32_t> LocOf, VLocOf;
-  std::vector<uint64_t> ThreadMask, LocMask, VLocMask, IncludedBy;
-  std::vector<bool> SameAt;
+  std::vector<uint64_t> ThreadMask, LocMask, VLocMask, IncludedBy, LevelMask;
+  /// Per level (warp, CTA, cluster, GPU, system) and thread, of the test
+  /// set up: the first thread that shares that level with it.
+  std::vector<uint32_t> GroupOf;
   std::vector<std::optional<uint8_t>> ScopeOf;
 };
 

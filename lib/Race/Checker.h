@@ -13,6 +13,7 @@
 #include "incant/IR/MemoryEvents.h"
 #include "incant/Race/Race.h"
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -65,7 +66,8 @@ inline const char *scopeText(ptx::Scope S) {
 class Checker {
 public:
   Checker(const ptx::Module &M, const ir::FunctionIR &F, const Options &Opts)
-      : M(M), F(F), O(Opts), TV(M, F, Pool), U(F) {
+      : M(M), F(F), O(Opts), TV(M, F, Pool), U(F),
+        Start(std::chrono::steady_clock::now()) {
     collectBarriers();
     collectAccesses();
     assumeDimensions();
@@ -171,6 +173,8 @@ private:
   ir::ExprPool Pool;
   ir::ThreadValues TV;
   ir::Uniformity U;
+  /// When the check began (Options::KernelSeconds).
+  std::chrono::steady_clock::time_point Start;
   std::unique_ptr<Solving> Main;
   KernelReport R;
   std::vector<Item> Items;

@@ -45,6 +45,13 @@ LaunchConfig Checker::launchOf(const smt::Model &Mo, Encoder &E) {
 Checker::Solved Checker::solve(const Builder &Build) {
   Solved Out;
   Solving &Mn = *Main;
+  if (O.KernelSeconds > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+              .count() >= O.KernelSeconds) {
+    Out.Res = smt::Result::unknown("the kernel's time limit ran out");
+    Out.By = &Mn;
+    return Out;
+  }
   std::vector<Expr> Q = Build(Mn.Enc);
   if (!std::all_of(Q.begin(), Q.end(), [](const Expr &E) { return E.isValid(); })) {
     flush(Mn);

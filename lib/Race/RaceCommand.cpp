@@ -90,6 +90,7 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   Options O;
   O.Kernel = Cmd.Kernel;
   O.TimeoutMs = Cmd.TimeoutMs;
+  O.KernelSeconds = Cmd.KernelSeconds;
   if (!parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Launch, Diags))
     return 2;
   if (!checkCompilerArgs(Cmd.CompilerArgs, Diags))

@@ -15,6 +15,15 @@ static fs::path executableDir() {
   return EC ? fs::path() : Exe.parent_path();
 }
 
+std::string incantCommand() {
+  std::error_code EC;
+  fs::path Exe = fs::read_symlink("/proc/self/exe", EC);
+  if (EC)
+    return {};
+  fs::path Front = Exe.parent_path() / "incant";
+  return fs::exists(Front, EC) ? Front.string() : Exe.string();
+}
+
 std::vector<std::string> dataRoots() {
   std::vector<std::string> Roots;
   fs::path Dir = executableDir();

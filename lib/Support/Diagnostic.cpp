@@ -2,6 +2,7 @@
 #include "incant/Support/Diagnostic.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -87,9 +88,25 @@ std::string_view SourceFile::line(uint32_t Line) const {
 
 SourceLoc SourceFile::locAt(uint32_t Offset) const {
   Offset = std::min<uint32_t>(Offset, Text.size());
-  auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
-  uint32_t LineIdx = It - LineStarts.begin(); // 1-based line
-  return SourceLoc{LineIdx, Offset - LineStarts[LineIdx - 1] + 1, Offset};
+  // Lexers ask twice a token, front to back: the line of the last answer,
+  // or the next one, usually holds Offset. The hint is only a guess (an
+  // atomic, as a file may be shared between threads); it is checked.
+  std::atomic_ref<uint32_t> Hint(LastLine);
+  uint32_t Line = Hint.load(std::memory_order_relaxed); // 1-based
+  auto Holds = [&](uint32_t L) {
+    return L >= 1 && L <= LineStarts.size() && LineStarts[L - 1] <= Offset &&
+           (L == LineStarts.size() || Offset < LineStarts[L]);
+  };
+  if (!Holds(Line)) {
+    if (Holds(Line + 1)) {
+      ++Line;
+    } else {
+      auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
+      Line = uint32_t(It - LineStarts.begin());
+    }
+    Hint.store(Line, std::memory_order_relaxed);
+  }
+  return SourceLoc{Line, Offset - LineStarts[Line - 1] + 1, Offset};
 }
 
 std::string_view SourceFile::slice(SourceRange R) const {

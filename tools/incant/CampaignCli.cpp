@@ -12,6 +12,7 @@
 #include "RunOptions.h"
 #include "Subcommand.h"
 #include "incant/Campaign/Campaign.h"
+#include "incant/Support/DataFiles.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -35,12 +36,7 @@ static void addCampaign(CLI::App &App, int &Rc) {
   Sub->add_flag("--resume", Cmd.Resume,
                 "Continue a campaign: skip tests stored with the same "
                 "parameters on the same chip");
-  Sub->add_option("--backend", Cmd.Backend,
-                  "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
-                  "opencl or cuda")
-      ->capture_default_str();
-  tool::addNumber(Sub, "--device", Cmd.Device, tool::DeviceIndexRange,
-                  "Device index within the backend (see `incant devices`)");
+  tool::addBackendOptions(Sub, Cmd.Backend, Cmd.Device);
   Sub->add_option("--devices", Cmd.Devices,
                   "Run on several devices at once: 'all' or indices '0,1'");
   Sub->add_option("--shard", Cmd.Shard,
@@ -94,8 +90,8 @@ static void addCampaign(CLI::App &App, int &Rc) {
       Cmd.SlurmArgs.assign(It == All.end() ? It : It + 1, All.end());
       std::error_code EC;
       Cmd.WorkDir = std::filesystem::current_path(EC).string();
-      Cmd.Incant = std::filesystem::read_symlink("/proc/self/exe", EC);
-      if (EC && !All.empty())
+      Cmd.Incant = incantCommand();
+      if (Cmd.Incant.empty() && !All.empty())
         Cmd.Incant = All[0];
     }
     Cmd.ProgressTty = isatty(STDERR_FILENO);

@@ -69,6 +69,10 @@ void addRace(CLI::App &App, int &Rc) {
                 "Exit 1 also when a pair or barrier could not be decided");
   Sub->add_flag("-v,--verbose", S.Verbose,
                 "Show the compiler's command, safe pairs and every unknown one");
+  tool::addNumber(Sub, "--kernel-time", S.KernelSeconds, RealRange{0, 86400},
+                  "Seconds per kernel: once they have passed, the pairs and "
+                  "barriers not yet decided are unknown (0: no limit)")
+      ->capture_default_str();
   Sub->add_flag("--optimized", S.Optimized,
                 "Check only nvcc's optimised build of a .cu file (default: "
                 "also its unoptimised build, for races the optimiser hides)");
@@ -106,7 +110,7 @@ void addRace(CLI::App &App, int &Rc) {
     if (O.Dynamic) {
 #ifdef INCANT_HAVE_STATIC_RACE
       for (const char *N : {"--kernel", "--block-dim", "--grid-dim", "--param",
-                            "--strict", "--optimized"})
+                            "--strict", "--optimized", "--kernel-time"})
         if (Given(N)) {
           std::cerr << "incant race: " << N << " is for the static check, "
                     << "not --dynamic\n";

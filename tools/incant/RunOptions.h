@@ -15,6 +15,8 @@
 #include "incant/Harness/Params.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace incant::tool {
@@ -25,6 +27,17 @@ CLI::Option *addRunParam(CLI::App *Sub, const char *Name, T &Var,
                          const std::string &Desc) {
   return addNumber(Sub, std::string("--") + Name, Var,
                    harness::paramRange(Name), Desc);
+}
+
+/// --backend and --device, as `incant run` and `incant campaign` take them.
+inline void addBackendOptions(CLI::App *Sub, std::string &Backend,
+                              std::optional<uint32_t> &Device) {
+  Sub->add_option("--backend", Backend,
+                  "auto (NVIDIA GPU, else OpenCL GPU, else OpenCL CPU), "
+                  "opencl or cuda")
+      ->capture_default_str();
+  addNumber(Sub, "--device", Device, DeviceIndexRange,
+            "Device index within the backend (see `incant devices`)");
 }
 
 /// The run parameters and incantations, spelt as `incant run` spells them.

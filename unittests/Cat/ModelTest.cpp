@@ -210,6 +210,29 @@ TEST(ModelTest, BindingFollowsTheLayout) {
   EXPECT_TRUE(M.evaluate(A).Allowed);
 }
 
+TEST(ModelTest, ResizeKeepsTheLayoutAndEmptiesEverything) {
+  Model M = mustParse("acyclic po | rf as a\n");
+  Execution X(2);
+  X.setSet("W", set(2, {0}));
+  X.setRelation("po", rel(2, {{0, 1}}));
+  X.setRelation("rf", rel(2, {{1, 0}}), 1);
+  EXPECT_FALSE(M.evaluate(X).Allowed);
+  uint64_t Key = X.layoutKey();
+  X.resize(3);
+  EXPECT_EQ(X.numEvents(), 3u);
+  EXPECT_EQ(X.layoutKey(), Key);
+  ASSERT_EQ(X.relations().size(), 2u);
+  EXPECT_EQ(X.relations()[1].Name, "rf");
+  EXPECT_EQ(X.relations()[1].Level, 1);
+  EXPECT_EQ(X.set("W")->size(), 3u);
+  EXPECT_TRUE(X.set("W")->empty());
+  EXPECT_TRUE(X.relation("po")->empty());
+  EXPECT_TRUE(M.evaluate(X).Allowed);
+  X.relationAt(0) = rel(3, {{0, 2}});
+  X.relationAt(1) = rel(3, {{2, 0}});
+  EXPECT_FALSE(M.evaluate(X).Allowed);
+}
+
 TEST(ModelTest, LargeExecutions) {
   // More than one word per row: a 150-event po chain closed into a cycle.
   unsigned N = 150;

@@ -1,9 +1,9 @@
 //===- RaceInstrumentTest.cpp - Pass "race" ------------------------------===//
 //
 // What the pass adds (the hooks, a call before each access with the right
-// info word, a call after each barrier and fence), the sites and static
-// verdicts in the manifest, pruning, errors, and every module of the PTX
-// corpus instrumented and assembled by ptxas.
+// info word, a call after each barrier and before each fence), the sites
+// and static verdicts in the manifest, pruning, errors, and every module of
+// the PTX corpus instrumented and assembled by ptxas.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/Intercept/ImageScan.h"
@@ -131,10 +131,21 @@ TEST(RacePass, InstrumentsAccessesBarriersAndFences) {
   // The guarded atomic's call has its guard; sync kinds follow.
   EXPECT_NE(R.Ptx.find("@%p1 call __incant_race_access_" + Id),
             std::string::npos);
-  EXPECT_NE(R.Ptx.find("st.param.b32 [incant_race_p0], 3;"), std::string::npos)
-      << "membar.gl is a GPU fence";
-  EXPECT_NE(R.Ptx.find("st.param.b32 [incant_race_p0], 1;"), std::string::npos)
-      << "bar.warp.sync";
+  // In the kernel (the hooks copied from the runtime come before it).
+  size_t Kernel = R.Ptx.find(".entry _Z1kPiS_");
+  ASSERT_NE(Kernel, std::string::npos);
+  auto At = [&](const std::string &Text) { return R.Ptx.find(Text, Kernel); };
+  size_t FenceCall = At("st.param.b32 [incant_race_p0], 3;");
+  size_t WarpCall = At("st.param.b32 [incant_race_p0], 1;");
+  EXPECT_NE(FenceCall, std::string::npos) << "membar.gl is a GPU fence";
+  EXPECT_NE(WarpCall, std::string::npos) << "bar.warp.sync";
+  // Barriers are counted once passed; a fence's release is counted before
+  // it, so that the fence orders the count before the thread's later
+  // stores (a reader that sees a fenced flag sees the count).
+  EXPECT_LT(FenceCall, At("membar.gl;"));
+  EXPECT_GT(WarpCall, At("bar.warp.sync -1;"));
+  EXPECT_NE(At("st.param.b32 [incant_race_p0], 0;"), std::string::npos);
+  EXPECT_GT(At("st.param.b32 [incant_race_p0], 0;"), At("bar.sync 0;"));
 
   // What the manifest says about each access: text, variable, line.
   const Site &Ld = R.Manifest.Sites[0];

@@ -62,6 +62,23 @@ TEST(Race, IndependentAccessesAreSafe) {
   }
 }
 
+TEST(Race, KernelTimeLimitLeavesPairsUnknownNeverSafe) {
+  // A limit that has passed before the first query: what the solver would
+  // have proved safe (or racy) is unknown, with the reason.
+  Options O;
+  O.KernelSeconds = 1e-9;
+  for (const char *K : {"_Z3gidPi", "_Z7divergePi"}) {
+    KernelReport R = check(K, O);
+    EXPECT_EQ(R.Safe, 0u) << K;
+    EXPECT_EQ(R.Races + R.Divergent, 0u) << K;
+    EXPECT_GT(R.Unknown + R.UnknownBarriers, 0u) << K;
+    for (const PairResult &P : R.Pairs)
+      EXPECT_NE(P.Reason.find("time limit"), std::string::npos) << P.Reason;
+  }
+  // No limit: the same kernel is proved safe.
+  EXPECT_GT(check("_Z3gidPi").Safe, 0u);
+}
+
 TEST(Race, DemangledNameSelectsTheKernel) {
   KernelReport R = check("gid");
   EXPECT_EQ(R.Name, "_Z3gidPi");

@@ -33,6 +33,10 @@ class Execution {
 public:
   explicit Execution(unsigned NumEvents) : N(NumEvents) {}
   unsigned numEvents() const { return N; }
+  /// Gives the execution \p NumEvents events, every set and relation empty,
+  /// keeping their names, levels and order (and so layoutKey()): an
+  /// enumerator reuses one execution for executions of any size.
+  void resize(unsigned NumEvents);
   void setSet(const std::string &Name, EventSet S);
   /// \p Level: the stage at which the enumerator fills this relation (0:
   /// fixed for the execution's events; higher: refilled more often, e.g.

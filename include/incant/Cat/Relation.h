@@ -51,6 +51,8 @@ public:
   static Relation identityOn(const EventSet &S);
 
   unsigned size() const { return N; }
+  /// Removes every pair, keeping the size (and the storage).
+  void clear();
   bool contains(unsigned A, unsigned B) const;
   void insert(unsigned A, unsigned B);
   void erase(unsigned A, unsigned B);

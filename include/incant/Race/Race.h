@@ -78,6 +78,10 @@ struct Options {
   std::string Kernel;
   /// Wall-clock limit of one solver query, in milliseconds.
   unsigned TimeoutMs = 5000;
+  /// Wall-clock limit of one kernel's check, in seconds (0: none). Once it
+  /// has passed, every query left is unknown ("the kernel's time limit ran
+  /// out"): pairs and barriers not yet decided are unknown, never safe.
+  double KernelSeconds = 0;
   /// Barriers assumed before these instructions, and existing barriers
   /// (body indices) assumed absent.
   std::vector<AssumedBarrier> Extra;

@@ -47,6 +47,7 @@ struct RaceCommand {
   bool Optimized = false;
   std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
   unsigned TimeoutMs = 5000;             ///< Per solver query.
+  double KernelSeconds = 0;              ///< Per kernel (0: no limit).
 };
 
 int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err);

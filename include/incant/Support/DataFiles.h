@@ -5,7 +5,7 @@
 // installed share folder beside the binary (BIN/../share/incant, where
 // `cmake --install` puts them), then in the source tree the binary was
 // built from (for a build tree). Models can also be given by folder
-// (--models DIR, $INCANT_MODELS).
+// (--models DIR, $INCANT_MODELS). The tool itself is found the same way.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_SUPPORT_DATAFILES_H
@@ -15,6 +15,13 @@
 #include <vector>
 
 namespace incant {
+
+/// The path of the `incant` command running this process, for commands
+/// that write a command line running incant again (nvcc's ptxas prefix, a
+/// Slurm script): `incant` beside this binary where it is there (incant-all
+/// is started through it: tools/incant/ToolMain.h), else this binary; ""
+/// if /proc/self/exe cannot be read.
+std::string incantCommand();
 
 /// The folders that may hold models/, litmus/ and profiles/, in order.
 std::vector<std::string> dataRoots();

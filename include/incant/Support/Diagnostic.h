@@ -65,6 +65,8 @@ private:
   std::string Name;
   std::string Text;
   std::vector<uint32_t> LineStarts;
+  /// The line locAt() found last (1-based; 0: none), where it looks first.
+  mutable uint32_t LastLine = 0;
 };
 
 enum class Severity { Error, Warning, Note };

@@ -10,7 +10,8 @@
  *       (at once), then the scheme: addr checks the shadow entry of each
  *       granule and records the access; stmt logs the warp's access for
  *       the checking kernels that run after the launch.
- *   incant_race_sync(kind)          after barriers, warp barriers, fences.
+ *   incant_race_sync(kind)          after barriers and warp barriers,
+ *                                   before fences.
  *
  * Both return at once when the unit's variable is zero (the program runs
  * without incant, or checking is off).

@@ -1,0 +1,79 @@
+//===- ToolMain.h - The tool's top-level command line ----------*- C++ -*-===//
+//
+// The tool is two binaries built from these sources:
+//
+//   incant      `incant check` in its own process, linking only what check
+//               needs (incant.cpp): no Z3, no SQLite, no other command's
+//               options to build, so a batch of small tests is not
+//               dominated by the start of the process (docs/checker.md,
+//               "Side by side with herd7"). Every other command line is
+//               handed, unchanged, to incant-all beside it (exec).
+//   incant-all  every command (AllCommands.cpp).
+//
+// Both set up the top-level command line and report usage errors here, so
+// `incant check ...` reads the same from either.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_TOOL_TOOLMAIN_H
+#define INCANT_TOOL_TOOLMAIN_H
+
+#include "Subcommand.h"
+#include "UsageError.h"
+#include "incant/Support/Diagnostic.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace incant::tool {
+
+/// The name of the binary that holds every command, beside `incant`.
+inline const char *AllCommandsBinary = "incant-all";
+
+/// The top-level options of \p App: --version, one command, usage errors in
+/// the one diagnostic format.
+inline void setUpTool(CLI::App &App, int Argc, char **Argv) {
+  App.set_version_flag("--version", "incant " INCANT_VERSION);
+  App.require_subcommand(1);
+  commandLine().assign(Argv, Argv + Argc);
+  // Usage errors in the one diagnostic format, never echoing a whole 5 MB
+  // argument back.
+  App.failure_message([](const CLI::App *, const CLI::Error &E) {
+    Diagnostic D;
+    D.Message = E.what();
+    return DiagnosticEngine::format(D) +
+           "Run with --help for more information.\n";
+  });
+}
+
+/// Parses the command line into \p App's commands and runs the one given;
+/// returns the exit code (\p Rc, which the command's callback sets).
+inline int runTool(CLI::App &App, int Argc, char **Argv, const int &Rc) {
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::ParseError &E) {
+    // CLI11 uses 0 for --help/--version and 1..N for usage errors; incant
+    // reports every usage error as 2, in the one diagnostic format.
+    if (E.get_exit_code() == 0)
+      return App.exit(E);
+    std::string Message = E.what();
+    const std::vector<std::string> &Args = commandLine();
+    if (App.get_subcommands().empty() && Args.size() > 1 &&
+        Args[1].rfind("-", 0) != 0) {
+      Message = "unknown command '" + Args[1] + "'; the commands are";
+      for (const CLI::App *S : App.get_subcommands({}))
+        Message += " " + S->get_name();
+    }
+    reportUsageError(Args, Message, std::cerr);
+    DiagnosticEngine(&std::cerr)
+        .report(Severity::Note, nullptr, {},
+                "`incant --help` and `incant COMMAND --help` list the options");
+    return 2;
+  }
+  return Rc;
+}
+
+} // namespace incant::tool
+
+#endif // INCANT_TOOL_TOOLMAIN_H
