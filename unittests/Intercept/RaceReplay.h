@@ -35,6 +35,14 @@ namespace incant::racetest {
 struct HostMem {
   static incant_u64 ld64(const incant_u64 *P) { return *P; }
   static void st64(incant_u64 *P, incant_u64 V) { *P = V; }
+  static void ld128(const incant_u64 *P, incant_u64 *W0, incant_u64 *W1) {
+    *W0 = P[0];
+    *W1 = P[1];
+  }
+  static void st128(incant_u64 *P, incant_u64 W0, incant_u64 W1) {
+    P[0] = W0;
+    P[1] = W1;
+  }
   static incant_u64 cas64(incant_u64 *P, incant_u64 C, incant_u64 V) {
     incant_u64 O = *P;
     if (O == C)

@@ -164,8 +164,9 @@ struct IncantRaceBlock {
  *   w0: global thread index (32) | unit slot (6) | site (18) | flags (8)
  *   w1: barriers (16) | warp barriers (12) | CTA releases (10) |
  *       GPU releases (10) | byte mask (4) | check (12)
- * The check (a hash of w0) catches a record torn by a concurrent update;
- * a torn record is ignored (a race may be missed, none is invented). */
+ * A record is read and written in one 16-byte access (entries are 16-byte
+ * aligned); the check (a hash of w0) catches a record torn all the same,
+ * which is then ignored (a race may be missed, none is invented). */
 #define INCANT_RACE_F_READ 0x01u
 #define INCANT_RACE_F_WRITE 0x02u
 #define INCANT_RACE_F_ATOMIC 0x04u

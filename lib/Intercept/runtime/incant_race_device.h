@@ -18,6 +18,24 @@ struct IncantRaceDeviceMem {
   static __device__ __forceinline__ void st64(incant_u64 *P, incant_u64 V) {
     *(volatile incant_u64 *)P = V;
   }
+  /* A record's two words in one 16-byte access (P is 16-byte aligned):
+   * two 8-byte accesses let a concurrent update tear the record, and the
+   * record's 12-bit check lets one tear in 4,096 through (a false race on
+   * histogram64's byte counters). */
+  static __device__ __forceinline__ void ld128(const incant_u64 *P,
+                                               incant_u64 *W0,
+                                               incant_u64 *W1) {
+    asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(*W0), "=l"(*W1)
+                 : "l"(P)
+                 : "memory");
+  }
+  static __device__ __forceinline__ void st128(incant_u64 *P, incant_u64 W0,
+                                               incant_u64 W1) {
+    asm volatile("st.volatile.v2.u64 [%0], {%1, %2};" ::"l"(P), "l"(W0),
+                 "l"(W1)
+                 : "memory");
+  }
   static __device__ __forceinline__ incant_u64 cas64(incant_u64 *P,
                                                      incant_u64 C,
                                                      incant_u64 V) {

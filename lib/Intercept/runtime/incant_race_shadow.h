@@ -117,14 +117,12 @@ template <class Mem> struct IncantRaceChecker {
 
   INCANT_RACE_HD struct IncantRaceRec ldRec(struct IncantRaceRec *P) const {
     struct IncantRaceRec R;
-    R.w0 = Mem::ld64(&P->w0);
-    R.w1 = Mem::ld64(&P->w1);
+    Mem::ld128(&P->w0, &R.w0, &R.w1);
     return R;
   }
   INCANT_RACE_HD void stRec(struct IncantRaceRec *P,
                             struct IncantRaceRec R) const {
-    Mem::st64(&P->w0, R.w0);
-    Mem::st64(&P->w1, R.w1);
+    Mem::st128(&P->w0, R.w0, R.w1);
   }
 
   /// The shadow entry of \p Key, claimed if new; null when none is free or

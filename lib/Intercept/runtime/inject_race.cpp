@@ -3,6 +3,7 @@
 #include "inject_config.h"
 #include "incant_race.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -70,6 +71,13 @@ uint32_t pow2Below(uint64_t N) {
     P *= 2;
   return uint32_t(P);
 }
+
+// The device reads and writes each record in one 16-byte access.
+static_assert(sizeof(IncantRaceEntry) % 16 == 0 &&
+                  offsetof(IncantRaceEntry, write) % 16 == 0 &&
+                  offsetof(IncantRaceEntry, read1) % 16 == 0 &&
+                  offsetof(IncantRaceEntry, read2) % 16 == 0,
+              "shadow records must be 16-byte aligned");
 
 /// Allocates \p Bytes of device memory, zeroed on stream \p S.
 bool alloc(CUdeviceptr &P, size_t Bytes, const char *What, CUstream S) {
