@@ -277,7 +277,10 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
     printReport(R, *OS);
   }
   OS->flush();
-  return R.Races.empty() ? AppStatus : 1;
+  if (!R.Races.empty())
+    return 1;
+  // Tables lost to a failed device: nothing says the run was race-free.
+  return AppStatus == 0 && !R.Lost.empty() ? 3 : AppStatus;
 }
 
 } // namespace incant::dynrace

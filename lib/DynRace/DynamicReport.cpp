@@ -28,6 +28,7 @@ std::optional<RawRun> parseRawRun(std::string_view Text, std::string &Error) {
     R.Scheme = J.at("scheme").get<std::string>();
     R.CheckedLaunches = J.value("checked_launches", uint64_t(0));
     R.UncheckedLaunches = J.value("unchecked_launches", uint64_t(0));
+    R.Lost = J.value("lost", std::string());
     json Counters = J.value("counters", json::object());
     for (auto &[K, V] : Counters.items())
       R.Counters[K] = V.get<uint64_t>();
@@ -129,6 +130,7 @@ Report buildReport(const RawRun &Run,
   R.Scheme = Run.Scheme;
   R.CheckedLaunches = Run.CheckedLaunches;
   R.UncheckedLaunches = Run.UncheckedLaunches;
+  R.Lost = Run.Lost;
   R.Kernels = Run.Kernels;
   R.Counters = Run.Counters;
 
@@ -233,6 +235,12 @@ Report buildReport(const RawRun &Run,
         "{} accesses were compared with only the first INCANT_RACE_WALK "
         "accesses of their address",
         N));
+  if (!Run.Lost.empty())
+    R.Notes.push_back(fmt::format(
+        "the device failed ({}) before the checker read its tables back "
+        "(a kernel of the application faulted, e.g. an access out of "
+        "bounds): the accesses of the launches since were not checked",
+        Run.Lost));
   if (R.UncheckedLaunches)
     R.Notes.push_back(fmt::format("{} launches were not checked",
                                   R.UncheckedLaunches));
@@ -357,7 +365,7 @@ json reportToJson(const Report &R) {
   json Kernels = json::array();
   for (const auto &[Name, N] : R.Kernels)
     Kernels.push_back({{"name", Name}, {"launches", N}});
-  return {{"app", R.App},
+  json J = {{"app", R.App},
           {"scheme", R.Scheme},
           {"races", std::move(Races)},
           {"hazards", R.Hazards},
@@ -375,6 +383,9 @@ json reportToJson(const Report &R) {
            {{"thread_accesses", R.C.DynamicAccesses},
             {"warp_accesses", R.C.DynamicWarpAccesses}}},
           {"notes", R.Notes}};
+  if (!R.Lost.empty())
+    J["lost"] = R.Lost;
+  return J;
 }
 
 } // namespace incant::dynrace

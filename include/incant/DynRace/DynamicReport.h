@@ -55,6 +55,9 @@ struct RawRace {
 struct RawRun {
   std::string Scheme;
   uint64_t CheckedLaunches = 0, UncheckedLaunches = 0;
+  /// Why some launches' tables were not read back ("CUDA error 700"), or
+  /// empty.
+  std::string Lost;
   std::map<std::string, uint64_t> Counters;
   std::vector<std::string> Units; ///< By slot.
   std::vector<std::pair<std::string, uint64_t>> Kernels;
@@ -109,6 +112,7 @@ struct Report {
   uint64_t Hazards = 0;
   Counts C;
   uint64_t CheckedLaunches = 0, UncheckedLaunches = 0;
+  std::string Lost; ///< As RawRun::Lost.
   std::vector<std::pair<std::string, uint64_t>> Kernels;
   std::map<std::string, uint64_t> Counters;
   /// What limited the check (full tables, unchecked launches, ...).

@@ -35,6 +35,7 @@ struct RaceCtx {
   int SMs = 0;
   uint32_t Tag = 0;
   std::map<uint32_t, std::string> TagKernel; ///< Launch tag -> kernel.
+  uint64_t Unread = 0; ///< Checked launches since the tables were read.
 };
 std::map<CUcontext, RaceCtx> &Ctxs = *new std::map<CUcontext, RaceCtx>;
 std::set<std::pair<CUmodule, std::string>> &SetUnits =
@@ -51,6 +52,10 @@ struct Found {
 std::map<uint64_t, Found> &Races = *new std::map<uint64_t, Found>;
 uint64_t Counters[INCANT_RACE_COUNTERS];
 uint64_t Checked = 0, Unchecked = 0;
+/// Why the tables of some checked launches could not be read back (the
+/// context failed, e.g. a kernel's illegal address): those launches count
+/// as unchecked, and the report says so.
+std::string &Lost = *new std::string;
 std::map<std::string, uint64_t> &KernelLaunches =
     *new std::map<std::string, uint64_t>;
 bool Written = false;
@@ -339,6 +344,7 @@ void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
                         App),
      "cuMemsetD32Async");
   ++Checked;
+  ++R->Unread;
   ++KernelLaunches[Kernel];
 }
 
@@ -377,8 +383,19 @@ void raceHarvest() {
   auto It = Ctxs.find(Cur);
   if (It == Ctxs.end() || !It->second.Ok)
     return;
-  if (ok(D.cuCtxSynchronize(), "cuCtxSynchronize"))
+  CUresult Sync = D.cuCtxSynchronize();
+  if (ok(Sync, "cuCtxSynchronize")) {
     harvestContext(It->second);
+    It->second.Unread = 0;
+    return;
+  }
+  // A failed context keeps nothing: the launches since the last read are
+  // lost, not race-free.
+  Checked -= It->second.Unread;
+  Unchecked += It->second.Unread;
+  It->second.Unread = 0;
+  if (Lost.empty())
+    Lost = "CUDA error " + std::to_string(Sync);
 }
 
 void raceContextGone() {
@@ -409,6 +426,8 @@ void raceWrite() {
   J += rcfg().Scheme == INCANT_RACE_SCHEME_STMT ? "stmt" : "addr";
   J += "\",\"checked_launches\":" + std::to_string(Checked);
   J += ",\"unchecked_launches\":" + std::to_string(Unchecked);
+  if (!Lost.empty())
+    J += ",\"lost\":" + jsonString(Lost);
   J += ",\"counters\":{";
   for (size_t I = 0; I < sizeof CounterNames / sizeof *CounterNames; ++I)
     J += (I ? ",\"" : "\"") + std::string(CounterNames[I]) +

@@ -1,0 +1,57 @@
+//===- DynamicReportTest.cpp - Reading the race library's output ----------===//
+//
+// The injected library's JSON as `incant race --dynamic` reads it: a run
+// whose tables could not be read back (the context failed) says so and
+// counts its launches as unchecked, never as race-free.
+//
+//===----------------------------------------------------------------------===//
+
+#include "incant/DynRace/DynamicReport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace incant::dynrace;
+
+namespace {
+
+const char *Clean = R"({"scheme":"addr","checked_launches":2,
+  "unchecked_launches":0,"counters":{"accesses":10},"units":[],
+  "kernels":[{"name":"k","launches":2}],"races":[]})";
+
+const char *Faulted = R"({"scheme":"addr","checked_launches":0,
+  "unchecked_launches":1,"lost":"CUDA error 700",
+  "counters":{"accesses":0},"units":[],
+  "kernels":[{"name":"k","launches":1}],"races":[]})";
+
+bool hasNoteWith(const Report &R, const std::string &Part) {
+  for (const std::string &N : R.Notes)
+    if (N.find(Part) != std::string::npos)
+      return true;
+  return false;
+}
+
+TEST(DynamicReport, CleanRunHasNoLostNote) {
+  std::string Why;
+  auto Run = parseRawRun(Clean, Why);
+  ASSERT_TRUE(Run) << Why;
+  EXPECT_TRUE(Run->Lost.empty());
+  Report R = buildReport(*Run, {}, "app");
+  EXPECT_FALSE(hasNoteWith(R, "device failed"));
+  EXPECT_EQ(R.UncheckedLaunches, 0u);
+}
+
+TEST(DynamicReport, LostTablesAreReportedAndUnchecked) {
+  std::string Why;
+  auto Run = parseRawRun(Faulted, Why);
+  ASSERT_TRUE(Run) << Why;
+  EXPECT_EQ(Run->Lost, "CUDA error 700");
+  Report R = buildReport(*Run, {}, "app");
+  EXPECT_TRUE(R.Races.empty());
+  EXPECT_TRUE(hasNoteWith(R, "the device failed (CUDA error 700)"));
+  EXPECT_TRUE(hasNoteWith(R, "1 launches were not checked"));
+  EXPECT_EQ(R.Lost, "CUDA error 700");
+  EXPECT_EQ(reportToJson(R).value("lost", std::string()), "CUDA error 700");
+}
+
+} // namespace
