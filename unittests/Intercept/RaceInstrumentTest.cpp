@@ -8,13 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "incant/Intercept/ImageScan.h"
 #include "incant/Intercept/Instrument.h"
-#include "incant/Support/Process.h"
+#include "Ptxas.h"
 #include "runtime/incant_race.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 
 extern "C" const char incant_race_hooks_ptx[];
@@ -210,15 +209,8 @@ TEST(RacePass, NeedsVoltaOrLater) {
 TEST(RacePass, EveryCorpusModuleAssembles) {
   if (std::string(INCANT_PTXAS).empty() || !incant_race_hooks_ptx[0])
     GTEST_SKIP() << "ptxas or nvcc not found";
-  std::vector<std::filesystem::path> Files;
-  for (const char *Dir : {INCANT_PTX_CORPUS_DIR, INCANT_PTX_HANDWRITTEN_DIR}) {
-    std::error_code EC;
-    for (const auto &E : std::filesystem::directory_iterator(Dir, EC))
-      if (E.path().extension() == ".ptx")
-        Files.push_back(E.path());
-  }
+  std::vector<std::filesystem::path> Files = ptxastest::corpusFiles();
   ASSERT_FALSE(Files.empty());
-  std::filesystem::create_directories(INCANT_TEST_WORK_DIR);
   for (const auto &Path : Files) {
     SCOPED_TRACE(Path.string());
     // Known limit (docs/race.md, "Dynamic: limits"): CUB's onesweep radix
@@ -237,15 +229,11 @@ TEST(RacePass, EveryCorpusModuleAssembles) {
     auto Units = findUnits(R.Ptx);
     ASSERT_EQ(Units.size(), 1u);
     std::string Arch = R.Manifest.Target.empty() ? "sm_90" : R.Manifest.Target;
-    std::string In = std::string(INCANT_TEST_WORK_DIR) + "/race-" +
-                     Path.stem().string() + ".ptx";
-    std::ofstream(In) << R.Ptx;
-    std::vector<std::string> Argv = {INCANT_PTXAS, "-arch=" + Arch, In, "-o",
-                                     In + ".cubin"};
-    if (F->text().find(".extern .func") != std::string::npos)
-      Argv.push_back("-c");
-    ProcessResult P = runProcess(Argv);
-    EXPECT_TRUE(P.succeeded()) << P.Out << P.Err;
+    std::string Log;
+    EXPECT_TRUE(ptxastest::assemble(
+        R.Ptx, Arch, F->text().find(".extern .func") != std::string::npos,
+        "race-" + Path.stem().string(), Log))
+        << Log;
     EXPECT_GT(Sites, 0u);
   }
 }
