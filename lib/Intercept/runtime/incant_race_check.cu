@@ -14,18 +14,20 @@
  *===----------------------------------------------------------------------===*/
 #include "incant_race_device.h"
 
-extern "C" __global__ void incant_race_bucket(IncantRaceState *S) {
+/* Runs \p Step on every lane entry of the log (index, its log entry). */
+template <void (IncantRaceDeviceChecker::*Step)(incant_u32, unsigned) const>
+__device__ void incant_race_over_log(IncantRaceState *S) {
   IncantRaceDeviceChecker C = {S};
   incant_u32 N = S->logCount < S->logCap ? S->logCount : S->logCap;
   for (incant_u32 I = blockIdx.x * blockDim.x + threadIdx.x; I < N * 32;
        I += gridDim.x * blockDim.x)
-    C.bucket(I, I / 32);
+    (C.*Step)(I, I / 32);
+}
+
+extern "C" __global__ void incant_race_bucket(IncantRaceState *S) {
+  incant_race_over_log<&IncantRaceDeviceChecker::bucket>(S);
 }
 
 extern "C" __global__ void incant_race_pairs(IncantRaceState *S) {
-  IncantRaceDeviceChecker C = {S};
-  incant_u32 N = S->logCount < S->logCap ? S->logCount : S->logCap;
-  for (incant_u32 I = blockIdx.x * blockDim.x + threadIdx.x; I < N * 32;
-       I += gridDim.x * blockDim.x)
-    C.pairs(I, I / 32);
+  incant_race_over_log<&IncantRaceDeviceChecker::pairs>(S);
 }
