@@ -15,6 +15,11 @@ static fs::path executableDir() {
   return EC ? fs::path() : Exe.parent_path();
 }
 
+std::string besideExecutable(const std::string &Name) {
+  fs::path Dir = executableDir();
+  return Dir.empty() ? Name : (Dir / Name).string();
+}
+
 std::string incantCommand() {
   std::error_code EC;
   fs::path Exe = fs::read_symlink("/proc/self/exe", EC);

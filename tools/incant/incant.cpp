@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "CheckOptions.h"
 #include "ToolMain.h"
+#include "incant/Support/DataFiles.h"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -21,13 +22,7 @@ using namespace incant;
 /// Replaces this process with incant-all on the same command line; returns
 /// only if that fails.
 static int handOver(char **Argv) {
-  char Self[4096];
-  ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  std::string All = tool::AllCommandsBinary;
-  if (N > 0) {
-    std::string Dir(Self, size_t(N));
-    All = Dir.substr(0, Dir.rfind('/') + 1) + All;
-  }
+  std::string All = besideExecutable(tool::AllCommandsBinary);
   execv(All.c_str(), Argv);
   DiagnosticEngine(&std::cerr)
       .error("cannot start " + All + " (every command but check): " +

@@ -23,6 +23,10 @@ namespace incant {
 /// if /proc/self/exe cannot be read.
 std::string incantCommand();
 
+/// The file \p Name in this binary's folder (just \p Name, left to the
+/// search path, if /proc/self/exe cannot be read).
+std::string besideExecutable(const std::string &Name);
+
 /// The folders that may hold models/, litmus/ and profiles/, in order.
 std::vector<std::string> dataRoots();
 
