@@ -87,7 +87,7 @@ static_assert(sizeof(IncantRaceEntry) % 16 == 0 &&
 /// Allocates \p Bytes of device memory, zeroed on stream \p S.
 bool alloc(CUdeviceptr &P, size_t Bytes, const char *What, CUstream S) {
   const Driver &D = driver();
-  return ok(D.cuMemAlloc(&P, Bytes ? Bytes : 4), What) &&
+  return ok(memAllocApart(&P, Bytes ? Bytes : 4), What) &&
          ok(D.cuMemsetD32Async(P, 0, (Bytes + 3) / 4, S), What);
 }
 
@@ -178,7 +178,7 @@ bool grow(incant_u64 &Table, incant_u32 &Cap, uint64_t Need, size_t Elem,
   if (Need <= Cap)
     return true;
   if (Table)
-    driver().cuMemFree(Table);
+    memFreeApart(Table);
   Table = 0;
   Cap = 0;
   uint64_t NewCap = pow2Below(Need);
