@@ -875,21 +875,23 @@ CUresult memAllocApart(CUdeviceptr *P, size_t Bytes) {
       !D.cuMemRelease || !D.cuMemAddressFree)
     return D.cuMemAlloc(P, Bytes);
   CUdevice Dev = 0;
-  if (CUresult R = D.cuCtxGetDevice(&Dev))
-    return R;
   CUmemAllocationProp Prop{};
+  size_t Gran = 0;
+  if (D.cuCtxGetDevice(&Dev) != CUDA_SUCCESS)
+    return D.cuMemAlloc(P, Bytes);
   Prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   Prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   Prop.location.id = Dev;
-  size_t Gran = 0;
-  if (CUresult R = D.cuMemGetAllocationGranularity(
-          &Gran, &Prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM))
-    return R;
+  if (D.cuMemGetAllocationGranularity(&Gran, &Prop,
+                                      CU_MEM_ALLOC_GRANULARITY_MINIMUM) !=
+          CUDA_SUCCESS ||
+      Gran == 0)
+    return D.cuMemAlloc(P, Bytes);
   ApartBlock B;
   B.Mapped = (std::max<size_t>(Bytes, 1) + Gran - 1) / Gran * Gran;
   B.Reserved = B.Mapped + 2 * ApartGuard;
-  if (CUresult R = D.cuMemAddressReserve(&B.Base, B.Reserved, Gran, 0, 0))
-    return R;
+  if (D.cuMemAddressReserve(&B.Base, B.Reserved, Gran, 0, 0) != CUDA_SUCCESS)
+    return D.cuMemAlloc(P, Bytes);
   CUdeviceptr Mem = B.Base + ApartGuard;
   CUmemAccessDesc Access{};
   Access.location = Prop.location;
@@ -907,7 +909,10 @@ CUresult memAllocApart(CUdeviceptr *P, size_t Bytes) {
   }
   if (R != CUDA_SUCCESS) {
     D.cuMemAddressFree(B.Base, B.Reserved);
-    return R;
+    addNote("the library's tables lie among the application's allocations "
+            "(mapping a range of their own failed: CUDA error " +
+            std::to_string(R) + ")");
+    return D.cuMemAlloc(P, Bytes);
   }
   std::lock_guard<std::mutex> G(ApartMu);
   apartBlocks()[Mem] = B;
