@@ -1063,6 +1063,9 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
       ++Count.Spread;
     }
   }
+  // Before the stressing blocks start: making the tables may synchronise
+  // the context, which would wait for them.
+  bool Race = K.Race && raceOn() && racePrepare(Ctx, L, appStream(L));
   unsigned Ticket = Cf.Stress ? stressBeside(C, L, K.Name) : 0;
   CUevent Begin = nullptr, End = nullptr;
   unsigned long long E0 = 0;
@@ -1080,7 +1083,6 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   trace("launch %s grid %u,%u,%u block %u,%u,%u smem %u ticket %u",
         K.Name.c_str(), L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0],
         L.Block[1], L.Block[2], L.Smem, Ticket);
-  bool Race = K.Race && raceOn();
   if (Race)
     raceBefore(Ctx, L, appStream(L), K.Name);
   CUresult R = Real(L);
