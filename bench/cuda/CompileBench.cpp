@@ -85,7 +85,7 @@ double threadCpuSeconds() {
 /// each test's kernels and optcheck line. The exit code.
 int compareWhole(const cuda::CudaTuning &Tuning,
                  const std::vector<litmus::LoadedTest> &Tests, unsigned B) {
-  size_t Same = 0, Differ = 0, Failed = 0;
+  size_t Same = 0, Differ = 0, Failed = 0, NotPrepared = 0;
   for (size_t I = 0; I < Tests.size(); I += B) {
     size_t N = std::min<size_t>(B, Tests.size() - I);
     std::vector<harness::RunRequest> Reqs(N);
@@ -108,8 +108,14 @@ int compareWhole(const cuda::CudaTuning &Tuning,
     auto S = Prepare(true), W = Prepare(false);
     unsetenv("INCANT_CUDA_SPLICE");
     for (size_t J = 0; J < N; ++J) {
+      if (!S[J] && !W[J]) { // no CUDA form (an input error) either way
+        ++NotPrepared;
+        continue;
+      }
       if (!S[J] || !W[J]) {
         ++Failed;
+        fmt::print("differs: {}: prepared one way only\n",
+                   Tests[I + J].File->name());
         continue;
       }
       auto A = cuda::summarisePrepared(**S[J]);
@@ -136,8 +142,8 @@ int compareWhole(const cuda::CudaTuning &Tuning,
     }
   }
   fmt::print("{} test(s) with the same code spliced and whole, {} differ, {} "
-             "not prepared\n",
-             Same, Differ, Failed);
+             "prepared one way only, {} prepared neither way\n",
+             Same, Differ, Failed, NotPrepared);
   return Differ || Failed ? 1 : 0;
 }
 
