@@ -64,7 +64,7 @@ timeout 120 stdbuf -oL "$CC" --tests "${COMPILE_TESTS:-480}" \
   --batch "${COMPILE_BATCHES:-16,32}" --threads 15 --keep-memory "$T"
 if [ "${WHOLE_TESTS:-240}" -gt 0 ]; then
   echo "== incant-cuda-compile, whole (INCANT_CUDA_SPLICE=0), 15 threads, --keep-memory"
-  INCANT_CUDA_SPLICE=0 timeout 120 stdbuf -oL "$CC" --tests "$WHOLE_TESTS" \
+  INCANT_CUDA_SPLICE=0 timeout 120 stdbuf -oL "$CC" --tests "${WHOLE_TESTS:-240}" \
     --batch 16 --threads 15 --keep-memory "$T"
 fi
 camp() { # NAME CACHE BATCH JOBS TESTS...
