@@ -17,7 +17,8 @@
 // not a GPU: --arch names the target. "sys" is the share of that CPU spent
 // in the kernel (page faults, mmap, the children's start). --keep-memory
 // makes malloc keep what is freed, as a campaign with several --jobs does
-// (Support/Memory.h).
+// (Support/Memory.h). The first line says how many skeletons the tests
+// share (CUDA/Splice.h: NVRTC compiles each once).
 //
 // --compare-whole checks instead that splicing (CUDA/Splice.h, the
 // default) makes the code NVRTC makes of the whole batch: for each batch of
@@ -32,6 +33,7 @@
 // or input error, 3 no NVRTC.
 //
 //===----------------------------------------------------------------------===//
+#include "incant/CUDA/Codegen.h"
 #include "incant/CUDA/CudaBackend.h"
 #include "incant/CUDA/Splice.h"
 #include "incant/Litmus/Load.h"
@@ -42,12 +44,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <memory>
 #include <mutex>
-#include <cstdlib>
 #include <pthread.h>
+#include <set>
 #include <sys/resource.h>
 #include <thread>
 
@@ -199,9 +202,18 @@ int main(int Argc, char **Argv) {
   Tuning.PrepareArch = Arch;
   if (Compare)
     return compareWhole(Tuning, Tests, Sizes.front());
-  fmt::print("{} tests, {}, {} thread(s){}\n{:>6} {:>14} {:>6} {:>10} {:>12} "
-             "{:>12} {:>8} {:>10}\n",
-             Tests.size(), Arch, Threads, KeepMemory ? ", --keep-memory" : "",
+  // How many skeletons (CUDA/Splice.h) the tests share: NVRTC compiles
+  // each once when batches are spliced.
+  std::set<std::string> Skeletons;
+  for (const auto &T : Tests) {
+    DiagnosticEngine Quiet;
+    if (auto G = cuda::generateCuda(T.Prog, {}, T.File, Quiet))
+      Skeletons.insert(cuda::skeletonOf(G->Source).Source);
+  }
+  fmt::print("{} tests ({} skeletons), {}, {} thread(s){}\n{:>6} {:>14} {:>6} "
+             "{:>10} {:>12} {:>12} {:>8} {:>10}\n",
+             Tests.size(), Skeletons.size(), Arch, Threads,
+             KeepMemory ? ", --keep-memory" : "",
              "batch", "CPU s / test", "sys", "wall s", "on CPU", "waits/test",
              "failed", "together");
   for (unsigned B : Sizes) {
