@@ -207,7 +207,7 @@ bool skeletonPtx(CudaLibraries &L, const Skeleton &S, const std::string &Arch,
   };
   static std::map<std::string, std::shared_ptr<Entry>> Cache;
   static std::mutex CacheMutex;
-  constexpr size_t CacheCap = 4096;
+  constexpr size_t CacheCap = 1024; // about 50 kB of PTX each
   std::string Key = Arch + '\n' + S.Source;
   std::shared_ptr<Entry> E;
   {

@@ -32,6 +32,23 @@ std::string_view trim(std::string_view S) {
 
 constexpr std::string_view OpToken = "incant_op_";
 
+/// Calls \p Fn(Begin, End) on each run of identifier characters in
+/// \p Text, in order; Fn returns false to stop.
+template <typename F> void forEachWord(std::string_view Text, F &&Fn) {
+  for (size_t P = 0; P < Text.size();) {
+    if (!isIdent(Text[P])) {
+      ++P;
+      continue;
+    }
+    size_t E = P;
+    while (E < Text.size() && isIdent(Text[E]))
+      ++E;
+    if (!Fn(P, E))
+      return;
+    P = E;
+  }
+}
+
 } // namespace
 
 Skeleton skeletonOf(const std::string &Source) {
@@ -79,7 +96,7 @@ std::optional<std::string> fillSkeleton(const std::string &Ptx,
     if (!Whole) {
       Out.append(Ptx, At, D - At);
     } else {
-      size_t K = std::stoul(Ptx.substr(E, D - E));
+      size_t K = D - E > 9 ? Ops.size() : std::stoul(Ptx.substr(E, D - E));
       if (K >= Ops.size())
         return std::nullopt;
       Out += Ops[K];
@@ -110,20 +127,15 @@ struct ParsedPtx {
 std::string itemName(const Item &I) {
   std::string_view T = I.Text;
   if (I.K == Item::Var || I.K == Item::Extern) {
-    for (size_t P = 0; P < T.size();) {
-      if (!isIdent(T[P])) {
-        ++P;
-        continue;
-      }
-      size_t E = P;
-      while (E < T.size() && isIdent(T[E]))
-        ++E;
+    std::string Name;
+    forEachWord(T, [&](size_t P, size_t E) {
       bool Directive = P > 0 && T[P - 1] == '.';
-      if (!Directive && !(T[P] >= '0' && T[P] <= '9'))
-        return std::string(T.substr(P, E - P));
-      P = E;
-    }
-    return "";
+      if (Directive || (T[P] >= '0' && T[P] <= '9'))
+        return true;
+      Name = T.substr(P, E - P);
+      return false;
+    });
+    return Name;
   }
   size_t P = T.find(I.K == Item::Entry ? ".entry" : ".func");
   if (P == std::string_view::npos)
@@ -220,24 +232,19 @@ std::string renamed(const std::string &Text,
                     const std::map<std::string, std::string, std::less<>> &Map) {
   std::string Out;
   Out.reserve(Text.size() + 64);
-  size_t P = 0;
-  while (P < Text.size()) {
-    if (!isIdent(Text[P])) {
-      Out += Text[P++];
-      continue;
-    }
-    size_t E = P;
-    while (E < Text.size() && isIdent(Text[E]))
-      ++E;
+  size_t Done = 0;
+  forEachWord(Text, [&](size_t P, size_t E) {
     std::string_view W(Text.data() + P, E - P);
     char Before = P ? Text[P - 1] : ' ';
     auto It = Before == '%' || Before == '.' ? Map.end() : Map.find(W);
-    if (It != Map.end())
+    if (It != Map.end()) {
+      Out.append(Text, Done, P - Done);
       Out += It->second;
-    else
-      Out += W;
-    P = E;
-  }
+      Done = E;
+    }
+    return true;
+  });
+  Out.append(Text, Done, std::string::npos);
   return Out;
 }
 
@@ -245,20 +252,13 @@ std::string renamed(const std::string &Text,
 bool refersToUnmapped(const std::string &Text, const std::set<std::string> &Own,
                       const std::map<std::string, std::string, std::less<>> &Map,
                       const std::string &Self) {
-  for (size_t P = 0; P < Text.size();) {
-    if (!isIdent(Text[P])) {
-      ++P;
-      continue;
-    }
-    size_t E = P;
-    while (E < Text.size() && isIdent(Text[E]))
-      ++E;
+  bool Found = false;
+  forEachWord(Text, [&](size_t P, size_t E) {
     std::string W = Text.substr(P, E - P);
-    if (W != Self && Own.count(W) && !Map.count(W))
-      return true;
-    P = E;
-  }
-  return false;
+    Found = W != Self && Own.count(W) && !Map.count(W);
+    return !Found;
+  });
+  return Found;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 // test's kernels as the module NVRTC makes of the whole batch.
 //
 //===----------------------------------------------------------------------===//
+#include "CudaTestSupport.h"
 #include "incant/CUDA/Splice.h"
 #include "incant/CUDA/Batch.h"
 #include "incant/CUDA/CudaApi.h"
@@ -25,13 +26,7 @@ using namespace incant::handbuilt;
 
 namespace {
 
-cuda::GeneratedTest generate(const litmus::Program &P) {
-  DiagnosticEngine Diags;
-  std::optional<cuda::GeneratedTest> G =
-      cuda::generateCuda(P, {}, nullptr, Diags);
-  EXPECT_TRUE(G.has_value());
-  return G ? *G : cuda::GeneratedTest();
-}
+using cudatest::generate;
 
 size_t count(const std::string &S, const std::string &What) {
   size_t N = 0;
@@ -92,6 +87,8 @@ TEST(CudaSplice, FillsWholeTokensOnly) {
                                {"membar.gl", "ld.u32"}),
             "ld.u32 [%rd1]; membar.gl;x my_incant_op_0 incant_op_1x");
   EXPECT_FALSE(cuda::fillSkeleton("incant_op_2;", {"a", "b"}).has_value());
+  EXPECT_FALSE(cuda::fillSkeleton("incant_op_123456789012345678901234;", {"a"})
+                   .has_value());
 }
 
 TEST(CudaSplice, RenamesEachTestsSymbolsAndKeepsIdenticalDefinitionsOnce) {
