@@ -47,8 +47,12 @@ struct Binding {
 
 class ModelImpl {
 public:
-  explicit ModelImpl(Program P) : P(std::move(P)) {}
+  explicit ModelImpl(Program P);
   Program P;
+  /// Per primitive of primitiveNames(): whether the model reads it, derived
+  /// primitives counting as the ones they read (worked out once: check asks
+  /// per test).
+  std::vector<bool> UsedPrims;
   /// Unique for the life of the process (unlike the object's address).
   const uint64_t Id = NextId++;
   /// The binding for \p X's layout, computed once and cached.
