@@ -263,6 +263,15 @@ public:
   explicit EvaluatorImpl(const ModelImpl &M) : M(M) {}
 
   bool stage(const Execution &X, unsigned Level);
+  bool keep(const Execution &X, unsigned Level) {
+    const Binding *Before = B.get();
+    bindTo(X);
+    if (B.get() != Before || Staged < int(Level) || !Error.empty() ||
+        N != X.numEvents())
+      return false;
+    Staged = int(Level);
+    return true;
+  }
   Verdict finish(const Execution &X);
   Verdict evaluateAll(const Execution &X);
   bool refutes(const Execution &X, unsigned From, uint32_t UpperMask);
@@ -642,6 +651,9 @@ Evaluator &Evaluator::operator=(Evaluator &&) noexcept = default;
 
 bool Evaluator::stage(const Execution &X, unsigned Level) {
   return Impl->stage(X, Level);
+}
+bool Evaluator::keep(const Execution &X, unsigned Level) {
+  return Impl->keep(X, Level);
 }
 Verdict Evaluator::finish(const Execution &X) { return Impl->finish(X); }
 bool Evaluator::refutes(const Execution &X, unsigned From,

@@ -235,6 +235,7 @@ static std::vector<PlanEntry> makePlan() {
 }
 
 void Primitives::setUpTest(const litmus::Program &P) {
+  Last.Valid = false; // another test: its locations may differ
   size_t NT = P.Threads.size();
   GroupOf.assign(5 * NT, 0);
   for (int Lv = LWarp; Lv <= LSys; ++Lv)
@@ -246,11 +247,54 @@ void Primitives::setUpTest(const litmus::Program &P) {
     }
 }
 
-void Primitives::setUpCombination(const litmus::Program &P,
+/// (Records the combination as Last when it is not the same.)
+bool Primitives::sameShapeAsLast(const CombinationLayout &L,
+                                 const std::vector<const Trace *> &Chosen,
+                                 const Relation &SyncBar,
+                                 const Relation &SyncFence) {
+  auto Shape = [](const EventRef &R) {
+    Event E = R.E ? *R.E : Event{};
+    E.V = {};
+    return E;
+  };
+  bool Same = Last.Valid && Last.Events.size() == L.Events.size() &&
+              Last.ThreadOf == L.ThreadOf && Last.InitLoc == L.InitLoc &&
+              Last.Base == L.Base && Last.Reads.size() == Chosen.size() &&
+              Last.SyncBar == SyncBar && Last.SyncFence == SyncFence;
+  for (size_t E = 0; Same && E != L.Events.size(); ++E)
+    Same = (L.Events[E].E != nullptr) == (E >= L.NumInits) &&
+           Shape(L.Events[E]) == Last.Events[E];
+  for (size_t T = 0; Same && T != Chosen.size(); ++T)
+    Same = Chosen[T]->Reads == Last.Reads[T];
+  if (Same)
+    return true;
+  Last.Events.clear();
+  for (const EventRef &R : L.Events)
+    Last.Events.push_back(Shape(R));
+  Last.ThreadOf = L.ThreadOf;
+  Last.InitLoc = L.InitLoc;
+  Last.Base = L.Base;
+  Last.Reads.resize(Chosen.size());
+  for (size_t T = 0; T != Chosen.size(); ++T)
+    Last.Reads[T] = Chosen[T]->Reads;
+  Last.SyncBar = SyncBar;
+  Last.SyncFence = SyncFence;
+  Last.Valid = true;
+  return false;
+}
+
+bool Primitives::setUpCombination(const litmus::Program &P,
                                   const CombinationLayout &L,
                                   const std::vector<const Trace *> &Chosen,
                                   const Relation &SyncBar,
                                   const Relation &SyncFence) {
+  if (sameShapeAsLast(L, Chosen, SyncBar, SyncFence)) {
+    // Everything but sync_fence's slot (which setSyncFence rewrites) and
+    // the dynamic relations (set per candidate) is as it was left.
+    if (SyncFenceSlot >= 0)
+      X->relationAt(size_t(SyncFenceSlot)) = SyncFence;
+    return false;
+  }
   const std::vector<EventRef> &Events = L.Events;
   const std::vector<int32_t> &ThreadOf = L.ThreadOf;
   N = unsigned(Events.size());
@@ -528,6 +572,7 @@ void Primitives::setUpCombination(const litmus::Program &P,
     }
     ++RelSlot;
   }
+  return true;
 }
 
 namespace {
