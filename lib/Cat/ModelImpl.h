@@ -43,6 +43,12 @@ struct Binding {
   /// (L >= 1; RegPol[0] is unused).
   std::vector<std::vector<Polarity>> RegPol;
   uint8_t Top = 0;                ///< The highest level of the layout.
+  /// Per level L (0..Top), so that staging L looks only at its own:
+  /// [CodeBegin, CodeEnd) holds every instruction of level L (a let rec
+  /// block lies whole in one level); LevelPrims the entries of
+  /// Program::Prims at L; PrimsFrom the primitives at L or above.
+  std::vector<uint32_t> CodeBegin, CodeEnd;
+  std::vector<std::vector<uint32_t>> LevelPrims, PrimsFrom;
 };
 
 class ModelImpl {

@@ -580,19 +580,20 @@ namespace {
 /// Dst = In, or In & Mask.
 void copyMasked(Relation &Dst, const Relation &In, const Relation *Mask,
                 unsigned N) {
-  unsigned Wd = In.wordsPerRow();
-  for (unsigned A = 0; A < N; ++A) {
-    const uint64_t *Src = In.row(A);
-    uint64_t *D = Dst.row(A);
-    if (!Mask) {
-      for (unsigned K = 0; K < Wd; ++K)
-        D[K] = Src[K];
-      continue;
-    }
-    const uint64_t *M = Mask->row(A);
-    for (unsigned K = 0; K < Wd; ++K)
-      D[K] = Src[K] & M[K];
+  if (N == 0)
+    return;
+  // The rows are contiguous: one loop over all their words (a small test's
+  // relations are one word a row; a loop per row was 7% of its time).
+  size_t Words = size_t(N) * In.wordsPerRow();
+  const uint64_t *Src = In.row(0);
+  uint64_t *D = Dst.row(0);
+  if (!Mask) {
+    std::copy(Src, Src + Words, D);
+    return;
   }
+  const uint64_t *M = Mask->row(0);
+  for (size_t K = 0; K != Words; ++K)
+    D[K] = Src[K] & M[K];
 }
 
 } // namespace
