@@ -54,6 +54,27 @@ TEST(InjectAbi, MatchesCudaH) {
             int(::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
   EXPECT_EQ(I::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             int(::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES));
+  // Virtual memory management (the library's tables, memAllocApart).
+  EXPECT_EQ(sizeof(I::CUmemAllocationProp), sizeof(::CUmemAllocationProp));
+  EXPECT_EQ(offsetof(I::CUmemAllocationProp, location),
+            offsetof(::CUmemAllocationProp, location));
+  EXPECT_EQ(offsetof(I::CUmemAllocationProp, win32HandleMetaData),
+            offsetof(::CUmemAllocationProp, win32HandleMetaData));
+  EXPECT_EQ(offsetof(I::CUmemAllocationProp, allocFlags),
+            offsetof(::CUmemAllocationProp, allocFlags));
+  EXPECT_EQ(sizeof(I::CUmemAccessDesc), sizeof(::CUmemAccessDesc));
+  EXPECT_EQ(offsetof(I::CUmemAccessDesc, flags),
+            offsetof(::CUmemAccessDesc, flags));
+  EXPECT_EQ(sizeof(I::CUmemGenericAllocationHandle),
+            sizeof(::CUmemGenericAllocationHandle));
+  EXPECT_EQ(I::CU_MEM_ALLOCATION_TYPE_PINNED,
+            int(::CU_MEM_ALLOCATION_TYPE_PINNED));
+  EXPECT_EQ(I::CU_MEM_LOCATION_TYPE_DEVICE,
+            int(::CU_MEM_LOCATION_TYPE_DEVICE));
+  EXPECT_EQ(I::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+            int(::CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
+  EXPECT_EQ(I::CU_MEM_ALLOC_GRANULARITY_MINIMUM,
+            int(::CU_MEM_ALLOC_GRANULARITY_MINIMUM));
   // Signatures of the hooked entry points (their 12.0 versions).
   static_assert(sizeof(::CUresult) == sizeof(I::CUresult));
   I::LaunchKernelFn L = nullptr;

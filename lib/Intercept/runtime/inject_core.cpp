@@ -15,6 +15,7 @@
 #include "incant_control.h"
 #include "incant_stress.h"
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <execinfo.h>
@@ -442,9 +443,9 @@ bool ensureStress(CtxState &C) {
     Words = L2 > 0 ? uint64_t(L2) / 4 : (1u << 22);
   }
   C.ScratchWords = Words;
-  if (!ok(Drv.cuMemAlloc(&C.Scratch, Words * 4), "cuMemAlloc(scratchpad)") ||
-      !ok(Drv.cuMemAlloc(&C.Stop, (INCANT_STOP_SLOTS + 1) * 4),
-          "cuMemAlloc(stop ring)") ||
+  if (!ok(memAllocApart(&C.Scratch, Words * 4), "allocating the scratchpad") ||
+      !ok(memAllocApart(&C.Stop, (INCANT_STOP_SLOTS + 1) * 4),
+          "allocating the stop ring") ||
       !ok(Drv.cuMemsetD32Async(C.Stop, 0xffffffffu, INCANT_STOP_SLOTS, C.Priv),
           "cuMemsetD32Async") ||
       !ok(Drv.cuMemsetD32Async(C.Stop + 4 * INCANT_STOP_SLOTS, 0, 1, C.Priv),
@@ -818,6 +819,15 @@ const Driver &driver() {
   getProc(Drv.cuKernelGetName, "cuKernelGetName", V123);
   getProc(Drv.cuMemAlloc, "cuMemAlloc", V);
   getProc(Drv.cuMemFree, "cuMemFree", V);
+  getProc(Drv.cuMemGetAllocationGranularity, "cuMemGetAllocationGranularity",
+          V);
+  getProc(Drv.cuMemAddressReserve, "cuMemAddressReserve", V);
+  getProc(Drv.cuMemAddressFree, "cuMemAddressFree", V);
+  getProc(Drv.cuMemCreate, "cuMemCreate", V);
+  getProc(Drv.cuMemRelease, "cuMemRelease", V);
+  getProc(Drv.cuMemMap, "cuMemMap", V);
+  getProc(Drv.cuMemUnmap, "cuMemUnmap", V);
+  getProc(Drv.cuMemSetAccess, "cuMemSetAccess", V);
   getProc(Drv.cuMemsetD32Async, "cuMemsetD32Async", V);
   getProc(Drv.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync", V);
   getProc(Drv.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync", V);
@@ -834,6 +844,98 @@ const Driver &driver() {
   getProc(Drv.cuEventElapsedTime, "cuEventElapsedTime", V);
   getProc(Drv.cuEventDestroy, "cuEventDestroy", V);
   return Drv;
+}
+
+namespace {
+
+/// One allocation of memAllocApart: its reserved range and its memory.
+struct ApartBlock {
+  CUdeviceptr Base = 0; ///< The reserved range, guards included.
+  size_t Reserved = 0;
+  size_t Mapped = 0;
+  CUmemGenericAllocationHandle Handle = 0;
+};
+
+std::mutex ApartMu;
+std::map<CUdeviceptr, ApartBlock> &apartBlocks() {
+  static auto *M = new std::map<CUdeviceptr, ApartBlock>;
+  return *M;
+}
+
+/// Unmapped addresses on each side of the library's tables: a stray index
+/// of the application reaches this far without touching them.
+constexpr size_t ApartGuard = size_t(1) << 30;
+
+} // namespace
+
+CUresult memAllocApart(CUdeviceptr *P, size_t Bytes) {
+  const Driver &D = driver();
+  if (!D.cuMemGetAllocationGranularity || !D.cuMemAddressReserve ||
+      !D.cuMemCreate || !D.cuMemMap || !D.cuMemSetAccess || !D.cuMemUnmap ||
+      !D.cuMemRelease || !D.cuMemAddressFree)
+    return D.cuMemAlloc(P, Bytes);
+  CUdevice Dev = 0;
+  CUmemAllocationProp Prop{};
+  size_t Gran = 0;
+  if (D.cuCtxGetDevice(&Dev) != CUDA_SUCCESS)
+    return D.cuMemAlloc(P, Bytes);
+  Prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  Prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  Prop.location.id = Dev;
+  if (D.cuMemGetAllocationGranularity(&Gran, &Prop,
+                                      CU_MEM_ALLOC_GRANULARITY_MINIMUM) !=
+          CUDA_SUCCESS ||
+      Gran == 0)
+    return D.cuMemAlloc(P, Bytes);
+  ApartBlock B;
+  B.Mapped = (std::max<size_t>(Bytes, 1) + Gran - 1) / Gran * Gran;
+  B.Reserved = B.Mapped + 2 * ApartGuard;
+  if (D.cuMemAddressReserve(&B.Base, B.Reserved, Gran, 0, 0) != CUDA_SUCCESS)
+    return D.cuMemAlloc(P, Bytes);
+  CUdeviceptr Mem = B.Base + ApartGuard;
+  CUmemAccessDesc Access{};
+  Access.location = Prop.location;
+  Access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  CUresult R = D.cuMemCreate(&B.Handle, B.Mapped, &Prop, 0);
+  if (R == CUDA_SUCCESS) {
+    R = D.cuMemMap(Mem, B.Mapped, 0, B.Handle, 0);
+    if (R == CUDA_SUCCESS) {
+      R = D.cuMemSetAccess(Mem, B.Mapped, &Access, 1);
+      if (R != CUDA_SUCCESS)
+        D.cuMemUnmap(Mem, B.Mapped);
+    }
+    if (R != CUDA_SUCCESS)
+      D.cuMemRelease(B.Handle);
+  }
+  if (R != CUDA_SUCCESS) {
+    D.cuMemAddressFree(B.Base, B.Reserved);
+    addNote("the library's tables lie among the application's allocations "
+            "(mapping a range of their own failed: CUDA error " +
+            std::to_string(R) + ")");
+    return D.cuMemAlloc(P, Bytes);
+  }
+  std::lock_guard<std::mutex> G(ApartMu);
+  apartBlocks()[Mem] = B;
+  *P = Mem;
+  return CUDA_SUCCESS;
+}
+
+CUresult memFreeApart(CUdeviceptr P) {
+  const Driver &D = driver();
+  ApartBlock B;
+  {
+    std::lock_guard<std::mutex> G(ApartMu);
+    auto It = apartBlocks().find(P);
+    if (It == apartBlocks().end())
+      return D.cuMemFree(P);
+    B = It->second;
+    apartBlocks().erase(It);
+  }
+  // The memory stays alive until unmapped and released; both are needed.
+  CUresult R = D.cuMemUnmap(P, B.Mapped);
+  CUresult R2 = D.cuMemRelease(B.Handle);
+  CUresult R3 = D.cuMemAddressFree(B.Base, B.Reserved);
+  return R ? R : R2 ? R2 : R3;
 }
 
 void onImage(const void *Image) {
@@ -961,6 +1063,9 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
       ++Count.Spread;
     }
   }
+  // Before the stressing blocks start: making the tables may synchronise
+  // the context, which would wait for them.
+  bool Race = K.Race && raceOn() && racePrepare(Ctx, L, appStream(L));
   unsigned Ticket = Cf.Stress ? stressBeside(C, L, K.Name) : 0;
   CUevent Begin = nullptr, End = nullptr;
   unsigned long long E0 = 0;
@@ -978,7 +1083,6 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   trace("launch %s grid %u,%u,%u block %u,%u,%u smem %u ticket %u",
         K.Name.c_str(), L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0],
         L.Block[1], L.Block[2], L.Smem, Ticket);
-  bool Race = K.Race && raceOn();
   if (Race)
     raceBefore(Ctx, L, appStream(L), K.Name);
   CUresult R = Real(L);

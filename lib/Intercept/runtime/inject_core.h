@@ -31,6 +31,16 @@ std::string jsonString(const std::string &S);
 GetProcAddressV2Fn realGetProcAddressV2();
 GetProcAddressV1Fn realGetProcAddressV1();
 
+/// Device memory for the library's own tables, in a virtual address range
+/// of its own with unmapped guard ranges on each side (cuMemAddressReserve,
+/// cuMemCreate, cuMemMap), so the application's allocations lie where they
+/// would lie without the library and a stray access of the application
+/// (an index out of bounds) does not land in the library's tables. Uses
+/// cuMemAlloc where the driver lacks those entry points.
+CUresult memAllocApart(CUdeviceptr *P, size_t Bytes);
+/// Frees what memAllocApart gave.
+CUresult memFreeApart(CUdeviceptr P);
+
 /// A module image was loaded (cubin, fatbinary, fatbinary wrapper or PTX).
 void onImage(const void *Image);
 /// The image to load in place of \p Image: a file of INCANT_FENCE_IMAGES

@@ -51,6 +51,36 @@ constexpr int CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2;
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
 constexpr int CU_STREAM_CAPTURE_STATUS_NONE = 0;
 
+// Virtual memory management (cuMemAddressReserve and friends).
+using CUmemGenericAllocationHandle = unsigned long long;
+constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
+constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
+constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
+
+struct CUmemLocation {
+  int type;
+  int id;
+};
+
+struct CUmemAllocationProp {
+  int type;
+  int requestedHandleTypes;
+  CUmemLocation location;
+  void *win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+};
+
+struct CUmemAccessDesc {
+  CUmemLocation location;
+  int flags;
+};
+
 struct CUlaunchAttribute {
   int id;
   char pad[8 - sizeof(int)];
@@ -129,6 +159,22 @@ struct Driver {
   CUresult (*cuKernelGetName)(const char **, CUkernel) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
+  CUresult (*cuMemGetAllocationGranularity)(size_t *,
+                                            const CUmemAllocationProp *,
+                                            int) = nullptr;
+  CUresult (*cuMemAddressReserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr,
+                                  unsigned long long) = nullptr;
+  CUresult (*cuMemAddressFree)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuMemCreate)(CUmemGenericAllocationHandle *, size_t,
+                          const CUmemAllocationProp *,
+                          unsigned long long) = nullptr;
+  CUresult (*cuMemRelease)(CUmemGenericAllocationHandle) = nullptr;
+  CUresult (*cuMemMap)(CUdeviceptr, size_t, size_t,
+                       CUmemGenericAllocationHandle,
+                       unsigned long long) = nullptr;
+  CUresult (*cuMemUnmap)(CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *,
+                             size_t) = nullptr;
   CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) =
       nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t,

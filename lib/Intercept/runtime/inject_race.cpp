@@ -87,7 +87,7 @@ static_assert(sizeof(IncantRaceEntry) % 16 == 0 &&
 /// Allocates \p Bytes of device memory, zeroed on stream \p S.
 bool alloc(CUdeviceptr &P, size_t Bytes, const char *What, CUstream S) {
   const Driver &D = driver();
-  return ok(D.cuMemAlloc(&P, Bytes ? Bytes : 4), What) &&
+  return ok(memAllocApart(&P, Bytes ? Bytes : 4), What) &&
          ok(D.cuMemsetD32Async(P, 0, (Bytes + 3) / 4, S), What);
 }
 
@@ -178,7 +178,7 @@ bool grow(incant_u64 &Table, incant_u32 &Cap, uint64_t Need, size_t Elem,
   if (Need <= Cap)
     return true;
   if (Table)
-    driver().cuMemFree(Table);
+    memFreeApart(Table);
   Table = 0;
   Cap = 0;
   uint64_t NewCap = pow2Below(Need);
@@ -291,12 +291,11 @@ bool raceSetUnit(CUcontext Ctx, CUmodule M, const std::string &Id) {
   return true;
 }
 
-void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
-                const std::string &Kernel) {
+bool racePrepare(CUcontext Ctx, const Launch &L, CUstream App) {
   std::lock_guard<std::recursive_mutex> G(Mu);
   RaceCtx *R = ensure(Ctx);
   if (!R)
-    return;
+    return false;
   const Driver &D = driver();
   int Capturing = CU_STREAM_CAPTURE_STATUS_NONE;
   if (D.cuStreamIsCapturing &&
@@ -305,14 +304,23 @@ void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
     ++Unchecked;
     addNote("race: launches captured into CUDA graphs are checked as part "
             "of the launch before them");
-    return;
+    return false;
   }
   uint64_t Blocks = uint64_t(L.Grid[0]) * L.Grid[1] * L.Grid[2];
-  uint64_t Threads = Blocks * L.Block[0] * L.Block[1] * L.Block[2];
-  if (!fit(*R, Threads, Blocks)) {
+  if (!fit(*R, Blocks * L.Block[0] * L.Block[1] * L.Block[2], Blocks)) {
     ++Unchecked;
-    return;
+    return false;
   }
+  return true;
+}
+
+void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
+                const std::string &Kernel) {
+  std::lock_guard<std::recursive_mutex> G(Mu);
+  RaceCtx *R = &Ctxs[Ctx];
+  const Driver &D = driver();
+  uint64_t Blocks = uint64_t(L.Grid[0]) * L.Grid[1] * L.Grid[2];
+  uint64_t Threads = Blocks * L.Block[0] * L.Block[1] * L.Block[2];
   // One checked launch at a time: the tables are the context's.
   if (R->HavePrev && R->PrevStream != App)
     ok(D.cuStreamWaitEvent(App, R->Done, 0), "cuStreamWaitEvent");

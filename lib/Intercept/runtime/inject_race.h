@@ -35,8 +35,13 @@ bool raceOn();
 /// Sets unit \p Id's race variable in module \p M of context \p Ctx, if
 /// the unit has one; whether kernels of the unit are then checked.
 bool raceSetUnit(CUcontext Ctx, CUmodule M, const std::string &Id);
+/// Makes the checker's tables ready for the launch \p L on the
+/// application's stream \p App (allocating or growing them, which may
+/// synchronise the context); false when the launch will not be checked.
+/// Called before the launch is timed: this is set-up, not the kernel's cost.
+bool racePrepare(CUcontext Ctx, const Launch &L, CUstream App);
 /// Before and after the launch \p L of the checked kernel \p Kernel on the
-/// application's stream \p App.
+/// application's stream \p App (racePrepare said yes).
 void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
                 const std::string &Kernel);
 void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult R);
