@@ -15,6 +15,8 @@
 // -DINCANT_STATIC_CHECK=OFF.
 //
 //===----------------------------------------------------------------------===//
+// Before any fmt header: this file alone compiles fmt header-only.
+#define FMT_HEADER_ONLY 1
 #include <fmt/format.h>
 
 FMT_BEGIN_NAMESPACE
