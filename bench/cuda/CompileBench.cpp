@@ -17,15 +17,25 @@
 // not a GPU: --arch names the target. "sys" is the share of that CPU spent
 // in the kernel (page faults, mmap, the children's start). --keep-memory
 // makes malloc keep what is freed, as a campaign with several --jobs does
-// (Support/Memory.h).
+// (Support/Memory.h). The first line says how many skeletons the tests
+// share (CUDA/Splice.h: NVRTC compiles each once).
+//
+// --compare-whole checks instead that splicing (CUDA/Splice.h, the
+// default) makes the code NVRTC makes of the whole batch: for each batch of
+// the first size, one thread, each test's kernel and histogram kernel must
+// have the same bytes (cubin .text sections) and the same optcheck line
+// both ways; prints the tests that differ and a count.
 //
 //   incant-cuda-compile [--arch sm_90] [--batch 1,4,16,64] [--threads T]
-//                       [--tests N] [--keep-memory] PATH...
+//                       [--tests N] [--keep-memory] [--compare-whole] PATH...
 //
-// Exit codes: 0 measured, 2 usage or input error, 3 no NVRTC.
+// Exit codes: 0 measured (or the same code), 1 some code differs, 2 usage
+// or input error, 3 no NVRTC.
 //
 //===----------------------------------------------------------------------===//
+#include "incant/CUDA/Codegen.h"
 #include "incant/CUDA/CudaBackend.h"
+#include "incant/CUDA/Splice.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Support/Memory.h"
 
@@ -34,11 +44,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <memory>
 #include <mutex>
 #include <pthread.h>
+#include <set>
 #include <sys/resource.h>
 #include <thread>
 
@@ -72,6 +84,72 @@ double threadCpuSeconds() {
   return double(T.tv_sec) + double(T.tv_nsec) / 1e9;
 }
 
+/// Prepares \p Tests in batches of \p B, spliced and whole, and compares
+/// each test's kernels and optcheck line. The exit code.
+int compareWhole(const cuda::CudaTuning &Tuning,
+                 const std::vector<litmus::LoadedTest> &Tests, unsigned B) {
+  size_t Same = 0, Differ = 0, Failed = 0, NotPrepared = 0;
+  for (size_t I = 0; I < Tests.size(); I += B) {
+    size_t N = std::min<size_t>(B, Tests.size() - I);
+    std::vector<harness::RunRequest> Reqs(N);
+    for (size_t J = 0; J < N; ++J) {
+      Reqs[J].Prog = &Tests[I + J].Prog;
+      Reqs[J].File = Tests[I + J].File;
+    }
+    // A fresh backend each way: nothing compiled before is reused.
+    auto Prepare = [&](bool Spliced) {
+      if (Spliced)
+        unsetenv("INCANT_CUDA_SPLICE");
+      else
+        setenv("INCANT_CUDA_SPLICE", "0", 1);
+      std::vector<DiagnosticEngine> Ds(N);
+      std::vector<DiagnosticEngine *> DPs;
+      for (auto &D : Ds)
+        DPs.push_back(&D);
+      return cuda::createCudaBackend(Tuning)->prepare(Reqs, DPs);
+    };
+    auto S = Prepare(true), W = Prepare(false);
+    unsetenv("INCANT_CUDA_SPLICE");
+    for (size_t J = 0; J < N; ++J) {
+      if (!S[J] && !W[J]) { // no CUDA form (an input error) either way
+        ++NotPrepared;
+        continue;
+      }
+      if (!S[J] || !W[J]) {
+        ++Failed;
+        fmt::print("differs: {}: prepared one way only\n",
+                   Tests[I + J].File->name());
+        continue;
+      }
+      auto A = cuda::summarisePrepared(**S[J]);
+      auto C = cuda::summarisePrepared(**W[J]);
+      auto TA = cuda::cubinTextSections(std::string(A->Cubin));
+      auto TC = cuda::cubinTextSections(std::string(C->Cubin));
+      std::vector<std::string> Why;
+      if (!TA.count(A->TestKernel) || TA[A->TestKernel] != TC[C->TestKernel])
+        Why.push_back("test kernel");
+      if (!TA.count(A->HistKernel) || TA[A->HistKernel] != TC[C->HistKernel])
+        Why.push_back("histogram kernel");
+      if (A->OptCheck != C->OptCheck)
+        Why.push_back(fmt::format("optcheck ({} / {})", A->OptCheck,
+                                  C->OptCheck));
+      if (Why.empty()) {
+        ++Same;
+        continue;
+      }
+      ++Differ;
+      std::string What;
+      for (const auto &X : Why)
+        What += (What.empty() ? "" : ", ") + X;
+      fmt::print("differs: {}: {}\n", Tests[I + J].File->name(), What);
+    }
+  }
+  fmt::print("{} test(s) with the same code spliced and whole, {} differ, {} "
+             "prepared one way only, {} prepared neither way\n",
+             Same, Differ, Failed, NotPrepared);
+  return Differ || Failed ? 1 : 0;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -96,6 +174,9 @@ int main(int Argc, char **Argv) {
   bool KeepMemory = false;
   App.add_flag("--keep-memory", KeepMemory,
                "malloc keeps freed memory, as a campaign does");
+  bool Compare = false;
+  App.add_flag("--compare-whole", Compare,
+               "compare spliced and whole modules' code instead");
   App.add_option("paths", Paths, ".litmus files or folders")->required();
   CLI11_PARSE(App, Argc, Argv);
   if (KeepMemory && !keepFreedMemory())
@@ -119,9 +200,20 @@ int main(int Argc, char **Argv) {
   }
   cuda::CudaTuning Tuning;
   Tuning.PrepareArch = Arch;
-  fmt::print("{} tests, {}, {} thread(s){}\n{:>6} {:>14} {:>6} {:>10} {:>12} "
-             "{:>12} {:>8} {:>10}\n",
-             Tests.size(), Arch, Threads, KeepMemory ? ", --keep-memory" : "",
+  if (Compare)
+    return compareWhole(Tuning, Tests, Sizes.front());
+  // How many skeletons (CUDA/Splice.h) the tests share: NVRTC compiles
+  // each once when batches are spliced.
+  std::set<std::string> Skeletons;
+  for (const auto &T : Tests) {
+    DiagnosticEngine Quiet;
+    if (auto G = cuda::generateCuda(T.Prog, {}, T.File, Quiet))
+      Skeletons.insert(cuda::skeletonOf(G->Source).Source);
+  }
+  fmt::print("{} tests ({} skeletons), {}, {} thread(s){}\n{:>6} {:>14} {:>6} "
+             "{:>10} {:>12} {:>12} {:>8} {:>10}\n",
+             Tests.size(), Skeletons.size(), Arch, Threads,
+             KeepMemory ? ", --keep-memory" : "",
              "batch", "CPU s / test", "sys", "wall s", "on CPU", "waits/test",
              "failed", "together");
   for (unsigned B : Sizes) {

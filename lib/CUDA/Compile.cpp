@@ -1,14 +1,20 @@
 //===- Compile.cpp - NVRTC, optcheck and the compile cache ----------------===//
 #include "Compile.h"
 #include "incant/CUDA/Batch.h"
+#include "incant/CUDA/Splice.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Hash.h"
+#include "incant/Support/Process.h"
 
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -161,19 +167,156 @@ bool compileCached(CudaLibraries &L, const GeneratedTest &G,
 
 namespace {
 
+/// Splicing (Splice.h) needs ptxas and an sm_<N> target; INCANT_CUDA_SPLICE=0
+/// turns it off (each batch then goes through NVRTC whole, as before).
+/// The ptxas path, or "" with \p Why.
+std::string spliceTool(const std::string &Arch, std::string &Why) {
+  if (const char *E = std::getenv("INCANT_CUDA_SPLICE"); E && std::string(E) == "0") {
+    Why = "INCANT_CUDA_SPLICE=0";
+    return "";
+  }
+  if (Arch.rfind("sm_", 0) != 0) {
+    Why = "the target " + Arch + " is not sm_<N>";
+    return "";
+  }
+  static const std::string Ptxas = findCudaProgram("ptxas");
+  if (Ptxas.empty())
+    Why = "no ptxas (CUDA_HOME/bin or PATH)";
+  return Ptxas;
+}
+
+/// Says once per process why batches are compiled whole (the slower way).
+void noteWhole(const std::string &Why) {
+  static std::mutex M;
+  static std::set<std::string> Said;
+  std::lock_guard<std::mutex> Lock(M);
+  if (Why == "INCANT_CUDA_SPLICE=0" || !Said.insert(Why).second)
+    return;
+  std::cerr << "incant: note: CUDA batches are compiled whole by NVRTC "
+               "(slower): "
+            << Why << "\n";
+}
+
+/// The PTX of a skeleton for \p Arch, compiled once per process.
+bool skeletonPtx(CudaLibraries &L, const Skeleton &S, const std::string &Arch,
+                 std::string &Ptx, std::string &Why) {
+  struct Entry {
+    std::once_flag Once;
+    bool Ok = false;
+    std::string Ptx, Log;
+  };
+  static std::map<std::string, std::shared_ptr<Entry>> Cache;
+  static std::mutex CacheMutex;
+  constexpr size_t CacheCap = 1024; // about 50 kB of PTX each
+  std::string Key = Arch + '\n' + S.Source;
+  std::shared_ptr<Entry> E;
+  {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    auto It = Cache.find(Key);
+    if (It == Cache.end()) {
+      if (Cache.size() >= CacheCap)
+        Cache.clear();
+      It = Cache.emplace(Key, std::make_shared<Entry>()).first;
+    }
+    E = It->second;
+  }
+  std::call_once(E->Once, [&] {
+    std::string Cubin;
+    std::string Virtual = "compute_" + Arch.substr(3);
+    E->Ok = compile(L, S.Source, Virtual, "", E->Ptx, Cubin, E->Log);
+  });
+  if (!E->Ok) {
+    Why = "NVRTC failed on a skeleton: " + E->Log;
+    return false;
+  }
+  Ptx = E->Ptx;
+  return true;
+}
+
+/// Assembles \p Ptx with ptxas for \p Arch into \p Cubin.
+bool assemble(const std::string &Ptxas, const std::string &Ptx,
+              const std::string &Arch, std::string &Cubin, std::string &Why) {
+  char Tmpl[] = "/tmp/incant-splice-XXXXXX";
+  if (!mkdtemp(Tmpl)) {
+    Why = "cannot create a temporary folder";
+    return false;
+  }
+  namespace fs = std::filesystem;
+  fs::path Dir(Tmpl);
+  {
+    std::ofstream F(Dir / "m.ptx", std::ios::binary);
+    F.write(Ptx.data(), static_cast<std::streamsize>(Ptx.size()));
+  }
+  ProcessOptions Run;
+  Run.Argv = {Ptxas, "-arch=" + Arch, (Dir / "m.ptx").string(), "-o",
+              (Dir / "m.cubin").string()};
+  Run.Stdout = OutputMode::Discard;
+  Run.MaxOutputBytes = 1 << 16;
+  Run.TimeoutSeconds = 300;
+  ProcessResult R = runProcess(Run);
+  bool Ok = R.succeeded();
+  if (Ok) {
+    std::ifstream F(Dir / "m.cubin", std::ios::binary);
+    std::stringstream S;
+    S << F.rdbuf();
+    Cubin = S.str();
+    Ok = !Cubin.empty();
+  }
+  if (!Ok)
+    Why = "ptxas failed on a spliced module: " + R.describe() + "\n" + R.Err;
+  std::error_code EC;
+  fs::remove_all(Dir, EC);
+  return Ok;
+}
+
+/// The module of \p Tests through skeletons (Splice.h): \p Hist gets each
+/// test's histogram kernel. False, with \p Why, when it cannot be done.
+bool splicedModule(CudaLibraries &L,
+                   const std::vector<const GeneratedTest *> &Tests,
+                   const std::string &Arch, const std::string &Ptxas,
+                   std::string &Cubin, std::vector<std::string> &Hist,
+                   std::string &Why) {
+  std::vector<std::string> Ptx;
+  for (const GeneratedTest *G : Tests) {
+    Skeleton S = skeletonOf(G->Source);
+    std::string P;
+    if (!skeletonPtx(L, S, Arch, P, Why))
+      return false;
+    std::optional<std::string> Filled = fillSkeleton(P, S.Ops);
+    if (!Filled) {
+      Why = "a skeleton's PTX names an operation the test does not have";
+      return false;
+    }
+    Ptx.push_back(std::move(*Filled));
+  }
+  std::optional<std::string> M = splicedModulePtx(Ptx, Hist, Why);
+  return M && assemble(Ptxas, *M, Arch, Cubin, Why);
+}
+
+} // namespace
+
+namespace {
+
 /// A batch in the compile cache: DIR/KEY.cubin and DIR/KEY.opt, one line
-/// per test: "<ok|failed|skipped> <alone 0|1> <detail>". Files are
+/// per test: "<ok|failed|skipped> <alone 0|1> <histogram kernel> <detail>". Files are
 /// written under a temporary name and renamed, the .opt last, so a reader
 /// sees whole entries or none.
 struct CacheEntry {
   std::string Cubin;
-  std::vector<std::pair<OptCheckResult, bool>> Tests; ///< (optcheck, alone)
+  struct Test {
+    OptCheckResult Opt;
+    bool Alone = false;
+    std::string Hist; ///< The test's histogram kernel in the module.
+  };
+  std::vector<Test> Tests;
 };
 
 std::string cacheKey(CudaLibraries &L, const std::string &Source,
-                     const std::string &Arch) {
-  // The optcheck results depend on the disassembler found.
-  uint64_t H = fnv1a64("incant-cubin-1\n" + nvrtcVersion(L) + '\n' + Arch +
+                     const std::string &Arch, const std::string &Ptxas) {
+  // The optcheck results depend on the disassembler found; the module on
+  // the way it was made (ptxas: spliced; none: NVRTC whole).
+  uint64_t H = fnv1a64("incant-cubin-2\n" + nvrtcVersion(L) + '\n' + Arch +
+                       '\n' + Ptxas +
                        (nvrtcHasMinimal(L) ? "\n-minimal\n" : "\n") +
                        findCudaProgram("cuobjdump") + '\n' +
                        findCudaProgram("nvdisasm"));
@@ -206,14 +349,15 @@ std::optional<CacheEntry> readCache(const std::string &Dir,
     std::istringstream LS(Line);
     std::string Kind;
     int Alone = 0;
-    if (!(LS >> Kind >> Alone))
+    std::string Hist;
+    if (!(LS >> Kind >> Alone >> Hist))
       return std::nullopt;
     OptCheckResult R;
     R.K = Kind == "ok"       ? OptCheckResult::Ok
           : Kind == "failed" ? OptCheckResult::Failed
                              : OptCheckResult::Skipped;
     std::getline(LS >> std::ws, R.Detail);
-    E.Tests.emplace_back(std::move(R), Alone != 0);
+    E.Tests.push_back({std::move(R), Alone != 0, std::move(Hist)});
   }
   if (E.Tests.size() != N)
     return std::nullopt;
@@ -226,7 +370,7 @@ void writeCache(const std::string &Dir, const std::string &Key,
   std::error_code EC;
   fs::create_directories(Dir, EC);
   std::ostringstream Opt;
-  for (const auto &[R, Alone] : E.Tests) {
+  for (const auto &[R, Alone, Hist] : E.Tests) {
     std::string D = R.Detail;
     for (char &C : D)
       if (C == '\n' || C == '\r')
@@ -234,7 +378,7 @@ void writeCache(const std::string &Dir, const std::string &Key,
     Opt << (R.K == OptCheckResult::Ok       ? "ok"
             : R.K == OptCheckResult::Failed ? "failed"
                                             : "skipped")
-        << ' ' << (Alone ? 1 : 0) << ' ' << D << '\n';
+        << ' ' << (Alone ? 1 : 0) << ' ' << Hist << ' ' << D << '\n';
   }
   std::string Tmp = fmt::format(".tmp-{}-{}", getpid(),
                                 std::hash<std::thread::id>()(
@@ -281,28 +425,39 @@ compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
     return Out;
   }
   std::string Source = batchSource(Tests);
-  std::string Key = CacheDir.empty() ? "" : cacheKey(L, Source, Arch);
+  std::string WhyWhole;
+  std::string Ptxas = spliceTool(Arch, WhyWhole);
+  std::string Key = CacheDir.empty() ? "" : cacheKey(L, Source, Arch, Ptxas);
   if (!Key.empty())
     if (std::optional<CacheEntry> E = readCache(CacheDir, Key, Tests.size())) {
       auto M = std::make_shared<CompiledModule>();
       M->Cubin = std::move(E->Cubin);
       M->Arch = Arch;
       for (size_t K = 0; K < Tests.size(); ++K) {
-        if (E->Tests[K].second) {
+        if (E->Tests[K].Alone) {
           Alone(K);
           continue;
         }
         int Id = static_cast<int>(K);
-        Out[K] = CompiledKernels{M, testKernelName(Id), histKernelName(Id),
-                                 std::move(E->Tests[K].first)};
+        Out[K] = CompiledKernels{M, testKernelName(Id),
+                                 std::move(E->Tests[K].Hist),
+                                 std::move(E->Tests[K].Opt)};
       }
       return Out;
     }
   std::string Ptx, Cubin, Log;
-  if (!compile(L, Source, Arch, "", Ptx, Cubin, Log)) {
+  std::vector<std::string> Hist;
+  if (Ptxas.empty() ||
+      !splicedModule(L, Tests, Arch, Ptxas, Cubin, Hist, WhyWhole)) {
+    noteWhole(WhyWhole);
+    Hist.clear();
     for (size_t K = 0; K < Tests.size(); ++K)
-      Alone(K);
-    return Out;
+      Hist.push_back(histKernelName(static_cast<int>(K)));
+    if (!compile(L, Source, Arch, "", Ptx, Cubin, Log)) {
+      for (size_t K = 0; K < Tests.size(); ++K)
+        Alone(K);
+      return Out;
+    }
   }
   auto M = std::make_shared<CompiledModule>();
   M->Cubin = std::move(Cubin);
@@ -316,7 +471,7 @@ compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
   for (size_t K = 0; K < Tests.size(); ++K) {
     const GeneratedTest &G = *Tests[K];
     int Id = static_cast<int>(K);
-    CompiledKernels C{M, testKernelName(Id), histKernelName(Id), {}};
+    CompiledKernels C{M, testKernelName(Id), Hist[K], {}};
     if (!HaveSass) {
       C.Opt.K = OptCheckResult::Skipped;
       C.Opt.Detail = Why;
@@ -331,7 +486,7 @@ compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,
     // to the test alone; a failure is settled the way `incant run` settles
     // it, on the test alone.
     bool Failed = C.Opt.K == OptCheckResult::Failed;
-    Entry.Tests.emplace_back(C.Opt, Failed);
+    Entry.Tests.push_back({C.Opt, Failed, C.HistKernel});
     if (Failed)
       Alone(K);
     else

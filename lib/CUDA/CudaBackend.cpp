@@ -293,7 +293,8 @@ summarisePrepared(const harness::PreparedTest &P) {
     return std::nullopt;
   return PreparedSummary{C->Kernels.Module->Arch, C->Kernels.Module.get(),
                          C->Kernels.Module->Cubin.size(),
-                         C->Kernels.TestKernel, C->Kernels.Opt.line()};
+                         C->Kernels.TestKernel, C->Kernels.HistKernel,
+                         C->Kernels.Opt.line(), C->Kernels.Module->Cubin};
 }
 
 } // namespace incant::cuda

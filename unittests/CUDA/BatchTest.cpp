@@ -28,14 +28,7 @@ namespace fs = std::filesystem;
 namespace {
 
 using cudatest::input;
-
-cuda::GeneratedTest generate(const litmus::Program &P) {
-  DiagnosticEngine Diags;
-  std::optional<cuda::GeneratedTest> G =
-      cuda::generateCuda(P, {}, nullptr, Diags);
-  EXPECT_TRUE(G.has_value());
-  return G ? *G : cuda::GeneratedTest();
-}
+using cudatest::generate;
 
 /// An H100 listing as it reads when its test is test \p K of a batch.
 std::string asBatchMember(std::string Sass, int K) {

@@ -1,14 +1,17 @@
 //===- CudaTestSupport.h - What the CUDA unit tests share -------*- C++ -*-===//
 //
-// Reading a file of unittests/CUDA/Inputs, and compiling generated code
-// with the toolkit's nvcc (sm_90, the generated code's harmless warnings
-// silenced) to check that it builds.
+// Reading a file of unittests/CUDA/Inputs, a program's generated code, and
+// compiling generated code with the toolkit's nvcc (sm_90, the generated
+// code's harmless warnings silenced) to check that it builds.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_UNITTESTS_CUDA_CUDATESTSUPPORT_H
 #define INCANT_UNITTESTS_CUDA_CUDATESTSUPPORT_H
 
+#include "incant/CUDA/Codegen.h"
 #include "incant/Support/Process.h"
+
+#include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
@@ -23,6 +26,15 @@ inline std::string input(const char *Name) {
   std::stringstream S;
   S << F.rdbuf();
   return S.str();
+}
+
+/// The generated code of \p P (a failed expectation when there is none).
+inline cuda::GeneratedTest generate(const litmus::Program &P) {
+  DiagnosticEngine Diags;
+  std::optional<cuda::GeneratedTest> G =
+      cuda::generateCuda(P, {}, nullptr, Diags);
+  EXPECT_TRUE(G.has_value());
+  return G ? *G : cuda::GeneratedTest();
 }
 
 /// Runs \p Nvcc on \p Source with \p Mode ("-c", "-cubin") into \p Output;

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <optional>
 #include <string>
 
@@ -59,7 +60,10 @@ struct PreparedSummary {
   const void *Module = nullptr;
   size_t ModuleBytes = 0;
   std::string TestKernel;
+  std::string HistKernel;
   std::string OptCheck;
+  /// The module's bytes (a cubin), alive as long as the prepared test.
+  std::string_view Cubin;
 };
 std::optional<PreparedSummary>
 summarisePrepared(const harness::PreparedTest &P);

@@ -56,7 +56,7 @@ struct CampaignCommand {
   unsigned Jobs = 0;
   /// Tests a preparing thread takes at a time; the CUDA backend compiles
   /// them as one module.
-  unsigned Batch = 16;
+  unsigned Batch = 32;
   /// Where the backend keeps compiled tests between campaigns
   /// (RunRequest::CompileCache); empty: nowhere.
   std::string CompileCache;
