@@ -226,6 +226,25 @@ std::shared_ptr<Binding> ModelImpl::makeBinding(const Execution &X) const {
     if (int32_t Slot = B->Slot[R.Prim]; Slot >= 0 && !Prims[R.Prim].IsSet)
       B->Transitive[size_t(R.Reg)] = X.relations()[size_t(Slot)].Transitive;
   computeLevels(*B);
+  size_t Levels = size_t(std::max<uint8_t>(
+                      B->Top, *std::max_element(B->PrimLevel.begin(),
+                                                B->PrimLevel.end()))) +
+                  1;
+  B->CodeBegin.assign(Levels, uint32_t(P.Code.size()));
+  B->CodeEnd.assign(Levels, 0);
+  for (size_t Pc = 0; Pc != P.Code.size(); ++Pc) {
+    size_t L = B->InstrLevel[Pc];
+    B->CodeBegin[L] = std::min(B->CodeBegin[L], uint32_t(Pc));
+    B->CodeEnd[L] = uint32_t(Pc + 1);
+  }
+  B->LevelPrims.assign(Levels, {});
+  for (size_t I = 0; I != P.Prims.size(); ++I)
+    B->LevelPrims[B->PrimLevel[P.Prims[I].Prim]].push_back(uint32_t(I));
+  B->PrimsFrom.assign(Levels, {});
+  for (size_t L = 0; L != Levels; ++L)
+    for (size_t I = 0; I != Prims.size(); ++I)
+      if (B->PrimLevel[I] >= L)
+        B->PrimsFrom[L].push_back(uint32_t(I));
   B->RegPol.assign(size_t(B->Top) + 1, {});
   for (unsigned L = 1; L <= B->Top; ++L)
     B->RegPol[L] = polarities(*B, L);
@@ -263,6 +282,15 @@ public:
   explicit EvaluatorImpl(const ModelImpl &M) : M(M) {}
 
   bool stage(const Execution &X, unsigned Level);
+  bool keep(const Execution &X, unsigned Level) {
+    const Binding *Before = B.get();
+    bindTo(X);
+    if (B.get() != Before || Staged < int(Level) || !Error.empty() ||
+        N != X.numEvents())
+      return false;
+    Staged = int(Level);
+    return true;
+  }
   Verdict finish(const Execution &X);
   Verdict evaluateAll(const Execution &X);
   bool refutes(const Execution &X, unsigned From, uint32_t UpperMask);
@@ -279,12 +307,27 @@ private:
   std::shared_ptr<const Binding> B;
   unsigned N = 0, Wd = 0;
   size_t Stride = 0;
-  std::vector<uint64_t> Arena;
+  /// Grow-only word buffers, not zeroed (a check makes an evaluator per
+  /// test; zeroing them was 3% of a small test): every register, derived
+  /// primitive and scratch row is written before it is read.
+  struct Words {
+    std::unique_ptr<uint64_t[]> P;
+    size_t Size = 0;
+    /// At least \p N words; the contents are lost when it grows.
+    void reserve(size_t N) {
+      if (N > Size) {
+        P.reset(new uint64_t[N]);
+        Size = N;
+      }
+    }
+    uint64_t *data() { return P.get(); }
+  };
+  Words Arena;
   std::vector<const uint64_t *> Reg;
-  std::vector<uint64_t> Derived;
+  Words Derived;
   std::vector<const uint64_t *> PrimPtr;
   std::vector<uint8_t> PrimState; ///< 0 not looked at, 1 busy, 2 done
-  std::vector<uint64_t> Tmp;
+  Words Tmp;
   std::vector<uint64_t> FixIters;
   std::string Error;
   /// The levels up to this one hold the values of the last stages.
@@ -388,26 +431,24 @@ bool EvaluatorImpl::stage(const Execution &X, unsigned Level) {
     Wd = bits::wordsFor(N);
     Stride = size_t(N) * Wd;
     // +1 so that data() is never null, even with no events.
-    Arena.resize(P.NumRegs * Stride + 1);
+    Arena.reserve(P.NumRegs * Stride + 1);
     Reg.assign(P.NumRegs, nullptr);
     for (unsigned R = 0; R != P.NumRegs; ++R)
       Reg[R] = Arena.data() + R * Stride;
-    if (Derived.size() < NumPrims * Stride + 1)
-      Derived.resize(NumPrims * Stride + 1);
-    if (Tmp.size() < Stride + 2 * Wd + 1)
-      Tmp.resize(Stride + 2 * Wd + 1);
+    Derived.reserve(NumPrims * Stride + 1);
+    Tmp.reserve(Stride + 2 * Wd + 1);
     PrimPtr.assign(NumPrims, nullptr);
     PrimState.assign(NumPrims, 0);
     Error.clear();
   }
   if (!Error.empty())
     return false;
-  for (size_t I = 0; I != NumPrims; ++I)
-    if (B->PrimLevel[I] >= Level)
-      PrimState[I] = 0;
-  for (const PrimReg &PR : P.Prims) {
-    if (B->PrimLevel[PR.Prim] != Level)
-      continue;
+  static const std::vector<uint32_t> None;
+  bool Known = Level < B->PrimsFrom.size();
+  for (uint32_t I : Known ? B->PrimsFrom[Level] : None)
+    PrimState[I] = 0;
+  for (uint32_t K : Known ? B->LevelPrims[Level] : None) {
+    const PrimReg &PR = P.Prims[K];
     const uint64_t *Ptr = prim(PR.Prim, X);
     if (!Ptr)
       return false;
@@ -432,7 +473,9 @@ bool EvaluatorImpl::run(unsigned Level) {
   const uint64_t Cap = uint64_t(Stride) * 64 + 2;
   if (FixIters.size() < P.Fixes.size())
     FixIters.resize(P.Fixes.size());
-  for (size_t Pc = 0, E = P.Code.size(); Pc < E; ++Pc) {
+  if (Level >= B->CodeBegin.size())
+    return true;
+  for (size_t Pc = B->CodeBegin[Level], E = B->CodeEnd[Level]; Pc < E; ++Pc) {
     if (B->InstrLevel[Pc] != Level)
       continue;
     const Instr &I = P.Code[Pc];
@@ -642,6 +685,9 @@ Evaluator &Evaluator::operator=(Evaluator &&) noexcept = default;
 
 bool Evaluator::stage(const Execution &X, unsigned Level) {
   return Impl->stage(X, Level);
+}
+bool Evaluator::keep(const Execution &X, unsigned Level) {
+  return Impl->keep(X, Level);
 }
 Verdict Evaluator::finish(const Execution &X) { return Impl->finish(X); }
 bool Evaluator::refutes(const Execution &X, unsigned From,

@@ -98,25 +98,18 @@ std::optional<Model> Model::parse(std::shared_ptr<const SourceFile> File,
   return Model(std::make_unique<ModelImpl>(std::move(*P)));
 }
 
-const std::string &Model::name() const { return Impl->P.Title; }
-
-bool Model::partialCoherence() const { return Impl->P.PartialCoherence; }
-
-bool Model::usesPrimitive(std::string_view Name) const {
-  std::optional<unsigned> Idx = lookupPrimitive(Name);
-  if (!Idx)
-    return false;
+ModelImpl::ModelImpl(Program Prog)
+    : P(std::move(Prog)), UsedPrims(primitiveNames().size(), false) {
   // A derived primitive reads the ones its recipe names, transitively.
-  std::vector<bool> Used(primitiveNames().size(), false);
   std::vector<unsigned> Work;
-  for (const PrimReg &R : Impl->P.Prims)
+  for (const PrimReg &R : P.Prims)
     Work.push_back(R.Prim);
   while (!Work.empty()) {
     unsigned I = Work.back();
     Work.pop_back();
-    if (Used[I])
+    if (UsedPrims[I])
       continue;
-    Used[I] = true;
+    UsedPrims[I] = true;
     const Derivation &D = derivations()[I];
     for (int Op : {D.A, D.B})
       if (Op >= 0)
@@ -124,7 +117,15 @@ bool Model::usesPrimitive(std::string_view Name) const {
     if (D.How == Recipe::FenceRel)
       Work.push_back(*lookupPrimitive("po"));
   }
-  return Used[*Idx];
+}
+
+const std::string &Model::name() const { return Impl->P.Title; }
+
+bool Model::partialCoherence() const { return Impl->P.PartialCoherence; }
+
+bool Model::usesPrimitive(std::string_view Name) const {
+  std::optional<unsigned> Idx = lookupPrimitive(Name);
+  return Idx && Impl->UsedPrims[*Idx];
 }
 
 void Model::print(std::ostream &OS) const {

@@ -43,12 +43,22 @@ struct Binding {
   /// (L >= 1; RegPol[0] is unused).
   std::vector<std::vector<Polarity>> RegPol;
   uint8_t Top = 0;                ///< The highest level of the layout.
+  /// Per level L (0..Top), so that staging L looks only at its own:
+  /// [CodeBegin, CodeEnd) holds every instruction of level L (a let rec
+  /// block lies whole in one level); LevelPrims the entries of
+  /// Program::Prims at L; PrimsFrom the primitives at L or above.
+  std::vector<uint32_t> CodeBegin, CodeEnd;
+  std::vector<std::vector<uint32_t>> LevelPrims, PrimsFrom;
 };
 
 class ModelImpl {
 public:
-  explicit ModelImpl(Program P) : P(std::move(P)) {}
+  explicit ModelImpl(Program P);
   Program P;
+  /// Per primitive of primitiveNames(): whether the model reads it, derived
+  /// primitives counting as the ones they read (worked out once: check asks
+  /// per test).
+  std::vector<bool> UsedPrims;
   /// Unique for the life of the process (unlike the object's address).
   const uint64_t Id = NextId++;
   /// The binding for \p X's layout, computed once and cached.

@@ -2,6 +2,8 @@
 #include "LitmusLexer.h"
 #include "incant/PTX/Lexer.h"
 
+#include <cstring>
+
 namespace incant::litmus {
 
 using ptx::hexDigit;
@@ -21,15 +23,21 @@ uint32_t skipSpaceAndComments(const std::string &S, uint32_t Pos,
         C == '\v') {
       ++Pos;
     } else if (C == '/' && Pos + 1 < N && S[Pos + 1] == '/') {
-      while (Pos < N && S[Pos] != '\n')
-        ++Pos;
+      const void *NL = std::memchr(S.data() + Pos, '\n', N - Pos);
+      Pos = NL ? uint32_t(static_cast<const char *>(NL) - S.data()) : N;
     } else if (C == '(' && Pos + 1 < N && S[Pos + 1] == '*') {
-      uint32_t P = Pos + 2;
-      while (P + 1 < N && !(S[P] == '*' && S[P + 1] == ')'))
+      // The closing "*)": memchr to each '*' (a test's comment block is
+      // most of its bytes).
+      const char *B = S.data(), *P = B + Pos + 2, *End = B + N;
+      while (P + 1 < End) {
+        P = static_cast<const char *>(std::memchr(P, '*', size_t(End - P)));
+        if (!P || P[1] == ')')
+          break;
         ++P;
-      if (P + 1 >= N)
+      }
+      if (!P || P + 1 >= End)
         return Pos; // Unterminated: the lexer reports it.
-      Pos = P + 2;
+      Pos = uint32_t(P - B) + 2;
     } else {
       break;
     }

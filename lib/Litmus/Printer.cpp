@@ -20,7 +20,7 @@ void appendValue(std::string &Out, const ValueExpr &V) {
   }
   auto It = std::back_inserter(Out);
   if (!V.Hex)
-    fmt::format_to(It, "{}", V.Int);
+    Out += std::to_string(V.Int);
   else if (V.Int < 0)
     fmt::format_to(It, "-0x{:x}",
                    uint64_t(0) - static_cast<uint64_t>(V.Int));
@@ -35,21 +35,16 @@ std::string printValue(const ValueExpr &V) {
 }
 
 void appendThreadName(std::string &Out, const Test &T, int32_t Id) {
-  fmt::format_to(std::back_inserter(Out), "{}{}",
-                 T.A == Arch::PTX ? 'P' : 'T', Id);
-}
-
-std::string threadName(const Test &T, int32_t Id) {
-  std::string S;
-  appendThreadName(S, T, Id);
-  return S;
+  Out += T.A == Arch::PTX ? 'P' : 'T';
+  Out += std::to_string(Id);
 }
 
 /// `0:` in GPU_PTX, `P0:` in PTX.
 void appendThreadPrefix(std::string &Out, const Test &T, int32_t Id) {
   if (T.A == Arch::PTX)
     Out += 'P';
-  fmt::format_to(std::back_inserter(Out), "{}:", Id);
+  Out += std::to_string(Id);
+  Out += ':';
 }
 
 std::string threadPrefix(const Test &T, int32_t Id) {
@@ -101,14 +96,18 @@ std::string printCond(const Test &T, const CondExpr &C, int Prec) {
   return "";
 }
 
-std::string printScope(const Test &T, const ScopeNode &N) {
-  if (N.IsThread)
-    return threadName(T, N.Thread);
-  std::string S = "(";
-  S += scopeLevelName(N.Level);
-  for (const ScopeNode &K : N.Kids)
-    S += " " + printScope(T, K);
-  return S + ")";
+void appendScope(std::string &Out, const Test &T, const ScopeNode &N) {
+  if (N.IsThread) {
+    appendThreadName(Out, T, N.Thread);
+    return;
+  }
+  Out += '(';
+  Out += scopeLevelName(N.Level);
+  for (const ScopeNode &K : N.Kids) {
+    Out += ' ';
+    appendScope(Out, T, K);
+  }
+  Out += ')';
 }
 
 void appendHeader(std::string &Out, const Test &T, const ThreadHeader &H) {
@@ -212,8 +211,11 @@ std::string printTest(const Test &T) {
     Out += '\n';
   }
 
-  if (T.Scopes)
-    Out += "ScopeTree\n" + printScope(T, *T.Scopes) + "\n";
+  if (T.Scopes) {
+    Out += "ScopeTree\n";
+    appendScope(Out, T, *T.Scopes);
+    Out += '\n';
+  }
   if (!T.MemMap.empty()) {
     for (size_t I = 0; I != T.MemMap.size(); ++I) {
       if (I)

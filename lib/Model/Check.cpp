@@ -21,6 +21,9 @@ public:
   bool admits(const cat::Execution &X, unsigned Level) override {
     return Ev.stage(X, Level);
   }
+  bool keep(const cat::Execution &X, unsigned Level) override {
+    return Ev.keep(X, Level);
+  }
   bool refutes(const cat::Execution &X, unsigned From,
                uint32_t UpperMask) override {
     return Ev.refutes(X, From, UpperMask);

@@ -124,6 +124,8 @@ private:
   /// chosen so far with co at its least (initial writes first) and at its
   /// most (every pair both ways).
   bool PruneRfLower = false, PruneRfUpper = false;
+  /// The pruner's answer on the level-0 primitives of the last choice.
+  bool Level0Known = false, Level0Admits = false;
   Relation Co;
   std::vector<Value> FinalLocs;
   std::vector<std::vector<Value>> FinalOptions;
@@ -550,9 +552,18 @@ void CandidateEnumerator::decideFence(size_t Pair) {
 
 void CandidateEnumerator::setUpChoice() {
   clear(SyncFence, unsigned(L.Events.size()));
-  Prims.setUpCombination(P, L, Chosen, SyncBar, SyncFence);
-  if (Pruner && !Pruner->admits(Prims.execution(), 0))
-    return; // the model forbids this choice whatever rf and co are
+  bool Rebuilt = Prims.setUpCombination(P, L, Chosen, SyncBar, SyncFence);
+  if (Pruner) {
+    // The same level-0 primitives as the last choice's (combinations
+    // that differ only in the values read): the same answer.
+    const cat::Execution &X = Prims.execution();
+    if (Rebuilt || !Level0Known ||
+        (Level0Admits && !Pruner->keep(X, 0)))
+      Level0Admits = Pruner->admits(X, 0);
+    Level0Known = true;
+    if (!Level0Admits)
+      return; // the model forbids this choice whatever rf and co are
+  }
   PruneRfLower = PruneRfUpper = false;
   // Pruning rf costs two evaluations per read: worth it only when the rf
   // choices are many.

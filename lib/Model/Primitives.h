@@ -46,7 +46,8 @@ public:
   void setUpTest(const litmus::Program &P);
   /// Builds the rf/co-independent primitives of one trace combination,
   /// with the barrier synchronization and Fence-SC order chosen for it.
-  void setUpCombination(const litmus::Program &P, const CombinationLayout &L,
+  /// False when it kept the last combination's (the same but for values).
+  bool setUpCombination(const litmus::Program &P, const CombinationLayout &L,
                         const std::vector<const Trace *> &Chosen,
                         const cat::Relation &SyncBar,
                         const cat::Relation &SyncFence);
@@ -88,6 +89,24 @@ private:
   /// set up: the first thread that shares that level with it.
   std::vector<uint32_t> GroupOf;
   std::vector<std::optional<uint8_t>> ScopeOf;
+
+  /// The combination last set up, less its values: nothing above depends
+  /// on the values read and written, so a combination of the same shape
+  /// (a 2-thread test's combinations often differ only in the values read)
+  /// keeps what was built. Cleared by setUpTest.
+  struct Shape {
+    std::vector<Event> Events; ///< With V cleared.
+    std::vector<int32_t> ThreadOf, InitLoc, Base;
+    std::vector<std::vector<int32_t>> Reads; ///< Per thread.
+    cat::Relation SyncBar, SyncFence;
+    bool Valid = false;
+  } Last;
+  /// Whether \p L, \p Chosen and the two relations have Last's shape;
+  /// else makes it Last's.
+  bool sameShapeAsLast(const CombinationLayout &L,
+                       const std::vector<const Trace *> &Chosen,
+                       const cat::Relation &SyncBar,
+                       const cat::Relation &SyncFence);
 };
 
 } // namespace incant::model

@@ -60,7 +60,10 @@ std::string typeName(Type T) {
            : T.K == Type::U ? 'u'
            : T.K == Type::F ? 'f'
                             : 'b';
-  return fmt::format(".{}{}", C, T.Bits);
+  // Not fmt::format: check prints a test's register types for its hash.
+  std::string S = {'.', C};
+  S += std::to_string(T.Bits);
+  return S;
 }
 
 const char *addrSpaceName(AddrSpace S) {

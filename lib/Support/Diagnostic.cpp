@@ -16,9 +16,10 @@ namespace incant {
 SourceFile::SourceFile(std::string Name, std::string Text)
     : Name(std::move(Name)), Text(std::move(Text)) {
   LineStarts.push_back(0);
-  for (uint32_t I = 0, E = this->Text.size(); I != E; ++I)
-    if (this->Text[I] == '\n')
-      LineStarts.push_back(I + 1);
+  const char *B = this->Text.data(), *E = B + this->Text.size();
+  for (const char *P = B;
+       (P = static_cast<const char *>(std::memchr(P, '\n', size_t(E - P))));)
+    LineStarts.push_back(uint32_t(++P - B));
 }
 
 std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
@@ -67,6 +68,10 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
     if (N == 0)
       break;
     Size += size_t(N);
+    // A regular file read to the size fstat gave is whole: no read more
+    // to see its end (a system call per test, for check).
+    if (S_ISREG(St.st_mode) && Size == size_t(St.st_size))
+      break;
     if (Size > MaxSize) {
       Error = "is more than " + std::to_string(MaxSize) + " bytes";
       return nullptr;

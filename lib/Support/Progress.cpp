@@ -9,8 +9,15 @@ namespace incant {
 
 using Clock = std::chrono::steady_clock;
 
+/// Asked once a process: check makes a progress line per test, and the
+/// question is a system call.
+static bool stderrIsTerminal() {
+  static const bool Terminal = isatty(STDERR_FILENO);
+  return Terminal;
+}
+
 ProgressLine::ProgressLine(std::ostream &OS)
-    : ProgressLine(OS, &OS == &std::cerr && isatty(STDERR_FILENO)) {}
+    : ProgressLine(OS, &OS == &std::cerr && stderrIsTerminal()) {}
 
 ProgressLine::ProgressLine(std::ostream &OS, bool Terminal,
                            double DelaySeconds)

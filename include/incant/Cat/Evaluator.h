@@ -41,6 +41,12 @@ public:
   /// that level. False if one of them fails (the model forbids every
   /// execution with these primitives) or the model cannot be evaluated.
   bool stage(const Execution &X, unsigned Level);
+  /// Takes the registers of the levels up to \p Level as the last stage()
+  /// of them left them, for an X whose primitives of those levels have not
+  /// changed since: the next finish() stages the levels above. False (and
+  /// nothing kept) where they were not all staged for X's layout, or the
+  /// model could not be evaluated: then stage again.
+  bool keep(const Execution &X, unsigned Level);
   /// The verdict: stages the levels above the last one staged (a caller
   /// that changes a level's primitives stages it again first) and tests
   /// every check and flag.

@@ -100,6 +100,10 @@ public:
   /// time it changes a level's, up to co and the Fence-SC order): false
   /// skips every candidate that shares them.
   virtual bool admits(const cat::Execution &X, unsigned Level) = 0;
+  /// The primitives up to \p Level are those of the last admits() of that
+  /// level, which answered true: true if the pruner keeps what it worked
+  /// out then (no need to call admits again).
+  virtual bool keep(const cat::Execution &, unsigned) { return false; }
   /// While the primitives of levels \p From and up are being chosen, X
   /// holds bounds on them: bit L of \p UpperMask says level L holds a
   /// superset of every completion's, else a subset. True skips them all.
