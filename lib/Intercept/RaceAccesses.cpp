@@ -198,23 +198,6 @@ std::optional<uint32_t> syncKind(const Instruction &I, std::string &Kind) {
   }
 }
 
-/// The warp barrier that makes a warp whole again after barrier \p I, or
-/// "" for none. Every lane of a warp executes an aligned CTA barrier
-/// (`bar.*`, `barrier.*.aligned`) or names itself in a warp barrier, but
-/// independent thread scheduling may let them leave it apart; the sync
-/// hook between two such groups is unsafe: the hook writes uniform
-/// registers (one per warp) that the lanes already past it may hold (on
-/// the H100, a lane still in the hook after `__syncthreads()` overwrote
-/// the register the other lanes had just loaded a kernel parameter into).
-/// So the lanes meet before the hook and after it.
-std::string warpRejoin(const Instruction &I) {
-  if (I.Op == Opcode::BarWarp && !I.Ops.empty())
-    return "bar.warp.sync " + printOperand(I.Ops[0]) + ";";
-  if (I.Op == Opcode::Bar && (I.Name == "bar" || I.hasMod(".aligned")))
-    return "bar.warp.sync 0xffffffff;";
-  return "";
-}
-
 /// Queues `{ .param ...; st.param ...; [guard] call Callee, (...); }`
 /// before or after body item \p Item.
 bool queueCall(ir::Rewriter &RW, unsigned Func, unsigned Item, bool After,
@@ -391,17 +374,8 @@ bool RacePass::run(Unit &U) {
         uint32_t Id = U.addSite("race", F, Item, What);
         U.manifest().Sites[Id].Text = ptx::printInstruction(I);
         bool Fence = I.Op == Opcode::Membar || I.Op == Opcode::Fence;
-        // The warp whole again around the call after a barrier (inserted
-        // after, so they come in this order: sync, call, sync).
-        std::string Rejoin = warpRejoin(I);
-        if (!Rejoin.empty() &&
-            !RW.insertAfter(Func, Item, Guard + Rejoin))
-          return false;
         if (!queueCall(RW, Func, Item, /*After=*/!Fence, Guard, Sync,
                        {{".b32", std::to_string(*K)}}))
-          return false;
-        if (!Rejoin.empty() &&
-            !RW.insertAfter(Func, Item, Guard + Rejoin))
           return false;
         continue;
       }
