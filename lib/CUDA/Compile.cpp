@@ -5,6 +5,7 @@
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Hash.h"
 #include "incant/Support/Process.h"
+#include "incant/Support/TempDir.h"
 
 #include <fmt/format.h>
 
@@ -236,13 +237,12 @@ bool skeletonPtx(CudaLibraries &L, const Skeleton &S, const std::string &Arch,
 /// Assembles \p Ptx with ptxas for \p Arch into \p Cubin.
 bool assemble(const std::string &Ptxas, const std::string &Ptx,
               const std::string &Arch, std::string &Cubin, std::string &Why) {
-  char Tmpl[] = "/tmp/incant-splice-XXXXXX";
-  if (!mkdtemp(Tmpl)) {
+  TempDir Tmp("incant-splice");
+  if (!Tmp.ok()) {
     Why = "cannot create a temporary folder";
     return false;
   }
-  namespace fs = std::filesystem;
-  fs::path Dir(Tmpl);
+  const std::filesystem::path &Dir = Tmp.path();
   {
     std::ofstream F(Dir / "m.ptx", std::ios::binary);
     F.write(Ptx.data(), static_cast<std::streamsize>(Ptx.size()));
@@ -264,8 +264,6 @@ bool assemble(const std::string &Ptxas, const std::string &Ptx,
   }
   if (!Ok)
     Why = "ptxas failed on a spliced module: " + R.describe() + "\n" + R.Err;
-  std::error_code EC;
-  fs::remove_all(Dir, EC);
   return Ok;
 }
 

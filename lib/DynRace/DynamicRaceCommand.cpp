@@ -6,6 +6,7 @@
 #include "incant/Intercept/ImageScan.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Process.h"
+#include "incant/Support/TempDir.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -33,23 +34,6 @@ bool readFile(const std::string &Path, std::string &Out) {
   Out = S.str();
   return true;
 }
-
-/// A fresh private folder for one run's files.
-std::string makeTempDir() {
-  std::string T = (fs::temp_directory_path() / "incant-race-XXXXXX").string();
-  if (!mkdtemp(T.data()))
-    return "";
-  return T;
-}
-
-struct TempDir {
-  std::string Path;
-  ~TempDir() {
-    std::error_code EC;
-    if (!Path.empty())
-      fs::remove_all(Path, EC);
-  }
-};
 
 /// The program a .cu file is built into, through incant with pass race.
 bool buildSource(const DynamicRaceCommand &Cmd, const std::string &Dir,
@@ -141,8 +125,8 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
                                          : Cmd.InjectLibrary);
     return 3;
   }
-  TempDir Tmp{makeTempDir()};
-  if (Tmp.Path.empty()) {
+  TempDir Tmp("incant-race");
+  if (!Tmp.ok()) {
     fmt::print(Err, "incant race: cannot make a temporary folder\n");
     return 2;
   }
@@ -153,7 +137,7 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
   bool Source = First.size() > 3 && First.compare(First.size() - 3, 3, ".cu") == 0;
   if (Source) {
     std::string Exe;
-    if (!buildSource(Cmd, Tmp.Path, Exe, Err))
+    if (!buildSource(Cmd, Tmp.path().string(), Exe, Err))
       return 2;
     Argv[0] = Exe;
   } else {
@@ -199,7 +183,7 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
   }
 
   // The run: the program's output passes through.
-  std::string RaceOut = (fs::path(Tmp.Path) / "races.json").string();
+  std::string RaceOut = (Tmp.path() / "races.json").string();
   ProcessOptions O;
   O.Argv = Argv;
   std::string Preload = Cmd.InjectLibrary;

@@ -5,6 +5,7 @@
 #include "incant/IR/Inliner.h"
 #include "incant/Race/Input.h"
 #include "incant/Support/OutputFile.h"
+#include "incant/Support/TempDir.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -54,13 +55,12 @@ bool raceFree(const race::ModuleReport &R, const ModuleRepair &Want,
 bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
                   const race::Options &O, const ModuleRepair &R,
                   std::string &Why) {
-  std::string Tmpl = (fs::temp_directory_path() / "incant-repair-XXXXXX").string();
-  if (!mkdtemp(Tmpl.data())) {
+  TempDir Dir("incant-repair");
+  if (!Dir.ok()) {
     Why = "no temporary folder";
     return false;
   }
-  fs::path Dir = Tmpl;
-  fs::path File = Dir / fs::path(Cmd.File).filename();
+  fs::path File = Dir.path() / fs::path(Cmd.File).filename();
   std::ofstream(File) << Text;
   race::CompileRequest Req;
   Req.Arch = Cmd.Arch;
@@ -75,8 +75,6 @@ bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
   std::optional<ptx::Module> M;
   if (Ptx)
     M = ptx::parseModule(Ptx, Diags);
-  std::error_code EC;
-  fs::remove_all(Dir, EC);
   if (!M) {
     Why = "the patched source does not compile: " + Log.str();
     return false;

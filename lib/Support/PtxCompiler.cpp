@@ -2,6 +2,7 @@
 #include "incant/Support/PtxCompiler.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Process.h"
+#include "incant/Support/TempDir.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -27,25 +28,6 @@ std::string programFromEnv(const char *Var) {
     return {};
   return isExecutableFile(Env) ? std::string(Env) : std::string();
 }
-
-/// A temporary folder removed when it goes out of scope.
-struct TempDir {
-  fs::path Path;
-  TempDir() {
-    std::error_code EC;
-    fs::path Base = fs::temp_directory_path(EC);
-    if (EC)
-      Base = "/tmp";
-    std::string T = (Base / "incant-ptx-XXXXXX").string();
-    if (::mkdtemp(T.data()))
-      Path = T;
-  }
-  ~TempDir() {
-    std::error_code EC;
-    if (!Path.empty())
-      fs::remove_all(Path, EC);
-  }
-};
 
 } // namespace
 
@@ -103,13 +85,13 @@ PtxCompileResult compileToPtx(const std::string &Source,
     R.Message = Source + ": no such file";
     return R;
   }
-  TempDir Tmp;
-  if (Tmp.Path.empty()) {
+  TempDir Tmp("incant-ptx");
+  if (!Tmp.ok()) {
     R.Message =
         "cannot create a temporary folder for " + R.Compiler + "'s output";
     return R;
   }
-  std::string Out = (Tmp.Path / R.PtxName).string();
+  std::string Out = (Tmp.path() / R.PtxName).string();
   if (Cuda) {
     R.Argv = {Program, "-arch=" + Opts.Arch, "-ptx"};
     if (Opts.LineInfo)
