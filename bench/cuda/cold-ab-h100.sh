@@ -1,0 +1,123 @@
+#!/bin/bash
+# A cold campaign of the `campaign` preset with two builds of incant (issue
+# 19: the harness without division instructions against the one before),
+# on the device machine, in one call:
+#   1. how fast the machine is now (a fixed piece of Python work);
+#   2. CPU a test on one thread, split: incant-cuda-compile --threads 1
+#      --batch 32 on the first SPLIT_TESTS tests of the preset with ptxas and
+#      cuobjdump run through wrappers that log each run's user and system
+#      time (so the rest is NVRTC's share, code generation, splicing and
+#      optcheck), for each build;
+#   3. the cold campaign of the whole preset (5,880 tests) with each build,
+#      --batch 32 --jobs 15, a fresh compile cache each (new first), then
+#      each again from its own cache (warm: a second sample of the same
+#      harness's weak outcomes, and the rate without compiling);
+#   4. the A/B of weak outcomes (bench/cuda/ab-campaign.py) over the four
+#      databases, and a table of the campaigns last.
+# The cold databases come back xz-compressed (Python's lzma).
+#
+# Usage, from the repository root:
+#   bench/cuda/cold-ab-h100.sh NEW_BIN_DIR OLD_BIN_DIR OUTDIR PROFILE
+# (each BIN_DIR holds incant, incant-all and incant-cuda-compile).
+# Environment: SPLIT_TESTS (128; 0: no split), LIMIT (each campaign's
+# timeout, 150 s).
+set -u
+NEW=${1:?new build dir}
+OLD=${2:?old build dir}
+O=${3:?output dir}
+P=${4:?profile}
+T=${TMPDIR:-/tmp}/incant-ab-tests
+C=${TMPDIR:-/tmp}/incant-ab-cache
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$O"
+rm -rf "$T" "$C"-*
+echo "== machine"
+nproc
+lscpu | grep -E 'Model name|Hypervisor'
+uptime
+timeout 60 python3 - <<'PY'
+import time, multiprocessing as mp
+def work(_):
+    t = time.process_time(); s = 0
+    for i in range(3_000_000): s += i
+    return time.process_time() - t
+for n in (1, 16):
+    w = time.time()
+    with mp.Pool(n) as p: c = p.map(work, range(n))
+    print(f"{n:2} processes of the same work: wall {time.time()-w:.2f} s, "
+          f"CPU each {sum(c)/n:.2f} s")
+PY
+timeout 60 "$NEW/incant" gen --preset campaign -o "$T" | tail -1
+
+if [ "${SPLIT_TESTS:-128}" -gt 0 ]; then
+  W=$(mktemp -d)
+  for tool in ptxas cuobjdump; do
+    [ -x /usr/local/cuda/bin/$tool ] || continue
+    cat > "$W/$tool" <<WRAP
+#!/bin/bash
+TIMEFORMAT='%U %S'
+{ time /usr/local/cuda/bin/$tool "\$@" 2>&3 ; } 3>&2 2>>"$W/log.$tool"
+WRAP
+    chmod +x "$W/$tool"
+  done
+  for b in new old; do
+    D=$NEW; [ $b = old ] && D=$OLD
+    rm -f "$W"/log.*
+    echo "== CPU a test, one thread, $b: incant-cuda-compile --threads 1 --batch 32 --tests ${SPLIT_TESTS:-128}"
+    PATH=$W:$PATH timeout 100 "$D/incant-cuda-compile" --tests "${SPLIT_TESTS:-128}" \
+      --batch 32 --threads 1 "$T" | tail -1 |
+      awk -v b=$b '{print b ": all: " $2 " s CPU a test (sys " $3 "), wall " $4 " s"}' |
+      tee "$O/split-$b.txt"
+    for tool in ptxas cuobjdump; do
+      [ -f "$W/log.$tool" ] || continue
+      awk -v t=$tool -v n="${SPLIT_TESTS:-128}" '{u += $1; s += $2; k++}
+        END {printf "%s: %d runs, %.2f s user, %.2f s sys, %.4f s a test\n",
+             t, k, u, s, (u + s) / n}' "$W/log.$tool" | tee -a "$O/split-$b.txt"
+    done
+  done
+fi
+
+camp() { # NAME BIN_DIR CACHE TESTS...
+  local N=$1 D=$2 K=$3; shift 3
+  echo "== campaign $N"
+  timeout -s TERM "${LIMIT:-150}" "$D/incant" campaign "$@" --backend cuda \
+    --iterations 100 --profile "$P" --compile-cache "$K" --jobs 15 \
+    --batch 32 --no-progress --db "$O/$N.sqlite" > "$O/$N.txt" 2>&1
+  echo "rc=$?"
+  tail -2 "$O/$N.txt"
+}
+camp cold-new "$NEW" "$C-new" "$T"
+camp cold-old "$OLD" "$C-old" "$T"
+camp warm-new "$NEW" "$C-new" "$T"
+camp warm-old "$OLD" "$C-old" "$T"
+
+echo "== A/B of weak outcomes (bench/cuda/ab-campaign.py)"
+args=()
+for n in cold-new cold-old warm-new warm-old; do
+  [ -f "$O/$n.sqlite" ] && args+=("$n=$O/$n.sqlite")
+done
+timeout 120 python3 "$HERE/ab-campaign.py" "${args[@]}" | tee "$O/ab.txt"
+timeout 120 python3 - "$O" <<'PY'
+import lzma, shutil, sys
+for n in ("cold-new", "cold-old"):
+    try:
+        with open(f"{sys.argv[1]}/{n}.sqlite", "rb") as i, \
+             lzma.open(f"{sys.argv[1]}/{n}.sqlite.xz", "wb", preset=3) as o:
+            shutil.copyfileobj(i, o)
+    except OSError as e:
+        print("not compressed:", e)
+PY
+echo "== campaigns (the summaries' figures)"
+printf '%-10s %6s %8s %8s %10s\n' run tests seconds tests/s compile_s
+for n in cold-new cold-old warm-new warm-old; do
+  f=$O/$n.txt
+  [ -f "$f" ] || continue
+  awk -v n="$n" '
+    /^campaign: .* run,/ { for (i = 1; i <= NF; ++i) {
+        if ($(i+1) == "run,") r = $i
+        if ($i == "in" && $(i+2) == "s") s = $(i+1)
+        if ($(i+1) == "tests/s") t = $i } }
+    /^time:/ { for (i = 1; i <= NF; ++i) if ($i == "compile") c = $(i+1) }
+    END { printf "%-10s %6s %8s %8s %10s\n", n, r, s, t, c }' "$f"
+done
+cat "$O"/split-*.txt 2>/dev/null
