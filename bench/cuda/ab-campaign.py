@@ -10,7 +10,8 @@ instances did, and the observed states each model forbids (docs/campaign.md's
 query). Then the pooled weak rate per family, between CTAs and within one
 (the scope's level), one column per database; then, for the first two, the
 tests that showed the weak outcome in both, only in the first, only in the
-second. Reads with Python's sqlite3 only (the device machine has no sqlite3
+second; and for each database after the first, the tests whose optcheck
+line differs from the first's. Reads with Python's sqlite3 only (the device machine has no sqlite3
 tool)."""
 import sqlite3
 import sys
@@ -18,7 +19,7 @@ import sys
 if len(sys.argv) < 2 or any("=" not in a for a in sys.argv[1:]):
     sys.exit(__doc__.split("\n\n")[1])
 dbs = [a.split("=", 1) for a in sys.argv[1:]]
-weak_tests, pooled = {}, {}
+weak_tests, pooled, optlines = {}, {}, {}
 
 for label, path in dbs:
     c = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -40,6 +41,7 @@ for label, path in dbs:
           f"{wt} tests with the weak outcome, {wi} weak instances; observed "
           f"states forbidden: " + ", ".join(
               f"{m} {forb.get(m, 0)}" for m in ("sc", "ptx-rmo", "ptx")))
+    optlines[label] = dict(q("SELECT test_hash, optcheck FROM results"))
     weak_tests[label] = {h for (h,) in q(
         "SELECT test_hash FROM results WHERE positive > 0")}
     for fam, level, pos, inst, k, t in q("""
@@ -66,3 +68,9 @@ if len(labels) >= 2:
     a, b = weak_tests[labels[0]], weak_tests[labels[1]]
     print(f"\ntests with the weak outcome: both {len(a & b)}, only "
           f"{labels[0]} {len(a - b)}, only {labels[1]} {len(b - a)}")
+    first = optlines[labels[0]]
+    for l in labels[1:]:
+        other = optlines[l]
+        differ = sum(1 for h in first if h in other and other[h] != first[h])
+        print(f"optcheck lines that differ between {labels[0]} and {l}: "
+              f"{differ} of {len(set(first) & set(other))} tests in both")

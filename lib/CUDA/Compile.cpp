@@ -8,6 +8,7 @@
 #include "incant/Support/TempDir.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -309,6 +310,13 @@ struct CacheEntry {
   std::vector<Test> Tests;
 };
 
+/// The disassembler's command (or why there is none), for the cache key.
+std::string disassembler() {
+  std::string Why;
+  std::vector<std::string> Cmd = disassemblerCommand(Why);
+  return Cmd.empty() ? Why : fmt::format("{}", fmt::join(Cmd, " "));
+}
+
 std::string cacheKey(CudaLibraries &L, const std::string &Source,
                      const std::string &Arch, const std::string &Ptxas) {
   // The optcheck results depend on the disassembler found; the module on
@@ -316,8 +324,7 @@ std::string cacheKey(CudaLibraries &L, const std::string &Source,
   uint64_t H = fnv1a64("incant-cubin-2\n" + nvrtcVersion(L) + '\n' + Arch +
                        '\n' + Ptxas +
                        (nvrtcHasMinimal(L) ? "\n-minimal\n" : "\n") +
-                       findCudaProgram("cuobjdump") + '\n' +
-                       findCudaProgram("nvdisasm"));
+                       disassembler());
   for (const auto &F : harnessFiles())
     H = fnv1a64(F.Text, fnv1a64(F.Name, H));
   return hex16(fnv1a64(Source, H));

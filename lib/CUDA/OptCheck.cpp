@@ -243,16 +243,31 @@ incant::cuda::checkSass(const std::string &Sass,
   return Res;
 }
 
+std::vector<std::string>
+incant::cuda::disassemblerCommand(std::string &Why) {
+  std::string Want;
+  if (const char *E = std::getenv("INCANT_CUDA_DISASSEMBLER"))
+    Want = E;
+  if (!Want.empty() && Want != "cuobjdump" && Want != "nvdisasm") {
+    Why = "INCANT_CUDA_DISASSEMBLER=" + Want +
+          ": expected cuobjdump or nvdisasm";
+    return {};
+  }
+  if (Want != "nvdisasm")
+    if (std::string Tool = incant::findCudaProgram("cuobjdump"); !Tool.empty())
+      return {Tool, "-sass"};
+  if (std::string Tool = incant::findCudaProgram("nvdisasm"); !Tool.empty())
+    return {Tool, "-ndf"};
+  Why = Want.empty() ? "no cuobjdump or nvdisasm" : "no " + Want;
+  return {};
+}
+
 bool incant::cuda::disassemble(const std::string &Cubin, std::string &Sass,
                                std::string &Why) {
-  std::string Tool = incant::findCudaProgram("cuobjdump");
-  bool UseCuobjdump = !Tool.empty();
-  if (!UseCuobjdump)
-    Tool = incant::findCudaProgram("nvdisasm");
-  if (Tool.empty()) {
-    Why = "no cuobjdump or nvdisasm";
+  std::vector<std::string> Cmd = disassemblerCommand(Why);
+  if (Cmd.empty())
     return false;
-  }
+  const std::string &Tool = Cmd.front();
   char Tmpl[] = "/tmp/incant-optcheck-XXXXXX";
   int Fd = mkstemp(Tmpl);
   if (Fd < 0) {
@@ -265,9 +280,7 @@ bool incant::cuda::disassemble(const std::string &Cubin, std::string &Sass,
     F.write(Cubin.data(), static_cast<std::streamsize>(Cubin.size()));
   }
   ProcessOptions Run;
-  Run.Argv = {Tool};
-  if (UseCuobjdump)
-    Run.Argv.push_back("-sass");
+  Run.Argv = Cmd;
   Run.Argv.push_back(Tmpl);
   Run.Stderr = OutputMode::Discard;
   // A cubin of a few kernels disassembles in well under a second.

@@ -200,3 +200,33 @@ TEST(OptCheck, ReadsInstructionLines) {
                "        /*0058*/                   STG.E [R2], R3 ;\n");
   EXPECT_EQ(cuda::checkSass(Extra, Roles).K, cuda::OptCheckResult::Failed);
 }
+
+// INCANT_CUDA_DISASSEMBLER picks the disassembler; nvdisasm runs without
+// its dataflow analysis; another name is refused with a reason.
+TEST(OptCheck, DisassemblerChoice) {
+  const char *Old = std::getenv("INCANT_CUDA_DISASSEMBLER");
+  std::string Saved = Old ? Old : "";
+  std::string Why;
+  ::setenv("INCANT_CUDA_DISASSEMBLER", "objdump", 1);
+  EXPECT_TRUE(cuda::disassemblerCommand(Why).empty());
+  EXPECT_EQ(Why, "INCANT_CUDA_DISASSEMBLER=objdump: expected cuobjdump or "
+                 "nvdisasm");
+  ::setenv("INCANT_CUDA_DISASSEMBLER", "nvdisasm", 1);
+  Why.clear();
+  auto Cmd = cuda::disassemblerCommand(Why);
+  if (Cmd.empty()) {
+    EXPECT_EQ(Why, "no nvdisasm");
+  } else {
+    ASSERT_EQ(Cmd.size(), 2u);
+    EXPECT_NE(Cmd[0].find("nvdisasm"), std::string::npos);
+    EXPECT_EQ(Cmd[1], "-ndf");
+  }
+  ::unsetenv("INCANT_CUDA_DISASSEMBLER");
+  Why.clear();
+  Cmd = cuda::disassemblerCommand(Why);
+  if (!Cmd.empty() && Cmd[0].find("cuobjdump") != std::string::npos) {
+    EXPECT_EQ(Cmd[1], "-sass");
+  }
+  if (!Saved.empty())
+    ::setenv("INCANT_CUDA_DISASSEMBLER", Saved.c_str(), 1);
+}
