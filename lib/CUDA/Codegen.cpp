@@ -749,11 +749,8 @@ void Emitter::emitTestLoop() {
   size_t NR = L.Roles.size();
   // The lane term only when roles share a warp: otherwise every lane of a
   // warp rotates alike and the warp does not diverge.
-  // The divisions by run-time strides without a division instruction
-  // (incant_div32, incant_params.h: exactly `/`).
-  line("  unsigned h = ((incant_div32(vb / {0}u, P.blockStride, "
-       "P.blockStrideMagic) * {0}u + vb % {0}u) * {1}u + incant_div32(w, "
-       "P.warpStride, P.warpStrideMagic)) * {2}u{3};",
+  line("  unsigned h = ((((vb / {0}u) / P.blockStride) * {0}u + vb % {0}u) * "
+       "{1}u + w / P.warpStride) * {2}u{3};",
        L.ClusterSize, L.maxWarps(), L.maxLanes(),
        L.maxLanes() > 1 ? " + ln" : "");
   line("  unsigned k = h % {}u;", std::max<size_t>(NR, 1));

@@ -305,10 +305,6 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   Pr.instances = N;
   Pr.stride = std::max<uint32_t>(Params.Stride, 1);
   Pr.locPerm = harness::halfwayMultiplier(N);
-  Pr.instMagic = incant_magic64(N);
-  Pr.qMagic = incant_magic64(TestBlocks / K);
-  Pr.warpsMagic = incant_magic64(W);
-  Pr.lanesMagic = incant_magic64(Lanes);
   Pr.sharedStride = SharedStride;
   Pr.stressIters = Inc.StressIterations;
   Pr.stressLines = std::max<uint32_t>(Inc.StressLocs, 1);
@@ -350,11 +346,6 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
     Pr.instWords = static_cast<uint32_t>((Need + 31) / 32 * 32);
     Pr.stressOffset = Inc.StressOffset;
   }
-  // incant_gword's terms (incant_harness.cuh).
-  Pr.slotWords = Pr.locDist ? Pr.instWords : uint64_t(NumG) * Pr.stride;
-  Pr.gWords = Pr.locDist ? Pr.locDist : Pr.stride;
-  for (uint32_t Gl = 1; Gl < INCANT_GOFF_CAP; ++Gl)
-    Pr.gOff[Gl] = Pr.locDist ? 0 : static_cast<uint32_t>(Gl * 7919ull % N);
   Pr.flags = (Inc.MemStress ? INCANT_F_STRESS : 0) |
              (Inc.BankConflicts ? INCANT_F_BANK : 0) |
              (Inc.SpinBarrier ? INCANT_F_BARRIER : 0) |
@@ -404,7 +395,6 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
                    StressBlocks / 2, StressBlocks * 3 / 2)(Rng) /
                K * K;
     X.totalBlocks = TestBlocks + Stress;
-    X.totalMagic = incant_magic64(X.totalBlocks);
     uint32_t MaxS = C > 1 ? std::max<uint32_t>((Q - 1) / (C - 1), 1) : 1;
     uint32_t MaxWs =
         LayWarps > 1 ? std::max<uint32_t>((W - 1) / (LayWarps - 1), 1) : 1;
@@ -428,8 +418,6 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
       X.bankMode = static_cast<uint32_t>(Rng() % 3);
     }
     X.lanePermInv = harness::inverseMultiplier(X.lanePerm, Lanes);
-    X.blockStrideMagic = incant_magic64(X.blockStride);
-    X.warpStrideMagic = incant_magic64(X.warpStride);
     X.seed = static_cast<uint32_t>(Rng());
   };
   Shape(Pr, false);

@@ -42,30 +42,17 @@ typedef unsigned long long incant_u64;
 
 /* Index of the global word that holds location g of instance i: instances
  * are spread by a permutation (i * locPerm mod N, locPerm coprime with N)
- * and a stride; locations of one instance are G slots apart: word
- * ((i * locPerm + g * 7919) mod N * G + g) * stride. With locDist set,
- * each instance owns a region of instWords words and its locations sit
- * locDist words apart in it (the distance d of `incant tune patch`): word
- * (i * locPerm mod N) * instWords + g * locDist. Computed as
- * ((s + c) mod N) * slotWords + g * gWords, the same numbers: s = i *
- * locPerm mod N is the same for every location of the instance (computed
- * once), c = g * 7919 mod N (0 with locDist) comes from the host for the
- * first INCANT_GOFF_CAP locations, and the remainders are incant_params.h's
- * (exactly `%`; g * 7919 fits in 32 bits: the static_assert). */
-static_assert(INCANT_NUM_GLOBAL < 0xFFFFFFFFu / 7919u,
-              "g * 7919 must fit in 32 bits (incant_gword)");
+ * and a stride; locations of one instance are G slots apart. With locDist
+ * set, each instance owns a region of instWords words and its locations
+ * sit locDist words apart in it (the distance d of `incant tune patch`). */
 __device__ __forceinline__ incant_u64 incant_gword(const IncantParams &P,
                                                    unsigned i, unsigned g) {
-  const unsigned N = P.instances;
-  const unsigned s =
-      (unsigned)incant_mod64((incant_u64)i * P.locPerm, N, P.instMagic);
-  const unsigned c = g == 0 ? 0u
-                     : g < INCANT_GOFF_CAP
-                         ? P.gOff[g]
-                         : (P.locDist ? 0u
-                                      : incant_mod32(g * 7919u, N, P.instMagic));
-  const unsigned slot = s >= N - c ? s - (N - c) : s + c;
-  return (incant_u64)slot * P.slotWords + (incant_u64)g * P.gWords;
+  if (P.locDist)
+    return ((incant_u64)i * P.locPerm % P.instances) * P.instWords +
+           (incant_u64)g * P.locDist;
+  incant_u64 slot = ((incant_u64)i * P.locPerm + (incant_u64)g * 7919u) %
+                    P.instances;
+  return (slot * INCANT_NUM_GLOBAL + g) * P.stride;
 }
 
 __device__ __forceinline__ incant_u64 incant_gaddr(const IncantParams &P,
@@ -95,24 +82,14 @@ __device__ __forceinline__ bool incant_instance(const IncantParams &P,
   const unsigned K = INCANT_CLUSTER;
   const unsigned Q = P.testBlocks / K;
   unsigned q = vb / K, k = vb % K;
-  /* The same remainders as `%` (incant_params.h); cq, ck, d and e are
-   * constants of the generated code, most of them 0. */
-  unsigned oq = cq ? (unsigned)incant_mod64((incant_u64)cq * P.blockStride, Q,
-                                            P.qMagic)
-                   : 0u;
-  unsigned iq = incant_mod32(q + Q - oq, Q, P.qMagic);
+  unsigned iq = (q + Q - (unsigned)(((incant_u64)cq * P.blockStride) % Q)) % Q;
   unsigned ik = (k + K - ck % K) % K;
   unsigned ib = iq * K + ik;
-  unsigned od = d ? (unsigned)incant_mod64((incant_u64)d * P.warpStride,
-                                           P.warps, P.warpsMagic)
-                  : 0u;
-  *iw = incant_mod32(w + P.warps - od, P.warps, P.warpsMagic);
-  unsigned oe = e ? incant_mod32(e, P.lanes, P.lanesMagic) : 0u;
-  /* t < lanes <= 32 and lanePermInv < lanes (Launch.cpp): t * lanePermInv
-   * is below 2^10, the same in 32 bits as in 64. */
-  *il = incant_mod32(
-      incant_mod32(ln + P.lanes - oe, P.lanes, P.lanesMagic) * P.lanePermInv,
-      P.lanes, P.lanesMagic);
+  *iw = (w + P.warps - (unsigned)(((incant_u64)d * P.warpStride) % P.warps)) %
+        P.warps;
+  *il = (unsigned)((((incant_u64)((ln + P.lanes - e % P.lanes) % P.lanes)) *
+                    P.lanePermInv) %
+                   P.lanes);
   *inst = (ib * P.warps + *iw) * P.lanes + *il;
   if (P.flags & INCANT_F_SINGLE)
     return *inst == 0;
@@ -195,10 +172,9 @@ INCANT_KERNEL(incant_test_kernel)(const __grid_constant__ IncantParams P) {
   extern __shared__ unsigned incant_smem[];
   unsigned vb = INCANT_CLUSTER > 1
                     ? blockIdx.x
-                    : (unsigned)incant_mod64((incant_u64)blockIdx.x *
-                                                     P.blockPerm +
-                                                 P.blockOff,
-                                             P.totalBlocks, P.totalMagic);
+                    : (unsigned)(((incant_u64)blockIdx.x * P.blockPerm +
+                                  P.blockOff) %
+                                 P.totalBlocks);
   if (vb >= P.testBlocks) {
     if (P.flags & INCANT_F_STRESS)
       incant_stress(P, P.stressIters, vb * blockDim.x + threadIdx.x);
