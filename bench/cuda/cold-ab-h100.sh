@@ -1,7 +1,7 @@
 #!/bin/bash
-# A cold campaign of the `campaign` preset with two builds of incant (issue
-# 19: the harness without division instructions against the one before),
-# on the device machine, in one call:
+# A cold campaign of the `campaign` preset with two builds of incant (an
+# A/B of a harness change; issue 19, docs/campaign.md calls 9 and 10), on
+# the device machine, in one call:
 #   1. how fast the machine is now (a fixed piece of Python work);
 #   2. CPU a test on one thread, split: incant-cuda-compile --threads 1
 #      --batch 32 on the first SPLIT_TESTS tests of the preset with ptxas and

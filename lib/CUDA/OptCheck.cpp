@@ -253,12 +253,16 @@ incant::cuda::disassemblerCommand(std::string &Why) {
           ": expected cuobjdump or nvdisasm";
     return {};
   }
+  // nvdisasm first: without its dataflow analysis (which only labels
+  // branch targets) it lists the same instructions as cuobjdump -sass for
+  // less CPU (docs/campaign.md, calls 9 and 10).
+  if (Want != "cuobjdump")
+    if (std::string Tool = incant::findCudaProgram("nvdisasm"); !Tool.empty())
+      return {Tool, "-ndf"};
   if (Want != "nvdisasm")
     if (std::string Tool = incant::findCudaProgram("cuobjdump"); !Tool.empty())
       return {Tool, "-sass"};
-  if (std::string Tool = incant::findCudaProgram("nvdisasm"); !Tool.empty())
-    return {Tool, "-ndf"};
-  Why = Want.empty() ? "no cuobjdump or nvdisasm" : "no " + Want;
+  Why = Want.empty() ? "no nvdisasm or cuobjdump" : "no " + Want;
   return {};
 }
 

@@ -201,8 +201,9 @@ TEST(OptCheck, ReadsInstructionLines) {
   EXPECT_EQ(cuda::checkSass(Extra, Roles).K, cuda::OptCheckResult::Failed);
 }
 
-// INCANT_CUDA_DISASSEMBLER picks the disassembler; nvdisasm runs without
-// its dataflow analysis; another name is refused with a reason.
+// INCANT_CUDA_DISASSEMBLER picks the disassembler (nvdisasm, without its
+// dataflow analysis, unless it says cuobjdump); another name is refused
+// with a reason.
 TEST(OptCheck, DisassemblerChoice) {
   const char *Old = std::getenv("INCANT_CUDA_DISASSEMBLER");
   std::string Saved = Old ? Old : "";
@@ -221,11 +222,24 @@ TEST(OptCheck, DisassemblerChoice) {
     EXPECT_NE(Cmd[0].find("nvdisasm"), std::string::npos);
     EXPECT_EQ(Cmd[1], "-ndf");
   }
+  ::setenv("INCANT_CUDA_DISASSEMBLER", "cuobjdump", 1);
+  Why.clear();
+  Cmd = cuda::disassemblerCommand(Why);
+  if (Cmd.empty()) {
+    EXPECT_EQ(Why, "no cuobjdump");
+  } else {
+    ASSERT_EQ(Cmd.size(), 2u);
+    EXPECT_NE(Cmd[0].find("cuobjdump"), std::string::npos);
+    EXPECT_EQ(Cmd[1], "-sass");
+  }
   ::unsetenv("INCANT_CUDA_DISASSEMBLER");
   Why.clear();
   Cmd = cuda::disassemblerCommand(Why);
-  if (!Cmd.empty() && Cmd[0].find("cuobjdump") != std::string::npos) {
-    EXPECT_EQ(Cmd[1], "-sass");
+  if (Cmd.empty()) {
+    EXPECT_EQ(Why, "no nvdisasm or cuobjdump");
+  } else {
+    EXPECT_EQ(Cmd[1], Cmd[0].find("nvdisasm") != std::string::npos ? "-ndf"
+                                                                    : "-sass");
   }
   if (!Saved.empty())
     ::setenv("INCANT_CUDA_DISASSEMBLER", Saved.c_str(), 1);

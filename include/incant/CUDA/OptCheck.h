@@ -39,12 +39,12 @@ checkSass(const std::string &Sass,
           const std::vector<std::vector<std::string>> &Expected,
           const std::vector<std::string> &Names = {});
 
-/// The disassembler's command line before the cubin's path: `cuobjdump
-/// -sass`, or where cuobjdump is missing or INCANT_CUDA_DISASSEMBLER=nvdisasm
-/// says so, `nvdisasm -ndf` (without its dataflow analysis, which only
-/// labels branch targets); found on PATH, under $CUDA_HOME/bin or
-/// /usr/local/cuda/bin. Empty, with \p Why, when there is none or the
-/// variable names another program.
+/// The disassembler's command line before the cubin's path: `nvdisasm
+/// -ndf` (without its dataflow analysis, which only labels branch
+/// targets), or where nvdisasm is missing, `cuobjdump -sass`;
+/// INCANT_CUDA_DISASSEMBLER=nvdisasm or =cuobjdump takes that one only.
+/// Found on PATH, under $CUDA_HOME/bin or /usr/local/cuda/bin. Empty, with
+/// \p Why, when there is none or the variable names another program.
 std::vector<std::string> disassemblerCommand(std::string &Why);
 
 /// Disassembles \p Cubin with disassemblerCommand(). Returns false with
