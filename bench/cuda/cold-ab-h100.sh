@@ -39,18 +39,7 @@ echo "== machine"
 nproc
 lscpu | grep -E 'Model name|Hypervisor'
 uptime
-timeout 60 python3 - <<'PY'
-import time, multiprocessing as mp
-def work(_):
-    t = time.process_time(); s = 0
-    for i in range(3_000_000): s += i
-    return time.process_time() - t
-for n in (1, 16):
-    w = time.time()
-    with mp.Pool(n) as p: c = p.map(work, range(n))
-    print(f"{n:2} processes of the same work: wall {time.time()-w:.2f} s, "
-          f"CPU each {sum(c)/n:.2f} s")
-PY
+timeout 60 python3 "$(dirname "$0")/machine-speed.py"
 timeout 60 "$NEW/incant" gen --preset campaign -o "$T" | tail -1
 
 if [ "${SPLIT_TESTS:-128}" -gt 0 ]; then

@@ -36,18 +36,7 @@ lscpu | grep -E 'Model name|Hypervisor'
 grep -E 'nr_throttled' /sys/fs/cgroup/cpu.stat 2>/dev/null
 uptime
 # A fixed piece of work, to compare the machine's speed between calls.
-python3 - <<'PY'
-import time, multiprocessing as mp
-def work(_):
-    t = time.process_time(); s = 0
-    for i in range(3_000_000): s += i
-    return time.process_time() - t
-for n in (1, 16):
-    w = time.time()
-    with mp.Pool(n) as p: c = p.map(work, range(n))
-    print(f"{n:2} processes of the same work: wall {time.time()-w:.2f} s, "
-          f"CPU each {sum(c)/n:.2f} s")
-PY
+python3 "$(dirname "$0")/machine-speed.py"
 "$I" gen --preset campaign -o "$T" | tail -1
 if [ "${COMPARE_TESTS:-64}" -gt 0 ]; then
   echo "== spliced and whole modules: the same code? (${COMPARE_TESTS:-64} tests, spread)"

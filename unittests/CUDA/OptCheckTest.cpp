@@ -212,29 +212,24 @@ TEST(OptCheck, DisassemblerChoice) {
   EXPECT_TRUE(cuda::disassemblerCommand(Why).empty());
   EXPECT_EQ(Why, "INCANT_CUDA_DISASSEMBLER=objdump: expected cuobjdump or "
                  "nvdisasm");
-  ::setenv("INCANT_CUDA_DISASSEMBLER", "nvdisasm", 1);
-  Why.clear();
-  auto Cmd = cuda::disassemblerCommand(Why);
-  if (Cmd.empty()) {
-    EXPECT_EQ(Why, "no nvdisasm");
-  } else {
+  // Asked for by name: that program (with its option) or "no NAME".
+  auto Only = [&](const std::string &Name, const std::string &Option) {
+    ::setenv("INCANT_CUDA_DISASSEMBLER", Name.c_str(), 1);
+    Why.clear();
+    auto Cmd = cuda::disassemblerCommand(Why);
+    if (Cmd.empty()) {
+      EXPECT_EQ(Why, "no " + Name);
+      return;
+    }
     ASSERT_EQ(Cmd.size(), 2u);
-    EXPECT_NE(Cmd[0].find("nvdisasm"), std::string::npos);
-    EXPECT_EQ(Cmd[1], "-ndf");
-  }
-  ::setenv("INCANT_CUDA_DISASSEMBLER", "cuobjdump", 1);
-  Why.clear();
-  Cmd = cuda::disassemblerCommand(Why);
-  if (Cmd.empty()) {
-    EXPECT_EQ(Why, "no cuobjdump");
-  } else {
-    ASSERT_EQ(Cmd.size(), 2u);
-    EXPECT_NE(Cmd[0].find("cuobjdump"), std::string::npos);
-    EXPECT_EQ(Cmd[1], "-sass");
-  }
+    EXPECT_NE(Cmd[0].find(Name), std::string::npos);
+    EXPECT_EQ(Cmd[1], Option);
+  };
+  Only("nvdisasm", "-ndf");
+  Only("cuobjdump", "-sass");
   ::unsetenv("INCANT_CUDA_DISASSEMBLER");
   Why.clear();
-  Cmd = cuda::disassemblerCommand(Why);
+  auto Cmd = cuda::disassemblerCommand(Why);
   if (Cmd.empty()) {
     EXPECT_EQ(Why, "no nvdisasm or cuobjdump");
   } else {
