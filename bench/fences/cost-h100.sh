@@ -7,9 +7,10 @@
 #   /tmp/dist and /tmp/apps, the paths the sets were made for);
 #   the sets: results/h100/sets/NAME.set.json (the reduced sets of
 #   docs/fences.md, on the site ids of that apps/ build).
-# From the environment: NAMES, RUNS (20, per variant), APP_LIMIT (seconds
-# per application, 80), DEADLINE (seconds from the start for the costs,
-# 560), END (seconds from the start for everything, 585).
+# From the environment: NAMES, RUNS (20, per variant), JOBS (runs at once,
+# 1; their kernels one process at a time: `fences cost --jobs`), APP_LIMIT
+# (seconds per application, 80), DEADLINE (seconds from the start for the
+# costs, 560), END (seconds from the start for everything, 585).
 # Writes OUT/cost.jsonl, OUT/fig5.svg, OUT/NAME.cost.txt, OUT/cost.rc
 # ("NAME EXIT SECONDS"), OUT/stack-all.txt and OUT/machine.txt.
 set -u
@@ -17,7 +18,7 @@ LEAD=$1 OUT=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 SETS=$HERE/results/h100/sets
 NAMES=${NAMES:-"octree barneshut gridbarrier dot ticketlock hashtable pipeline reduction scan semaphore taskqueue"}
-RUNS=${RUNS:-20} APP_LIMIT=${APP_LIMIT:-80} DEADLINE=${DEADLINE:-560} END=${END:-585}
+RUNS=${RUNS:-20} JOBS=${JOBS:-1} APP_LIMIT=${APP_LIMIT:-80} DEADLINE=${DEADLINE:-560} END=${END:-585}
 T0=$(date +%s)
 left() { echo $(($1 - ($(date +%s) - T0))); }
 mkdir -p /tmp/dist /tmp/apps /tmp/cost-work
@@ -36,7 +37,7 @@ for A in $NAMES; do
   [ "$A" = semaphore ] && X="--repeat 5 --timeout-ms 1000"
   T1=$(date +%s)
   # shellcheck disable=SC2086
-  timeout -k 5 "$L" "$INCANT" fences cost --all-runs --runs "$RUNS" \
+  timeout -k 5 "$L" "$INCANT" fences cost --all-runs --runs "$RUNS" --jobs "$JOBS" \
     --timeout 10 --set "$SETS/$A.set.json" --results "$OUT/cost.jsonl" \
     --label "$A-nf" -- "/tmp/apps/fences/$A-nf" $X >"$OUT/$A.cost.txt" 2>&1
   echo "$A $? $(($(date +%s) - T1))" >>"$OUT/cost.rc"

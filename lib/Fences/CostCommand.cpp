@@ -13,10 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace incant::fences {
@@ -217,43 +220,99 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     V.Cost.Name = V.Name;
   }
 
-  auto T0 = std::chrono::steady_clock::now(), Last = T0;
+  // Every (run, variant) in turn, the variants interleaved; with --jobs,
+  // several at once, each worker with its own runner (its own report file).
+  struct Job {
+    Variant *V;
+    uint64_t Run;
+    RunRecord R;
+  };
+  std::vector<Job> Jobs;
   for (uint64_t Run = 0; Run < Cmd.Runs; ++Run)
-    for (Variant &V : Vs) {
-      RunRecord R;
-      R.Env = "none-";
-      if (!Runner->run(Plain, fnv1a64(fmt::format("cost/{}/{}", V.Name, Run)),
-                       {{"INCANT_FENCE_IMAGES", V.Images},
-                        {"INCANT_TIME", "1"},
-                        {"INCANT_ENERGY", "1"}},
-                       R, Error))
-        return Usage(Error);
-      if (R.Reported && R.Replaced == 0)
-        return Usage(fmt::format(
-            "the injected library did not load the {} build in place of "
-            "{}'s module (notes: {})",
-            V.Name, Label, fmt::join(R.Notes, "; ")));
-      ++V.Cost.Runs;
-      V.Cost.Passed += R.V == apptest::Verdict::Pass;
-      if (R.V != apptest::Verdict::Pass &&
-          !(Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported))
-        continue;
-      ++V.Cost.Counted;
-      double Ms = 0;
-      for (const apptest::KernelRecord &K : R.Kernels)
-        Ms += K.Ms;
-      V.Ms.push_back(Ms);
-      V.Mj += R.EnergyMj;
-      V.Cost.EnergyChanges += R.EnergyChanges;
-      V.Cost.EnergyOk |= R.EnergyOk;
+    for (Variant &V : Vs)
+      Jobs.push_back({&V, Run, {}});
+  apptest::EnvVars Lock;
+  if (Cmd.Jobs > 1) {
+    Lock.emplace_back("INCANT_GPU_LOCK",
+                      fmt::format("{}/incant-cost-{}.lock",
+                                  Tmp && *Tmp ? Tmp : "/tmp", getpid()));
+    Temps.Files.push_back(Lock.back().second);
+  }
+  std::atomic<size_t> Next = 0, Done = 0;
+  std::atomic<bool> Failed = false;
+  std::mutex Mu;
+  std::string FirstError;
+  auto T0 = std::chrono::steady_clock::now();
+  auto Last = T0;
+  auto Work = [&](apptest::AppRunner &Rn) {
+    for (size_t J; !Failed && (J = Next++) < Jobs.size();) {
+      Job &X = Jobs[J];
+      apptest::EnvVars Env = {{"INCANT_FENCE_IMAGES", X.V->Images},
+                              {"INCANT_TIME", "1"},
+                              {"INCANT_ENERGY", "1"}};
+      Env.insert(Env.end(), Lock.begin(), Lock.end());
+      X.R.Env = "none-";
+      std::string E;
+      bool Ok = Rn.run(Plain,
+                       fnv1a64(fmt::format("cost/{}/{}", X.V->Name, X.Run)),
+                       Env, X.R, E);
+      if (Ok && X.R.Reported && X.R.Replaced == 0) {
+        Ok = false;
+        E = fmt::format("the injected library did not load the {} build in "
+                        "place of {}'s module (notes: {})",
+                        X.V->Name, Label, fmt::join(X.R.Notes, "; "));
+      }
+      std::lock_guard<std::mutex> G(Mu);
+      if (!Ok) {
+        if (!Failed.exchange(true))
+          FirstError = E;
+        return;
+      }
+      ++Done;
       auto Now = std::chrono::steady_clock::now();
       if (Cmd.App.Progress &&
           std::chrono::duration<double>(Now - Last).count() >= 5) {
         Last = Now;
-        fmt::print(Err, "cost: run {} of {}, {:.0f}s\n", Run + 1, Cmd.Runs,
-                   std::chrono::duration<double>(Now - T0).count());
+        fmt::print(Err, "cost: {} of {} runs, {:.0f}s\n", size_t(Done),
+                   Jobs.size(), std::chrono::duration<double>(Now - T0).count());
       }
     }
+  };
+  std::vector<std::unique_ptr<apptest::AppRunner>> Runners;
+  Runners.push_back(std::move(Runner));
+  for (unsigned K = 1; K < Cmd.Jobs; ++K) {
+    Runners.push_back(apptest::AppRunner::make(Cmd.App, Error));
+    if (!Runners.back())
+      return Usage(Error);
+  }
+  {
+    std::vector<std::thread> Threads;
+    for (size_t K = 1; K < Runners.size(); ++K)
+      Threads.emplace_back(Work, std::ref(*Runners[K]));
+    Work(*Runners[0]);
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  if (Failed)
+    return Usage(FirstError);
+
+  for (Job &X : Jobs) {
+    Variant &V = *X.V;
+    const RunRecord &R = X.R;
+    ++V.Cost.Runs;
+    V.Cost.Passed += R.V == apptest::Verdict::Pass;
+    if (R.V != apptest::Verdict::Pass &&
+        !(Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported))
+      continue;
+    ++V.Cost.Counted;
+    double Ms = 0;
+    for (const apptest::KernelRecord &K : R.Kernels)
+      Ms += K.Ms;
+    V.Ms.push_back(Ms);
+    V.Mj += R.EnergyMj;
+    V.Cost.EnergyChanges += R.EnergyChanges;
+    V.Cost.EnergyOk |= R.EnergyOk;
+  }
 
   AppCost A;
   A.App = Label;
@@ -263,6 +322,11 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     V.Cost.EnergyJ =
         V.Cost.Counted ? V.Mj / 1000.0 / double(V.Cost.Counted) : 0;
     AllPassed &= V.Cost.Counted > 0;
+    // Other runs' start (contexts made and torn down) draws power in the
+    // windows too: on the H100 a lone run of dot-nf's "no" measured 11.3 J
+    // a run, the same with --jobs 6 21.9 J (docs/fences.md).
+    if (Cmd.Jobs > 1)
+      V.Cost.EnergyOk = false;
     A.Variants.push_back(V.Cost);
   }
 
@@ -297,14 +361,20 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
         return Base > 0 ? fmt::format("{:+.1f}%", 100 * (X / Base - 1))
                         : std::string("-");
       };
-      fmt::print(Out, "{:<6} {:>7} {:>8} {:>8} {:>12.4f} {:>9} {:>12.6f} "
+      bool E = V.EnergyOk && No.EnergyOk;
+      fmt::print(Out, "{:<6} {:>7} {:>8} {:>8} {:>12.4f} {:>9} {:>12} "
                       "{:>9} {:>8}\n",
                  V.Name, V.Fences, fmt::format("{}/{}", V.Passed, V.Runs),
                  V.Counted, V.MedianMs, &V == &No ? "" : Cost(V.MedianMs, No.MedianMs),
-                 V.EnergyJ, &V == &No ? "" : Cost(V.EnergyJ, No.EnergyJ),
-                 V.EnergyChanges);
+                 E ? fmt::format("{:.6f}", V.EnergyJ) : "-",
+                 E && &V != &No ? Cost(V.EnergyJ, No.EnergyJ) : "",
+                 E ? std::to_string(V.EnergyChanges) : "-");
     }
-    if (!No.EnergyOk)
+    if (Cmd.Jobs > 1)
+      fmt::print(Out, "note: no energy: with --jobs above 1 the windows also "
+                      "see the other runs start and end (run --jobs 1 for "
+                      "energy)\n");
+    else if (!No.EnergyOk)
       fmt::print(Out, "note: no energy: NVML's total energy counter was not "
                       "available\n");
     else

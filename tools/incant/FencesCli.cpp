@@ -82,6 +82,10 @@ static void addFences(CLI::App &App, int &Rc) {
   tool::addNumber(C, "--runs", Cost.Runs, IntRange{1, 10'000'000},
                   "Runs of each variant")
       ->capture_default_str();
+  tool::addNumber(C, "--jobs", Cost.Jobs, IntRange{1, 64},
+                  "Runs at once; their kernels still run one process at a "
+                  "time (a lock from the first launch to the exit)")
+      ->capture_default_str();
   C->add_flag("--all-runs", Cost.AllRuns,
               "Count runs that fail the post-condition too (an application "
               "that fails without fences on every run)");

@@ -49,6 +49,10 @@ struct CostCommand {
   /// Count runs that fail the post-condition too (not hangs or crashes):
   /// for applications that fail without fences on every run.
   bool AllRuns = false;
+  /// Runs at once. Their kernels still run one process at a time: each
+  /// run holds a lock file (INCANT_GPU_LOCK) from its first launch to its
+  /// exit, so what overlaps is the start (CUDA context, loading).
+  unsigned Jobs = 1;
   std::string Results; ///< Append the result here (JSON lines).
   std::string Plot;    ///< Draw Figure 5 here.
   bool Json = false;

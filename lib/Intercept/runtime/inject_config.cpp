@@ -178,6 +178,8 @@ Config readConfig() {
   readU32("INCANT_SPREAD", C.Spread, C, 0, 64);
   C.Time = flag("INCANT_TIME");
   C.Energy = flag("INCANT_ENERGY");
+  if (const char *L = std::getenv("INCANT_GPU_LOCK"))
+    C.GpuLock = L;
   if (const char *F = std::getenv("INCANT_FENCES"); F && *F) {
     std::string Error;
     if (!parseFences(F, C.Fences, Error))

@@ -76,6 +76,10 @@ struct Config {
   unsigned Spread = 0;
   bool Time = false;
   bool Energy = false;
+  /// INCANT_GPU_LOCK: a file locked (flock) from the first launch to the
+  /// exit, so that processes started together run their kernels one at a
+  /// time (`incant fences cost --jobs`).
+  std::string GpuLock;
   std::vector<FenceEntry> Fences;
   /// Unit id -> PTX file loaded in place of images that carry the unit.
   std::vector<std::pair<std::string, std::string>> Images;

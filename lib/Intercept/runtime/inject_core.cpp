@@ -16,6 +16,7 @@
 #include "incant_stress.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <execinfo.h>
@@ -25,6 +26,8 @@
 #include <cstring>
 #include <ctime>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <map>
 #include <mutex>
 #include <set>
@@ -589,6 +592,26 @@ void harvest(bool Wait) {
   Pending.erase(Pending.begin(), Pending.begin() + long(Done));
 }
 
+//===-- The GPU to ourselves ----------------------------------------------===//
+
+/// Takes the lock file \p Path (once; held until the process exits).
+void holdGpuLock(const std::string &Path) {
+  static int Fd = -1;
+  if (Fd >= 0)
+    return;
+  Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (Fd < 0) {
+    note("INCANT_GPU_LOCK: cannot open " + Path + ": " + std::strerror(errno));
+    return;
+  }
+  while (flock(Fd, LOCK_EX) != 0)
+    if (errno != EINTR) {
+      note("INCANT_GPU_LOCK: cannot lock " + Path + ": " +
+           std::strerror(errno));
+      return;
+    }
+}
+
 //===-- Energy ------------------------------------------------------------===//
 
 // NVML's total energy counter (millijoules since the driver loaded), read
@@ -1070,6 +1093,11 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   CUevent Begin = nullptr, End = nullptr;
   unsigned long long E0 = 0;
   double W0 = 0;
+  if (!Cf.GpuLock.empty()) {
+    if (Cf.Energy)
+      nvmlReady(); // before the lock: its start is slow
+    holdGpuLock(Cf.GpuLock);
+  }
   bool Metered = Cf.Energy && nvmlReady() && Drv.cuCtxSynchronize &&
                  Drv.cuCtxSynchronize() == CUDA_SUCCESS &&
                  Nv.Energy(Nv.Dev, &E0) == 0;
