@@ -8,7 +8,8 @@
 #   needs, some gzipped; share/); APPS: bench/stress/build-apps.sh's
 #   output with VARIANTS=fences (APPS/fences/stack and stack-nf).
 # From the environment: BUDGET (the search's --budget, 420s), LIMIT
-# (seconds for the search, 450), RUNS (20).
+# (seconds for the search, 450), RUNS (20; 0: no cost), RESUME (a store of
+# an earlier call to go on from).
 set -u
 DIST=$1 APPS=$2 OUT=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +18,7 @@ chmod +x "$DIST"/bin/*
 export LD_LIBRARY_PATH=$DIST/lib PATH=/usr/local/cuda/bin:$PATH
 W=/tmp/stack-alone
 rm -rf "$W" && mkdir -p "$W" "$OUT"
+[ -n "${RESUME:-}" ] && cp "$RESUME" "$W/stack.sqlite"
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit \
     --format=csv; } >"$OUT/machine.txt" 2>&1
 INCANT=$DIST/bin/incant APPS=$APPS W=$W LIMIT=${LIMIT:-450} \
@@ -24,7 +26,7 @@ INCANT=$DIST/bin/incant APPS=$APPS W=$W LIMIT=${LIMIT:-450} \
   ARGS="--repeat 50 --timeout-ms 1000" sh "$HERE/search-one.sh" stack
 cat "$W/searches.tsv"
 tail -30 "$W/stack.txt"
-if [ -s "$W/stack.set.json" ]; then
+if [ -s "$W/stack.set.json" ] && [ "${RUNS:-20}" != 0 ]; then
   timeout -k 5 120 "$DIST/bin/incant" fences cost --all-runs --runs "${RUNS:-20}" \
     --timeout 10 --set "$W/stack.set.json" --results "$W/cost.jsonl" \
     --label stack-nf -- "$APPS/fences/stack-nf" --repeat 20 --timeout-ms 200 \
