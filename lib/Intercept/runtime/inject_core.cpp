@@ -594,22 +594,25 @@ void harvest(bool Wait) {
 
 //===-- The GPU to ourselves ----------------------------------------------===//
 
-/// Takes the lock file \p Path (once; held until the process exits).
+/// Takes the lock file \p Path, once (the first caller; the others wait
+/// for it), and holds it until the process exits.
 void holdGpuLock(const std::string &Path) {
-  static int Fd = -1;
-  if (Fd >= 0)
-    return;
-  Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (Fd < 0) {
-    note("INCANT_GPU_LOCK: cannot open " + Path + ": " + std::strerror(errno));
-    return;
-  }
-  while (flock(Fd, LOCK_EX) != 0)
-    if (errno != EINTR) {
-      note("INCANT_GPU_LOCK: cannot lock " + Path + ": " +
+  static const bool Held = [&Path] {
+    int Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (Fd < 0) {
+      note("INCANT_GPU_LOCK: cannot open " + Path + ": " +
            std::strerror(errno));
-      return;
+      return false;
     }
+    while (flock(Fd, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        note("INCANT_GPU_LOCK: cannot lock " + Path + ": " +
+             std::strerror(errno));
+        return false;
+      }
+    return true;
+  }();
+  (void)Held;
 }
 
 //===-- Energy ------------------------------------------------------------===//
@@ -1073,6 +1076,11 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   KernelState &K = kernel(C, Ctx, L.F);
   ++K.Launches;
   const Config &Cf = cfg();
+  if (!Cf.GpuLock.empty()) {
+    if (Cf.Energy)
+      nvmlReady(); // before the lock: its start is slow
+    holdGpuLock(Cf.GpuLock);
+  }
 
   if (Cf.Spread && L.Cooperative) {
     // Fewer blocks per SM than the application sized its cooperative grid
@@ -1093,11 +1101,6 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
   CUevent Begin = nullptr, End = nullptr;
   unsigned long long E0 = 0;
   double W0 = 0;
-  if (!Cf.GpuLock.empty()) {
-    if (Cf.Energy)
-      nvmlReady(); // before the lock: its start is slow
-    holdGpuLock(Cf.GpuLock);
-  }
   bool Metered = Cf.Energy && nvmlReady() && Drv.cuCtxSynchronize &&
                  Drv.cuCtxSynchronize() == CUDA_SUCCESS &&
                  Nv.Energy(Nv.Dev, &E0) == 0;
