@@ -1,6 +1,7 @@
 //===- CostCommand.cpp - `incant fences cost`: what fences cost -----------===//
 #include "incant/Fences/CostCommand.h"
 #include "incant/AppTest/AppRunner.h"
+#include "incant/AppTest/RunPool.h"
 #include "incant/Fences/Reduction.h"
 #include "incant/Intercept/Fences.h"
 #include "incant/Intercept/ImageScan.h"
@@ -19,7 +20,6 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
-#include <thread>
 #include <unistd.h>
 
 namespace incant::fences {
@@ -221,7 +221,7 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   }
 
   // Every (run, variant) in turn, the variants interleaved; with --jobs,
-  // several at once, each worker with its own runner (its own report file).
+  // several at once.
   struct Job {
     Variant *V;
     uint64_t Run;
@@ -231,68 +231,50 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   for (uint64_t Run = 0; Run < Cmd.Runs; ++Run)
     for (Variant &V : Vs)
       Jobs.push_back({&V, Run, {}});
-  apptest::EnvVars Lock;
-  if (Cmd.Jobs > 1) {
-    Lock.emplace_back("INCANT_GPU_LOCK",
-                      fmt::format("{}/incant-cost-{}.lock",
-                                  Tmp && *Tmp ? Tmp : "/tmp", getpid()));
-    Temps.Files.push_back(Lock.back().second);
-  }
-  std::atomic<size_t> Next = 0, Done = 0;
+  std::unique_ptr<apptest::RunPool> Pool =
+      apptest::RunPool::make(std::move(Runner), Cmd.App, Cmd.Jobs, Error);
+  if (!Pool)
+    return Usage(Error);
+  std::atomic<size_t> Done = 0;
   std::atomic<bool> Failed = false;
   std::mutex Mu;
   std::string FirstError;
   auto T0 = std::chrono::steady_clock::now();
   auto Last = T0;
-  auto Work = [&](apptest::AppRunner &Rn) {
-    for (size_t J; !Failed && (J = Next++) < Jobs.size();) {
-      Job &X = Jobs[J];
-      apptest::EnvVars Env = {{"INCANT_FENCE_IMAGES", X.V->Images},
-                              {"INCANT_TIME", "1"},
-                              {"INCANT_ENERGY", "1"}};
-      Env.insert(Env.end(), Lock.begin(), Lock.end());
-      X.R.Env = "none-";
-      std::string E;
-      bool Ok = Rn.run(Plain,
-                       fnv1a64(fmt::format("cost/{}/{}", X.V->Name, X.Run)),
-                       Env, X.R, E);
-      if (Ok && X.R.Reported && X.R.Replaced == 0) {
-        Ok = false;
-        E = fmt::format("the injected library did not load the {} build in "
-                        "place of {}'s module (notes: {})",
-                        X.V->Name, Label, fmt::join(X.R.Notes, "; "));
-      }
-      std::lock_guard<std::mutex> G(Mu);
-      if (!Ok) {
-        if (!Failed.exchange(true))
-          FirstError = E;
-        return;
-      }
-      ++Done;
-      auto Now = std::chrono::steady_clock::now();
-      if (Cmd.App.Progress &&
-          std::chrono::duration<double>(Now - Last).count() >= 5) {
-        Last = Now;
-        fmt::print(Err, "cost: {} of {} runs, {:.0f}s\n", size_t(Done),
-                   Jobs.size(), std::chrono::duration<double>(Now - T0).count());
-      }
+  Pool->forEach([&](uint64_t J, apptest::AppRunner &Rn) {
+    if (J >= Jobs.size() || Failed)
+      return false;
+    Job &X = Jobs[J];
+    apptest::EnvVars Env = {{"INCANT_FENCE_IMAGES", X.V->Images},
+                            {"INCANT_TIME", "1"},
+                            {"INCANT_ENERGY", "1"}};
+    Env.insert(Env.end(), Pool->shared().begin(), Pool->shared().end());
+    X.R.Env = "none-";
+    std::string E;
+    bool Ok = Rn.run(Plain, fnv1a64(fmt::format("cost/{}/{}", X.V->Name, X.Run)),
+                     Env, X.R, E);
+    if (Ok && X.R.Reported && X.R.Replaced == 0) {
+      Ok = false;
+      E = fmt::format("the injected library did not load the {} build in "
+                      "place of {}'s module (notes: {})",
+                      X.V->Name, Label, fmt::join(X.R.Notes, "; "));
     }
-  };
-  std::vector<std::unique_ptr<apptest::AppRunner>> Runners;
-  Runners.push_back(std::move(Runner));
-  for (unsigned K = 1; K < Cmd.Jobs; ++K) {
-    Runners.push_back(apptest::AppRunner::make(Cmd.App, Error));
-    if (!Runners.back())
-      return Usage(Error);
-  }
-  {
-    std::vector<std::thread> Threads;
-    for (size_t K = 1; K < Runners.size(); ++K)
-      Threads.emplace_back(Work, std::ref(*Runners[K]));
-    Work(*Runners[0]);
-    for (std::thread &T : Threads)
-      T.join();
-  }
+    std::lock_guard<std::mutex> G(Mu);
+    if (!Ok) {
+      if (!Failed.exchange(true))
+        FirstError = E;
+      return false;
+    }
+    ++Done;
+    auto Now = std::chrono::steady_clock::now();
+    if (Cmd.App.Progress &&
+        std::chrono::duration<double>(Now - Last).count() >= 5) {
+      Last = Now;
+      fmt::print(Err, "cost: {} of {} runs, {:.0f}s\n", size_t(Done),
+                 Jobs.size(), std::chrono::duration<double>(Now - T0).count());
+    }
+    return true;
+  });
   if (Failed)
     return Usage(FirstError);
 

@@ -1,6 +1,7 @@
 //===- FenceCommand.cpp - `incant fences`: the search on an application ---===//
 #include "incant/Fences/FenceCommand.h"
 #include "incant/AppTest/AppRunner.h"
+#include "incant/AppTest/RunPool.h"
 #include "incant/Fences/FenceStore.h"
 #include "incant/Intercept/ImageScan.h"
 
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <mutex>
 
 namespace incant::fences {
 
@@ -38,51 +40,72 @@ std::string failureText(const RunRecord &R) {
   return Line.empty() ? V : V + ": " + Line;
 }
 
-/// The application with a fence set switched on, as the reduction's oracle.
+/// The application with a fence set switched on, as the reduction's oracle;
+/// with several runners, several runs of a check at once (the runs in
+/// flight when one fails still count).
 class AppOracle : public Oracle {
 public:
-  AppOracle(AppRunner &Runner, const std::vector<Environment> &Envs,
+  AppOracle(apptest::RunPool &Pool, const std::vector<Environment> &Envs,
             const CandidateList &C, uint64_t Seed)
-      : Runner(Runner), Envs(Envs), C(C), Seed(Seed) {}
+      : Pool(Pool), Envs(Envs), C(C), Seed(Seed) {}
 
   bool check(uint64_t Seq, const FenceSet &F, const CheckSpec &Spec,
              CheckOutcome &Out, std::string &Error) override {
     Out = {};
     std::string Var = fenceVariable(C, F);
     auto T0 = std::chrono::steady_clock::now();
-    for (uint64_t Run = 0;; ++Run) {
-      if (Spec.Runs && Run >= Spec.Runs)
-        break;
-      if (Spec.Seconds > 0 && Out.Seconds >= Spec.Seconds)
-        break;
+    auto Elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                           T0)
+          .count();
+    };
+    std::mutex Mu;
+    bool Broken = false;
+    uint64_t FirstFailed = UINT64_MAX;
+    Pool.forEach([&](uint64_t Run, AppRunner &Runner) {
+      {
+        std::lock_guard<std::mutex> G(Mu);
+        if (Broken || Out.Failures || (Spec.Runs && Run >= Spec.Runs) ||
+            (Spec.Seconds > 0 && Elapsed() >= Spec.Seconds))
+          return false;
+      }
       const Environment &E = Envs[Run % Envs.size()];
       RunRecord R;
       R.Env = E.name();
       R.Index = Run;
       R.Seed = fnv1a64(fmt::format("{}/fences/{}/{}", Seed, Seq, Run));
-      if (!Runner.run(E, R.Seed, {{"INCANT_FENCES", Var}}, R, Error))
+      apptest::EnvVars Extra = {{"INCANT_FENCES", Var}};
+      Extra.insert(Extra.end(), Pool.shared().begin(), Pool.shared().end());
+      std::string Why;
+      bool Ok = Runner.run(E, R.Seed, Extra, R, Why);
+      if (Ok && !F.empty() && R.Reported && !R.FenceUnits) {
+        Ok = false;
+        Why = "the injected library set no fence mask in the application's "
+              "modules (is it the binary the candidates came from?)";
+      }
+      std::lock_guard<std::mutex> G(Mu);
+      if (!Ok) {
+        if (!Broken)
+          Error = Why;
+        Broken = true;
         return false;
+      }
       ++Out.Runs;
-      Out.Seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - T0)
-                        .count();
-      if (!F.empty() && R.Reported && !R.FenceUnits) {
-        Error = "the injected library set no fence mask in the "
-                "application's modules (is it the binary the candidates "
-                "came from?)";
-        return false;
-      }
-      if (R.V != Verdict::Pass) {
-        ++Out.Failures;
+      Out.Seconds = Elapsed();
+      if (R.V == Verdict::Pass)
+        return true;
+      ++Out.Failures;
+      if (Run < FirstFailed) {
+        FirstFailed = Run;
         Out.FirstFailure = E.name() + ": " + failureText(R);
-        break;
       }
-    }
-    return true;
+      return false;
+    });
+    return !Broken;
   }
 
 private:
-  AppRunner &Runner;
+  apptest::RunPool &Pool;
   const std::vector<Environment> &Envs;
   const CandidateList &C;
   uint64_t Seed;
@@ -274,7 +297,11 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     fmt::print(Err, "incant fences: {}: {} candidate fences; first run with "
                     "all on: {}\n",
                Label, C.Fences.size(), apptest::verdictName(Probe.V));
-  AppOracle Oracle(*Runner, *Envs, C, Cmd.App.Seed);
+  std::unique_ptr<apptest::RunPool> Pool =
+      apptest::RunPool::make(std::move(Runner), Cmd.App, Cmd.Jobs, Error);
+  if (!Pool)
+    return Usage(Error);
+  AppOracle Oracle(*Pool, *Envs, C, Cmd.App.Seed);
   Progress P(Err, Cmd.App.Progress);
   SearchResult S = reduceFences(Opts, Oracle, Store.get(), &P);
   if (S.Status == SearchStatus::Error)

@@ -45,6 +45,11 @@ static void addFences(CLI::App &App, int &Rc) {
   Sub->add_option("--budget", Cmd.Budget,
                   "Time for this invocation's checks; the store keeps them, "
                   "the same command goes on");
+  tool::addNumber(Sub, "--jobs", Cmd.Jobs, IntRange{1, 64},
+                  "Runs of a check at once; their kernels still run one "
+                  "process at a time (a lock from the first launch to the "
+                  "exit)")
+      ->capture_default_str();
   Sub->add_flag_callback(
       "--no-weaken", [] { Cmd.Weaken = false; },
       "Keep fence.sc.gpu; do not try the weaker kinds");

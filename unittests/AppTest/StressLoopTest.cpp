@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "incant/AppTest/StressCommand.h"
+#include "FakeAppCommand.h"
 #include "incant/AppTest/StressStore.h"
 #include "incant/Support/Hash.h"
 
@@ -23,18 +24,6 @@ using namespace incant;
 using namespace incant::apptest;
 
 namespace {
-
-StressCommand command(std::vector<std::string> Args) {
-  StressCommand Cmd;
-  Cmd.Argv = {INCANT_FAKEAPP};
-  Cmd.Argv.insert(Cmd.Argv.end(), Args.begin(), Args.end());
-  Cmd.InjectLibrary = INCANT_INJECT_LIB;
-  Cmd.NoBuildCheck = true;
-  Cmd.Progress = false;
-  Cmd.Json = true;
-  Cmd.Timeout = 10;
-  return Cmd;
-}
 
 struct Outcome {
   int Rc;
@@ -62,7 +51,7 @@ uint64_t expectedFailures(uint64_t Seed, const std::string &Env, uint64_t Runs,
 }
 
 TEST(StressLoop, FailuresAtAKnownRate) {
-  StressCommand Cmd = command({"rate", "30"});
+  StressCommand Cmd = fakeAppCommand({"rate", "30"});
   Cmd.Envs = "none-,sys+";
   Cmd.Runs = 60;
   Outcome O = run(Cmd);
@@ -91,7 +80,7 @@ TEST(StressLoop, FailuresAtAKnownRate) {
 }
 
 TEST(StressLoop, SameSeedSameRuns) {
-  StressCommand Cmd = command({"rate", "50"});
+  StressCommand Cmd = fakeAppCommand({"rate", "50"});
   Cmd.Runs = 20;
   Outcome A = run(Cmd), B = run(Cmd);
   EXPECT_EQ(A.J["environments"][0]["fail"], B.J["environments"][0]["fail"]);
@@ -102,14 +91,14 @@ TEST(StressLoop, SameSeedSameRuns) {
 }
 
 TEST(StressLoop, HangsAndCrashes) {
-  StressCommand Hang = command({"hang"});
+  StressCommand Hang = fakeAppCommand({"hang"});
   Hang.Runs = 2;
   Hang.Timeout = 0.3;
   Outcome H = run(Hang);
   EXPECT_EQ(H.Rc, 1);
   EXPECT_EQ(H.J["environments"][0]["hang"], 2u);
   EXPECT_EQ(H.J["environments"][0]["failures"], 2u);
-  StressCommand Crash = command({"crash"});
+  StressCommand Crash = fakeAppCommand({"crash"});
   Crash.Runs = 3;
   Outcome C = run(Crash);
   EXPECT_EQ(C.Rc, 1);
@@ -117,7 +106,7 @@ TEST(StressLoop, HangsAndCrashes) {
 }
 
 TEST(StressLoop, PostConditions) {
-  StressCommand Ok = command({"print", "hello world"});
+  StressCommand Ok = fakeAppCommand({"print", "hello world"});
   Ok.Runs = 3;
   Ok.ExpectStdout = "hel+o w";
   EXPECT_EQ(run(Ok).Rc, 0);
@@ -126,14 +115,14 @@ TEST(StressLoop, PostConditions) {
   EXPECT_EQ(Wrong.Rc, 1);
   EXPECT_EQ(Wrong.J["environments"][0]["fail"], 3u);
 
-  StressCommand Exit = command({"exit", "3"});
+  StressCommand Exit = fakeAppCommand({"exit", "3"});
   Exit.Runs = 2;
   Exit.ExpectExit = 3;
   EXPECT_EQ(run(Exit).Rc, 0);
   Exit.ExpectExit.reset();
   EXPECT_EQ(run(Exit).Rc, 1);
 
-  StressCommand Check = command({"print", "all good"});
+  StressCommand Check = fakeAppCommand({"print", "all good"});
   Check.Runs = 2;
   Check.Check = "grep -q good \"$INCANT_APP_STDOUT\" && test \"$INCANT_APP_EXIT\" = 0";
   EXPECT_EQ(run(Check).Rc, 0);
@@ -142,7 +131,7 @@ TEST(StressLoop, PostConditions) {
 }
 
 TEST(StressLoop, TheEnvironmentReachesTheProgram) {
-  StressCommand Cmd = command({"env"});
+  StressCommand Cmd = fakeAppCommand({"env"});
   Cmd.Envs = "cache+:spread2";
   Cmd.Runs = 1;
   Cmd.ExpectStdout = "INCANT_STRESS=cache";
@@ -156,7 +145,7 @@ TEST(StressLoop, TheEnvironmentReachesTheProgram) {
 }
 
 TEST(StressLoop, TimeBudget) {
-  StressCommand Cmd = command({"exit", "0"});
+  StressCommand Cmd = fakeAppCommand({"exit", "0"});
   Cmd.Time = "0.3s";
   Outcome O = run(Cmd);
   EXPECT_EQ(O.Rc, 0);
@@ -165,35 +154,35 @@ TEST(StressLoop, TimeBudget) {
 }
 
 TEST(StressLoop, BadInput) {
-  StressCommand Missing = command({});
+  StressCommand Missing = fakeAppCommand({});
   Missing.Argv = {"/nonexistent/app"};
   Outcome M = run(Missing);
   EXPECT_EQ(M.Rc, 2);
   EXPECT_NE(M.Err.find("no such program: /nonexistent/app"), std::string::npos);
 
-  StressCommand NotOurs = command({"exit", "0"});
+  StressCommand NotOurs = fakeAppCommand({"exit", "0"});
   NotOurs.NoBuildCheck = false;
   Outcome N = run(NotOurs);
   EXPECT_EQ(N.Rc, 2);
   EXPECT_NE(N.Err.find("was not built through incant"), std::string::npos);
 
-  StressCommand Broken = command({"exit", "0"});
+  StressCommand Broken = fakeAppCommand({"exit", "0"});
   Broken.Runs = 1;
   Broken.Check = "exit 9";
   Outcome B = run(Broken);
   EXPECT_EQ(B.Rc, 2);
   EXPECT_NE(B.Err.find("the check command `exit 9` failed"), std::string::npos);
 
-  StressCommand Env = command({"exit", "0"});
+  StressCommand Env = fakeAppCommand({"exit", "0"});
   Env.Envs = "warm+";
   EXPECT_EQ(run(Env).Rc, 2);
-  StressCommand Re = command({"exit", "0"});
+  StressCommand Re = fakeAppCommand({"exit", "0"});
   Re.ExpectStdout = "(";
   EXPECT_EQ(run(Re).Rc, 2);
-  StressCommand T = command({"exit", "0"});
+  StressCommand T = fakeAppCommand({"exit", "0"});
   T.Time = "soon";
   EXPECT_EQ(run(T).Rc, 2);
-  StressCommand Lib = command({"exit", "0"});
+  StressCommand Lib = fakeAppCommand({"exit", "0"});
   Lib.InjectLibrary = "/nonexistent/libincant-inject.so";
   Outcome L = run(Lib);
   EXPECT_EQ(L.Rc, 2);
@@ -204,7 +193,7 @@ TEST(StressLoop, Store) {
   std::string Db = ::testing::TempDir() + "/stress-" + std::to_string(getpid()) +
                    ".sqlite";
   std::filesystem::remove(Db);
-  StressCommand Cmd = command({"rate", "30"});
+  StressCommand Cmd = fakeAppCommand({"rate", "30"});
   Cmd.Runs = 5;
   Cmd.Db = Db;
   Outcome O = run(Cmd);

@@ -51,6 +51,8 @@ struct FenceCommand {
   std::string StableFor = "1h"; ///< EmpiricallyStable's time.
   uint64_t StableRuns = 0;   ///< Or its runs (then StableFor is a cap).
   std::string Budget;        ///< Time for this invocation's checks.
+  /// Runs of a check at once (apptest::RunPool: kernels one run at a time).
+  unsigned Jobs = 1;
   bool Weaken = true;
   /// Algorithm 1 as the paper has it: no chunks, no evidence, I doubles.
   bool PaperOnly = false;
