@@ -9,7 +9,8 @@
 #   output with VARIANTS=fences (APPS/fences/stack and stack-nf).
 # From the environment: BUDGET (the search's --budget, 420s), LIMIT
 # (seconds for the search, 450), RUNS (20; 0: no cost), RESUME (a store of
-# an earlier call to go on from).
+# an earlier call to go on from), JOBS (runs of a check at once, `--jobs`;
+# unset for an incant older than that option).
 set -u
 DIST=$1 APPS=$2 OUT=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +23,7 @@ rm -rf "$W" && mkdir -p "$W" "$OUT"
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit \
     --format=csv; } >"$OUT/machine.txt" 2>&1
 INCANT=$DIST/bin/incant APPS=$APPS W=$W LIMIT=${LIMIT:-450} \
-  SEARCH="--env sys+ --iterations 1 --stable-runs 24 --timeout 10 --budget ${BUDGET:-420s}" \
+  SEARCH="--env sys+ --iterations 1 --stable-runs 24 --timeout 10 --budget ${BUDGET:-420s}${JOBS:+ --jobs $JOBS}" \
   ARGS="--repeat 50 --timeout-ms 1000" sh "$HERE/search-one.sh" stack
 cat "$W/searches.tsv"
 tail -30 "$W/stack.txt"
