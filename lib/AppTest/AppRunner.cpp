@@ -200,6 +200,8 @@ bool AppRunner::run(const Environment &E, uint64_t Seed, const EnvVars &Extra,
     Env.emplace_back(V.substr(0, Eq), V.substr(Eq + 1));
   }
   Env.insert(Env.end(), Extra.begin(), Extra.end());
+  if (!GpuLock.empty())
+    Env.emplace_back("INCANT_GPU_LOCK", GpuLock);
   Env.emplace_back("INCANT_REPORT", Report);
 
   fs::remove(Report);

@@ -26,7 +26,8 @@ std::unique_ptr<RunPool> RunPool::make(std::unique_ptr<AppRunner> First,
     static std::atomic<unsigned> Next{0};
     P->LockFile = fmt::format("{}/incant-gpu-{}-{}.lock", T && *T ? T : "/tmp",
                               getpid(), Next++);
-    P->Shared.emplace_back("INCANT_GPU_LOCK", P->LockFile);
+    for (std::unique_ptr<AppRunner> &R : P->Runners)
+      R->setGpuLock(P->LockFile);
   }
   return P;
 }

@@ -292,10 +292,6 @@ bool splicedModule(CudaLibraries &L,
   return M && assemble(Ptxas, *M, Arch, Cubin, Why);
 }
 
-} // namespace
-
-namespace {
-
 /// A batch in the compile cache: DIR/KEY.cubin and DIR/KEY.opt, one line
 /// per test: "<ok|failed|skipped> <alone 0|1> <histogram kernel> <detail>". Files are
 /// written under a temporary name and renamed, the .opt last, so a reader

@@ -245,14 +245,13 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (J >= Jobs.size() || Failed)
       return false;
     Job &X = Jobs[J];
-    apptest::EnvVars Env = {{"INCANT_FENCE_IMAGES", X.V->Images},
-                            {"INCANT_TIME", "1"},
-                            {"INCANT_ENERGY", "1"}};
-    Env.insert(Env.end(), Pool->shared().begin(), Pool->shared().end());
     X.R.Env = "none-";
     std::string E;
     bool Ok = Rn.run(Plain, fnv1a64(fmt::format("cost/{}/{}", X.V->Name, X.Run)),
-                     Env, X.R, E);
+                     {{"INCANT_FENCE_IMAGES", X.V->Images},
+                      {"INCANT_TIME", "1"},
+                      {"INCANT_ENERGY", "1"}},
+                     X.R, E);
     if (Ok && X.R.Reported && X.R.Replaced == 0) {
       Ok = false;
       E = fmt::format("the injected library did not load the {} build in "

@@ -74,10 +74,8 @@ public:
       R.Env = E.name();
       R.Index = Run;
       R.Seed = fnv1a64(fmt::format("{}/fences/{}/{}", Seed, Seq, Run));
-      apptest::EnvVars Extra = {{"INCANT_FENCES", Var}};
-      Extra.insert(Extra.end(), Pool.shared().begin(), Pool.shared().end());
       std::string Why;
-      bool Ok = Runner.run(E, R.Seed, Extra, R, Why);
+      bool Ok = Runner.run(E, R.Seed, {{"INCANT_FENCES", Var}}, R, Why);
       if (Ok && !F.empty() && R.Reported && !R.FenceUnits) {
         Ok = false;
         Why = "the injected library set no fence mask in the application's "

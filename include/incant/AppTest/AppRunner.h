@@ -45,12 +45,16 @@ public:
   /// The program as exec finds it.
   const std::string &program() const { return Program; }
 
+  /// Every later run gets INCANT_GPU_LOCK=\p Path (RunPool.h).
+  void setGpuLock(std::string Path) { GpuLock = std::move(Path); }
+
 private:
   AppRunner() = default;
   StressCommand Cmd;
   std::string Program;
   std::regex Re;
   std::string Report;
+  std::string GpuLock;
 };
 
 } // namespace incant::apptest

@@ -32,8 +32,8 @@ public:
 
   AppRunner &first() { return *Runners.front(); }
   unsigned size() const { return unsigned(Runners.size()); }
-  /// The variables every run needs on top of its own (the lock).
-  const EnvVars &shared() const { return Shared; }
+  /// The lock file every runner's runs get ("" with one runner).
+  const std::string &lockFile() const { return LockFile; }
 
   /// Calls \p Body(I, Runner) for I = 0, 1, 2, ... with the pool's runners
   /// at once, each index once; a worker stops when Body returns false, and
@@ -44,7 +44,6 @@ public:
 private:
   RunPool() = default;
   std::vector<std::unique_ptr<AppRunner>> Runners;
-  EnvVars Shared;
   std::string LockFile;
 };
 
