@@ -198,38 +198,84 @@ std::optional<uint32_t> syncKind(const Instruction &I, std::string &Kind) {
   }
 }
 
-/// Queues `{ .param ...; st.param ...; [guard] call Callee, (...); }`
-/// before or after body item \p Item.
-bool queueCall(ir::Rewriter &RW, unsigned Func, unsigned Item, bool After,
-               const std::string &Guard, const std::string &Callee,
-               const std::vector<std::pair<std::string, std::string>> &Args) {
-  std::vector<ptx::BodyItem> Items;
-  Items.push_back(ptx::BlockBegin{});
-  std::vector<std::string> Names;
-  for (size_t K = 0; K < Args.size(); ++K) {
-    ptx::Variable P;
-    P.Space = AddrSpace::Param;
-    P.Type = Args[K].first;
-    P.Name = fmt::format("incant_race_p{}", K);
-    Names.push_back(P.Name);
-    Items.push_back(std::move(P));
+/// Queues a call of a hook before or after body item \p Item:
+///
+///     { .param ...; .reg .b32 W; .reg .pred Q;
+///       st.param ...;
+///     $incant_race_call_N:
+///       [guard] call Callee, (...);
+///       ld.relaxed.cta.global.u32 W, [UnitVar];
+///       and.b32 W, W, 1;  setp.ne.u32 Q, W, 0;  @Q bra $incant_race_call_N; }
+///
+/// The branch is never taken (the unit variable's first word is 0 or the
+/// state's address, never odd), but ptxas cannot know that. The hooks read
+/// memory that other threads write, so ptxas starts them with a YIELD; a
+/// lane that yields lets the lanes of its warp that wait at the next
+/// convergence point (BSYNC) go on without it. Seeing only a call, ptxas
+/// assumed that the code after that point runs with every lane, and kept a
+/// value of the lanes still calling hooks in a uniform register (one per
+/// warp) that the lanes gone ahead overwrote: on the H100, app_gridbarrier's
+/// lanes 1-31 stored through the low word of lane 0's block id. A loop that
+/// polls memory around the call puts the yield in the caller, where ptxas
+/// allocates for it.
+class HookCalls {
+public:
+  explicit HookCalls(std::string UnitVar) : UnitVar(std::move(UnitVar)) {}
+
+  bool queue(ir::Rewriter &RW, unsigned Func, unsigned Item, bool After,
+             const std::string &Guard, const std::string &Callee,
+             const std::vector<std::pair<std::string, std::string>> &Args) {
+    std::vector<ptx::BodyItem> Items;
+    Items.push_back(ptx::BlockBegin{});
+    std::vector<std::string> Names;
+    for (size_t K = 0; K < Args.size(); ++K) {
+      ptx::Variable P;
+      P.Space = AddrSpace::Param;
+      P.Type = Args[K].first;
+      P.Name = fmt::format("incant_race_p{}", K);
+      Names.push_back(P.Name);
+      Items.push_back(std::move(P));
+    }
+    for (auto [Type, Name] : {std::pair{".b32", "%incant_race_w"},
+                              std::pair{".pred", "%incant_race_q"}}) {
+      ptx::Variable R;
+      R.Space = AddrSpace::Reg;
+      R.Type = Type;
+      R.Name = Name;
+      Items.push_back(std::move(R));
+    }
+    auto Code = [&](const std::string &Text) {
+      std::optional<ptx::Instruction> I = RW.parseInstruction(Text);
+      if (I)
+        Items.push_back(std::move(*I));
+      return I.has_value();
+    };
+    for (size_t K = 0; K < Args.size(); ++K)
+      if (!Code(fmt::format("st.param{} [{}], {};", Args[K].first, Names[K],
+                            Args[K].second)))
+        return false;
+    std::string Again = fmt::format("$incant_race_call_{}", Calls++);
+    Items.push_back(ptx::Label{Again, {}});
+    if (!Code(fmt::format("{}call {}, ({});", Guard, Callee,
+                          fmt::join(Names, ", "))) ||
+        !Code(fmt::format("ld.relaxed.cta.global.u32 %incant_race_w, [{}];",
+                          UnitVar)) ||
+        !Code("and.b32 %incant_race_w, %incant_race_w, 1;") ||
+        !Code("setp.ne.u32 %incant_race_q, %incant_race_w, 0;") ||
+        !Code(fmt::format("@%incant_race_q bra {};", Again)))
+      return false;
+    Items.push_back(ptx::BlockEnd{});
+    for (ptx::BodyItem &B : Items)
+      if (!(After ? RW.insertAfter(Func, Item, std::move(B))
+                  : RW.insertBefore(Func, Item, std::move(B))))
+        return false;
+    return true;
   }
-  for (const ptx::BodyItem &B : Items)
-    if (!(After ? RW.insertAfter(Func, Item, B) : RW.insertBefore(Func, Item, B)))
-      return false;
-  std::vector<std::string> Code;
-  for (size_t K = 0; K < Args.size(); ++K)
-    Code.push_back(fmt::format("st.param{} [{}], {};", Args[K].first, Names[K],
-                               Args[K].second));
-  Code.push_back(fmt::format("{}call {}, ({});", Guard, Callee,
-                             fmt::join(Names, ", ")));
-  for (const std::string &C : Code)
-    if (!(After ? RW.insertAfter(Func, Item, C) : RW.insertBefore(Func, Item, C)))
-      return false;
-  ptx::BodyItem End = ptx::BlockEnd{};
-  return After ? RW.insertAfter(Func, Item, End)
-               : RW.insertBefore(Func, Item, End);
-}
+
+private:
+  std::string UnitVar;
+  unsigned Calls = 0;
+};
 
 class RacePass : public Pass {
 public:
@@ -355,6 +401,7 @@ bool RacePass::run(Unit &U) {
   ir::Rewriter &RW = U.rewriter();
   const std::string Access = INCANT_RACE_ACCESS_PREFIX + U.id();
   const std::string Sync = INCANT_RACE_SYNC_PREFIX + U.id();
+  HookCalls Calls(INCANT_RACE_PREFIX + U.id());
   const RaceVerdicts *Static = U.raceVerdicts();
   std::set<std::string> Skipped;
   unsigned Pruned = 0;
@@ -374,8 +421,8 @@ bool RacePass::run(Unit &U) {
         uint32_t Id = U.addSite("race", F, Item, What);
         U.manifest().Sites[Id].Text = ptx::printInstruction(I);
         bool Fence = I.Op == Opcode::Membar || I.Op == Opcode::Fence;
-        if (!queueCall(RW, Func, Item, /*After=*/!Fence, Guard, Sync,
-                       {{".b32", std::to_string(*K)}}))
+        if (!Calls.queue(RW, Func, Item, /*After=*/!Fence, Guard, Sync,
+                         {{".b32", std::to_string(*K)}}))
           return false;
         continue;
       }
@@ -411,8 +458,8 @@ bool RacePass::run(Unit &U) {
       }
       std::string R = addressCode(U, F, Func, Item, I);
       if (R.empty() ||
-          !queueCall(RW, Func, Item, /*After=*/false, Guard, Access,
-                     {{".b64", R}, {".b32", std::to_string(A->Info | Id)}}))
+          !Calls.queue(RW, Func, Item, /*After=*/false, Guard, Access,
+                       {{".b64", R}, {".b32", std::to_string(A->Info | Id)}}))
         return false;
     }
   }

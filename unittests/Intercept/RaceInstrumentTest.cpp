@@ -146,6 +146,23 @@ TEST(RacePass, InstrumentsAccessesBarriersAndFences) {
   EXPECT_NE(At("st.param.b32 [incant_race_p0], 0;"), std::string::npos);
   EXPECT_GT(At("st.param.b32 [incant_race_p0], 0;"), At("bar.sync 0;"));
 
+  // Every call is the body of a loop whose branch polls the unit's word
+  // (never taken; it puts the hook's yield in the caller for ptxas).
+  unsigned Calls = 0;
+  for (size_t P = At("call __incant_race_"); P != std::string::npos;
+       P = R.Ptx.find("call __incant_race_", P + 1), ++Calls) {
+    size_t Line = R.Ptx.rfind('\n', R.Ptx.rfind('\n', P) - 1) + 1;
+    std::string Label = R.Ptx.substr(Line, R.Ptx.find(':', Line) - Line);
+    EXPECT_EQ(Label.rfind("$incant_race_call_", 0), 0u) << Label;
+    size_t Poll = R.Ptx.find(
+        "ld.relaxed.cta.global.u32 %incant_race_w, [__incant_race_" + Id + "];",
+        P);
+    size_t Back = R.Ptx.find("@%incant_race_q bra " + Label + ";", P);
+    EXPECT_LT(Poll, Back);
+    EXPECT_LT(Back, R.Ptx.find('}', P));
+  }
+  EXPECT_EQ(Calls, R.Manifest.Sites.size());
+
   // What the manifest says about each access: text, variable, line.
   const Site &Ld = R.Manifest.Sites[0];
   EXPECT_EQ(Ld.Text, "ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5]");
