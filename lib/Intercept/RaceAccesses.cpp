@@ -14,6 +14,8 @@
 //     call raises before the thread's later stores: a thread that sees
 //     those (a flag) and then checks the fenced data sees the count too;
 //     called after, the count could be seen late and the data reported.
+//   - each call the body of a loop that is never repeated but that ptxas
+//     cannot tell from a spinning one (HookCalls, below, says why);
 //   - the unit's variable __incant_race_<ID> and the two functions, copied
 //     from the runtime's PTX (incant_race_hooks.cu, compiled when incant is
 //     built) with their names made the unit's own.
