@@ -8,7 +8,8 @@
 #   the sets: results/h100/sets/NAME.set.json (the reduced sets of
 #   docs/fences.md, on the site ids of that apps/ build).
 # From the environment: NAMES, RUNS (20, per variant), JOBS (runs at once,
-# 1; their kernels one process at a time: `fences cost --jobs`), APP_LIMIT
+# 1; their kernels one process at a time: `fences cost --jobs`), COST_ARGS
+# (more options of `fences cost`, e.g. --energy-steps 50), APP_LIMIT
 # (seconds per application, 80), DEADLINE (seconds from the start for the
 # costs, 560), END (seconds from the start for everything, 585).
 # Writes OUT/cost.jsonl, OUT/fig5.svg, OUT/NAME.cost.txt, OUT/cost.rc
@@ -37,7 +38,7 @@ for A in $NAMES; do
   [ "$A" = semaphore ] && X="--repeat 5 --timeout-ms 1000"
   T1=$(date +%s)
   # shellcheck disable=SC2086
-  timeout -k 5 "$L" "$INCANT" fences cost --all-runs --runs "$RUNS" --jobs "$JOBS" \
+  timeout -k 5 "$L" "$INCANT" fences cost --all-runs --runs "$RUNS" --jobs "$JOBS" ${COST_ARGS:-} \
     --timeout 10 --set "$SETS/$A.set.json" --results "$OUT/cost.jsonl" \
     --label "$A-nf" -- "/tmp/apps/fences/$A-nf" $X >"$OUT/$A.cost.txt" 2>&1
   echo "$A $? $(($(date +%s) - T1))" >>"$OUT/cost.rc"

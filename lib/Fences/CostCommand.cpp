@@ -16,8 +16,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
@@ -78,6 +80,15 @@ bool readResults(const std::string &Path, std::vector<AppCost> &All,
 
 } // namespace
 
+uint64_t moreEnergyRuns(uint64_t Steps, uint64_t Runs, uint64_t Target) {
+  if (Steps >= Target)
+    return 0;
+  double Rate = Steps ? double(Steps) / double(std::max<uint64_t>(Runs, 1))
+                      : 0.5;
+  auto Want = uint64_t(std::ceil(double(Target - Steps) / Rate));
+  return std::clamp<uint64_t>(Want, 1, std::max<uint64_t>(Runs, 1));
+}
+
 int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   auto Usage = [&](const std::string &M) {
     fmt::print(Err, "incant: error: {}\n", M);
@@ -85,6 +96,9 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   };
   if (Cmd.Runs == 0)
     return Usage("--runs must be at least 1");
+  if (Cmd.EnergySteps && Cmd.Jobs > 1)
+    return Usage("--energy-steps needs --jobs 1 (with more, other runs' "
+                 "start draws power in the energy windows)");
   std::string Error;
   if (Cmd.App.Argv.empty()) {
     // Only draw what --results holds.
@@ -226,6 +240,7 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Variant *V;
     uint64_t Run;
     RunRecord R;
+    bool Made = false;
   };
   std::vector<Job> Jobs;
   for (uint64_t Run = 0; Run < Cmd.Runs; ++Run)
@@ -241,49 +256,111 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   std::string FirstError;
   auto T0 = std::chrono::steady_clock::now();
   auto Last = T0;
-  Pool->forEach([&](uint64_t J, apptest::AppRunner &Rn) {
-    if (J >= Jobs.size() || Failed)
-      return false;
-    Job &X = Jobs[J];
-    X.R.Env = "none-";
-    std::string E;
-    bool Ok = Rn.run(Plain, fnv1a64(fmt::format("cost/{}/{}", X.V->Name, X.Run)),
-                     {{"INCANT_FENCE_IMAGES", X.V->Images},
-                      {"INCANT_TIME", "1"},
-                      {"INCANT_ENERGY", "1"}},
-                     X.R, E);
-    if (Ok && X.R.Reported && X.R.Replaced == 0) {
-      Ok = false;
-      E = fmt::format("the injected library did not load the {} build in "
-                      "place of {}'s module (notes: {})",
-                      X.V->Name, Label, fmt::join(X.R.Notes, "; "));
-    }
-    std::lock_guard<std::mutex> G(Mu);
-    if (!Ok) {
-      if (!Failed.exchange(true))
-        FirstError = E;
-      return false;
-    }
-    ++Done;
-    auto Now = std::chrono::steady_clock::now();
-    if (Cmd.App.Progress &&
-        std::chrono::duration<double>(Now - Last).count() >= 5) {
-      Last = Now;
-      fmt::print(Err, "cost: {} of {} runs, {:.0f}s\n", size_t(Done),
-                 Jobs.size(), std::chrono::duration<double>(Now - T0).count());
-    }
-    return true;
-  });
-  if (Failed)
+  auto Seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         T0)
+        .count();
+  };
+  // Runs Jobs[From...], none started after \p Until seconds; false after
+  // a run that could not be made.
+  auto RunJobs = [&](size_t From, double Until) {
+    Pool->forEach([&](uint64_t J, apptest::AppRunner &Rn) {
+      if (From + J >= Jobs.size() || Failed || Seconds() > Until)
+        return false;
+      Job &X = Jobs[From + J];
+      X.R.Env = "none-";
+      std::string E;
+      bool Ok =
+          Rn.run(Plain, fnv1a64(fmt::format("cost/{}/{}", X.V->Name, X.Run)),
+                 {{"INCANT_FENCE_IMAGES", X.V->Images},
+                  {"INCANT_TIME", "1"},
+                  {"INCANT_ENERGY", "1"}},
+                 X.R, E);
+      if (Ok && X.R.Reported && X.R.Replaced == 0) {
+        Ok = false;
+        E = fmt::format("the injected library did not load the {} build in "
+                        "place of {}'s module (notes: {})",
+                        X.V->Name, Label, fmt::join(X.R.Notes, "; "));
+      }
+      std::lock_guard<std::mutex> G(Mu);
+      if (!Ok) {
+        if (!Failed.exchange(true))
+          FirstError = E;
+        return false;
+      }
+      X.Made = true;
+      ++Done;
+      auto Now = std::chrono::steady_clock::now();
+      if (Cmd.App.Progress &&
+          std::chrono::duration<double>(Now - Last).count() >= 5) {
+        Last = Now;
+        fmt::print(Err, "cost: {} of {} runs, {:.0f}s\n", size_t(Done),
+                   Jobs.size(), Seconds());
+      }
+      return true;
+    });
+    return !Failed;
+  };
+  if (!RunJobs(0, HUGE_VAL))
     return Usage(FirstError);
+  // A run counts when it passed, or failed its post-condition with
+  // --all-runs (not a hang or a crash).
+  auto Counted = [&](const RunRecord &R) {
+    return R.V == apptest::Verdict::Pass ||
+           (Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported);
+  };
+
+  // --energy-steps: rounds of more runs of the variants short of steps.
+  std::string EnergyNote;
+  while (Cmd.EnergySteps) {
+    std::map<const Variant *, uint64_t> Steps, Runs, Next;
+    bool Metered = false;
+    for (const Job &X : Jobs) {
+      if (!X.Made)
+        continue;
+      Next[X.V] = std::max(Next[X.V], X.Run + 1);
+      Metered |= X.R.EnergyOk;
+      if (Counted(X.R)) {
+        Steps[X.V] += X.R.EnergyChanges;
+        ++Runs[X.V];
+      }
+    }
+    if (!Metered)
+      break; // no energy to count (no NVML): the note below says so
+    // Interleaved, as the first runs are. A variant with no counted run
+    // has no energy anyway.
+    std::map<const Variant *, uint64_t> More;
+    uint64_t Most = 0;
+    for (Variant &V : Vs)
+      if (Runs[&V])
+        Most = std::max(Most, More[&V] = moreEnergyRuns(Steps[&V], Runs[&V],
+                                                        Cmd.EnergySteps));
+    size_t From = Jobs.size();
+    for (uint64_t K = 0; K < Most; ++K)
+      for (Variant &V : Vs)
+        if (K < More[&V])
+          Jobs.push_back({&V, Next[&V] + K, {}});
+    if (Jobs.size() == From)
+      break;
+    if (!RunJobs(From, Cmd.EnergySeconds))
+      return Usage(FirstError);
+    if (Seconds() > Cmd.EnergySeconds) {
+      EnergyNote = fmt::format(
+          "note: --energy-steps {}: no run started after {:.0f}s "
+          "(--energy-time); a variant with fewer steps has fewer",
+          Cmd.EnergySteps, Cmd.EnergySeconds);
+      break;
+    }
+  }
 
   for (Job &X : Jobs) {
+    if (!X.Made)
+      continue;
     Variant &V = *X.V;
     const RunRecord &R = X.R;
     ++V.Cost.Runs;
     V.Cost.Passed += R.V == apptest::Verdict::Pass;
-    if (R.V != apptest::Verdict::Pass &&
-        !(Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported))
+    if (!Counted(R))
       continue;
     ++V.Cost.Counted;
     double Ms = 0;
@@ -330,8 +407,11 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (Cmd.Json) {
     Out << appCostJson(A) << "\n";
   } else {
-    fmt::print(Out, "incant fences cost: {} ({} runs per variant)\n", Label,
-               Cmd.Runs);
+    fmt::print(Out, "incant fences cost: {} ({} runs per variant{})\n", Label,
+               Cmd.Runs,
+               Cmd.EnergySteps ? fmt::format(", more for {} energy steps",
+                                             Cmd.EnergySteps)
+                               : "");
     fmt::print(Out, "{:<6} {:>7} {:>8} {:>8} {:>12} {:>9} {:>12} {:>9} "
                     "{:>8}\n",
                "fences", "sites", "passed", "counted", "kernel ms", "cost",
@@ -362,8 +442,11 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       for (const VariantCost &V : A.Variants)
         if (V.EnergyChanges < 20)
           fmt::print(Out, "note: {}: the energy counter moved only {} times "
-                          "over its runs; run more for a steadier energy\n",
+                          "over its runs; run more for a steadier energy "
+                          "(--energy-steps)\n",
                      V.Name, V.EnergyChanges);
+    if (!EnergyNote.empty())
+      fmt::print(Out, "{}\n", EnergyNote);
   }
   return AllPassed ? 0 : 1;
 }

@@ -91,6 +91,17 @@ static void addFences(CLI::App &App, int &Rc) {
                   "Runs at once; their kernels still run one process at a "
                   "time (a lock from the first launch to the exit)")
       ->capture_default_str();
+  tool::addNumber(C, "--energy-steps", Cost.EnergySteps,
+                  IntRange{0, 1'000'000},
+                  "With --jobs 1: more runs of each variant until NVML's "
+                  "energy counter moved this many times over its counted "
+                  "runs (it updates about every 100 ms; 0: off)")
+      ->capture_default_str();
+  tool::addNumber(C, "--energy-time", Cost.EnergySeconds,
+                  RealRange{1, 1e6},
+                  "Seconds from the first run after which no run for "
+                  "--energy-steps starts")
+      ->capture_default_str();
   C->add_flag("--all-runs", Cost.AllRuns,
               "Count runs that fail the post-condition too (an application "
               "that fails without fences on every run)");

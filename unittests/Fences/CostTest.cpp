@@ -71,3 +71,17 @@ TEST(Cost, NoEnergyNoEnergyPoints) {
 }
 
 } // namespace
+
+TEST(Cost, MoreEnergyRunsAtTheRateSeen) {
+  EXPECT_EQ(moreEnergyRuns(100, 20, 100), 0u); // enough
+  EXPECT_EQ(moreEnergyRuns(150, 20, 100), 0u);
+  // 20 steps in 20 runs: 80 more at one a run, but at most 20 this round.
+  EXPECT_EQ(moreEnergyRuns(20, 20, 100), 20u);
+  // 60 in 20 runs: 40 missing at 3 a run.
+  EXPECT_EQ(moreEnergyRuns(60, 20, 100), 14u);
+  // None seen yet: one in two runs assumed, still at most doubling.
+  EXPECT_EQ(moreEnergyRuns(0, 20, 100), 20u);
+  EXPECT_EQ(moreEnergyRuns(0, 0, 100), 1u);
+  // Close to the target: at least one run.
+  EXPECT_EQ(moreEnergyRuns(99, 3, 100), 1u);
+}

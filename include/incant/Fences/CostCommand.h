@@ -53,10 +53,24 @@ struct CostCommand {
   /// run holds a lock file (INCANT_GPU_LOCK) from its first launch to its
   /// exit, so what overlaps is the start (CUDA context, loading).
   unsigned Jobs = 1;
+  /// With --jobs 1: after the runs, more runs of each variant whose
+  /// energy counter moved fewer than this many times over its counted runs
+  /// (NVML updates it about every 100 ms, so a sum over few steps says
+  /// little), until it has; no such run starts EnergySeconds after the
+  /// first run. 0: off.
+  uint64_t EnergySteps = 0;
+  double EnergySeconds = 600;
   std::string Results; ///< Append the result here (JSON lines).
   std::string Plot;    ///< Draw Figure 5 here.
   bool Json = false;
 };
+
+/// How many more runs a variant needs for \p Target energy-counter steps,
+/// having seen \p Steps over \p Runs counted runs: the missing steps at
+/// the rate seen (one step in two runs if none yet), at least one and at
+/// most as many as were made (so each round at most doubles the runs); 0
+/// when it has enough.
+uint64_t moreEnergyRuns(uint64_t Steps, uint64_t Runs, uint64_t Target);
 
 int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
