@@ -174,6 +174,32 @@ TEST(RacePass, InstrumentsAccessesBarriersAndFences) {
   EXPECT_EQ(Ld.Static, ""); // no static checker asked
 }
 
+// Why each call is in a loop: the hooks start with a YIELD (they read
+// memory other threads write), which lets waiting lanes past their
+// convergence point; ptxas allows for a yield it sees, so the caller must
+// show one. Relies on the undocumented opcode of YIELD (Ptxas.h).
+TEST(RacePass, PtxasSeesTheHooksYieldInTheCaller) {
+  if (!incant_race_hooks_ptx[0] || !*INCANT_PTXAS)
+    GTEST_SKIP() << "incant was built without nvcc, or ptxas is missing";
+  InstrumentResult R = instrument(Module);
+  ASSERT_EQ(R.Status, InstrumentStatus::Rewritten);
+  auto Yields = [&](const std::string &Ptx, const std::string &Name) {
+    std::string Log;
+    EXPECT_TRUE(ptxastest::assemble(Ptx, "sm_90", false, Name, Log)) << Log;
+    return ptxastest::yieldsIn(std::string(INCANT_TEST_WORK_DIR) + "/" + Name +
+                                   ".ptx.cubin",
+                               "_Z1kPiS_");
+  };
+  std::optional<unsigned> With = Yields(R.Ptx, "race-yield");
+  // The same module without the loops' branches: the plain calls.
+  std::string Plain = std::regex_replace(
+      R.Ptx, std::regex(R"(@%incant_race_q bra \$incant_race_call_\d+;)"), "");
+  std::optional<unsigned> Without = Yields(Plain, "race-noyield");
+  ASSERT_TRUE(With && Without);
+  EXPECT_EQ(*Without, 0u) << "the kernel has no loop of its own";
+  EXPECT_GE(*With, 1u);
+}
+
 TEST(RacePass, PrunesWhatTheStaticCheckerProves) {
   if (!incant_race_hooks_ptx[0])
     GTEST_SKIP() << "incant was built without nvcc";
