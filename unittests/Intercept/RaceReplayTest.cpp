@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <tuple>
 
 namespace {
@@ -384,6 +386,34 @@ TEST(RaceEncoding, RecordsRoundTrip) {
   EXPECT_EQ(incant_race_hit_where_b(K), 0x54321u);
   EXPECT_EQ(incant_race_hit_hazard(K), INCANT_RACE_WAR);
   EXPECT_EQ(incant_race_hit_space(K), INCANT_RACE_SPACE_SHARED);
+}
+
+// The addr shadow's linear probing needs keys spread over the whole table:
+// two 2 MB arrays (1M granules, a quarter of a 4M-entry table) as one
+// launch's accesses touch them, each given the first free slot within the
+// device's 64 probes.
+TEST(RaceEncoding, SlotsSpreadConsecutiveGranules) {
+  const incant_u32 Mask = (1u << 22) - 1;
+  std::vector<incant_u64> Table(size_t(Mask) + 1, 0);
+  unsigned Full = 0;
+  std::set<incant_u32> Groups;
+  for (incant_u64 Base : {0x7f3a00000000ull, 0x7f3a00200000ull})
+    for (incant_u64 I = 0; I < (1u << 19); ++I) {
+      incant_u64 K =
+          incant_race_key(1, INCANT_RACE_SPACE_GLOBAL, (Base + 4 * I) >> 2);
+      incant_u32 S = incant_race_slot(K, Mask);
+      Groups.insert(S >> 3);
+      unsigned P = 0;
+      while (P < 64 && Table[(S + P) & Mask] && Table[(S + P) & Mask] != K)
+        ++P;
+      if (P == 64)
+        ++Full;
+      else
+        Table[(S + P) & Mask] = K;
+    }
+  EXPECT_LT(Full, 1000u) << "of 1,048,576 granules";
+  EXPECT_GT(Groups.size(), 110000u)
+      << "of 131,072 groups of eight (at random, 115,973 expected)";
 }
 
 TEST(RaceEncoding, CountsAheadModulo) {
