@@ -54,6 +54,7 @@ struct Variant {
   VariantCost Cost;
   std::vector<double> Ms;
   double Mj = 0;
+  uint64_t Queued = 0; ///< Runs queued so far (the next run's number).
 };
 
 /// Every result in \p Path (--results); false with \p Error set.
@@ -245,7 +246,7 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   std::vector<Job> Jobs;
   for (uint64_t Run = 0; Run < Cmd.Runs; ++Run)
     for (Variant &V : Vs)
-      Jobs.push_back({&V, Run, {}});
+      Jobs.push_back({&V, V.Queued++, {}});
   std::unique_ptr<apptest::RunPool> Pool =
       apptest::RunPool::make(std::move(Runner), Cmd.App, Cmd.Jobs, Error);
   if (!Pool)
@@ -301,49 +302,59 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     });
     return !Failed;
   };
+  // Adds the runs of Jobs[From...] that were made to their variants. A run
+  // counts when it passed, or failed its post-condition with --all-runs
+  // (not a hang or a crash).
+  auto Tally = [&](size_t From) {
+    for (size_t I = From; I < Jobs.size(); ++I) {
+      const Job &X = Jobs[I];
+      if (!X.Made)
+        continue;
+      Variant &V = *X.V;
+      const RunRecord &R = X.R;
+      ++V.Cost.Runs;
+      V.Cost.Passed += R.V == apptest::Verdict::Pass;
+      if (R.V != apptest::Verdict::Pass &&
+          !(Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported))
+        continue;
+      ++V.Cost.Counted;
+      double Ms = 0;
+      for (const apptest::KernelRecord &K : R.Kernels)
+        Ms += K.Ms;
+      V.Ms.push_back(Ms);
+      V.Mj += R.EnergyMj;
+      V.Cost.EnergyChanges += R.EnergyChanges;
+      V.Cost.EnergyOk |= R.EnergyOk;
+    }
+  };
   if (!RunJobs(0, HUGE_VAL))
     return Usage(FirstError);
-  // A run counts when it passed, or failed its post-condition with
-  // --all-runs (not a hang or a crash).
-  auto Counted = [&](const RunRecord &R) {
-    return R.V == apptest::Verdict::Pass ||
-           (Cmd.AllRuns && R.V == apptest::Verdict::Fail && R.Reported);
-  };
+  Tally(0);
 
   // --energy-steps: rounds of more runs of the variants short of steps.
   std::string EnergyNote;
-  while (Cmd.EnergySteps) {
-    std::map<const Variant *, uint64_t> Steps, Runs, Next;
-    bool Metered = false;
-    for (const Job &X : Jobs) {
-      if (!X.Made)
-        continue;
-      Next[X.V] = std::max(Next[X.V], X.Run + 1);
-      Metered |= X.R.EnergyOk;
-      if (Counted(X.R)) {
-        Steps[X.V] += X.R.EnergyChanges;
-        ++Runs[X.V];
-      }
-    }
-    if (!Metered)
-      break; // no energy to count (no NVML): the note below says so
+  while (Cmd.EnergySteps &&
+         std::any_of(Vs.begin(), Vs.end(),
+                     [](const Variant &V) { return V.Cost.EnergyOk; })) {
     // Interleaved, as the first runs are. A variant with no counted run
     // has no energy anyway.
     std::map<const Variant *, uint64_t> More;
     uint64_t Most = 0;
     for (Variant &V : Vs)
-      if (Runs[&V])
-        Most = std::max(Most, More[&V] = moreEnergyRuns(Steps[&V], Runs[&V],
+      if (V.Cost.Counted)
+        Most = std::max(Most, More[&V] = moreEnergyRuns(V.Cost.EnergyChanges,
+                                                        V.Cost.Counted,
                                                         Cmd.EnergySteps));
     size_t From = Jobs.size();
     for (uint64_t K = 0; K < Most; ++K)
       for (Variant &V : Vs)
         if (K < More[&V])
-          Jobs.push_back({&V, Next[&V] + K, {}});
+          Jobs.push_back({&V, V.Queued++, {}});
     if (Jobs.size() == From)
       break;
     if (!RunJobs(From, Cmd.EnergySeconds))
       return Usage(FirstError);
+    Tally(From);
     if (Seconds() > Cmd.EnergySeconds) {
       EnergyNote = fmt::format(
           "note: --energy-steps {}: no run started after {:.0f}s "
@@ -351,25 +362,6 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
           Cmd.EnergySteps, Cmd.EnergySeconds);
       break;
     }
-  }
-
-  for (Job &X : Jobs) {
-    if (!X.Made)
-      continue;
-    Variant &V = *X.V;
-    const RunRecord &R = X.R;
-    ++V.Cost.Runs;
-    V.Cost.Passed += R.V == apptest::Verdict::Pass;
-    if (!Counted(R))
-      continue;
-    ++V.Cost.Counted;
-    double Ms = 0;
-    for (const apptest::KernelRecord &K : R.Kernels)
-      Ms += K.Ms;
-    V.Ms.push_back(Ms);
-    V.Mj += R.EnergyMj;
-    V.Cost.EnergyChanges += R.EnergyChanges;
-    V.Cost.EnergyOk |= R.EnergyOk;
   }
 
   AppCost A;
