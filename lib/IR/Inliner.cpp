@@ -1,5 +1,7 @@
 //===- Inliner.cpp - Calls replaced by the bodies they call ---------------===//
 #include "incant/IR/Inliner.h"
+
+#include <fmt/format.h>
 #include "Builtins.h"
 
 #include <optional>
@@ -200,9 +202,13 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) 
         else if (Chain.count(F->Name))
           Why = "a recursive call";
         else if (Depth == MaxDepth)
-          Why = "calls nested too deep";
+          Why = fmt::format("calls nested deeper than the inliner's limit of "
+                            "{} levels",
+                            MaxDepth);
         else if (G->Body.size() + F->Body.size() > MaxItems)
-          Why = "the function would grow too large";
+          Why = fmt::format("the function would grow past the inliner's "
+                            "limit of {} items",
+                            MaxItems);
         if (!Why.empty()) {
           Kept.emplace_back(static_cast<unsigned>(Body.size()), Why);
           Body.push_back(G->Body[I]);

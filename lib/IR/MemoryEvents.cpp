@@ -2,6 +2,10 @@
 #include "incant/IR/MemoryEvents.h"
 #include "incant/IR/ThreadValues.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include <set>
 
 namespace incant::ir {
@@ -146,74 +150,292 @@ void splitAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
 }
 } // namespace
 
+namespace {
+/// The event of an instruction the summary does not report (wmma, surface
+/// accesses, ...), with its text, position and loop depth.
+SummaryEvent eventOf(const FunctionIR &F, unsigned Item, EventKind K) {
+  if (std::optional<SummaryEvent> E = summaryEvent(F, Item))
+    return *E;
+  const Instruction &I = F.inst(Item);
+  SummaryEvent E;
+  E.Kind = K;
+  const char *Sp = ptx::addrSpaceName(I.ASpace);
+  E.Space = *Sp ? Sp + 1 : "generic";
+  E.Op = I.Name;
+  E.Brief = I.Name;
+  E.Text = ptx::printInstruction(I);
+  E.Item = Item;
+  E.PtxLine = I.Range.Begin.Line;
+  E.Loc = F.loc(Item);
+  E.LoopDepth = F.loops().depth(F.blockOf(Item));
+  return E;
+}
+
+/// Semantics and scope of a plain access (ld, st, atom, red, multimem).
+void setStrength(const Instruction &I, MemoryAccess &A) {
+  A.Volatile = I.S == ptx::Sem::Volatile;
+  if (A.Atomic) {
+    A.Strong = true;
+    A.Scope = I.Sc == ptx::Scope::None ? ptx::Scope::GPU : I.Sc;
+  } else if (I.S == ptx::Sem::Relaxed || I.S == ptx::Sem::Acquire ||
+             I.S == ptx::Sem::Release || I.S == ptx::Sem::AcqRel ||
+             I.S == ptx::Sem::SC) {
+    A.Strong = I.Sc != ptx::Scope::None;
+    A.Scope = I.Sc;
+  }
+}
+
+/// The state spaces an instruction names, in order (a copy's destination
+/// first).
+std::vector<AddrSpace> spacesOf(const Instruction &I) {
+  std::vector<AddrSpace> Out;
+  for (const ptx::Modifier &M : I.Mods)
+    if (std::optional<AddrSpace> S = ptx::addrSpaceOf(M.Text))
+      Out.push_back(*S);
+  return Out;
+}
+
+MemoryAccess start(const FunctionIR &F, unsigned Item, EventKind K,
+                   const ptx::MemoryUse &U) {
+  MemoryAccess A;
+  A.Event = eventOf(F, Item, K);
+  A.Item = Item;
+  A.Reads = U.Reads;
+  A.Writes = U.Writes;
+  A.Atomic = U.Atomic;
+  A.Async = U.Async;
+  A.Collective = U.Collective;
+  A.TensorMemory = U.TensorMemory;
+  return A;
+}
+
+EventKind kindOf(const ptx::MemoryUse &U) {
+  return U.Atomic ? EventKind::Atomic
+         : U.Writes ? EventKind::Store
+                    : EventKind::Load;
+}
+
+/// ld, st, atom, red, multimem, cp.async and bulk copies: an access per
+/// address operand (destination, source).
+void plainAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
+                   unsigned Item, const ptx::MemoryUse &U,
+                   std::vector<MemoryAccess> &Out) {
+  const FunctionIR &F = TV.function();
+  const Instruction &I = F.inst(Item);
+  bool Copy = U.K == ptx::MemoryUse::Copy || U.K == ptx::MemoryUse::Bulk;
+  if (!Copy && I.Op != Opcode::Other && !summaryEvent(F, Item))
+    return; // .param, .local, .const: not shared between threads
+  std::vector<unsigned> AddrOps;
+  for (unsigned K = 0; K < I.Ops.size(); ++K)
+    if (I.Ops[K].K == Operand::Address)
+      AddrOps.push_back(K);
+  std::vector<AddrSpace> Spaces = spacesOf(I);
+  for (unsigned Part = 0; Part < AddrOps.size() && Part < (Copy ? 2u : 1u);
+       ++Part) {
+    MemoryAccess A = start(F, Item, Copy ? EventKind::AsyncCopy : kindOf(U), U);
+    A.Part = Part;
+    if (Copy) {
+      // The destination is written (and read by a reduction), the source
+      // read.
+      A.Writes = Part == 0;
+      A.Reads = Part == 1 || (I.Name == "cp" && I.hasMod(".reduce"));
+      A.Atomic = false;
+    }
+    setStrength(I, A);
+    const Operand &O = I.Ops[AddrOps[Part]];
+    if (Copy) {
+      // cp.async{.bulk}.dst.src [dst], [src], size: the size in bytes.
+      A.Bytes = 0;
+      if (I.Ops.size() > 2 && I.Ops[2].K == Operand::Imm)
+        A.Bytes = static_cast<unsigned>(I.Ops[2].Value);
+      A.Space = Part < Spaces.size() ? Spaces[Part]
+                : Part == 0           ? AddrSpace::Shared
+                                      : AddrSpace::Global;
+    } else {
+      A.Bytes = accessBytes(I);
+      A.Space = I.ASpace;
+    }
+    if (!O.Elems.empty()) {
+      // [tensorMap, {coordinates}]: the tensor map says where.
+      A.Address = NoExpr;
+      A.Why = fmt::format("{} reaches global memory through a tensor map, "
+                          "which the analysis does not read",
+                          I.Name + (I.Mods.empty() ? "" : I.Mods[0].Text));
+    } else {
+      A.Address = TV.operand(Item, AddrOps[Part]);
+      splitAddress(TV, Ptrs, A);
+    }
+    if (A.Space == AddrSpace::Generic)
+      A.Space = A.Object.Space;
+    Out.push_back(std::move(A));
+  }
+}
+
+/// wmma.load/store: the warp's tile, Lines lines of LineElems elements,
+/// Stride elements apart; each lane may touch any line (the fragment
+/// layout is the implementation's), so the line is the thread's choice.
+void tileAccess(ThreadValues &TV, const std::set<std::string> &Ptrs,
+                unsigned Item, const ptx::MemoryUse &U,
+                std::vector<MemoryAccess> &Out) {
+  const Instruction &I = TV.function().inst(Item);
+  ExprPool &P = TV.pool();
+  MemoryAccess A = start(TV.function(), Item, kindOf(U), U);
+  A.Space = I.ASpace;
+  A.Address = TV.operand(Item, U.Operand);
+  splitAddress(TV, Ptrs, A);
+  if (A.Space == AddrSpace::Generic)
+    A.Space = A.Object.Space;
+  std::optional<ptx::MatrixTile> T = ptx::matrixTile(I);
+  if (!T) {
+    A.Affine = false;
+    A.Why = "a wmma tile whose shape, layout or element type is not known";
+  } else if (A.Affine) {
+    ExprId Line = TV.choice(Item, 200, "line of the wmma tile");
+    ExprId Stride = T->StrideOperand >= 0
+                        ? TV.operand(Item, static_cast<unsigned>(T->StrideOperand))
+                        : P.constant(T->LineElems);
+    // Sub-byte elements (.s4, .u4, .b1): the stride counts elements too.
+    ExprId Elems = P.mul(Line, Stride);
+    A.Offset = P.add(A.Offset,
+                     T->ElemBits % 8
+                         ? P.div(P.mul(Elems, P.constant(T->ElemBits)),
+                                 P.constant(8), false)
+                         : P.mul(Elems, P.constant(T->ElemBits / 8)));
+    A.Bytes = T->LineElems * T->ElemBits / 8;
+    A.Cond = P.land(P.cmp(CmpKind::Ge, Line, P.constant(0), true),
+                    P.cmp(CmpKind::Lt, Line, P.constant(T->Lines), true));
+  }
+  Out.push_back(std::move(A));
+}
+
+/// suld, sust, sured: the element at (x, y, z, layer) of the surface the
+/// handle names; x counts bytes (.b), the others must be equal.
+void surfaceAccess(ThreadValues &TV, unsigned Item, const ptx::MemoryUse &U,
+                   std::vector<MemoryAccess> &Out) {
+  const Instruction &I = TV.function().inst(Item);
+  ExprPool &P = TV.pool();
+  MemoryAccess A = start(TV.function(), Item, kindOf(U), U);
+  setStrength(I, A);
+  A.Space = AddrSpace::Global;
+  A.Bytes = accessBytes(I);
+  ExprId Handle = TV.addressBase(Item, U.Operand);
+  const Symbol *S = P.asSymbol(Handle);
+  if (S && (S->K == SymKind::Param || S->K == SymKind::VarAddr)) {
+    A.Object.K = S->K == SymKind::Param ? ObjectKind::Param : ObjectKind::Variable;
+    A.Object.Name = S->K == SymKind::Param ? paramKey(*S) : S->Name;
+    A.Object.Space = AddrSpace::Global;
+  }
+  bool Layered = I.hasMod(".a1d") || I.hasMod(".a2d");
+  unsigned Dims = I.hasMod(".3d") ? 3 : I.hasMod(".2d") || I.hasMod(".a2d") ? 2 : 1;
+  std::vector<ExprId> C;
+  for (unsigned K = 0; K < Dims + Layered; ++K)
+    C.push_back(TV.addressCoordinate(Item, U.Operand, K));
+  if (A.Object.K == ObjectKind::Unknown)
+    A.Why = "the surface handle is not a kernel parameter or variable";
+  else if (I.hasMod(".p"))
+    A.Why = "a formatted surface access (.p): its x coordinate counts "
+            "elements of a format the analysis does not know";
+  else if (I.hasMod(".clamp"))
+    A.Why = "clamped surface coordinates (.clamp): different coordinates "
+            "can touch one element";
+  else if (std::find(C.begin(), C.end(), NoExpr) != C.end())
+    A.Why = "surface coordinates the analysis cannot read";
+  else {
+    // .a1d: {layer, x}; .a2d: {layer, x, y}.
+    A.Offset = C[Layered ? 1 : 0];
+    for (unsigned K = 0; K < C.size(); ++K)
+      if (K != (Layered ? 1u : 0u))
+        A.Coords.push_back(C[K]);
+    A.Affine = !P.mentions(A.Offset, [](const Symbol &Y) {
+      return Y.K == SymKind::Opaque && !Y.Uniform;
+    });
+    for (ExprId E : A.Coords)
+      A.Affine &= !P.mentions(E, [](const Symbol &Y) {
+        return Y.K == SymKind::Opaque && !Y.Uniform;
+      });
+    if (!A.Affine)
+      A.Why = "the surface coordinates depend on a loaded value";
+  }
+  Out.push_back(std::move(A));
+}
+} // namespace
+
 std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV) {
   const FunctionIR &F = TV.function();
   std::set<std::string> Ptrs = pointerParams(TV);
   std::vector<MemoryAccess> Out;
   for (unsigned Item : F.instructions()) {
-    std::optional<SummaryEvent> E = summaryEvent(F, Item);
-    if (!E || (E->Kind != EventKind::Load && E->Kind != EventKind::Store &&
-               E->Kind != EventKind::Atomic && E->Kind != EventKind::AsyncCopy))
-      continue;
     const Instruction &I = F.inst(Item);
-    std::vector<unsigned> AddrOps;
-    for (unsigned K = 0; K < I.Ops.size(); ++K)
-      if (I.Ops[K].K == Operand::Address)
-        AddrOps.push_back(K);
-    if (AddrOps.empty())
-      continue;
-    for (unsigned Part = 0; Part < AddrOps.size() && Part < 2; ++Part) {
-      MemoryAccess A;
-      A.Event = *E;
-      A.Item = Item;
-      A.Part = Part;
-      A.Address = TV.operand(Item, AddrOps[Part]);
-      switch (I.Op) {
-      case Opcode::Ld:
-      case Opcode::Ldu:
-        A.Reads = true;
-        break;
-      case Opcode::St:
-        A.Writes = true;
-        break;
-      case Opcode::Atom:
-      case Opcode::Red:
-        A.Reads = A.Writes = A.Atomic = true;
-        break;
-      case Opcode::CpAsync:
-        (Part == 0 ? A.Writes : A.Reads) = true;
-        break;
-      default:
-        A.Reads = A.Writes = true;
-        break;
-      }
-      A.Volatile = I.S == ptx::Sem::Volatile;
-      if (A.Atomic) {
-        A.Strong = true;
-        A.Scope = I.Sc == ptx::Scope::None ? ptx::Scope::GPU : I.Sc;
-      } else if (I.S == ptx::Sem::Relaxed || I.S == ptx::Sem::Acquire ||
-                 I.S == ptx::Sem::Release || I.S == ptx::Sem::AcqRel ||
-                 I.S == ptx::Sem::SC) {
-        A.Strong = I.Sc != ptx::Scope::None;
-        A.Scope = I.Sc;
-      }
-      if (I.Op == Opcode::CpAsync) {
-        // cp.async.ca.shared.global [dst], [src], cp-size{, src-size}
-        A.Bytes = 0;
-        if (I.Ops.size() > 2 && I.Ops[2].K == Operand::Imm)
-          A.Bytes = static_cast<unsigned>(I.Ops[2].Value);
-        A.Space = Part == 0 ? AddrSpace::Shared : AddrSpace::Global;
-        for (const ptx::Modifier &M : I.Mods)
-          if (M.Text == ".shared::cluster" && Part == 0)
-            A.Space = AddrSpace::SharedCluster;
-      } else {
+    ptx::MemoryUse U = ptx::memoryUse(I);
+    switch (U.K) {
+    case ptx::MemoryUse::None:
+      break;
+    case ptx::MemoryUse::Plain:
+    case ptx::MemoryUse::Copy:
+    case ptx::MemoryUse::Bulk:
+      plainAccesses(TV, Ptrs, Item, U, Out);
+      break;
+    case ptx::MemoryUse::Tile:
+      tileAccess(TV, Ptrs, Item, U, Out);
+      break;
+    case ptx::MemoryUse::Surface:
+      surfaceAccess(TV, Item, U, Out);
+      break;
+    case ptx::MemoryUse::Rows:
+    case ptx::MemoryUse::Fixed:
+    case ptx::MemoryUse::Texture: {
+      // ldmatrix/stmatrix: each lane one 16-byte row; tensormap.replace,
+      // discard, tcgen05.alloc: a block at the address; tex: a read
+      // through a texture handle, of memory the kernel does not write.
+      MemoryAccess A = start(F, Item, kindOf(U), U);
+      A.Bytes = U.K == ptx::MemoryUse::Rows ? 16 : U.Bytes;
+      A.Space = I.ASpace;
+      if (U.K == ptx::MemoryUse::Texture) {
+        A.Space = AddrSpace::Tex;
         A.Bytes = accessBytes(I);
-        A.Space = I.ASpace;
+        A.Address = TV.addressBase(Item, U.Operand);
+      } else {
+        A.Address = TV.operand(Item, U.Operand);
       }
       splitAddress(TV, Ptrs, A);
       if (A.Space == AddrSpace::Generic)
         A.Space = A.Object.Space;
       Out.push_back(std::move(A));
+      break;
+    }
+    case ptx::MemoryUse::Opaque:
+    case ptx::MemoryUse::Unknown: {
+      std::string What = I.Name + (I.Mods.empty() ? "" : I.Mods[0].Text);
+      MemoryAccess A = start(F, Item, kindOf(U), U);
+      A.Space = I.Name == "wgmma" || I.Name == "clusterlaunchcontrol"
+                    ? AddrSpace::Shared
+                    : AddrSpace::Generic;
+      A.AnyMemory = U.K == ptx::MemoryUse::Unknown;
+      A.Why = U.K == ptx::MemoryUse::Unknown
+                  ? fmt::format("'{}' is an instruction the analysis does not "
+                                "know: it may read and write any memory",
+                                I.Name)
+              : U.TensorMemory
+                  ? fmt::format("{} accesses tensor memory, which the "
+                                "analysis does not model",
+                                What)
+                  : fmt::format("{} accesses memory the analysis cannot "
+                                "place (through descriptors)",
+                                What);
+      Out.push_back(A);
+      if (I.Name == "tcgen05" && (I.hasMod(".cp") || I.hasMod(".mma"))) {
+        // Also shared memory, through matrix descriptors.
+        A.Part = 1;
+        A.TensorMemory = false;
+        A.Writes = false;
+        A.Space = AddrSpace::Shared;
+        A.Why = fmt::format("{} reads shared memory through matrix "
+                            "descriptors, which the analysis does not follow",
+                            What);
+        Out.push_back(std::move(A));
+      }
+      break;
+    }
     }
   }
   return Out;

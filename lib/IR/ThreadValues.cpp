@@ -167,6 +167,26 @@ ExprId ThreadValues::operand(unsigned Item, unsigned Idx) {
   return value(Item, I.Ops[Idx]);
 }
 
+ExprId ThreadValues::addressBase(unsigned Item, unsigned Idx) {
+  Operand Base = F->inst(Item).Ops[Idx];
+  Base.Elems.clear();
+  return value(Item, Base);
+}
+
+ExprId ThreadValues::addressCoordinate(unsigned Item, unsigned Idx,
+                                       unsigned K) {
+  const Operand &A = F->inst(Item).Ops[Idx];
+  // The coordinates are the last element (after a sampler, if any).
+  if (A.Elems.empty())
+    return NoExpr;
+  const Operand &V = A.Elems.back();
+  if (V.K != Operand::Vector)
+    return K == 0 ? value(Item, V) : NoExpr;
+  if (K >= V.Elems.size() || V.Elems[K].Name == "_")
+    return NoExpr;
+  return value(Item, V.Elems[K]);
+}
+
 //===-- Registers ---------------------------------------------------------===//
 
 void ThreadValues::remember(std::pair<unsigned, unsigned> Key, ExprId V,
@@ -605,6 +625,21 @@ ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
     } else if ((I.Name == "shl" || I.Name == "shr") && I.Ops.size() >= 3) {
       V = I.Name == "shl" ? P->shl(Src(1), Src(2))
                           : P->shr(Src(1), Src(2), isSignedType(I));
+    } else if (I.Name == "bfi" && I.Ops.size() >= 5 &&
+               I.Ops[3].K == Operand::Imm && I.Ops[4].K == Operand::Imm &&
+               !I.Types.empty() && I.Ops[3].Value >= 0 && I.Ops[4].Value >= 0 &&
+               I.Ops[3].Value + I.Ops[4].Value <= I.Types[0].Bits &&
+               I.Ops[3].Value + I.Ops[4].Value < 63) {
+      // bfi d, a, b, pos, len: b with bits [pos, pos+len) from a's low
+      // bits; a 32-bit result read as unsigned (nvcc's tile indices).
+      int64_t Pos = I.Ops[3].Value, Len = I.Ops[4].Value;
+      int64_t Mask = (int64_t(1) << Len) - 1;
+      int64_t Keep = ~(Mask << Pos);
+      if (I.Types[0].Bits == 32)
+        Keep &= 0xFFFFFFFFll;
+      ExprId Field = P->shl(P->bitAnd(Src(1), P->constant(Mask)), P->constant(Pos));
+      V = Len == 0 ? Src(2)
+                   : P->bitOr(P->bitAnd(Src(2), P->constant(Keep)), Field);
     } else {
       V = Pure(I.Name);
     }

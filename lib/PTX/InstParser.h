@@ -66,7 +66,6 @@ constexpr unsigned MaxNesting = 64;
 
 /// The state space a modifier or declaration names (".global",
 /// ".shared::cluster", ".param::entry", ".reg", ...), if any.
-std::optional<AddrSpace> addrSpaceOf(std::string_view M);
 
 /// Appends an operand / instruction (no ';'). Module syntax writes negative
 /// offsets as `+-8` (what ptxas reads); litmus syntax writes `-8`.

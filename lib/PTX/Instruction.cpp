@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdio>
 #include <iterator>
 #include <string_view>
 
@@ -1257,6 +1258,171 @@ unsigned numDefOperands(const Instruction &I) {
       N == "setmaxnreg" || N == "griddepcontrol")
     return 0;
   return 1;
+}
+
+//===-- Memory uses -------------------------------------------------------===//
+
+static int firstAddress(const Instruction &I) {
+  for (unsigned K = 0; K < I.Ops.size(); ++K)
+    if (I.Ops[K].K == Operand::Address)
+      return static_cast<int>(K);
+  return -1;
+}
+
+static std::string_view firstMod(const Instruction &I, unsigned K = 0) {
+  return K < I.Mods.size() ? std::string_view(I.Mods[K].Text) : "";
+}
+
+MemoryUse memoryUse(const Instruction &I) {
+  MemoryUse U;
+  int Addr = firstAddress(I);
+  U.Operand = Addr < 0 ? 0 : static_cast<unsigned>(Addr);
+  auto Set = [&](MemoryUse::Kind K, bool R, bool W) {
+    U.K = K;
+    U.Reads = R;
+    U.Writes = W;
+    return U;
+  };
+  std::string_view N = I.Name, M0 = firstMod(I);
+  switch (I.Op) {
+  case Opcode::Unknown:
+    return Set(MemoryUse::Unknown, true, true);
+  case Opcode::Ld:
+  case Opcode::Ldu:
+  case Opcode::St:
+  case Opcode::Atom:
+  case Opcode::Red:
+    if (Addr < 0)
+      return U;
+    U.Atomic = I.Op == Opcode::Atom || I.Op == Opcode::Red;
+    // st.async / red.async (sm_90): completed through an mbarrier.
+    U.Async = I.hasMod(".async");
+    return Set(MemoryUse::Plain, I.Op != Opcode::St,
+               I.Op != Opcode::Ld && I.Op != Opcode::Ldu);
+  case Opcode::CpAsync: {
+    // cp.async.{ca,cg}, cp.async.bulk*, cp.reduce.async.bulk*; their
+    // commit_group, wait_group, wait_all, the bulk prefetches and
+    // cp.async.mbarrier.arrive (an mbarrier operation) copy nothing.
+    if (Addr < 0 || I.hasMod(".prefetch") ||
+        (M0 == ".async" && firstMod(I, 1) == ".mbarrier"))
+      return U;
+    bool Bulk = I.hasMod(".bulk");
+    U.Async = true;
+    return Set(Bulk ? MemoryUse::Bulk : MemoryUse::Copy, true, true);
+  }
+  case Opcode::Tensor:
+    if (N == "wmma" && (M0 == ".load" || M0 == ".store")) {
+      U.Collective = true;
+      return Set(MemoryUse::Tile, M0 == ".load", M0 == ".store");
+    }
+    if (N == "ldmatrix" || N == "stmatrix") {
+      U.Collective = true;
+      return Set(MemoryUse::Rows, N == "ldmatrix", N == "stmatrix");
+    }
+    if (N == "wgmma" && M0 == ".mma_async") {
+      // A and B from shared memory through matrix descriptors.
+      U.Async = U.Collective = true;
+      return Set(MemoryUse::Opaque, true, false);
+    }
+    if (N == "tcgen05") {
+      if (M0 == ".alloc") {
+        // Writes the address of the allocated columns to shared memory.
+        U.Collective = true;
+        U.Bytes = 4;
+        return Set(MemoryUse::Fixed, false, true);
+      }
+      if (M0 == ".ld" || M0 == ".st" || M0 == ".shift" || M0 == ".cp" ||
+          M0 == ".mma") {
+        U.Async = U.Collective = U.TensorMemory = true;
+        return Set(MemoryUse::Opaque, true, M0 != ".ld");
+      }
+    }
+    return U; // mma, movmatrix, wgmma.fence/commit/wait, tcgen05.wait...
+  case Opcode::Prefetch:
+    if (N == "discard" && Addr >= 0) {
+      // The PTX ISA: the cache line's contents become indeterminate, as
+      // if written.
+      U.Bytes = 128;
+      return Set(MemoryUse::Fixed, false, true);
+    }
+    return U;
+  case Opcode::Other:
+    if (Addr < 0)
+      return U;
+    if (N == "multimem") {
+      if (M0 == ".cp") {
+        U.Async = true;
+        return Set(MemoryUse::Bulk, true, true);
+      }
+      U.Atomic = M0 == ".red";
+      return Set(MemoryUse::Plain, M0 != ".st", M0 != ".ld_reduce");
+    }
+    if (N == "suld" || N == "sust" || N == "sured") {
+      U.Atomic = N == "sured";
+      return Set(MemoryUse::Surface, N != "sust", N != "suld");
+    }
+    if (N == "tex" || N == "tld4")
+      return Set(MemoryUse::Texture, true, false);
+    if (N == "tensormap") {
+      U.Bytes = 128;
+      U.Collective = M0 == ".cp_fenceproxy";
+      return Set(M0 == ".cp_fenceproxy" ? MemoryUse::Copy : MemoryUse::Fixed,
+                 true, true);
+    }
+    if (N == "clusterlaunchcontrol" && M0 == ".try_cancel") {
+      U.Async = true;
+      return Set(MemoryUse::Opaque, false, true);
+    }
+    return U;
+  default:
+    return U;
+  }
+}
+
+std::optional<MatrixTile> matrixTile(const Instruction &I) {
+  if (I.Name != "wmma")
+    return std::nullopt;
+  unsigned Mm = 0, Nn = 0, Kk = 0, Bits = 0;
+  char Matrix = 0, Layout = 0;
+  for (const Modifier &Mod : I.Mods) {
+    const std::string &T = Mod.Text;
+    if (T == ".a" || T == ".b" || T == ".c" || T == ".d")
+      Matrix = T[1];
+    else if (T == ".row" || T == ".col")
+      Layout = T[1];
+    else if (unsigned A, B, C;
+             std::sscanf(T.c_str(), ".m%un%uk%u", &A, &B, &C) == 3) {
+      Mm = A;
+      Nn = B;
+      Kk = C;
+    } else if (T == ".f16" || T == ".bf16")
+      Bits = 16;
+    else if (T == ".f32" || T == ".s32" || T == ".tf32")
+      Bits = 32;
+    else if (T == ".f64")
+      Bits = 64;
+    else if (T == ".s8" || T == ".u8")
+      Bits = 8;
+    else if (T == ".s4" || T == ".u4")
+      Bits = 4;
+    else if (T == ".b1")
+      Bits = 1;
+  }
+  if (!Mm || !Nn || !Kk || !Bits || !Matrix || !Layout)
+    return std::nullopt;
+  // Rows x columns of the matrix; a row-major one is stored in rows.
+  unsigned R = Matrix == 'a' ? Mm : Matrix == 'b' ? Kk : Mm;
+  unsigned C = Matrix == 'a' ? Kk : Nn;
+  MatrixTile T;
+  T.Lines = Layout == 'r' ? R : C;
+  T.LineElems = Layout == 'r' ? C : R;
+  T.ElemBits = Bits;
+  if ((T.LineElems * Bits) % 8)
+    return std::nullopt;
+  // wmma.load: {d}, [p], stride; wmma.store: [p], {r}, stride.
+  if (I.Ops.size() > 2)
+    T.StrideOperand = 2;
+  return T;
 }
 
 std::optional<Statement> parseStatement(std::shared_ptr<const SourceFile> File,

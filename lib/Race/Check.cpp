@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace incant::race {
 
@@ -59,6 +60,47 @@ std::string Checker::whereText(unsigned Item) const {
 }
 
 //===-- Collecting --------------------------------------------------------===//
+
+void Checker::launchBounds() {
+  // .reqntid fixes the block (CUDA refuses any other launch); .maxntid
+  // (__launch_bounds__) bounds its size.
+  for (const ptx::PerfDirective &D : F.function().Perf) {
+    if (D.Values.empty() || D.Values.size() > 3)
+      continue;
+    int64_t Total = 1;
+    for (uint64_t V : D.Values)
+      Total *= static_cast<int64_t>(std::min<uint64_t>(V, 1 << 20));
+    if (D.Name == ".maxntid" && Total < O.Launch.MaxThreads) {
+      O.Launch.MaxThreads = Total;
+      R.Assumptions.push_back(fmt::format(
+          "at most {} threads per block: the kernel's .maxntid "
+          "(__launch_bounds__)",
+          Total));
+    } else if (D.Name == ".reqntid") {
+      std::array<int64_t, 3> Dims = {1, 1, 1};
+      for (size_t K = 0; K < D.Values.size(); ++K)
+        Dims[K] = static_cast<int64_t>(D.Values[K]);
+      bool Given = false, Same = true;
+      for (unsigned K = 0; K < 3; ++K) {
+        Given |= O.Launch.Block[K].has_value();
+        Same &= !O.Launch.Block[K] || *O.Launch.Block[K] == Dims[K];
+      }
+      if (!Same) {
+        R.Notes.push_back(fmt::format(
+            "the block given differs from the kernel's .reqntid {},{},{}: "
+            "CUDA refuses such a launch",
+            Dims[0], Dims[1], Dims[2]));
+        continue;
+      }
+      if (!Given)
+        R.Assumptions.push_back(fmt::format(
+            "blockDim = ({},{},{}): the kernel's .reqntid", Dims[0], Dims[1],
+            Dims[2]));
+      O.Launch.setBlock(Dims);
+      O.Launch.MaxThreads = std::min(O.Launch.MaxThreads, Total);
+    }
+  }
+}
 
 void Checker::assumeDimensions() {
   if (!O.UnreadDimensionsAreOne)
@@ -162,38 +204,28 @@ void Checker::collectAccesses() {
       Touches = false;
       for (const ptx::BodyItem &B : Fn->Body)
         if (const auto *CI = std::get_if<ptx::Instruction>(&B)) {
-          switch (CI->Op) {
-          case ptx::Opcode::Bar:
-          case ptx::Opcode::BarWarp:
+          if (CI->Op == ptx::Opcode::Bar || CI->Op == ptx::Opcode::BarWarp) {
             Barrier = true;
-            break;
-          case ptx::Opcode::Ld:
-          case ptx::Opcode::Ldu:
-            Touches |= CI->ASpace != AddrSpace::Param &&
-                       CI->ASpace != AddrSpace::Local &&
-                       CI->ASpace != AddrSpace::Const;
-            break;
-          case ptx::Opcode::St:
-            Touches |= CI->ASpace != AddrSpace::Param &&
-                       CI->ASpace != AddrSpace::Local;
-            break;
-          case ptx::Opcode::Atom:
-          case ptx::Opcode::Red:
-          case ptx::Opcode::Call:
-          case ptx::Opcode::CpAsync:
-            Touches = true;
-            break;
-          default:
-            break;
+            continue;
           }
+          ptx::MemoryUse U = ptx::memoryUse(*CI);
+          bool Private = U.K == ptx::MemoryUse::Plain &&
+                         (CI->ASpace == AddrSpace::Param ||
+                          CI->ASpace == AddrSpace::Local ||
+                          (CI->ASpace == AddrSpace::Const && !U.Writes));
+          Touches |= CI->Op == ptx::Opcode::Call ||
+                     (U.K != ptx::MemoryUse::None && !Private);
         }
     } else if (Fn && !Fn->HasBody && Callee.rfind("vprintf", 0) == 0) {
       Touches = false; // printf's buffer is not the program's memory
     }
     if (Barrier)
       CallNote = fmt::format("the call to {} at {} contains a barrier, which "
-                             "the analysis does not follow",
-                             Callee, whereText(I));
+                             "the analysis does not follow{}",
+                             Callee, whereText(I),
+                             O.KeptCalls.count(I)
+                                 ? " (" + O.KeptCalls.at(I) + ")"
+                                 : std::string());
     if (!Touches && !Barrier)
       continue;
     Access X;
@@ -203,7 +235,13 @@ void Checker::collectAccesses() {
     X.Text = ptx::printInstruction(In);
     X.Reads = X.Writes = true;
     X.Space = "generic";
-    X.Why = fmt::format("a call to {}, whose accesses are not followed", Callee);
+    auto Kept = O.KeptCalls.find(I);
+    X.Why = Kept == O.KeptCalls.end()
+                ? fmt::format("a call to {}, whose accesses are not followed",
+                              Callee)
+                : fmt::format("a call to {} left a call ({}), whose accesses "
+                              "are not followed",
+                              Callee, Kept->second);
     R.Accesses.push_back(X);
     ir::MemoryAccess A;
     A.Item = I;
@@ -329,7 +367,11 @@ ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
     if (!O.Kernel.empty() && !ir::kernelNameMatches(F.name(), O.Kernel))
       continue;
     Found = true;
-    KernelReport K = checkKernel(M, F, O);
+    Options OK = O;
+    if (auto Kept = In.Kept.find(F.name()); Kept != In.Kept.end())
+      for (const auto &[Item, Why] : Kept->second)
+        OK.KeptCalls[Item] = Why;
+    KernelReport K = checkKernel(M, F, OK);
     // Positions in the module as given.
     auto Orig = In.Origins.find(F.name());
     auto Map = [&](unsigned Item, std::string &Fn, unsigned &At,

@@ -40,7 +40,9 @@ inline bool racySpace(AddrSpace S) {
          S == AddrSpace::SharedCluster || S == AddrSpace::Generic;
 }
 
-inline bool sharedSpace(AddrSpace S) { return S == AddrSpace::Shared; }
+inline bool sharedSpace(AddrSpace S) {
+  return S == AddrSpace::Shared || S == AddrSpace::SharedCluster;
+}
 
 /// Whether an operation of scope \p S includes two threads related by R.
 inline bool scopeIncludes(ptx::Scope S, Relation R) {
@@ -70,6 +72,7 @@ public:
         Start(std::chrono::steady_clock::now()) {
     collectBarriers();
     collectAccesses();
+    launchBounds();
     assumeDimensions();
     Main = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);
   }
@@ -96,6 +99,8 @@ private:
   };
   using Builder = std::function<std::vector<Expr>(Encoder &)>;
   Solved solve(const Builder &Build);
+  /// Why a query was left undecided, naming the limit that decided it.
+  std::string gaveUp(const smt::Result &Res) const;
   LaunchConfig launchOf(const smt::Model &Mo, Encoder &E);
   struct Item {
     ir::MemoryAccess A;
@@ -111,12 +116,15 @@ private:
     std::vector<unsigned> Sources;
   };
 
+  void launchBounds();
   void assumeDimensions();
   void collectAccesses();
   void collectBarriers();
   void checkPair(unsigned I, unsigned J);
+  /// \p Unordered: whatever the barriers between them (an access that
+  /// completes asynchronously).
   Outcome query(unsigned I, unsigned J, Relation R, bool AnyWarp,
-                bool WithAddress);
+                bool WithAddress, bool Unordered = false);
   Expr contexts(Encoder &Enc, unsigned I, unsigned J,
                 const ir::BarrierIntervals &BI, std::vector<unsigned> &Sources,
                 std::set<unsigned> &Loops);
@@ -132,6 +140,11 @@ private:
                   const std::vector<ExprId> &Es, ThreadWitness &W,
                   std::vector<std::pair<std::string, int64_t>> &Params);
   std::string memorySync(unsigned I, unsigned J, Relation R);
+  /// Whether a model's two threads, computed concretely on the kernel's
+  /// values (Witness.cpp), make accesses \p I and \p J and touch a common
+  /// byte.
+  bool replays(Encoder &Enc, const smt::Model &Mo, unsigned I, unsigned J,
+               ExprId PcX, ExprId PcY, bool WithAddress);
   /// Loads (index into Items) whose values the expressions mention.
   std::vector<std::pair<unsigned, unsigned>>
   loadsIn(const std::vector<ExprId> &Es);

@@ -130,7 +130,7 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     B.Reason = "its condition is the same for every thread that gets there";
   } else {
     B.V = Verdict::Unknown;
-    B.Reason = "the solver gave up: " + Sv.Res.str();
+    B.Reason = gaveUp(Sv.Res);
   }
 }
 

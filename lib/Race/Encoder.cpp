@@ -85,7 +85,8 @@ std::vector<Expr> Encoder::launchFacts() {
   std::vector<Expr> NonConst;
   for (unsigned D = 0; D < 3; ++D) {
     Expr N = ntid(D), G = nctaid(D);
-    F.push_back(N.ge(Expr::mkInt(1)) && N.le(Expr::mkInt(MaxBlock[D])));
+    F.push_back(N.ge(Expr::mkInt(1)) &&
+                N.le(Expr::mkInt(std::min(MaxBlock[D], Launch.MaxThreads))));
     F.push_back(G.ge(Expr::mkInt(1)) && G.le(Expr::mkInt(MaxGrid[D])));
     if (!N.isConst())
       NonConst.push_back(N);
@@ -99,10 +100,11 @@ std::vector<Expr> Encoder::launchFacts() {
   for (unsigned D = 0; D < 3; ++D)
     if (std::optional<int64_t> V = ntid(D).asInt())
       Known *= *V;
+  Expr Max = Expr::mkInt(Launch.MaxThreads);
   if (NonConst.size() >= 2)
-    F.push_back((product(NonConst) * Expr::mkInt(Known)).le(Expr::mkInt(1024)));
+    F.push_back((product(NonConst) * Expr::mkInt(Known)).le(Max));
   else if (NonConst.size() == 1)
-    F.push_back((NonConst[0] * Expr::mkInt(Known)).le(Expr::mkInt(1024)));
+    F.push_back((NonConst[0] * Expr::mkInt(Known)).le(Max));
   return F;
 }
 
@@ -280,6 +282,8 @@ Expr Encoder::encodeNode(Frame Fr, ExprId E) {
       return bitOp(N.O, X, *C);
     if (std::optional<int64_t> C = X.asInt())
       return bitOp(N.O, Y, *C);
+    if (Expr B = bitwise(N.O, N.Ops[0], N.Ops[1], X, Y); B.isValid())
+      return B;
     Approx = true;
     // Bounds that hold for non-negative operands: a & b is at most either,
     // a | b at least either; both | and ^ at most their sum.
@@ -355,49 +359,220 @@ Expr Encoder::divRem(const Expr &X, const Expr &D, bool Signed, bool WantRem) {
   return WantRem ? R : Q;
 }
 
+/// X & C for C >= 0, exactly: a run of ones from bit b up to bit a-1 keeps
+/// (X mod 2^a) - (X mod 2^b). Null when C has too many runs or reaches
+/// bit 62.
+static Expr andConstant(const Expr &X, uint64_t C) {
+  std::vector<Expr> Terms = {Expr::mkInt(0)};
+  unsigned Runs = 0;
+  for (unsigned J = 0; J < 63;) {
+    if (!(C >> J & 1)) {
+      ++J;
+      continue;
+    }
+    unsigned B = J;
+    while (J < 63 && (C >> J & 1))
+      ++J;
+    if (J > 62 || ++Runs > 16)
+      return Expr();
+    Expr Hi = X.mod(Expr::mkInt(int64_t(1) << J));
+    Terms.push_back(B == 0 ? Hi : Hi - X.mod(Expr::mkInt(int64_t(1) << B)));
+  }
+  return Expr::mkAdd(Terms);
+}
+
 Expr Encoder::bitOp(Op O, const Expr &X, int64_t C) {
-  auto Bit = [&](unsigned J) {
-    // Bit J of X in two's complement: floor(X / 2^J) mod 2.
-    return X.div(Expr::mkInt(int64_t(1) << J)).mod(Expr::mkInt(2));
-  };
-  auto Pop = [](uint64_t V) { return __builtin_popcountll(V); };
+  // Exact in two's complement for any X: x & c from runs of ones (x & c =
+  // x - (x & ~c) for c < 0), x | c = x + c - (x & c), x ^ c = x + c -
+  // 2 (x & c).
   uint64_t U = static_cast<uint64_t>(C);
-  if (O == Op::And) {
-    if (C > 0 && (U & (U + 1)) == 0) // 2^k - 1: the low k bits
-      return X.mod(Expr::mkInt(C + 1));
-    if (C < 0 && ((~U) & (~U + 1)) == 0) // -2^k: clear the low k bits
-      return X - X.mod(Expr::mkInt(static_cast<int64_t>(~U) + 1));
-    if (C >= 0 && Pop(U) <= 8) {
-      std::vector<Expr> Terms = {Expr::mkInt(0)};
-      for (unsigned J = 0; J < 62; ++J)
-        if (U >> J & 1)
-          Terms.push_back(Bit(J) * Expr::mkInt(int64_t(1) << J));
-      return Expr::mkAdd(Terms);
-    }
-    if (C < 0 && Pop(~U) <= 8) {
-      std::vector<Expr> Terms = {X};
-      for (unsigned J = 0; J < 62; ++J)
-        if (~U >> J & 1)
-          Terms.push_back(Bit(J) * Expr::mkInt(-(int64_t(1) << J)));
-      return Expr::mkAdd(Terms);
-    }
-  } else if (C >= 0 && Pop(U) <= 8) {
-    std::vector<Expr> Terms = {X};
-    for (unsigned J = 0; J < 62; ++J)
-      if (U >> J & 1) {
-        Expr P = Expr::mkInt(int64_t(1) << J);
-        Expr B = Bit(J);
-        // or: +2^j where the bit is 0; xor: +2^j or -2^j.
-        Terms.push_back(O == Op::Or ? (Expr::mkInt(1) - B) * P
-                                    : (Expr::mkInt(1) - B * Expr::mkInt(2)) * P);
-      }
-    return Expr::mkAdd(Terms);
+  Expr And = C >= 0 ? andConstant(X, U) : andConstant(X, ~U);
+  if (And.isValid()) {
+    if (C < 0)
+      And = X - And;
+    Expr CE = Expr::mkInt(C);
+    if (O == Op::And)
+      return And;
+    if (O == Op::Or)
+      return X + CE - And;
+    return X + CE - And * Expr::mkInt(2);
   }
   Approx = true;
   Expr R = fresh("bits");
   if (O == Op::And && C >= 0)
     Side.push_back(R.ge(Expr::mkInt(0)) && R.le(Expr::mkInt(C)));
   return R;
+}
+
+std::optional<uint64_t> Encoder::bitsOf(ExprId E) {
+  if (auto It = Bits.find(E); It != Bits.end())
+    return It->second;
+  // All ones up to the highest bit of V.
+  auto Fill = [](uint64_t V) -> uint64_t {
+    uint64_t M = 0;
+    while (M < V)
+      M = M << 1 | 1;
+    return M;
+  };
+  const ExprNode N = pool().node(E);
+  std::optional<uint64_t> Out;
+  auto Sub = [&](unsigned I) { return bitsOf(N.Ops[I]); };
+  switch (N.O) {
+  case Op::Const:
+    if (N.Value >= 0)
+      Out = static_cast<uint64_t>(N.Value);
+    break;
+  case Op::Sym: {
+    const Symbol &S = pool().symbol(N.Sym);
+    static const int64_t MaxBlock[] = {1024, 1024, 64};
+    static const int64_t MaxGrid[] = {2147483647, 65535, 65535};
+    auto Given = [](const std::optional<int64_t> &V, int64_t Max) {
+      return V ? *V : Max;
+    };
+    int64_t MaxB = std::min(MaxBlock[S.Dim], Launch.MaxThreads);
+    if (S.K == SymKind::Tid)
+      Out = Fill(Given(Launch.Block[S.Dim], MaxB) - 1);
+    else if (S.K == SymKind::Ntid)
+      Out = Fill(Given(Launch.Block[S.Dim], MaxB));
+    else if (S.K == SymKind::Ctaid)
+      Out = Fill(Given(Launch.Grid[S.Dim], MaxGrid[S.Dim]) - 1);
+    else if (S.K == SymKind::Nctaid)
+      Out = Fill(Given(Launch.Grid[S.Dim], MaxGrid[S.Dim]));
+    break;
+  }
+  case Op::And: {
+    std::optional<uint64_t> A = Sub(0), B = Sub(1);
+    if (A && B)
+      Out = *A & *B;
+    else
+      Out = A ? A : B;
+    break;
+  }
+  case Op::Or:
+  case Op::Xor:
+  case Op::Select:
+  case Op::Min:
+  case Op::Max: {
+    unsigned First = N.O == Op::Select ? 1 : 0;
+    std::optional<uint64_t> A = Sub(First), B = Sub(First + 1);
+    if (A && B)
+      Out = *A | *B;
+    break;
+  }
+  case Op::Add: {
+    uint64_t Sum = 0;
+    bool Ok = true;
+    for (unsigned I = 0; I < N.Ops.size() && Ok; ++I) {
+      std::optional<uint64_t> A = Sub(I);
+      Ok = A && *A < (uint64_t(1) << 61) && Sum < (uint64_t(1) << 61);
+      if (Ok)
+        Sum += *A;
+    }
+    if (Ok)
+      Out = Fill(Sum);
+    break;
+  }
+  case Op::Shl:
+  case Op::Shr: {
+    std::optional<uint64_t> A = Sub(0);
+    std::optional<int64_t> K = pool().asConst(N.Ops[1]);
+    if (A && K && *K >= 0 && *K < 62) {
+      if (N.O == Op::Shr)
+        Out = *A >> *K;
+      else if (*A < (uint64_t(1) << (62 - *K)))
+        Out = *A << *K;
+    }
+    break;
+  }
+  case Op::Rem:
+  case Op::Div: {
+    std::optional<uint64_t> A = Sub(0);
+    std::optional<int64_t> D = pool().asConst(N.Ops[1]);
+    if (A && D && *D > 0)
+      Out = N.O == Op::Div ? Fill(*A / static_cast<uint64_t>(*D))
+                           : std::min(*A, Fill(static_cast<uint64_t>(*D) - 1));
+    break;
+  }
+  default:
+    break;
+  }
+  Bits.emplace(E, Out);
+  return Out;
+}
+
+Expr Encoder::bitwise(Op O, ExprId EX, ExprId EY, const Expr &X,
+                      const Expr &Y) {
+  std::optional<uint64_t> MX = bitsOf(EX), MY = bitsOf(EY);
+  if (MX && MY && (*MX & *MY) == 0) // no bit in common
+    return O == Op::And ? Expr::mkInt(0) : X + Y;
+  // Spell the operation over the bits of the operand with fewer possible
+  // ones (at most 24 of them).
+  const Expr *Few = nullptr, *Other = nullptr;
+  uint64_t M = 0;
+  auto Pop = [](uint64_t V) { return __builtin_popcountll(V); };
+  if (MY && (!MX || Pop(*MY) <= Pop(*MX))) {
+    Few = &Y, Other = &X, M = *MY;
+  } else if (MX) {
+    Few = &X, Other = &Y, M = *MX;
+  }
+  if (!Few || Pop(M) > 24)
+    return Expr();
+  // 0/1 variables for the bits (one set per value, shared by every
+  // operation on it): Few is the sum of its bits in M, the low bits of
+  // Other (up to M's highest) the sum of theirs, and so is the result's
+  // low part, whose bits are the operation's on theirs.
+  unsigned Top = 63 - static_cast<unsigned>(__builtin_clzll(M));
+  Expr One = Expr::mkInt(1), Zero = Expr::mkInt(0);
+  const std::vector<Expr> &FB = bitsOfValue(*Few, Top, M);
+  const std::vector<Expr> &OB = bitsOfValue(*Other, Top, ~uint64_t(0));
+  Expr Span = Expr::mkInt(int64_t(1) << (Top + 1));
+  std::vector<Expr> RB, Sum = {O == Op::And ? Zero : *Other - Other->mod(Span)};
+  for (unsigned J = 0; J <= Top; ++J) {
+    Expr F1 = FB[J].eq(One), O1 = OB[J].eq(One);
+    Expr Bit = O == Op::And ? Expr::ite(F1 && O1, One, Zero)
+               : O == Op::Or ? Expr::ite(F1 || O1, One, Zero)
+                             : Expr::ite(F1.ne(O1), One, Zero);
+    Expr R = fresh("bit");
+    Side.push_back(R.eq(Bit));
+    RB.push_back(R);
+    Sum.push_back(R * Expr::mkInt(int64_t(1) << J));
+  }
+  Expr Res = Expr::mkAdd(Sum);
+  // Binary representations are unique: two results of Top+1 low bits
+  // that are equal have equal bits.
+  for (const BitResult &B : BitResults) {
+    if (B.Bits.size() != RB.size())
+      continue;
+    std::vector<Expr> Eq;
+    for (size_t J = 0; J < RB.size(); ++J)
+      Eq.push_back(RB[J].eq(B.Bits[J]));
+    Side.push_back(Res.eq(B.Value).implies(Expr::mkAnd(Eq)));
+  }
+  BitResults.push_back({Res, RB});
+  return Res;
+}
+
+const std::vector<Expr> &Encoder::bitsOfValue(const Expr &V, unsigned Top,
+                                              uint64_t M) {
+  auto Key = std::make_pair(static_cast<void *>(V.ast()), Top);
+  if (auto It = BitVars.find(Key); It != BitVars.end())
+    return It->second;
+  Expr One = Expr::mkInt(1), Zero = Expr::mkInt(0);
+  std::vector<Expr> Bits, Sum = {Zero};
+  for (unsigned J = 0; J <= Top; ++J) {
+    Expr B = Zero;
+    if (M >> J & 1) {
+      B = fresh("bit");
+      Side.push_back(B.ge(Zero) && B.le(One));
+      Sum.push_back(B * Expr::mkInt(int64_t(1) << J));
+    }
+    Bits.push_back(B);
+  }
+  // A value whose bits lie in M (M below 2^(Top+1)) is the sum; for
+  // another, its low bits are.
+  Expr Low = M >> (Top + 1) ? V.mod(Expr::mkInt(int64_t(1) << (Top + 1))) : V;
+  Side.push_back(Low.eq(Expr::mkAdd(Sum)));
+  return BitVars.emplace(Key, std::move(Bits)).first->second;
 }
 
 //===-- Products ----------------------------------------------------------===//

@@ -112,12 +112,36 @@ private:
   smt::Expr divRem(const smt::Expr &X, const smt::Expr &D, bool Signed,
                    bool WantRem);
   smt::Expr bitOp(ir::Op O, const smt::Expr &X, int64_t C);
+  /// x & y, x | y, x ^ y of two non-constant operands, exactly when one of
+  /// them is known to have few possible one bits (bitsOf); else null.
+  smt::Expr bitwise(ir::Op O, ir::ExprId EX, ir::ExprId EY, const smt::Expr &X,
+                    const smt::Expr &Y);
+
+public:
+  /// The bits \p E may have set, when it is known to be non-negative and
+  /// below 2^63: thread and block ids and sizes (the launch limits, or the
+  /// launch given), constants, and what masks, shifts, sums, remainders
+  /// and quotients by constants make of them.
+  std::optional<uint64_t> bitsOf(ir::ExprId E);
+
+private:
   smt::Expr fresh(const std::string &Name, bool Bool = false);
   std::string frameKey(Frame Fr) const;
 
   ir::ThreadValues *TV;
   LaunchConfig Launch;
   std::map<std::pair<Frame, ir::ExprId>, smt::Expr> Memo;
+  std::map<ir::ExprId, std::optional<uint64_t>> Bits;
+  /// The 0/1 variables of a value's bits 0..Top (constant 0 outside the
+  /// mask it was made for), by the value's term.
+  const std::vector<smt::Expr> &bitsOfValue(const smt::Expr &V, unsigned Top,
+                                            uint64_t M);
+  std::map<std::pair<void *, unsigned>, std::vector<smt::Expr>> BitVars;
+  struct BitResult {
+    smt::Expr Value;
+    std::vector<smt::Expr> Bits;
+  };
+  std::vector<BitResult> BitResults;
   std::map<std::pair<Frame, unsigned>, smt::Expr> SymVars;
   std::vector<smt::Expr> Side;
   struct Product {

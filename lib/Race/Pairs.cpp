@@ -48,7 +48,9 @@ Checker::Solved Checker::solve(const Builder &Build) {
   if (O.KernelSeconds > 0 &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
               .count() >= O.KernelSeconds) {
-    Out.Res = smt::Result::unknown("the kernel's time limit ran out");
+    Out.Res = smt::Result::unknown(
+        fmt::format("the kernel's time limit ran out (--kernel-time {})",
+                    O.KernelSeconds));
     Out.By = &Mn;
     return Out;
   }
@@ -115,6 +117,14 @@ Checker::Solved Checker::solve(const Builder &Build) {
         "no witness found with the products of unknowns made linear");
   Mn.S.pop();
   return Out;
+}
+
+std::string Checker::gaveUp(const smt::Result &Res) const {
+  if (Res.isTimeout())
+    return fmt::format("the solver ran out of its limit of {} ms per query "
+                       "(--timeout)",
+                       O.TimeoutMs);
+  return "the solver gave up: " + Res.str();
 }
 
 Expr Checker::relationFacts(Encoder &Enc, Relation Rel, bool AnyWarp) {
@@ -360,22 +370,28 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
 //===-- Pairs -------------------------------------------------------------===//
 
 Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
-                                bool AnyWarp, bool WithAddress) {
+                                bool AnyWarp, bool WithAddress, bool Unordered) {
   Outcome Out;
   Out.Rel = Rel;
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
   const ir::BarrierIntervals &BI = AnyWarp ? *Cta : intervals(Rel);
-  if (!BI.mayShareInterval(X.Item, Y.Item)) {
+  if (!Unordered && !BI.mayShareInterval(X.Item, Y.Item)) {
     Out.Reason = Rel == Relation::OtherBlocks
                      ? "separated by a grid-wide barrier"
                      : "ordered by a barrier";
     return Out;
   }
   ExprId PcX = TV.execCond(X.Item), PcY = TV.execCond(Y.Item);
+  if (X.Cond != NoExpr)
+    PcX = Pool.land(PcX, X.Cond);
+  if (Y.Cond != NoExpr)
+    PcY = Pool.land(PcY, Y.Cond);
   std::vector<ExprId> EA = {PcX}, EB = {PcY};
   if (WithAddress) {
     EA.push_back(X.Offset);
     EB.push_back(Y.Offset);
+    EA.insert(EA.end(), X.Coords.begin(), X.Coords.end());
+    EB.insert(EB.end(), Y.Coords.begin(), Y.Coords.end());
   }
   bool First = true;
   bool SameThread = false;
@@ -388,6 +404,9 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
       Expr OffA = Enc.encode(FA, X.Offset), OffB = Enc.encode(FB, Y.Offset);
       Expr SA = Expr::mkInt(X.Bytes), SB = Expr::mkInt(Y.Bytes);
       Q.push_back(OffA.lt(OffB + SB) && OffB.lt(OffA + SA));
+      // A surface element: the other coordinates agree.
+      for (size_t K = 0; K < X.Coords.size() && K < Y.Coords.size(); ++K)
+        Q.push_back(Enc.encode(FA, X.Coords[K]).eq(Enc.encode(FB, Y.Coords[K])));
       // Morally strong accesses that overlap completely do not race.
       if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
           scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes)
@@ -396,7 +415,8 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     Q.push_back(relationFacts(Enc, Rel, AnyWarp));
     std::vector<unsigned> Sources;
     std::set<unsigned> CtxLoops;
-    Q.push_back(contexts(Enc, I, J, BI, Sources, CtxLoops));
+    if (!Unordered)
+      Q.push_back(contexts(Enc, I, J, BI, Sources, CtxLoops));
     if (First)
       Out.Sources = Sources;
     First = false;
@@ -431,11 +451,20 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
       // The witness with consistent reads could not be decided: the first
       // one alone is no evidence of a race.
       Out.V = Verdict::Unknown;
-      Out.Reason = "the solver gave up on a witness whose reads agree: " +
-                   Again.Res.str();
+      Out.Reason = "on a witness whose reads agree, " + gaveUp(Again.Res);
       return Out;
     }
     Sv = std::move(Again);
+  }
+  if (Sv.Res.isSat() && !replays(Sv.By->Enc, Sv.Res.model(), I, J, PcX, PcY,
+                                 WithAddress)) {
+    // A race is printed only with a witness that replays.
+    Out.V = Verdict::Unknown;
+    Out.Reason = "the solver's witness does not replay on the kernel's values "
+                 "(it relies on an operation the encoding only bounds: a "
+                 "shift by a variable amount or a bitwise operation of two "
+                 "unknown values)";
+    return Out;
   }
   if (Sv.Res.isSat()) {
     Encoder &Enc = Sv.By->Enc;
@@ -455,7 +484,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
                              : "never run by two such threads at once";
   } else {
     Out.V = Verdict::Unknown;
-    Out.Reason = "the solver gave up: " + Sv.Res.str();
+    Out.Reason = gaveUp(Sv.Res);
   }
   return Out;
 }
@@ -464,12 +493,17 @@ void Checker::checkPair(unsigned I, unsigned J) {
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
   if (!X.Writes && !Y.Writes)
     return;
+  // Tensor memory is touched only by tcgen05 instructions (and maybe by an
+  // instruction the analysis does not know).
+  if (X.TensorMemory != Y.TensorMemory && !X.AnyMemory && !Y.AnyMemory)
+    return;
   if (Items[I].GridSync || Items[J].GridSync)
     return;
   if (!racySpace(X.Space) || !racySpace(Y.Space))
     return;
+  // A .shared::cta address is a .shared::cluster address too.
   if (X.Space != AddrSpace::Generic && Y.Space != AddrSpace::Generic &&
-      X.Space != Y.Space)
+      X.Space != Y.Space && !(sharedSpace(X.Space) && sharedSpace(Y.Space)))
     return;
   bool Known = X.Object.K != ir::ObjectKind::Unknown &&
                Y.Object.K != ir::ObjectKind::Unknown && !Items[I].Call &&
@@ -492,6 +526,26 @@ void Checker::checkPair(unsigned I, unsigned J) {
   if (!SharedMem && multiBlock())
     Rels.push_back(Relation::OtherBlocks);
 
+  if (X.Async || Y.Async) {
+    // Completed later (a wait, an mbarrier): no barrier orders it, so only
+    // addresses that never meet make the pair safe.
+    const ir::MemoryAccess &A = X.Async ? X : Y;
+    bool Apart = Affine;
+    for (Relation Rel : Rels)
+      Apart = Apart && query(I, J, Rel, true, true, true).V == Verdict::Safe;
+    P.V = Apart ? Verdict::Safe : Verdict::Unknown;
+    P.Reason = Apart ? "the addresses never meet"
+                     : fmt::format("{} completes asynchronously (at a later "
+                                 "wait or mbarrier), which the analysis does "
+                                 "not follow: no barrier orders it",
+                                 A.Event.Text);
+    R.Pairs.push_back(std::move(P));
+    return;
+  }
+  // One instance of a warp-collective instruction (wmma, ldmatrix, ...)
+  // touches each byte once for the whole warp: its lanes do not race.
+  bool OneCollective = I == J && X.Collective;
+
   std::vector<Outcome> Outs;
   for (Relation Rel : Rels) {
     if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
@@ -501,7 +555,9 @@ void Checker::checkPair(unsigned I, unsigned J) {
       Outs.push_back(Oc);
       continue;
     }
-    if (Rel == Relation::SameBlock && HasWarpBarriers) {
+    if (Rel == Relation::SameBlock && OneCollective) {
+      Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
+    } else if (Rel == Relation::SameBlock && HasWarpBarriers) {
       // Lanes of one warp and threads of different warps are ordered by
       // different barriers.
       Outs.push_back(query(I, J, Relation::SameWarp, false, Affine));

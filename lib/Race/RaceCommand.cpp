@@ -148,9 +148,11 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Found |= K.Races || K.Divergent;
     Open |= K.Unknown || K.UnknownBarriers;
   }
+  // 0 only when every pair and barrier of every kernel is proved; a kernel
+  // left undecided is its own outcome (4), a failure with --strict.
   if (Found || (Cmd.Strict && Open))
     return 1;
-  return 0;
+  return Open ? 4 : 0;
 }
 
 } // namespace incant::race

@@ -86,6 +86,136 @@ Witness Checker::witness(Encoder &Enc, const smt::Model &Mo, unsigned ItemA,
   return W;
 }
 
+//===-- Replay ------------------------------------------------------------===//
+
+namespace {
+/// The kernel's values for one thread of a witness, computed concretely
+/// from the model's ids, geometry, parameters, loop counters and loaded
+/// values, with exact two's-complement bitwise operations: what the
+/// encoder only bounded (a shift by a variable amount, a bitwise operation
+/// it could not spell) is recomputed here.
+class Concrete {
+public:
+  Concrete(ir::ExprPool &P, const smt::Model &Mo, Encoder &Enc, Frame Fr)
+      : P(P), Mo(Mo), Enc(Enc), Fr(Fr) {}
+
+  std::optional<__int128> eval(ExprId E) {
+    if (auto It = Memo.find(E); It != Memo.end())
+      return It->second;
+    std::optional<__int128> V = compute(E);
+    if (V && (*V > Limit || *V < -Limit))
+      V.reset();
+    Memo.emplace(E, V);
+    return V;
+  }
+
+private:
+  static constexpr __int128 Limit = static_cast<__int128>(1) << 100;
+
+  std::optional<__int128> compute(ExprId E) {
+    const ir::ExprNode N = P.node(E);
+    std::vector<__int128> A;
+    if (N.O != ir::Op::Sym)
+      for (ExprId X : N.Ops) {
+        std::optional<__int128> V = eval(X);
+        if (!V)
+          return std::nullopt;
+        A.push_back(*V);
+      }
+    switch (N.O) {
+    case ir::Op::Const:
+    case ir::Op::BoolConst:
+      return N.Value;
+    case ir::Op::Sym: {
+      const ir::Symbol &S = P.symbol(N.Sym);
+      Expr V = Enc.symbolVar(Fr, N.Sym);
+      if (S.IsBool) {
+        std::optional<bool> B = Mo.evalBool(V);
+        return B ? std::optional<__int128>(*B) : std::nullopt;
+      }
+      std::optional<int64_t> I = Mo.evalInt(V);
+      return I ? std::optional<__int128>(*I) : std::nullopt;
+    }
+    case ir::Op::Add: {
+      __int128 Sum = 0;
+      for (__int128 X : A)
+        Sum += X;
+      return Sum;
+    }
+    case ir::Op::Mul: {
+      __int128 Prod = 1;
+      for (__int128 X : A) {
+        Prod *= X;
+        if (Prod > Limit || Prod < -Limit)
+          return std::nullopt;
+      }
+      return Prod;
+    }
+    case ir::Op::Div:
+    case ir::Op::Rem:
+      if (A[1] == 0)
+        return std::nullopt;
+      return N.O == ir::Op::Div ? A[0] / A[1] : A[0] % A[1];
+    case ir::Op::Shl:
+      if (A[1] < 0 || A[1] > 62)
+        return std::nullopt;
+      return A[0] * (static_cast<__int128>(1) << static_cast<int>(A[1]));
+    case ir::Op::Shr:
+      if (A[1] < 0 || A[1] > 62)
+        return std::nullopt;
+      return A[0] >> static_cast<int>(A[1]); // arithmetic: floor
+    case ir::Op::And: return A[0] & A[1];
+    case ir::Op::Or: return A[0] | A[1];
+    case ir::Op::Xor: return A[0] ^ A[1];
+    case ir::Op::Min: return std::min(A[0], A[1]);
+    case ir::Op::Max: return std::max(A[0], A[1]);
+    case ir::Op::Select: return A[0] ? A[1] : A[2];
+    case ir::Op::Cmp:
+      switch (N.Cmp) {
+      case ir::CmpKind::Eq: return A[0] == A[1];
+      case ir::CmpKind::Ne: return A[0] != A[1];
+      case ir::CmpKind::Lt: return A[0] < A[1];
+      case ir::CmpKind::Le: return A[0] <= A[1];
+      case ir::CmpKind::Gt: return A[0] > A[1];
+      case ir::CmpKind::Ge: return A[0] >= A[1];
+      }
+      return std::nullopt;
+    case ir::Op::BoolAnd: return A[0] && A[1];
+    case ir::Op::BoolOr: return A[0] || A[1];
+    case ir::Op::BoolNot: return !A[0];
+    case ir::Op::BoolXor: return (A[0] != 0) != (A[1] != 0);
+    }
+    return std::nullopt;
+  }
+
+  ir::ExprPool &P;
+  const smt::Model &Mo;
+  Encoder &Enc;
+  Frame Fr;
+  std::map<ExprId, std::optional<__int128>> Memo;
+};
+} // namespace
+
+bool Checker::replays(Encoder &Enc, const smt::Model &Mo, unsigned I,
+                      unsigned J, ExprId PcX, ExprId PcY, bool WithAddress) {
+  const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
+  Concrete A(Pool, Mo, Enc, Frame{0, NoNode}), B(Pool, Mo, Enc, Frame{1, NoNode});
+  std::optional<__int128> RA = A.eval(PcX), RB = B.eval(PcY);
+  if (!RA || !RB || !*RA || !*RB)
+    return false; // a thread would not make its access
+  if (!WithAddress)
+    return true;
+  std::optional<__int128> OA = A.eval(X.Offset), OB = B.eval(Y.Offset);
+  if (!OA || !OB || !(*OA < *OB + Y.Bytes && *OB < *OA + X.Bytes))
+    return false;
+  for (size_t K = 0; K < X.Coords.size() && K < Y.Coords.size(); ++K) {
+    std::optional<__int128> CA = A.eval(X.Coords[K]), CB = B.eval(Y.Coords[K]);
+    if (!CA || !CB || *CA != *CB)
+      return false;
+  }
+  return true;
+}
+
 //===-- Synchronisation through memory ------------------------------------===//
 
 bool Checker::reaches(unsigned From, unsigned To) {

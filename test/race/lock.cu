@@ -4,7 +4,7 @@
 // thread of the same block (when some fence in the kernel has gpu scope);
 // with one thread per block there is none, and the pairs race.
 // REQUIRES: nvcc
-// RUN: %incant race %s > %t; test $? -eq 0
+// RUN: %incant race %s > %t; test $? -eq 4
 // RUN: FileCheck %s --check-prefix=ANY < %t
 // RUN: %incant race %s --block-dim 1 --grid-dim 2 > %t; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=ONE < %t

@@ -592,3 +592,56 @@ TEST(PTXModule, RawTextWithAnUnterminatedString) {
 }
 
 } // namespace
+
+TEST(PTXModule, EveryMemoryInstructionHasAMemoryUse) {
+  Module M = parse(kernel(R"(
+	wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, %r1;
+	wmma.load.a.sync.aligned.col.m16n16k16.shared.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%r9];
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r5];
+	stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r5], {%r1};
+	sust.b.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};
+	sured.b.add.1d.trap.u32 [%rd1, {%r1}], %r3;
+	tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];
+	multimem.red.relaxed.sys.global.add.u32 [%rd1], %r1;
+	tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2;
+	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];
+	cp.async.ca.shared.global [%r1], [%rd1], 16;
+	cp.async.wait_all;
+	tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;
+	tcgen05.st.sync.aligned.16x64b.x1.b32 [%r1], {%r2};
+	wgmma.fence.sync.aligned;
+	discard.global.L2 [%rd1], 128;
+	prefetch.global.L2 [%rd1];
+	frobnicate.global.b32 [%rd1], 1;
+	add.s32 %r1, %r2, %r3;
+)")).M.value();
+  auto Is = instructions(firstFunction(M));
+  ASSERT_EQ(Is.size(), 19u);
+  using K = MemoryUse;
+  const K::Kind Want[] = {K::Tile,    K::Tile,  K::Rows,    K::Rows,  K::Surface,
+                          K::Surface, K::Texture, K::Plain, K::Fixed, K::Bulk,
+                          K::Copy,    K::None,  K::Fixed,   K::Opaque, K::None,
+                          K::Fixed,   K::None,  K::Unknown, K::None};
+  for (size_t I = 0; I < Is.size(); ++I)
+    EXPECT_EQ(memoryUse(*Is[I]).K, Want[I]) << printInstruction(*Is[I]);
+  EXPECT_TRUE(memoryUse(*Is[0]).Writes && memoryUse(*Is[0]).Collective);
+  EXPECT_FALSE(memoryUse(*Is[1]).Writes);
+  EXPECT_TRUE(memoryUse(*Is[5]).Atomic);
+  EXPECT_TRUE(memoryUse(*Is[7]).Atomic);
+  EXPECT_TRUE(memoryUse(*Is[9]).Async);
+  EXPECT_TRUE(memoryUse(*Is[13]).TensorMemory);
+  EXPECT_EQ(memoryUse(*Is[8]).Bytes, 128u);
+  EXPECT_EQ(memoryUse(*Is[12]).Bytes, 4u);
+  // The tile: 16 rows of 16 floats, the stride operand; a column-major A
+  // of 16x16 is 16 columns of 16 halves.
+  std::optional<MatrixTile> T = matrixTile(*Is[0]);
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->Lines, 16u);
+  EXPECT_EQ(T->LineElems, 16u);
+  EXPECT_EQ(T->ElemBits, 32u);
+  EXPECT_EQ(T->StrideOperand, 2);
+  T = matrixTile(*Is[1]);
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->ElemBits, 16u);
+  EXPECT_EQ(T->StrideOperand, -1);
+}

@@ -1,7 +1,10 @@
 //===- MemoryEvents.h - A kernel's memory accesses --------------*- C++ -*-===//
 //
-// The loads, stores, atomics and asynchronous copies of a function (the
-// events incant ptx summarises, Summary.h), each with what a race checker
+// Every instruction of a function that touches memory (ptx::memoryUse):
+// loads, stores, atomics, asynchronous and bulk copies, wmma tiles,
+// ldmatrix/stmatrix rows, surface and texture accesses, tensor-map
+// writes, and the accesses the analysis cannot place (tcgen05, wgmma,
+// unknown instructions: no object, named in Why), each with what a race checker
 // needs: whether it reads and/or writes, how many bytes, whether it is
 // atomic, strong (an atomic, or .relaxed/.acquire/.release with a scope)
 // or volatile, the state space, and its address split into the object it
@@ -67,6 +70,24 @@ struct MemoryAccess {
   bool Affine = false;
   /// Why not Affine, in words.
   std::string Why;
+  /// Completed after the instruction (cp.async, bulk copies, wgmma,
+  /// tcgen05, st.async): barriers do not order it (ptx::MemoryUse::Async).
+  bool Async = false;
+  /// A warp-collective instruction (wmma, ldmatrix, stmatrix, ...): in one
+  /// instance the lanes of a warp touch each byte once.
+  bool Collective = false;
+  /// Tensor memory (tcgen05), which only tcgen05 instructions touch.
+  bool TensorMemory = false;
+  /// An instruction the analysis does not know: any memory, tensor memory
+  /// included.
+  bool AnyMemory = false;
+  /// A condition on the thread's choices that the access also needs
+  /// (NoExpr: none): the row of a wmma tile a lane touches is below the
+  /// tile's row count.
+  ExprId Cond = NoExpr;
+  /// Surface accesses: the coordinates after x (y, z, array layer), which
+  /// must be equal for two accesses to meet; Offset is x in bytes.
+  std::vector<ExprId> Coords;
 };
 
 /// The memory accesses of \p TV's function in body order.

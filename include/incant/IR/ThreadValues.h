@@ -66,6 +66,17 @@ public:
   /// The value of operand \p Idx of instruction \p Item as the instruction
   /// reads it (for an Address operand, the address).
   ExprId operand(unsigned Item, unsigned Idx);
+  /// For an Address operand with coordinates (`[surf, {%r1, %r2}]`), the
+  /// value of its base (the handle) and of its \p K-th coordinate
+  /// (NoExpr when there is none).
+  ExprId addressBase(unsigned Item, unsigned Idx);
+  ExprId addressCoordinate(unsigned Item, unsigned Idx, unsigned K);
+  /// A value each thread chooses for itself at instruction \p Item (a
+  /// per-thread unknown, such as the row of a tile a lane touches); \p
+  /// Part tells several apart.
+  ExprId choice(unsigned Item, unsigned Part, const std::string &What) {
+    return opaque(Item, Part, What);
+  }
   /// The value register \p Reg holds just before body item \p Item.
   ExprId regBefore(unsigned Reg, unsigned Item);
   /// The value of \p Reg on entry to / at the end of block \p Block.

@@ -72,6 +72,8 @@ enum class AddrSpace : uint8_t {
 };
 /// ".global", ".shared::cluster", ... ("" for Generic).
 const char *addrSpaceName(AddrSpace S);
+/// The state space a modifier names (".global", ".shared::cta", ...).
+std::optional<AddrSpace> addrSpaceOf(std::string_view Modifier);
 
 enum class Sem : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqRel, SC };
 /// membar.gl decodes to GPU.
@@ -211,6 +213,59 @@ std::optional<Statement> parseStatement(std::shared_ptr<const SourceFile> File,
 /// immediate, and nanosleep, stackrestore, pmevent, setmaxnreg,
 /// griddepcontrol; `bar.red` defines its first operand.
 unsigned numDefOperands(const Instruction &I);
+
+/// How a module instruction touches the program's memory, by the PTX ISA's
+/// semantics of its family: what a race checker must count. The state
+/// space (Instruction::ASpace) and the address operands say where.
+struct MemoryUse {
+  enum Kind : uint8_t {
+    None,    ///< No memory of the program: arithmetic, control, fences,
+             ///< barriers, prefetches, queries (txq, suq), mbarrier objects.
+    Plain,   ///< ld, ldu, st, atom, red, multimem.ld_reduce/st/red: one
+             ///< access at the address operand, as wide as its type and
+             ///< vector modifiers.
+    Copy,    ///< cp.async (not bulk): destination [0] and source [1].
+    Bulk,    ///< cp.async.bulk*, cp.reduce.async.bulk*, multimem.cp.*:
+             ///< destination and source, completed later (Async).
+    Tile,    ///< wmma.load / wmma.store: the warp's whole tile, in rows of
+             ///< a stride (see MatrixTile).
+    Rows,    ///< ldmatrix, stmatrix: each lane one 16-byte row at its
+             ///< own address.
+    Surface, ///< suld, sust, sured: a surface element at coordinates.
+    Texture, ///< tex, tld4: a read through a texture handle.
+    Fixed,   ///< Bytes at the address operand: tensormap.replace and
+             ///< .cp_fenceproxy (128), discard (128), tcgen05.alloc (4).
+    /// Memory the analysis cannot place: tcgen05.ld/st/cp/mma/shift
+    /// (tensor memory, and shared memory through matrix descriptors),
+    /// wgmma.mma_async (shared memory through descriptors),
+    /// clusterlaunchcontrol.try_cancel.
+    Opaque,
+    Unknown, ///< An opcode the parser does not know (Opcode::Unknown).
+  } K = None;
+  bool Reads = false, Writes = false;
+  bool Atomic = false; ///< sured, multimem.red: a read-modify-write.
+  /// Performed after the instruction, until a later wait or mbarrier
+  /// completes it: a barrier right after it does not order it.
+  bool Async = false;
+  /// Executed by the whole warp together (.sync.aligned): one instance by
+  /// the lanes of one warp touches each byte once.
+  bool Collective = false;
+  bool TensorMemory = false; ///< Touches tensor memory (tcgen05).
+  unsigned Bytes = 0;        ///< Fixed: the bytes at the address.
+  unsigned Operand = 0;      ///< The address operand (all but Copy, Bulk).
+};
+MemoryUse memoryUse(const Instruction &I);
+
+/// A wmma.load/wmma.store tile: Lines lines of LineElems elements of
+/// ElemBits bits each, the lines Stride elements apart (the stride operand,
+/// or LineElems when none is written).
+struct MatrixTile {
+  unsigned Lines = 0, LineElems = 0, ElemBits = 0;
+  int StrideOperand = -1; ///< -1: none written.
+};
+/// The tile of a wmma.load/store, or nullopt when its shape, matrix,
+/// layout or element type is not one the PTX ISA defines.
+std::optional<MatrixTile> matrixTile(const Instruction &I);
 
 /// The canonical text of an instruction (no trailing ';').
 std::string printInstruction(const Instruction &I);

@@ -64,6 +64,9 @@ struct LaunchConfig {
   /// Parameter values by PTX name (`_Z4loopPii_param_1`) or by position
   /// ("1").
   std::map<std::string, int64_t> Params;
+  /// At most this many threads per block (CUDA's 1024, or fewer from the
+  /// kernel's `.maxntid`, i.e. `__launch_bounds__`).
+  int64_t MaxThreads = 1024;
 };
 
 /// A barrier assumed at a position of a kernel (for barrier repair).
@@ -94,6 +97,9 @@ struct Options {
   /// gridDim.y) is taken to be 1 unless given: launched wider, every thread
   /// would repeat another's work. KernelReport::Assumptions says which.
   bool UnreadDimensionsAreOne = true;
+  /// Why calls of the kernel stay calls, by body index (checkModule fills
+  /// it from the inliner): the report names the reason, a limit included.
+  std::map<unsigned, std::string> KeptCalls;
 };
 
 enum class Verdict : uint8_t { Safe, Race, Unknown };
