@@ -152,7 +152,12 @@ private:
   /// kernel never writes; with \p SameThread, also for two loads by one
   /// thread with no write by it to that memory between them.
   Expr consistency(Encoder &Enc, const std::vector<ExprId> &EA,
-                   const std::vector<ExprId> &EB, bool SameThread);
+                   const std::vector<ExprId> &EB, bool SameThread,
+                   Relation Rel);
+  /// Whether every two threads related by \p Rel read one value at load
+  /// \p L (an Items index) for one address: a value broadcast through
+  /// memory.
+  bool broadcast(unsigned L, Relation Rel);
   void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
   bool reaches(unsigned From, unsigned To);
   /// Block \p To is reachable from block \p From without a back edge.

@@ -72,8 +72,11 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     } else {
       Q.push_back(relationFacts(Enc, Relation::SameBlock, true));
     }
-    Q.push_back(sharing(Enc, {Pc}, {Pc},
-                        GridWide ? Relation::OtherBlocks : Relation::SameBlock));
+    Relation Rel = GridWide ? Relation::OtherBlocks : Relation::SameBlock;
+    Q.push_back(sharing(Enc, {Pc}, {Pc}, Rel));
+    // Values broadcast through memory (a flag thread 0 wrote before a
+    // barrier) and reads of memory nothing writes agree.
+    Q.push_back(consistency(Enc, {Pc}, {Pc}, false, Rel));
     for (auto [P, S2] : Away)
       Enc.encode(FB, Pool.land(TV.pathCond(P), TV.edgeCond(P, S2)));
     return Q;

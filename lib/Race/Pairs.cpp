@@ -328,8 +328,30 @@ Checker::loadsIn(const std::vector<ExprId> &Es) {
   return Out;
 }
 
+bool Checker::broadcast(unsigned L, Relation Rel) {
+  // One instance per thread (outside loops), and no write to its memory
+  // that such two threads could make concurrently with it: each write is
+  // ordered by a barrier before every thread's load or after it, so all
+  // of them read one value. Never across blocks for shared memory (each
+  // block has its own).
+  const ir::MemoryAccess &A = Items[L].A;
+  if (Items[L].Call || !A.Affine || A.Object.K == ir::ObjectKind::Unknown ||
+      F.loops().depth(F.blockOf(A.Item)) != 0 ||
+      (Rel == Relation::OtherBlocks && sharedSpace(A.Space)))
+    return false;
+  const ir::BarrierIntervals &BI =
+      Rel == Relation::OtherBlocks ? *Grid : *Cta;
+  for (const Item &W : Items)
+    if (W.A.Writes && (W.Call || W.A.Object.K == ir::ObjectKind::Unknown ||
+                       W.A.Object == A.Object) &&
+        (W.A.Async || BI.mayShareInterval(W.A.Item, A.Item)))
+      return false;
+  return true;
+}
+
 Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
-                          const std::vector<ExprId> &EB, bool SameThread) {
+                          const std::vector<ExprId> &EB, bool SameThread,
+                          Relation Rel) {
   std::vector<std::pair<unsigned, unsigned>> LA = loadsIn(EA), LB = loadsIn(EB);
   std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> All;
   for (const auto &L : LA)
@@ -345,7 +367,14 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
       if (!(AP.Object == AQ.Object) || !AP.Affine || !AQ.Affine ||
           AP.Object.K == ir::ObjectKind::Unknown || AP.Bytes != AQ.Bytes)
         continue;
-      bool Ok = ReadOnly[LP.second];
+      // Memory the kernel never writes reads the same for both threads,
+      // unless it is shared memory of two blocks.
+      bool Ok = ReadOnly[LP.second] &&
+                !(TP != TQ && Rel == Relation::OtherBlocks &&
+                  sharedSpace(AP.Space));
+      // One load by two threads after the barrier that orders the writes.
+      if (!Ok && TP != TQ && LP.second == LQ.second)
+        Ok = broadcast(LP.second, Rel);
       if (!Ok && SameThread && TP == TQ && LP.first != LQ.first) {
         // No write by the thread to that memory between the two reads.
         Ok = true;
@@ -432,7 +461,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     for (unsigned L : LB)
       Q.push_back(Enc.iterationExists(1, L));
     Q.push_back(sharing(Enc, EA, EB, Rel));
-    Q.push_back(consistency(Enc, EA, EB, SameThread));
+    Q.push_back(consistency(Enc, EA, EB, SameThread, Rel));
     return Q;
   };
   Solved Sv = solve(Build);
