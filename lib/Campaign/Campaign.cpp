@@ -15,6 +15,7 @@
 #include "incant/Harness/ParamsJson.h"
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
+#include "incant/Support/Cpus.h"
 #include "incant/Support/StopSignals.h"
 #include "incant/Support/Time.h"
 
@@ -351,7 +352,9 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     if (DB->hasVerdicts(Hash))
       PC.HaveVerdicts.insert(Hash);
   }
-  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+  // The CPUs this process may use (its affinity mask, its cgroup's
+  // quota: what Slurm or a container gives it), not the machine's cores.
+  unsigned Cores = usableCpus();
   PC.Jobs = Cmd.Jobs ? Cmd.Jobs
                      : std::max<unsigned>(
                            1, Cores - std::min<unsigned>(

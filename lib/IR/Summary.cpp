@@ -40,7 +40,75 @@ std::string demangle(const std::string &Name) {
   return Status == 0 && Out ? std::string(Out.get()) : std::string();
 }
 
+namespace {
+
+/// The end of the top-level parameter list that ends \p D (the '(' that
+/// matches its last ')'), or npos.
+size_t paramListStart(const std::string &D) {
+  if (D.empty() || D.back() != ')')
+    return std::string::npos;
+  int Depth = 0;
+  for (size_t I = D.size(); I-- > 0;) {
+    if (D[I] == ')')
+      ++Depth;
+    else if (D[I] == '(' && --Depth == 0)
+      return I;
+  }
+  return std::string::npos;
+}
+
+/// The last space outside <> and () before \p End: where a written return
+/// type ends ("void name<int>").
+size_t returnTypeEnd(const std::string &D, size_t End) {
+  int Depth = 0;
+  size_t Space = std::string::npos;
+  for (size_t I = 0; I < End; ++I) {
+    char C = D[I];
+    if (C == '<' || C == '(')
+      ++Depth;
+    else if ((C == '>' || C == ')') && Depth > 0)
+      --Depth;
+    else if (C == ' ' && Depth == 0)
+      Space = I;
+  }
+  return Space;
+}
+
+/// \p Q without its "(anonymous namespace)::" components.
+std::string withoutAnonymous(std::string Q) {
+  const std::string Anon = "(anonymous namespace)::";
+  for (size_t P; (P = Q.find(Anon)) != std::string::npos;)
+    Q.erase(P, Anon.size());
+  return Q;
+}
+
+/// Whether \p Want names \p Q: all of it, or its last components
+/// ("ns::k" and "k" for "app::ns::k").
+bool nameOrSuffix(const std::string &Q, const std::string &Want) {
+  if (Q == Want)
+    return true;
+  return Q.size() > Want.size() + 2 &&
+         Q.compare(Q.size() - Want.size(), Want.size(), Want) == 0 &&
+         Q.compare(Q.size() - Want.size() - 2, 2, "::") == 0;
+}
+
+} // namespace
+
+std::string qualifiedKernelName(const std::string &Mangled) {
+  std::string D = demangle(Mangled);
+  if (D.empty())
+    return Mangled;
+  size_t Params = paramListStart(D);
+  if (Params == std::string::npos)
+    return D;
+  size_t Ret = returnTypeEnd(D, Params);
+  size_t Begin = Ret == std::string::npos ? 0 : Ret + 1;
+  return D.substr(Begin, Params - Begin);
+}
+
 bool kernelNameMatches(const std::string &Mangled, const std::string &Want) {
+  if (Want.empty())
+    return false;
   if (Mangled == Want)
     return true;
   std::string D = demangle(Mangled);
@@ -48,17 +116,50 @@ bool kernelNameMatches(const std::string &Mangled, const std::string &Want) {
     return false;
   if (D == Want)
     return true;
-  D = D.substr(0, D.find('('));
-  if (D == Want)
-    return true;
-  // A template instance: "void name<args>" (the return type is written).
-  if (D.empty() || D.back() != '>')
-    return false;
-  size_t Open = D.find('<');
-  size_t Space = D.rfind(' ', Open);
-  size_t Begin = Space == std::string::npos ? 0 : Space + 1;
-  return Open != std::string::npos &&
-         (D.substr(Begin) == Want || D.substr(Begin, Open - Begin) == Want);
+  std::string Q = qualifiedKernelName(Mangled);
+  std::vector<std::string> Names = {Q, withoutAnonymous(Q)};
+  // A template instance also by its template's name ("reduce2").
+  if (!Q.empty() && Q.back() == '>') {
+    int Depth = 0;
+    for (size_t I = Q.size(); I-- > 0;) {
+      if (Q[I] == '>')
+        ++Depth;
+      else if (Q[I] == '<' && --Depth == 0) {
+        std::string T = Q.substr(0, I);
+        Names.push_back(T);
+        Names.push_back(withoutAnonymous(T));
+        break;
+      }
+    }
+  }
+  // With parameters ("k(int*)"), they must be the kernel's.
+  size_t WantParams = paramListStart(Want);
+  std::string W = Want.substr(0, WantParams);
+  if (WantParams != std::string::npos) {
+    size_t Params = paramListStart(D);
+    if (Params == std::string::npos ||
+        D.substr(Params) != Want.substr(WantParams))
+      return false;
+  }
+  for (const std::string &N : Names)
+    if (nameOrSuffix(N, W) || nameOrSuffix(N, withoutAnonymous(W)))
+      return true;
+  return false;
+}
+
+std::string noKernelNamed(const ModuleIR &IR, const std::string &Want) {
+  std::vector<std::string> Kernels;
+  for (const FunctionIR &F : IR.functions())
+    if (F.function().IsEntry)
+      Kernels.push_back(F.name());
+  if (Kernels.empty())
+    return "the module has no kernel (.entry)";
+  std::string S = "no kernel named '" + Want + "'; the module's kernels:";
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    std::string Q = qualifiedKernelName(Kernels[I]);
+    S += (I ? ", " : " ") + (Q == Kernels[I] ? Q : Q + " (" + Kernels[I] + ")");
+  }
+  return S;
 }
 
 static std::string spaceName(AddrSpace S) {

@@ -392,8 +392,7 @@ ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
     MR.Kernels.push_back(std::move(K));
   }
   if (!Found)
-    MR.Error = O.Kernel.empty() ? "the module has no kernel (.entry)"
-                                : "no kernel named '" + O.Kernel + "'";
+    MR.Error = ir::noKernelNamed(IR, O.Kernel);
   return MR;
 }
 

@@ -2,20 +2,23 @@
 #include "incant/Race/RaceCommand.h"
 #include "incant/IR/FunctionIR.h"
 #include "incant/PTX/Module.h"
+#include "incant/Race/CompileDatabase.h"
+#include "incant/Race/Findings.h"
 #include "incant/Race/Input.h"
 #include "incant/Race/Race.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Process.h"
 #include "incant/Support/PtxCompiler.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
+#include <algorithm>
+#include <fstream>
 #include <map>
-#include <set>
-#include <cstdlib>
 #include <ostream>
+#include <set>
 
 namespace incant::race {
 
@@ -82,37 +85,33 @@ void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
   }
 }
 
-} // namespace
+/// What one file needs besides the options that all share.
+struct FileJob {
+  std::string Path;
+  std::string Arch;
+  std::vector<std::string> Args;
+};
 
-int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
-  DiagnosticEngine Diags(&Err);
+/// Checks one file: its report in \p R, or the exit code of its error.
+int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
+              DiagnosticEngine &Diags, std::ostream &Err, ModuleReport &R) {
   int Failed = 0;
-  Options O;
-  O.Kernel = Cmd.Kernel;
-  O.TimeoutMs = Cmd.TimeoutMs;
-  O.KernelSeconds = Cmd.KernelSeconds;
-  if (!parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Launch, Diags))
-    return 2;
-  if (!checkCompilerArgs(Cmd.CompilerArgs, Diags))
-    return 2;
-
   // The module(s) to check: the PTX as given, or what the compiler makes
   // of the source: for CUDA, nvcc's optimised build and, unless
   // --optimized, its unoptimised one (-Xcicc -O0), which still has every
   // access the source makes.
-  KernelLanguage Lang = kernelLanguageOf(Cmd.File);
+  KernelLanguage Lang = kernelLanguageOf(J.Path);
   CompileRequest Req;
-  Req.Arch = Cmd.Arch;
-  Req.Args = Cmd.CompilerArgs;
+  Req.Arch = J.Arch;
+  Req.Args = J.Args;
   Req.Verbose = Cmd.Verbose;
-  std::shared_ptr<SourceFile> File =
-      kernelPtx(Cmd.File, Req, Diags, Err, Failed);
+  std::shared_ptr<SourceFile> File = kernelPtx(J.Path, Req, Diags, Err, Failed);
   if (!File)
     return Failed;
   std::shared_ptr<SourceFile> Unopt;
   if (Lang == KernelLanguage::Cuda && !Cmd.Optimized) {
     Req.Unoptimised = true;
-    Unopt = kernelPtx(Cmd.File, Req, Diags, Err, Failed);
+    Unopt = kernelPtx(J.Path, Req, Diags, Err, Failed);
     if (!Unopt)
       return Failed;
   }
@@ -130,29 +129,166 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!checkParams(*M, O.Launch, Diags))
     return 2;
 
-  ModuleReport R = checkModule(*M, O);
+  R = checkModule(*M, O);
   if (!R.Error.empty()) {
-    Diags.error(fmt::format("{}: {}", Cmd.File, R.Error));
+    Diags.error(fmt::format("{}: {}", J.Path, R.Error));
     return 2;
   }
-  R.File = Cmd.File;
+  R.File = J.Path;
   if (MU)
     addUnoptimisedRaces(R, checkModule(*MU, O));
-  if (Cmd.Json)
-    Out << reportToJson(R).dump() << "\n";
-  else
-    printReport(R, Out, Cmd.Verbose);
+  return 0;
+}
 
-  bool Found = false, Open = false;
-  for (const KernelReport &K : R.Kernels) {
-    Found |= K.Races || K.Divergent;
-    Open |= K.Unknown || K.UnknownBarriers;
+/// The files to check and their flags: as given (with -X), or with each
+/// one's flags from the compilation database (and, with no file given,
+/// its every .cu and .cl file). False after reporting an error.
+bool fileJobs(const RaceCommand &Cmd, DiagnosticEngine &Diags,
+              std::vector<FileJob> &Jobs) {
+  if (Cmd.CompileDatabase.empty()) {
+    for (const std::string &F : Cmd.Files)
+      Jobs.push_back({F, Cmd.Arch, Cmd.CompilerArgs});
+    return true;
   }
-  // 0 only when every pair and barrier of every kernel is proved; a kernel
-  // left undecided is its own outcome (4), a failure with --strict.
-  if (Found || (Cmd.Strict && Open))
-    return 1;
-  return Open ? 4 : 0;
+  std::string Error;
+  std::optional<std::vector<CompileCommand>> DB =
+      readCompileDatabase(Cmd.CompileDatabase, Error);
+  if (!DB) {
+    Diags.error("-p " + Error);
+    return false;
+  }
+  auto Add = [&](const std::string &Path, const CompileCommand &C) {
+    FileJob J{Path, Cmd.Arch, ptxFlagsOf(C, J.Arch)};
+    if (Cmd.ArchGiven || J.Arch.empty())
+      J.Arch = Cmd.Arch;
+    J.Args.insert(J.Args.end(), Cmd.CompilerArgs.begin(),
+                  Cmd.CompilerArgs.end());
+    Jobs.push_back(std::move(J));
+  };
+  for (const std::string &F : Cmd.Files) {
+    if (kernelLanguageOf(F) == KernelLanguage::Ptx) {
+      Jobs.push_back({F, Cmd.Arch, Cmd.CompilerArgs});
+      continue;
+    }
+    const CompileCommand *C = findCompileCommand(*DB, F);
+    if (!C) {
+      Diags.error(fmt::format("{}: not in the compilation database {}", F,
+                              Cmd.CompileDatabase));
+      return false;
+    }
+    Add(F, *C);
+  }
+  if (Cmd.Files.empty()) {
+    std::set<std::string> Seen;
+    for (const CompileCommand &C : *DB)
+      if (kernelLanguageOf(C.File) != KernelLanguage::Ptx &&
+          Seen.insert(C.File).second)
+        Add(C.File, C);
+    if (Jobs.empty()) {
+      Diags.error(fmt::format("-p {}: the compilation database has no .cu "
+                              "or .cl file",
+                              Cmd.CompileDatabase));
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The exit code of several files' outcomes: an error (3, then 2) over a
+/// finding (1) over an undecided pair (4) over none (0).
+int worseExit(int A, int B) {
+  auto Rank = [](int C) { return C == 4 ? 1 : C == 0 ? 0 : C + 1; };
+  return Rank(B) > Rank(A) ? B : A;
+}
+
+bool writeText(const std::string &Path, const std::string &Text,
+               const char *Option, DiagnosticEngine &Diags) {
+  std::ofstream Out(Path, std::ios::binary);
+  Out << Text;
+  Out.close();
+  if (!Out) {
+    Diags.error(fmt::format("{} {}: could not write the file", Option, Path));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  Options O;
+  O.Kernel = Cmd.Kernel;
+  O.TimeoutMs = Cmd.TimeoutMs;
+  O.KernelSeconds = Cmd.KernelSeconds;
+  if (!parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Launch, Diags))
+    return 2;
+  if (!checkCompilerArgs(Cmd.CompilerArgs, Diags))
+    return 2;
+  for (const std::string *Path : {&Cmd.SarifPath, &Cmd.BaselinePath}) {
+    std::string Error;
+    if (!Path->empty() && !checkWritable(*Path, Error)) {
+      Diags.error(Error);
+      return 2;
+    }
+  }
+  std::optional<SuppressionFile> Sup;
+  if (!Cmd.SuppressionsPath.empty()) {
+    Sup = readSuppressions(Cmd.SuppressionsPath, Diags);
+    if (!Sup)
+      return 2;
+  }
+  std::vector<FileJob> Jobs;
+  if (!fileJobs(Cmd, Diags, Jobs))
+    return 2;
+
+  int Rc = 0;
+  std::vector<Finding> Findings;
+  std::vector<std::string> Checked;
+  for (const FileJob &J : Jobs) {
+    ModuleReport R;
+    if (int Failed = checkFile(Cmd, J, O, Diags, Err, R)) {
+      Rc = worseExit(Rc, Failed);
+      continue;
+    }
+    if (Sup)
+      applySuppressions(R, *Sup);
+    if (Jobs.size() > 1 && !Cmd.Json)
+      Out << "file " << J.Path << "\n";
+    if (Cmd.Json)
+      Out << reportToJson(R).dump() << "\n";
+    else
+      printReport(R, Out, Cmd.Verbose, Cmd.CompilerLines);
+    Checked.push_back(J.Path);
+    // 0 only when every pair and barrier not suppressed is proved; one left
+    // undecided is its own outcome (4), a failure with --strict.
+    bool Open = false;
+    for (Finding &F : collectFindings(R, true)) {
+      if (!F.Suppressed && (F.Kind != FindingKind::Unknown || Cmd.Strict))
+        Rc = worseExit(Rc, 1);
+      else if (!F.Suppressed)
+        Open = true;
+      Findings.push_back(std::move(F));
+    }
+    if (Open)
+      Rc = worseExit(Rc, 4);
+  }
+  if (Sup && Cmd.Kernel.empty())
+    for (const Suppression &S : Sup->Entries)
+      if (!S.Matched)
+        Err << fmt::format("{}:{}: note: this suppression matched no finding\n",
+                           Sup->Path, S.DeclLine);
+  if (!Cmd.SarifPath.empty() &&
+      !writeText(Cmd.SarifPath,
+                 sarifLog(Findings, Checked, Cmd.ToolVersion).dump(2) + "\n",
+                 "--sarif", Diags))
+    Rc = worseExit(Rc, 2);
+  // The baseline: every finding of today, suppressed or not.
+  if (!Cmd.BaselinePath.empty() &&
+      !writeText(Cmd.BaselinePath, suppressionsText(Findings),
+                 "--baseline-out", Diags))
+    Rc = worseExit(Rc, 2);
+  return Rc;
 }
 
 } // namespace incant::race

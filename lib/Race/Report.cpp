@@ -1,4 +1,5 @@
 //===- Report.cpp - incant race's text and JSON reports -------------------===//
+#include "ReportImpl.h"
 #include "incant/IR/Summary.h"
 #include "incant/Race/Race.h"
 
@@ -13,37 +14,29 @@
 
 namespace incant::race {
 
-namespace {
+namespace report {
 
 std::string baseName(const std::string &Path) {
   size_t Slash = Path.find_last_of('/');
   return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
 }
 
-/// Source lines, read once per file.
-class SourceCache {
-public:
-  std::string line(const std::string &Path, uint32_t Line) {
-    auto It = Files.find(Path);
-    if (It == Files.end()) {
-      std::vector<std::string> Lines;
-      std::ifstream In(Path);
-      for (std::string L; std::getline(In, L);)
-        Lines.push_back(L);
-      It = Files.emplace(Path, std::move(Lines)).first;
-    }
-    if (Line == 0 || Line > It->second.size())
-      return "";
-    std::string L = It->second[Line - 1];
-    size_t B = L.find_first_not_of(" \t");
-    return B == std::string::npos ? "" : L.substr(B);
+std::string SourceCache::line(const std::string &Path, uint32_t Line) {
+  auto It = Files.find(Path);
+  if (It == Files.end()) {
+    std::vector<std::string> Lines;
+    std::ifstream In(Path);
+    for (std::string L; std::getline(In, L);)
+      Lines.push_back(L);
+    It = Files.emplace(Path, std::move(Lines)).first;
   }
+  if (Line == 0 || Line > It->second.size())
+    return "";
+  std::string L = It->second[Line - 1];
+  size_t B = L.find_first_not_of(" \t");
+  return B == std::string::npos ? "" : L.substr(B);
+}
 
-private:
-  std::map<std::string, std::vector<std::string>> Files;
-};
-
-/// "k.cu:19" (or "PTX line 80" without a .loc).
 std::string where(const ir::DebugLoc &L, uint32_t PtxLine) {
   if (const ir::SourceFrame *Fr = L.userFrame())
     return fmt::format("{}:{}", Fr->File.empty() ? "?" : baseName(Fr->File),
@@ -51,8 +44,6 @@ std::string where(const ir::DebugLoc &L, uint32_t PtxLine) {
   return fmt::format("PTX line {}", PtxLine);
 }
 
-/// The variable's name as the source wrote it: the last component of a
-/// demangled name ("s" for reduce(...)::s), "parameter 0", ...
 std::string objectName(const std::string &Obj) {
   if (Obj.empty())
     return "unknown memory";
@@ -87,49 +78,24 @@ std::string threadText(const ThreadWitness &T) {
   return S;
 }
 
-void printWitness(std::ostream &OS, const Witness &W, const Access *A,
-                  const Access *B, const std::string &Indent) {
-  OS << Indent << "witness: " << threadText(W.A) << "\n";
-  OS << Indent << "     and " << threadText(W.B) << "\n";
-  std::string Geo = fmt::format("blockDim {}, gridDim {}", triple(W.BlockDim),
-                                triple(W.GridDim));
-  for (const auto &[Name, V] : W.Params)
-    Geo += fmt::format(", {} = {}", objectName(Name) == Name ? Name : objectName(Name), V);
-  OS << Indent << "         " << Geo << "\n";
-  if (A && B)
-    OS << Indent
-       << fmt::format("         both touch byte {} of {} (offsets {} and {})",
-                      std::max(W.A.Offset, W.B.Offset), objectName(A->Object),
-                      W.A.Offset, W.B.Offset)
-       << "\n";
-  for (const ThreadWitness *T : {&W.A, &W.B})
-    for (const auto &[What, V] : T->Assumed)
-      OS << Indent
-         << fmt::format("         assuming {} is {} for thread {}", What, V,
-                        triple(T->Tid))
-         << "\n";
-}
-
-/// A folded race: the pairs with the same two source lines and kind.
-struct Hazard {
-  std::vector<unsigned> Pairs;
-};
-
-std::vector<Hazard> fold(const KernelReport &K) {
+std::vector<Hazard> fold(const KernelReport &K, Verdict V,
+                         bool WithSuppressed) {
   std::map<std::tuple<std::string, std::string, std::string, std::string>,
            unsigned>
       Index;
   std::vector<Hazard> Out;
   for (unsigned P = 0; P < K.Pairs.size(); ++P) {
     const PairResult &PR = K.Pairs[P];
-    if (PR.V != Verdict::Race)
+    if (PR.V != V || (PR.Suppressed && !WithSuppressed))
       continue;
     const Access &A = K.Accesses[PR.First], &B = K.Accesses[PR.Second];
     std::string WA = where(A.Loc, A.PtxLine), WB = where(B.Loc, B.PtxLine);
-    std::string Kind = PR.Kind;
+    std::string Kind = V == Verdict::Race ? PR.Kind : PR.Reason;
     if (WB < WA) {
       std::swap(WA, WB);
-      Kind = Kind.substr(Kind.find('-') + 1) + "-" + Kind.substr(0, Kind.find('-'));
+      if (V == Verdict::Race)
+        Kind = Kind.substr(Kind.find('-') + 1) + "-" +
+               Kind.substr(0, Kind.find('-'));
     }
     auto Key = std::make_tuple(WA, WB, Kind, A.Object);
     auto [It, New] = Index.emplace(Key, static_cast<unsigned>(Out.size()));
@@ -138,6 +104,45 @@ std::vector<Hazard> fold(const KernelReport &K) {
     Out[It->second].Pairs.push_back(P);
   }
   return Out;
+}
+
+const char *relationText(Relation R) {
+  return R == Relation::OtherBlocks ? "different blocks"
+         : R == Relation::SameWarp  ? "one warp"
+                                    : "one block";
+}
+
+std::vector<std::string> witnessLines(const Witness &W, const Access *A,
+                                      const Access *B) {
+  std::vector<std::string> L = {threadText(W.A), threadText(W.B)};
+  std::string Geo = fmt::format("blockDim {}, gridDim {}", triple(W.BlockDim),
+                                triple(W.GridDim));
+  for (const auto &[Name, V] : W.Params)
+    Geo += fmt::format(", {} = {}", objectName(Name), V);
+  L.push_back(Geo);
+  if (A && B)
+    L.push_back(fmt::format("both touch byte {} of {} (offsets {} and {})",
+                            std::max(W.A.Offset, W.B.Offset),
+                            objectName(A->Object), W.A.Offset, W.B.Offset));
+  for (const ThreadWitness *T : {&W.A, &W.B})
+    for (const auto &[What, V] : T->Assumed)
+      L.push_back(fmt::format("assuming {} is {} for thread {}", What, V,
+                              triple(T->Tid)));
+  return L;
+}
+
+} // namespace report
+
+namespace {
+
+using namespace report;
+
+void printWitness(std::ostream &OS, const Witness &W, const Access *A,
+                  const Access *B, const std::string &Indent) {
+  std::vector<std::string> Lines = witnessLines(W, A, B);
+  for (size_t I = 0; I < Lines.size(); ++I)
+    OS << Indent << (I == 0 ? "witness: " : I == 1 ? "     and " : "         ")
+       << Lines[I] << "\n";
 }
 
 void printAccess(std::ostream &OS, SourceCache &SC, const Access &A,
@@ -155,35 +160,115 @@ std::string plural(unsigned N, const char *One, const char *Many) {
   return fmt::format("{} {}", N, N == 1 ? One : Many);
 }
 
+void printRace(std::ostream &OS, SourceCache &SC, const KernelReport &K,
+               const Hazard &H) {
+  const PairResult &P = K.Pairs[H.Pairs[0]];
+  const Access &A = K.Accesses[P.First], &B = K.Accesses[P.Second];
+  printAccess(OS, SC, A, A.Writes ? "write" : "read");
+  printAccess(OS, SC, B, B.Writes ? "write" : "read");
+  if (P.W)
+    printWitness(OS, *P.W, &A, &B, "    ");
+  if (!P.Hint.empty())
+    OS << "    hint: " << P.Hint << "\n";
+  if (H.Pairs.size() > 1)
+    OS << fmt::format("    ({} more PTX pairs at these lines)\n",
+                      H.Pairs.size() - 1);
+}
+
+void printBarrier(std::ostream &OS, SourceCache &SC, const BarrierResult &B,
+                  bool Heading) {
+  if (Heading)
+    OS << fmt::format("  {}: {} at {} (PTX line {})\n",
+                      B.V == Verdict::Race ? "barrier divergence"
+                                           : "barrier divergence unknown",
+                      B.Text, where(B.Loc, B.PtxLine), B.PtxLine);
+  if (const ir::SourceFrame *Fr = B.Loc.userFrame()) {
+    std::string Text = SC.line(Fr->File, Fr->Line);
+    if (!Text.empty())
+      OS << fmt::format("          {} | {}", Fr->Line, Text) << "\n";
+  }
+  if (B.V == Verdict::Unknown) {
+    OS << "    " << B.Reason << "\n";
+    return;
+  }
+  if (!B.W)
+    return;
+  OS << fmt::format("    {} reaches it; {} does not: {}\n", threadText(B.W->A),
+                    threadText(B.W->B), B.Missed);
+  OS << fmt::format("    blockDim {}, gridDim {}\n", triple(B.W->BlockDim),
+                    triple(B.W->GridDim));
+  for (const ThreadWitness *T : {&B.W->A, &B.W->B})
+    for (const auto &[What, V] : T->Assumed)
+      OS << fmt::format("    assuming {} is {} for thread {}\n", What, V,
+                        triple(T->Tid));
+}
+
+/// Unknown pairs, grouped by reason (suppressed ones left out).
+void printUnknown(std::ostream &OS, const KernelReport &K, bool Verbose) {
+  std::map<std::string, std::vector<unsigned>> Unknown;
+  for (unsigned P = 0; P < K.Pairs.size(); ++P)
+    if (K.Pairs[P].V == Verdict::Unknown && !K.Pairs[P].Suppressed)
+      Unknown[K.Pairs[P].Reason].push_back(P);
+  for (const auto &[Reason, Ps] : Unknown) {
+    OS << fmt::format("  unknown: {}: {}\n", plural(Ps.size(), "pair", "pairs"),
+                      Reason);
+    std::vector<std::string> Lines;
+    for (unsigned P : Ps) {
+      const Access &A = K.Accesses[K.Pairs[P].First];
+      const Access &B = K.Accesses[K.Pairs[P].Second];
+      std::string L = where(A.Loc, A.PtxLine) + " and " + where(B.Loc, B.PtxLine);
+      if (std::find(Lines.begin(), Lines.end(), L) == Lines.end())
+        Lines.push_back(L);
+    }
+    for (size_t I = 0; I < Lines.size() && (Verbose || I < 5); ++I)
+      OS << "    " << Lines[I] << "\n";
+    if (!Verbose && Lines.size() > 5)
+      OS << fmt::format("    ... and {} more (-v lists them)\n", Lines.size() - 5);
+  }
+}
+
+void printVerboseLists(std::ostream &OS, const KernelReport &K) {
+  for (const PairResult &P : K.Pairs)
+    if (P.V == Verdict::Safe)
+      OS << fmt::format("  safe: {} and {}: {}\n",
+                        where(K.Accesses[P.First].Loc, K.Accesses[P.First].PtxLine),
+                        where(K.Accesses[P.Second].Loc, K.Accesses[P.Second].PtxLine),
+                        P.Reason);
+}
+
 } // namespace
 
-void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose) {
+void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose,
+                 bool CompilerLines) {
   SourceCache SC;
-  for (const KernelReport &K : MR.Kernels) {
+  for (unsigned KI = 0; KI < MR.Kernels.size(); ++KI) {
+    const KernelReport &K = MR.Kernels[KI];
     OS << fmt::format("kernel {}{} at PTX line {}\n", K.Name,
                       K.Demangled.empty() ? "" : " (" + K.Demangled + ")",
                       K.PtxLine);
-    std::vector<Hazard> Hs = fold(K);
+    std::vector<Hazard> Hs = fold(K, Verdict::Race);
     for (const Hazard &H : Hs) {
       const PairResult &P = K.Pairs[H.Pairs[0]];
       const Access &A = K.Accesses[P.First], &B = K.Accesses[P.Second];
-      OS << fmt::format("  race: {} on {} memory, {}, between threads of {}\n",
-                        P.Kind, A.Space == "generic" ? B.Space : A.Space,
-                        objectName(A.Object.empty() ? B.Object : A.Object),
-                        P.Rel == Relation::OtherBlocks ? "different blocks"
-                        : P.Rel == Relation::SameWarp  ? "one warp"
-                                                       : "one block");
-      printAccess(OS, SC, A, A.Writes ? "write" : "read");
-      printAccess(OS, SC, B, B.Writes ? "write" : "read");
-      if (P.W)
-        printWitness(OS, *P.W, &A, &B, "    ");
-      if (!P.Hint.empty())
-        OS << "    hint: " << P.Hint << "\n";
-      if (H.Pairs.size() > 1)
-        OS << fmt::format("    ({} more PTX pairs at these lines)\n",
-                          H.Pairs.size() - 1);
+      if (CompilerLines)
+        OS << compilerLines(pairFinding(MR, KI, H, SC));
+      else
+        OS << fmt::format("  race: {} on {} memory, {}, between threads of {}\n",
+                          P.Kind, A.Space == "generic" ? B.Space : A.Space,
+                          objectName(A.Object.empty() ? B.Object : A.Object),
+                          relationText(P.Rel));
+      printRace(OS, SC, K, H);
     }
-    for (const BarrierResult &B : K.Barriers) {
+    unsigned Suppressed = static_cast<unsigned>(
+        fold(K, Verdict::Race, true).size() - Hs.size() +
+        fold(K, Verdict::Unknown, true).size() -
+        fold(K, Verdict::Unknown).size());
+    for (unsigned BI = 0; BI < K.Barriers.size(); ++BI) {
+      const BarrierResult &B = K.Barriers[BI];
+      if (B.Suppressed) {
+        ++Suppressed;
+        continue;
+      }
       if (B.V == Verdict::Safe && !Verbose)
         continue;
       if (B.V == Verdict::Safe) {
@@ -191,58 +276,14 @@ void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose) {
                           where(B.Loc, B.PtxLine), B.Reason);
         continue;
       }
-      OS << fmt::format("  {}: {} at {} (PTX line {})\n",
-                        B.V == Verdict::Race ? "barrier divergence"
-                                             : "barrier divergence unknown",
-                        B.Text, where(B.Loc, B.PtxLine), B.PtxLine);
-      if (const ir::SourceFrame *Fr = B.Loc.userFrame()) {
-        std::string Text = SC.line(Fr->File, Fr->Line);
-        if (!Text.empty())
-          OS << fmt::format("          {} | {}", Fr->Line, Text) << "\n";
-      }
-      if (B.V == Verdict::Unknown) {
-        OS << "    " << B.Reason << "\n";
-        continue;
-      }
-      if (B.W) {
-        OS << fmt::format("    {} reaches it; {} does not: {}\n",
-                          threadText(B.W->A), threadText(B.W->B), B.Missed);
-        OS << fmt::format("    blockDim {}, gridDim {}\n", triple(B.W->BlockDim),
-                          triple(B.W->GridDim));
-        for (const ThreadWitness *T : {&B.W->A, &B.W->B})
-          for (const auto &[What, V] : T->Assumed)
-            OS << fmt::format("    assuming {} is {} for thread {}\n", What, V,
-                              triple(T->Tid));
-      }
+      bool Lines = CompilerLines && B.V == Verdict::Race;
+      if (Lines)
+        OS << compilerLines(barrierFinding(MR, KI, BI, SC));
+      printBarrier(OS, SC, B, !Lines);
     }
-    // Unknown pairs, grouped by reason.
-    std::map<std::string, std::vector<unsigned>> Unknown;
-    for (unsigned P = 0; P < K.Pairs.size(); ++P)
-      if (K.Pairs[P].V == Verdict::Unknown)
-        Unknown[K.Pairs[P].Reason].push_back(P);
-    for (const auto &[Reason, Ps] : Unknown) {
-      OS << fmt::format("  unknown: {}: {}\n", plural(Ps.size(), "pair", "pairs"),
-                        Reason);
-      std::vector<std::string> Lines;
-      for (unsigned P : Ps) {
-        const Access &A = K.Accesses[K.Pairs[P].First];
-        const Access &B = K.Accesses[K.Pairs[P].Second];
-        std::string L = where(A.Loc, A.PtxLine) + " and " + where(B.Loc, B.PtxLine);
-        if (std::find(Lines.begin(), Lines.end(), L) == Lines.end())
-          Lines.push_back(L);
-      }
-      for (size_t I = 0; I < Lines.size() && (Verbose || I < 5); ++I)
-        OS << "    " << Lines[I] << "\n";
-      if (!Verbose && Lines.size() > 5)
-        OS << fmt::format("    ... and {} more (-v lists them)\n", Lines.size() - 5);
-    }
+    printUnknown(OS, K, Verbose);
     if (Verbose)
-      for (const PairResult &P : K.Pairs)
-        if (P.V == Verdict::Safe)
-          OS << fmt::format("  safe: {} and {}: {}\n",
-                            where(K.Accesses[P.First].Loc, K.Accesses[P.First].PtxLine),
-                            where(K.Accesses[P.Second].Loc, K.Accesses[P.Second].PtxLine),
-                            P.Reason);
+      printVerboseLists(OS, K);
     for (const std::string &N : K.Notes)
       OS << "  note: " << N << "\n";
     if (Verbose)
@@ -254,13 +295,17 @@ void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose) {
                           where(K.Accesses[I].Loc, K.Accesses[I].PtxLine),
                           K.Accesses[I].Text);
     unsigned Unproved = static_cast<unsigned>(K.unproved().size());
+    unsigned Divergent = 0;
+    for (const BarrierResult &B : K.Barriers)
+      Divergent += B.V == Verdict::Race && !B.Suppressed;
     OS << fmt::format(
         "  summary: {}, {}; pairs: {} race, {} safe, {} unknown; {} of {} "
-        "not proved safe\n",
+        "not proved safe{}\n",
         plural(static_cast<unsigned>(Hs.size()), "race", "races"),
-        plural(K.Divergent, "divergent barrier", "divergent barriers"), K.Races,
+        plural(Divergent, "divergent barrier", "divergent barriers"), K.Races,
         K.Safe, K.Unknown, Unproved,
-        plural(static_cast<unsigned>(K.Accesses.size()), "access", "accesses"));
+        plural(static_cast<unsigned>(K.Accesses.size()), "access", "accesses"),
+        Suppressed ? fmt::format("; {} suppressed", Suppressed) : "");
   }
 }
 
@@ -358,7 +403,7 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
                        {"interval_sources", sourcesJson(P.Sources)},
                        {"witness", witnessJson(P.W)}});
     nlohmann::json Hazards = nlohmann::json::array();
-    for (const Hazard &H : fold(K)) {
+    for (const Hazard &H : fold(K, Verdict::Race)) {
       const PairResult &P = K.Pairs[H.Pairs[0]];
       const Access &A = K.Accesses[P.First], &B = K.Accesses[P.Second];
       Hazards.push_back({{"kind", P.Kind},

@@ -637,8 +637,7 @@ ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
     }
   }
   if (!Found)
-    MR.Error = O.Race.Kernel.empty() ? "the module has no kernel (.entry)"
-                                     : "no kernel named '" + O.Race.Kernel + "'";
+    MR.Error = ir::noKernelNamed(IR, O.Race.Kernel);
   return MR;
 }
 

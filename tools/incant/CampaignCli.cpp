@@ -45,7 +45,8 @@ static void addCampaign(CLI::App &App, int &Rc) {
   tool::addRunParams(Sub, Cmd.Params, Cmd.StressSeq);
   tool::addNumber(Sub, "-j,--jobs", Cmd.Jobs, IntRange{0, 1024},
                   "Threads that load, check and compile tests while the "
-                  "devices run (0, the default: the cores less one per "
+                  "devices run (0, the default: the CPUs this process may "
+                  "use, by its affinity and cgroup quota, less one per "
                   "worker)");
   tool::addNumber(Sub, "--batch", Cmd.Batch, IntRange{1, 4096},
                   "Tests a thread takes at a time; CUDA compiles them as one "

@@ -1,7 +1,7 @@
 //===- RaceCli.cpp - `incant race` ----------------------------------------===//
 //
 // One command, two modes:
-//   incant race FILE.cu|.cl|.ptx [...]      static (incant/Race/RaceCommand.h;
+//   incant race FILE.cu|.cl|.ptx... [...]   static (incant/Race/RaceCommand.h;
 //                                           only in a build with Z3)
 //   incant race --dynamic [...] FILE.cu | -- ./app ARGS
 //                                           while the kernels run
@@ -27,6 +27,8 @@
 
 #include <iostream>
 
+#include <unistd.h>
+
 using namespace incant;
 
 namespace {
@@ -42,6 +44,7 @@ struct RaceOptions {
   std::vector<std::string> CompilerArgs;
   bool Json = false;
   unsigned TimeoutMs = 5000;
+  std::string Diagnostics = "auto";
 };
 
 void addRace(CLI::App &App, int &Rc) {
@@ -76,6 +79,21 @@ void addRace(CLI::App &App, int &Rc) {
   Sub->add_flag("--optimized", S.Optimized,
                 "Check only nvcc's optimised build of a .cu file (default: "
                 "also its unoptimised build, for races the optimiser hides)");
+  Sub->add_option("-p", S.CompileDatabase,
+                  "The build folder with compile_commands.json: each file's "
+                  "flags from it (no file named: all its .cu and .cl files)");
+  Sub->add_option("--diagnostics", O.Diagnostics,
+                  "file:line:col: warning: lines for races and divergent "
+                  "barriers: auto (when standard output is a terminal), "
+                  "always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  Sub->add_option("--sarif", S.SarifPath,
+                  "Write the findings as a SARIF 2.1.0 log to this file");
+  Sub->add_option("--suppressions", S.SuppressionsPath,
+                  "Leave out the findings this file names (docs/race.md)");
+  Sub->add_option("--baseline-out", S.BaselinePath,
+                  "Write today's findings as a suppressions file");
 #endif
   dynrace::DynamicRaceCommand &D = O.Dyn;
   Sub->add_flag("--dynamic", O.Dynamic,
@@ -109,8 +127,10 @@ void addRace(CLI::App &App, int &Rc) {
     auto Given = [Sub](const char *Name) { return Sub->count(Name) > 0; };
     if (O.Dynamic) {
 #ifdef INCANT_HAVE_STATIC_RACE
-      for (const char *N : {"--kernel", "--block-dim", "--grid-dim", "--param",
-                            "--strict", "--optimized", "--kernel-time"})
+      for (const char *N :
+           {"--kernel", "--block-dim", "--grid-dim", "--param", "--strict",
+            "--optimized", "--kernel-time", "-p", "--diagnostics", "--sarif",
+            "--suppressions", "--baseline-out"})
         if (Given(N)) {
           std::cerr << "incant race: " << N << " is for the static check, "
                     << "not --dynamic\n";
@@ -137,15 +157,20 @@ void addRace(CLI::App &App, int &Rc) {
         return;
       }
 #ifdef INCANT_HAVE_STATIC_RACE
-    if (O.Args.size() != 1) {
-      std::cerr << "incant race: give one .cu, .cl or .ptx file (or "
+    if (O.Args.empty() && O.Static.CompileDatabase.empty()) {
+      std::cerr << "incant race: give .cu, .cl or .ptx files, -p BUILD (or "
                    "--dynamic to run a program)\n";
       Rc = 2;
       return;
     }
-    O.Static.File = O.Args[0];
+    O.Static.Files = O.Args;
     O.Static.Json = O.Json;
     O.Static.Arch = O.Arch;
+    O.Static.ArchGiven = Given("--arch");
+    O.Static.CompilerLines =
+        O.Diagnostics == "always" ||
+        (O.Diagnostics == "auto" && isatty(STDOUT_FILENO));
+    O.Static.ToolVersion = INCANT_VERSION;
     O.Static.CompilerArgs = O.CompilerArgs;
     O.Static.TimeoutMs = O.TimeoutMs;
     Rc = race::runRace(O.Static, std::cout, std::cerr);

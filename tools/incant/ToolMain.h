@@ -47,11 +47,29 @@ inline void setUpTool(CLI::App &App, int Argc, char **Argv) {
   });
 }
 
+/// herd7 spells its options with one dash (`herd7 -model ptx.cat`): `incant
+/// check` takes the ones it shares with herd7 so spelled, which CLI11 would
+/// otherwise read as a short option with a joined value (`-model` as
+/// `-m odel`). Rewrites them to the two-dash spelling in \p Args.
+inline void herdSpellings(std::vector<std::string> &Args) {
+  if (Args.size() < 2 || Args[1] != "check")
+    return;
+  for (size_t I = 2; I < Args.size() && Args[I] != "--"; ++I)
+    for (const char *Opt : {"-model", "-unroll", "-timeout"})
+      if (Args[I] == Opt)
+        Args[I] = std::string("-") + Opt;
+}
+
 /// Parses the command line into \p App's commands and runs the one given;
 /// returns the exit code (\p Rc, which the command's callback sets).
 inline int runTool(CLI::App &App, int Argc, char **Argv, const int &Rc) {
+  std::vector<std::string> Words(Argv, Argv + Argc);
+  herdSpellings(Words);
+  std::vector<char *> Ptrs;
+  for (std::string &W : Words)
+    Ptrs.push_back(W.data());
   try {
-    App.parse(Argc, Argv);
+    App.parse(Argc, Ptrs.data());
   } catch (const CLI::ParseError &E) {
     // CLI11 uses 0 for --help/--version and 1..N for usage errors; incant
     // reports every usage error as 2, in the one diagnostic format.

@@ -93,11 +93,23 @@ nlohmann::json debugLocToJson(const DebugLoc &L);
 std::string demangle(const std::string &Name);
 
 /// Whether the kernel \p Mangled is the one a user named \p Want (as
-/// --kernel takes it): its PTX name, its demangled name with or without
-/// its parameters, or, for an instance of a function template, that
-/// without the return type or the template's name ("reduce2<int>" or
+/// --kernel takes it): its PTX name; its demangled name with or without
+/// its parameters; its qualified name or its last components ("k",
+/// "ns::k", "app::ns::k" for app::ns::k(int*)), with or without the
+/// "(anonymous namespace)::" components; for an instance of a function
+/// template, also without the template arguments ("reduce2<int>" or
 /// "reduce2" for `void reduce2<int>(int*, int*, unsigned int)`).
 bool kernelNameMatches(const std::string &Mangled, const std::string &Want);
+
+/// The kernel's demangled name without its parameters and the return type
+/// a template instance writes ("app::(anonymous namespace)::k",
+/// "reduce2<int>"); \p Mangled itself if it is not a mangled name.
+std::string qualifiedKernelName(const std::string &Mangled);
+
+/// The error when --kernel \p Want matches no kernel of \p IR: "no kernel
+/// named 'WANT'; the module's kernels: k (_Z1kPi), ..." ("the module has
+/// no kernel (.entry)" when \p Want is empty).
+std::string noKernelNamed(const ModuleIR &IR, const std::string &Want);
 
 } // namespace incant::ir
 

@@ -180,6 +180,9 @@ struct PairResult {
   /// The barrier interval sources both accesses share in the scope of the
   /// witness (NoNode: the kernel's entry; else a barrier's body index).
   std::vector<unsigned> Sources;
+  /// Matched by a suppression (Findings.h): left out of the report and of
+  /// the exit code.
+  bool Suppressed = false;
 };
 
 struct BarrierResult {
@@ -199,6 +202,8 @@ struct BarrierResult {
   std::optional<Witness> W; ///< A reaches it, B does not.
   /// How B misses it: "exits at line N", "takes the other branch", ...
   std::string Missed;
+  /// Matched by a suppression (Findings.h).
+  bool Suppressed = false;
 };
 
 struct KernelReport {
@@ -242,8 +247,12 @@ ModuleReport checkModule(const ptx::Module &M, const Options &O);
 
 /// The report as text: per kernel, folded races with both source lines,
 /// their witnesses and hints, divergent barriers, unknown pairs grouped by
-/// reason, and a summary. \p Sources reads source files for their lines.
-void printReport(const ModuleReport &R, std::ostream &OS, bool Verbose);
+/// reason, and a summary; suppressed findings are counted, not shown.
+/// \p CompilerLines heads each race and divergent barrier with a
+/// compiler-style `file:line:col: warning: ...` line (and the other
+/// access's `note:`), as editors and CI logs link them.
+void printReport(const ModuleReport &R, std::ostream &OS, bool Verbose,
+                 bool CompilerLines = false);
 /// Everything, with IR positions, as JSON.
 nlohmann::json reportToJson(const ModuleReport &R);
 

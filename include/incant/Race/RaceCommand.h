@@ -1,9 +1,10 @@
 //===- RaceCommand.h - `incant race`: data races and divergence -*- C++ -*-===//
 //
-//   incant race FILE.cu|FILE.cl|FILE.ptx [--kernel NAME]
+//   incant race FILE.cu|FILE.cl|FILE.ptx... [-p BUILD] [--kernel NAME]
 //       [--block-dim X[,Y,Z]] [--grid-dim X[,Y,Z]] [--param NAME=VALUE]...
 //       [--json] [--strict] [-v] [--arch sm_90] [--optimized] [-X ARG]...
-//       [--timeout MS]
+//       [--timeout MS] [--diagnostics auto|always|never] [--sarif FILE]
+//       [--suppressions FILE] [--baseline-out FILE]
 //
 // Reads PTX, or compiles a .cu file with nvcc (-ptx -lineinfo) or a .cl
 // file with clang (NVPTX), and checks every kernel (or --kernel) for data
@@ -15,12 +16,21 @@
 // makes is still there (the optimiser removes stores to memory nothing
 // reads, for example, and with them their races).
 //
-// Exit codes: 0 no race and no divergent barrier found (pairs the analysis
-// could not decide are listed as unknown but do not fail, unless --strict);
-// 1 a race or a divergent barrier found (with --strict: or anything not
-// proved safe); 2 usage or input error (malformed option, bad PTX, no such
-// kernel, the compiler rejected the source); 3 nvcc or clang is needed and
-// not found, or could not run.
+// Several files are checked one after the other (their reports in turn;
+// with --json one JSON object a line); -p BUILD takes each file's flags
+// from BUILD/compile_commands.json (and, with no file named, checks every
+// .cu and .cl file in it). For CI (Findings.h): compiler-style
+// `file:line:col: warning:` lines (by default when standard output is a
+// terminal), a SARIF 2.1.0 log, suppressions that leave known findings
+// out, and a baseline (today's findings as a suppressions file).
+//
+// Exit codes: 0 every pair and barrier proved (suppressed findings
+// aside); 1 a race or a divergent barrier found (with --strict: or
+// anything not proved safe); 2 usage or input error (malformed option, bad
+// PTX, no such kernel, the compiler rejected the source); 3 nvcc or clang
+// is needed and not found, or could not run; 4 no race found, but some
+// pair or barrier left undecided. With several files: an error (3, then 2)
+// over a race (1) over an undecided pair (4) over 0.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_RACE_RACECOMMAND_H
@@ -33,7 +43,9 @@
 namespace incant::race {
 
 struct RaceCommand {
-  std::string File;
+  std::vector<std::string> Files;
+  /// -p: the build folder with compile_commands.json (or the file).
+  std::string CompileDatabase;
   std::string Kernel;
   std::string BlockDim, GridDim; ///< "X[,Y,Z]" as given; "" for symbolic.
   std::vector<std::string> Params; ///< "NAME=VALUE" as given.
@@ -41,6 +53,8 @@ struct RaceCommand {
   bool Strict = false;
   bool Verbose = false;
   std::string Arch = "sm_90";           ///< nvcc's -arch for .cu files.
+  /// --arch was given (else a compile command's architecture is taken).
+  bool ArchGiven = false;
   /// Check only nvcc's optimised build of a .cu file (by default its
   /// unoptimised build, -Xcicc -O0, is checked too, for races that the
   /// optimiser hides: stores to memory nothing reads, ...).
@@ -48,6 +62,12 @@ struct RaceCommand {
   std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
   unsigned TimeoutMs = 5000;             ///< Per solver query.
   double KernelSeconds = 0;              ///< Per kernel (0: no limit).
+  /// Head races and divergent barriers with `file:line:col: warning:`.
+  bool CompilerLines = false;
+  std::string SarifPath;        ///< --sarif: write the findings here.
+  std::string SuppressionsPath; ///< --suppressions: leave these out.
+  std::string BaselinePath;     ///< --baseline-out: today's findings.
+  std::string ToolVersion;      ///< For the SARIF log's tool.
 };
 
 int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err);

@@ -1,0 +1,2 @@
+// Found through -I include (a relative path in the compilation database).
+#define OFFSET 1
