@@ -44,6 +44,15 @@ unsigned accessBytes(const Instruction &I) {
   return Elem * Vec;
 }
 
+bool ticketAtomic(const Instruction &I) {
+  if (I.Op != Opcode::Atom || I.Ops.size() < 3 ||
+      (I.Atom != ptx::AtomOp::Add && I.Atom != ptx::AtomOp::Sub))
+    return false;
+  const Operand &V = I.Ops.back();
+  bool Int = !I.Types.empty() && I.Types[0].K != ptx::Type::F;
+  return Int && V.K == Operand::Imm && V.Value != 0;
+}
+
 namespace {
 std::string paramKey(const Symbol &S) {
   return S.Offset ? S.Name + "+" + std::to_string(S.Offset) : S.Name;
@@ -139,8 +148,16 @@ void splitAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
   AffineForm Rest = F;
   Rest.Terms.erase(*Base);
   A.Offset = P.fromAffine(Rest);
-  bool Loaded = P.mentions(A.Offset, [](const Symbol &Y) {
-    return Y.K == SymKind::Opaque && !Y.Uniform;
+  const FunctionIR &Fn = TV.function();
+  auto Ticket = [&](const Symbol &Y) {
+    return Y.Part == 0 && Fn.isInstruction(Y.Item) &&
+           ticketAtomic(Fn.inst(Y.Item));
+  };
+  bool Loaded = P.mentions(A.Offset, [&](const Symbol &Y) {
+    return Y.K == SymKind::Opaque && !Y.Uniform && !Ticket(Y);
+  });
+  A.Ticketed = P.mentions(A.Offset, [&](const Symbol &Y) {
+    return Y.K == SymKind::Opaque && Ticket(Y);
   });
   if (Loaded) {
     A.Why = "the offset depends on a loaded value (an index read from memory)";

@@ -294,7 +294,8 @@ KernelReport Checker::run() {
     if (Items[I].Call)
       continue;
     if (F.inst(Items[I].A.Item).Op == ptx::Opcode::Ld ||
-        F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu)
+        F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu ||
+        ticket(Items[I].A.Item))
       LoadAt[Items[I].A.Item] = I;
     bool Written = UnknownWrites;
     for (const Item &W : Items)

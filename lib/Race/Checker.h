@@ -158,6 +158,9 @@ private:
   /// \p L (an Items index) for one address: a value broadcast through
   /// memory.
   bool broadcast(unsigned L, Relation Rel);
+  /// Whether instruction \p Item hands out tickets: an atomic add of a
+  /// constant, whose results differ between threads at one address.
+  bool ticket(unsigned Item) const;
   void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
   bool reaches(unsigned From, unsigned To);
   /// Block \p To is reachable from block \p From without a back edge.

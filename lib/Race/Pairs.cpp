@@ -310,6 +310,10 @@ Expr Checker::sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
   return Expr::mkAnd(Out);
 }
 
+bool Checker::ticket(unsigned Item) const {
+  return F.isInstruction(Item) && ir::ticketAtomic(F.inst(Item));
+}
+
 std::vector<std::pair<unsigned, unsigned>>
 Checker::loadsIn(const std::vector<ExprId> &Es) {
   std::vector<std::pair<unsigned, unsigned>> Out; // (symbol, Items index)
@@ -363,7 +367,23 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
     for (size_t Q = P + 1; Q < All.size(); ++Q) {
       auto [TP, LP] = All[P];
       auto [TQ, LQ] = All[Q];
+      if (TP != TQ && LP.second == LQ.second &&
+          ticket(Items[LP.second].A.Item)) {
+        // Atomic tickets: two threads' results differ at one address.
+        const ir::MemoryAccess &T = Items[LP.second].A;
+        if (!T.Affine || T.Object.K == ir::ObjectKind::Unknown)
+          continue;
+        Frame FP{TP, NoNode}, FQ{TQ, NoNode};
+        Expr VP = Enc.symbolVar(FP, LP.first), VQ = Enc.symbolVar(FQ, LQ.first);
+        if (VP.sort() == VQ.sort())
+          Out.push_back(Enc.encode(FP, T.Offset)
+                            .eq(Enc.encode(FQ, T.Offset))
+                            .implies(VP.ne(VQ)));
+        continue;
+      }
       const ir::MemoryAccess &AP = Items[LP.second].A, &AQ = Items[LQ.second].A;
+      if (ticket(AP.Item) || ticket(AQ.Item))
+        continue; // an atomic's result is not what memory holds after it
       if (!(AP.Object == AQ.Object) || !AP.Affine || !AQ.Affine ||
           AP.Object.K == ir::ObjectKind::Unknown || AP.Bytes != AQ.Bytes)
         continue;
@@ -620,6 +640,14 @@ void Checker::checkPair(unsigned I, unsigned J) {
     P.Reason = R.Accesses[I].Affine ? R.Accesses[J].Why : R.Accesses[I].Why;
     if (P.Reason.empty())
       P.Reason = "the addresses are not known";
+    P.Rel = Race->Rel;
+    P.Sources = Race->Sources;
+  } else if (Race && (X.Ticketed || Y.Ticketed)) {
+    // The tickets differ, but a witness's values may not be ones the
+    // atomics hand out.
+    P.V = Verdict::Unknown;
+    P.Reason = "a race only for some values of atomic tickets (which values "
+               "the atomics hand out is not known)";
     P.Rel = Race->Rel;
     P.Sources = Race->Sources;
   } else if (Race) {

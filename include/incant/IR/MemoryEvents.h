@@ -70,6 +70,9 @@ struct MemoryAccess {
   bool Affine = false;
   /// Why not Affine, in words.
   std::string Why;
+  /// The offset depends on the results of ticket atomics (ticketAtomic):
+  /// they differ between threads, but which values they take is not known.
+  bool Ticketed = false;
   /// Completed after the instruction (cp.async, bulk copies, wgmma,
   /// tcgen05, st.async): barriers do not order it (ptx::MemoryUse::Async).
   bool Async = false;
@@ -89,6 +92,11 @@ struct MemoryAccess {
   /// must be equal for two accesses to meet; Offset is x in bytes.
   std::vector<ExprId> Coords;
 };
+
+/// Whether \p I hands out tickets: atom.add or atom.sub of a non-zero
+/// integer constant, whose results differ between any two operations on
+/// one location (two points of its modification order; no wrap-around).
+bool ticketAtomic(const ptx::Instruction &I);
 
 /// The memory accesses of \p TV's function in body order.
 std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV);
