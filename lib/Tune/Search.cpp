@@ -296,6 +296,21 @@ bool measureRound(Measurer &M, size_t NumTests, const harness::RunParams &P,
   return true;
 }
 
+/// The earlier trial whose setting \p P is (every profile parameter
+/// alike), if any.
+std::optional<size_t> sameSetting(const std::vector<RandomTrial> &Trials,
+                                  const harness::RunParams &P) {
+  for (size_t I = 0; I < Trials.size(); ++I) {
+    bool Same = true;
+    for (const std::string &N : harness::profileParamNames())
+      Same = Same && harness::paramValue(Trials[I].Params, N) ==
+                         harness::paramValue(P, N);
+    if (Same)
+      return I;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 RandomData runRandom(Measurer &M, size_t NumTests,
@@ -334,6 +349,17 @@ RandomData runRandom(Measurer &M, size_t NumTests,
                           : nextCandidate(Base, D.Trials[Inc].Params, O,
                                           C - Extra);
     T.Scores.assign(NumTests, Score());
+    // A setting measured before is not measured again: its second
+    // measurement would only be noise to win or lose by.
+    if (std::optional<size_t> Seen = sameSetting(D.Trials, T.Params)) {
+      T.Note = *Seen == 0 ? "skipped: the starting point's setting"
+                          : fmt::format("skipped: candidate {}'s setting",
+                                        *Seen);
+      D.Trials.push_back(std::move(T));
+      B.progress("random", C, Total,
+                 fmt::format("candidate {}: {}", C, D.Trials.back().Note));
+      continue;
+    }
     int Sep = 0;
     bool Failed = false;
     for (uint32_t R = 0; R < Rounds; ++R) {

@@ -1,5 +1,6 @@
 //===- SearchTest.cpp - The searches on synthetic chips ---------------------===//
 #include "incant/Tune/Tune.h"
+#include "incant/Harness/Profile.h"
 
 #include <gtest/gtest.h>
 
@@ -248,3 +249,36 @@ TEST(Budget, ProgressGoesToTheStream) {
 }
 
 } // namespace
+
+TEST(RandomSearch, ASettingIsNeverMeasuredTwice) {
+  // The first candidate is the starting point's setting: skipped, not
+  // measured, never a winner; so is every later candidate drawn again.
+  RandomOptions O;
+  O.Candidates = 12;
+  O.Rounds = 2;
+  harness::RunParams Start;
+  O.First = Start;
+  NoisyChip C(2);
+  Budget B;
+  RandomData D = runRandom(C, 2, Start, O, B);
+  ASSERT_GE(D.Trials.size(), 2u);
+  EXPECT_EQ(D.Trials[1].Rounds, 0u);
+  EXPECT_FALSE(D.Trials[1].Winner);
+  EXPECT_EQ(D.Trials[1].Note, "skipped: the starting point's setting");
+  auto Same = [](const harness::RunParams &A, const harness::RunParams &B) {
+    for (const std::string &N : harness::profileParamNames())
+      if (!(harness::paramValue(A, N) == harness::paramValue(B, N)))
+        return false;
+    return true;
+  };
+  uint64_t Measured = 0;
+  for (size_t I = 0; I < D.Trials.size(); ++I) {
+    Measured += uint64_t(D.Trials[I].Rounds) * 2;
+    for (size_t J = 0; J < I; ++J)
+      if (D.Trials[I].Rounds > 0 && D.Trials[J].Rounds > 0) {
+        EXPECT_FALSE(Same(D.Trials[I].Params, D.Trials[J].Params))
+            << "trials " << J << " and " << I;
+      }
+  }
+  EXPECT_EQ(C.Calls, Measured); // the skipped ones cost no measurement
+}
