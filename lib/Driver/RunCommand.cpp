@@ -238,6 +238,39 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
   return J;
 }
 
+/// No --profile: applies the shipped profile of this chip or, failing that,
+/// of its architecture family (CUDA: sm_90 for the H100 and the H200), and
+/// says which; with neither, says how to make one. Returns the note for
+/// the runs' notes.
+std::string reportProfileChoice(const harness::DeviceInfo &Dev,
+                                const char *Backend, RunCommand &C,
+                                DiagnosticEngine &Diags) {
+  std::string Arch = std::string(Backend) == "cuda" ? Dev.Version : "";
+  std::optional<harness::ShippedProfile> S =
+      harness::findShippedProfile(Dev.Name, Backend, Arch);
+  const std::string Tune =
+      "`incant tune --quick --out PROFILE.json` makes one for this chip in "
+      "at most 5 minutes; then run with --profile PROFILE.json";
+  std::string Note;
+  if (!S) {
+    if (std::string(Backend) != "cuda")
+      return Note;
+    Note = "no shipped profile fits " + Dev.Name + " (" + Arch +
+           "): the built-in defaults; " + Tune;
+  } else if (S->OwnChip) {
+    Note = "using the shipped profile of this chip, " + S->Path +
+           " (--profile none: the built-in defaults)";
+  } else {
+    Note = "profile: no shipped profile of " + Dev.Name + ", so the " + Arch +
+           " family's, " + S->Path + " (made on " + S->Prof.Chip +
+           "; --profile none: the built-in defaults; " + Tune + ")";
+  }
+  if (S)
+    harness::applyProfile(S->Prof, C.Params, C.Explicit);
+  Diags.report(Severity::Note, nullptr, {}, Note);
+  return Note;
+}
+
 } // namespace
 
 int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
@@ -283,19 +316,14 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Ch->B = backends::createBackend(C.Backend == "cuda" ? "cuda" : "opencl");
     Ch->Device = C.Device.value_or(0);
   }
+  std::string ProfileNote;
   if (C.Profile.empty() && C.EmitDir.empty()) {
     // No --profile: the shipped profile of this chip, if there is one, is
     // the default (`--profile none` runs with the built-in defaults).
     std::vector<harness::DeviceInfo> Devs = Ch->B->devices();
     if (Ch->Device < Devs.size())
-      if (std::optional<harness::ShippedProfile> S =
-              harness::findShippedProfile(Devs[Ch->Device].Name,
-                                          Ch->B->name())) {
-        harness::applyProfile(S->Prof, C.Params, C.Explicit);
-        Diags.report(Severity::Note, nullptr, {},
-                     "using the shipped profile of this chip, " + S->Path +
-                         " (--profile none: the built-in defaults)");
-      }
+      ProfileNote =
+          reportProfileChoice(Devs[Ch->Device], Ch->B->name(), C, Diags);
   }
   if (std::string(Ch->B->name()) != "cuda" &&
       (C.Params.LocDistance || C.Params.Inc.StressInTest))
@@ -375,6 +403,8 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       continue;
     }
     T.R = std::move(*R);
+    if (!ProfileNote.empty())
+      T.R.Device.Notes.push_back(ProfileNote);
     T.W = harness::witnesses(T.Prog, T.R.Hist);
     if (M) {
       T.ModelName = cat::ModelFinder::displayName(C.Model);

@@ -1,7 +1,8 @@
 //===- Profile.cpp - Chip profiles: JSON schema, read, write, apply ---------===//
 //
 // The JSON layout (docs/tune.md):
-//   { "incant_profile": 1, "chip": ..., "backend": ..., "driver": ...,
+//   { "incant_profile": 1, "chip": ..., "backend": ..., "arch": "sm_90",
+//     "driver": ...,
 //     "date": ..., "tool": ..., "seed": N, "budget_s": X, "tests": [...],
 //     "params": { "<run option>": number | bool | "st0 ld1" },
 //     "findings": [ { "mode": ..., "seconds": X, "measurements": N,
@@ -151,6 +152,8 @@ std::string profileToJson(const Profile &Prof) {
   J["incant_profile"] = Prof.Version;
   J["chip"] = Prof.Chip;
   J["backend"] = Prof.Backend;
+  if (!Prof.Arch.empty())
+    J["arch"] = Prof.Arch;
   J["driver"] = Prof.Driver;
   J["date"] = Prof.Date;
   J["tool"] = Prof.Tool;
@@ -230,6 +233,7 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
   for (auto [Key, To] :
        {std::pair<const char *, std::string *>{"chip", &P.Chip},
         {"backend", &P.Backend},
+        {"arch", &P.Arch},
         {"driver", &P.Driver},
         {"date", &P.Date},
         {"tool", &P.Tool}})
@@ -347,14 +351,20 @@ bool writeProfile(const Profile &Prof, const std::string &Path,
 }
 
 std::optional<ShippedProfile> findShippedProfile(const std::string &Chip,
-                                                 const std::string &Backend) {
+                                                 const std::string &Backend,
+                                                 const std::string &Arch) {
+  std::optional<ShippedProfile> Family;
   for (const std::string &F : shippedProfileFiles()) {
     DiagnosticEngine Quiet(nullptr);
     std::optional<Profile> P = readProfile(F, Quiet);
-    if (P && P->Chip == Chip && P->Backend == Backend)
-      return ShippedProfile{F, std::move(*P)};
+    if (!P || P->Backend != Backend)
+      continue;
+    if (P->Chip == Chip)
+      return ShippedProfile{F, std::move(*P), true};
+    if (!Family && !Arch.empty() && P->Arch == Arch)
+      Family = ShippedProfile{F, std::move(*P), false};
   }
-  return std::nullopt;
+  return Family;
 }
 
 } // namespace incant::harness

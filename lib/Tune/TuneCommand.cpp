@@ -412,14 +412,53 @@ bool Session::random() {
   return true;
 }
 
+/// --quick's settings: the random mode, a budget of at most
+/// QuickBudgetSeconds, and fewer candidates, rounds and launches than a
+/// full search unless given. False (with a diagnostic) for another mode or
+/// a longer budget.
+bool quickSettings(TuneCommand &Cmd, DiagnosticEngine &Diags) {
+  if (!Cmd.Mode.empty() && Cmd.Mode != "random") {
+    Diags.error("--quick is a random search; it does not take the mode '" +
+                Cmd.Mode + "'");
+    return false;
+  }
+  Cmd.Mode = "random";
+  double S = 0;
+  if (Cmd.Budget.empty())
+    Cmd.Budget = fmt::format("{}s", QuickBudgetSeconds);
+  else if (parseDuration(Cmd.Budget, S) && S > QuickBudgetSeconds) {
+    Diags.error(fmt::format("--quick takes at most {} s; --budget {} is "
+                            "longer (leave --quick out for a longer search)",
+                            QuickBudgetSeconds, Cmd.Budget));
+    return false;
+  }
+  // What the H100's random search used (bench/cuda/tune-h100.sh); on the
+  // H200 it took well under a minute.
+  if (!Cmd.Explicit.count("candidates"))
+    Cmd.Candidates = 150;
+  if (!Cmd.Explicit.count("rounds"))
+    Cmd.Rounds = 3;
+  if (!Cmd.Explicit.count("iterations")) {
+    Cmd.Params.Iterations = 20;
+    Cmd.Explicit.insert("iterations");
+  }
+  return true;
+}
+
 } // namespace
 
-int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
   DiagnosticEngine Diags(&Err);
+  TuneCommand Cmd = Asked;
+  if (Cmd.Quick && !quickSettings(Cmd, Diags))
+    return 2;
   if (Cmd.Mode != "patch" && Cmd.Mode != "sequence" && Cmd.Mode != "spread" &&
       Cmd.Mode != "random") {
-    Diags.error("unknown tune mode '" + Cmd.Mode +
-                "' (expected patch, sequence, spread or random)");
+    Diags.error(Cmd.Mode.empty()
+                    ? std::string("no tune mode given (expected patch, "
+                                  "sequence, spread, random or --quick)")
+                    : "unknown tune mode '" + Cmd.Mode +
+                          "' (expected patch, sequence, spread or random)");
     return 2;
   }
   double BudgetS = 0;
@@ -554,6 +593,23 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                      " harness ignores location distances and stress offsets "
                      "(CUDA kernel arguments): this " + Cmd.Mode +
                      " search measures noise around one layout");
+  if (Cmd.Quick && !In) {
+    // The chip's shipped profile, or its family's, is the starting point.
+    std::vector<harness::DeviceInfo> Devs = Ch->B->devices();
+    if (Ch->Device < Devs.size()) {
+      const harness::DeviceInfo &Dev = Devs[Ch->Device];
+      std::string Arch =
+          std::string(Ch->B->name()) == "cuda" ? Dev.Version : std::string();
+      if (auto S = harness::findShippedProfile(Dev.Name, Ch->B->name(), Arch)) {
+        harness::applyProfile(S->Prof, Params, Cmd.Explicit);
+        Out << "Starting from " << S->Path << " (made on " << S->Prof.Chip
+            << ")\n";
+        In = S->Prof;
+        In->Findings.clear();
+        In->BudgetSeconds = 0;
+      }
+    }
+  }
   BackendMeasurer M(*Ch->B, Ch->Device, Tests);
   Budget B(BudgetS, &Err);
 
@@ -589,6 +645,7 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Prof.Chip = M.Info.Name;
     Prof.Backend = M.Info.Backend;
     Prof.Driver = M.Info.Driver.empty() ? M.Info.Version : M.Info.Driver;
+    Prof.Arch = M.Info.Backend == "cuda" ? M.Info.Version : std::string();
   }
   Prof.Date = utcNowIso();
   Prof.Tool = Cmd.ToolVersion;
@@ -618,6 +675,9 @@ int runTune(const TuneCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       return 2;
     }
     Out << "wrote " << Cmd.Out << '\n';
+    if (Cmd.Quick)
+      Out << "Run tests with it: incant run --profile " << Cmd.Out
+          << " TEST.litmus (or copy it into the shipped profiles/ folder)\n";
   }
   return 0;
 }

@@ -23,8 +23,12 @@ static void addTune(CLI::App &App, int &Rc) {
               "spread finding; random search) and write a chip profile");
   harness::RunParams &P = Cmd.Params;
   harness::Incantations &I = P.Inc;
-  Sub->add_option("mode", Cmd.Mode, "patch, sequence, spread or random")
-      ->required();
+  Sub->add_option("mode", Cmd.Mode,
+                  "patch, sequence, spread or random (none with --quick)");
+  Sub->add_flag("--quick", Cmd.Quick,
+                "A usable profile for a new chip in at most 5 minutes: a "
+                "short random search from the shipped profile of the chip "
+                "or its architecture family");
   tool::addList(Sub, "--tests", Cmd.Tests,
                   "Tests: names in the litmus library or .litmus files")
       ->delimiter(',')

@@ -179,4 +179,22 @@ TEST(Profile, TheShippedProfileOfAChipIsFoundAndReadOnce) {
   EXPECT_FALSE(harness::findShippedProfile("no such chip", "cuda"));
 }
 
+TEST(Profile, AChipWithoutAProfileGetsItsArchitectureFamilys) {
+  std::optional<harness::ShippedProfile> Own = harness::findShippedProfile(
+      "NVIDIA H100 80GB HBM3", "cuda", "sm_90");
+  ASSERT_TRUE(Own);
+  EXPECT_TRUE(Own->OwnChip);
+  std::optional<harness::ShippedProfile> S =
+      harness::findShippedProfile("NVIDIA GH200 480GB", "cuda", "sm_90");
+  ASSERT_TRUE(S);
+  EXPECT_FALSE(S->OwnChip);
+  EXPECT_EQ(S->Prof.Arch, "sm_90");
+  EXPECT_NE(S->Prof.Chip, "NVIDIA GH200 480GB");
+  EXPECT_FALSE(harness::findShippedProfile("NVIDIA GH200 480GB", "cuda"));
+  EXPECT_FALSE(
+      harness::findShippedProfile("NVIDIA B200", "cuda", "sm_100"));
+  EXPECT_FALSE(
+      harness::findShippedProfile("NVIDIA GH200 480GB", "opencl", "sm_90"));
+}
+
 } // namespace

@@ -58,6 +58,9 @@ struct Profile {
   int Version = CurrentVersion;
   std::string Chip;     ///< Device name, e.g. "NVIDIA H100 80GB HBM3".
   std::string Backend;  ///< "cuda", "opencl".
+  /// The chip's architecture family, for chips with no profile of their
+  /// own: "sm_90" on CUDA (empty: none recorded).
+  std::string Arch;
   std::string Driver;
   std::string Date;     ///< ISO 8601, UTC.
   std::string Tool;     ///< "incant 0.1.0".
@@ -97,17 +100,22 @@ std::optional<Profile> readProfile(const std::string &Path,
 bool writeProfile(const Profile &Prof, const std::string &Path,
                   std::string &Error);
 
-/// A profile shipped with incant (Support/DataFiles.h) and where it is.
+/// A profile shipped with incant (Support/DataFiles.h), where it is, and
+/// whether it was made on the chip itself (else on another chip of the
+/// same architecture family).
 struct ShippedProfile {
   std::string Path;
   Profile Prof;
+  bool OwnChip = true;
 };
 
-/// The first shipped profile made by `incant tune` on a device named
-/// \p Chip with \p Backend, read once; nullopt if none (malformed files are
-/// passed over).
+/// The first shipped profile for \p Backend made on a device named \p Chip;
+/// failing that, the first one (in file-name order) whose architecture is
+/// \p Arch (when \p Arch is not empty). Read once; nullopt if none
+/// (malformed files are passed over).
 std::optional<ShippedProfile> findShippedProfile(const std::string &Chip,
-                                                 const std::string &Backend);
+                                                 const std::string &Backend,
+                                                 const std::string &Arch = {});
 
 } // namespace incant::harness
 

@@ -24,6 +24,10 @@ namespace incant::tune {
 
 struct TuneCommand {
   std::string Mode; ///< patch, sequence, spread or random
+  /// --quick: a random search of at most QuickBudgetSeconds that starts
+  /// from the shipped profile of the chip or of its architecture family
+  /// (when no --profile is given), with fewer, shorter candidates.
+  bool Quick = false;
   /// Test names (MP -> litmus/MP/MP+cta-global.litmus) or .litmus paths.
   std::vector<std::string> Tests = {"MP", "LB", "SB"};
   std::string Budget;   ///< "5m", "90s", "1h", "300"; empty: no limit.
@@ -52,6 +56,9 @@ struct TuneCommand {
   uint32_t Candidates = 50;
   uint32_t Rounds = 4;
 };
+
+/// The most --quick may take, in seconds (and its default budget).
+constexpr double QuickBudgetSeconds = 300;
 
 /// The longest access sequence `tune sequence` tries: 2^(N+1) - 2
 /// sequences are measured per round (510 at 8).
