@@ -514,7 +514,7 @@ def declare_named_pred(text, tid, reg):
 
 def handwritten():
     out = []
-    for family in ("PTX", "sanity"):
+    for family in ("PTX", "sanity", "Hopper"):
         d = os.path.join(HERE, family)
         if not os.path.isdir(d):
             continue

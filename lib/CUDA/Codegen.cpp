@@ -147,7 +147,7 @@ private:
   bool Failed = false;
   /// Names in the code being emitted: registers are RP<index>, the
   /// instance's location addresses AA[<index>] (per role in barrier tests).
-  std::string RP = "r", AA = "a";
+  std::string RP = "r", AA = "a", MM = "m";
   bool HasBarrier = false;
   /// Locations that hold 64-bit values (see markWide()).
   std::vector<bool> WideLoc;
@@ -194,6 +194,8 @@ private:
       return {fmt::format("(incant_u64)__cvta_generic_to_global((void *){})",
                           A),
               "l"};
+    case litmus::Space::SharedCluster:
+      return {fmt::format("incant_cluster_addr({})", A), "r"};
     case litmus::Space::Generic:
       break;
     }
@@ -205,14 +207,31 @@ private:
       return ".shared";
     case litmus::Space::Global:
       return ".global";
+    case litmus::Space::SharedCluster:
+      return ".shared::cluster";
     case litmus::Space::Generic:
       break;
     }
     return "";
   }
+  /// The 32-bit shared-memory address of an mbarrier operand.
+  std::string mbarAddress(const Op &O) const {
+    std::string A = operand(O.Addr);
+    return O.Sp == litmus::Space::SharedCluster
+               ? fmt::format("incant_cluster_addr({})", A)
+               : fmt::format("(unsigned)__cvta_generic_to_shared((void *){})",
+                             A);
+  }
 
   void emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
               std::vector<std::string> &Expected);
+  void emitMbarrier(const Op &O, const std::string &Ind);
+  void emitAsync(const litmus::ThreadProgram &T, size_t I,
+                 const std::string &Ind);
+  void emitBarrier(const Op *B);
+  void emitMapas(const char *Ind, size_t R, const std::string &Arr,
+                 const std::string &Mapped);
+  bool checkHopper(const Op &O);
   void emitOutputs(size_t R, const char *Ind, const char *Out);
   void emitRole(size_t R);
   void emitAddrs(const char *Ind, const std::string &Arr,
@@ -241,12 +260,14 @@ bool Emitter::checkSupported() {
       if (O.K == Op::Kind::Rmw && O.Rmw == litmus::RmwOp::Sub)
         error(O, "PTX has no atom.sub or red.sub (Dat3M's litmus dialect "
                  "has); write atom.add of the negated value");
+      if (checkHopper(O))
+        continue;
       if (isMemOp(O) && O.Px != litmus::Proxy::Generic)
         error(O, "accesses through the surface, texture or constant proxy "
                  "are not supported by the CUDA backend");
       if (O.K == Op::Kind::Fence && O.Fence == litmus::FenceKind::Proxy)
-        error(O, "proxy fences (fence.proxy) are not supported by the CUDA "
-                 "backend");
+        error(O, "proxy fences other than fence.proxy.async are not "
+                 "supported by the CUDA backend");
       if (O.K == Op::Kind::Barrier &&
           (O.Arrive || O.BarrierInstance >= 0 || O.BarrierIdReg >= 0 ||
            O.BarrierQuorum.K != Operand::Kind::None))
@@ -257,7 +278,8 @@ bool Emitter::checkSupported() {
           static_cast<size_t>(O.Addr.Imm.Loc) < P.Locs.size()) {
         bool Shared = P.Locs[O.Addr.Imm.Loc].R == litmus::Region::Shared;
         if ((Shared && O.Sp == litmus::Space::Global) ||
-            (!Shared && O.Sp == litmus::Space::Shared))
+            (!Shared && (O.Sp == litmus::Space::Shared ||
+                         O.Sp == litmus::Space::SharedCluster)))
           error(O, "state space of the instruction does not match the "
                    "location's region in the memory map");
       }
@@ -304,6 +326,117 @@ bool Emitter::checkSupported() {
   return !Failed;
 }
 
+/// Hopper's ops: which the backend runs, and what they ask of the harness.
+/// True when \p O is one of them (then checked here).
+bool Emitter::checkHopper(const Op &O) {
+  bool Mapa = O.K == Op::Kind::Alu && O.MapaRank >= 0;
+  bool Hopper = O.ClusterBarrier || O.Mbar != litmus::MbarOp::None ||
+                O.Async >= 0 || O.AsyncWait || Mapa ||
+                (O.K == Op::Kind::Fence && O.Fence == litmus::FenceKind::Proxy &&
+                 O.Px == litmus::Proxy::Async) ||
+                (isMemOp(O) && O.Sp == litmus::Space::SharedCluster);
+  if (!Hopper)
+    return false;
+  if (O.ClusterBarrier) {
+    HasBarrier = true;
+    G.SkipOptCheck = true; // its SASS (UCGABAR_*) has no optcheck class
+  }
+  if (Mapa || O.Sp == litmus::Space::SharedCluster)
+    G.ClusterShared = true;
+  if (O.Mbar != litmus::MbarOp::None || O.Async >= 0 || O.AsyncWait) {
+    G.SharedStride = 4;
+    G.SkipOptCheck = true;
+  }
+  if (O.Async >= 0 && O.Px == litmus::Proxy::Async)
+    G.Align16 = true;
+  if (isMemOp(O) && O.Bits != 32 && O.Mbar == litmus::MbarOp::None)
+    error(O, "the CUDA backend runs 32-bit accesses to shared memory and "
+             "asynchronous copies");
+  if (O.K == Op::Kind::Rmw && O.Rmw == litmus::RmwOp::Sub)
+    error(O, "PTX has no red.async.sub");
+  if (O.GuardReg >= 0)
+    error(O, "the CUDA backend runs Hopper's instructions unguarded");
+  return true;
+}
+
+/// mbarrier.arrive[.expect_tx] and mbarrier.try_wait/test_wait.parity (a
+/// predicate: 1 when the phase has completed).
+void Emitter::emitMbarrier(const Op &O, const std::string &Ind) {
+  std::string B = mbarAddress(O);
+  const char *Sp = O.Sp == litmus::Space::SharedCluster ? ".shared::cluster"
+                                                         : ".shared::cta";
+  if (O.Mbar == litmus::MbarOp::Wait) {
+    // try_wait suspends for a while and may still say no; the litmus test
+    // asks about the value it returns.
+    line("{}{{ unsigned v; asm volatile(\"{{ .reg .pred p; mbarrier."
+         "try_wait.parity.{}.{}.shared::cta.b64 p, [%1], %2; selp.u32 %0, "
+         "1, 0, p; }}\" : \"=r\"(v) : \"r\"({}), \"r\"({}u) : \"memory\"); "
+         "{}{} = v; }}",
+         Ind, O.S == litmus::Sem::Relaxed ? "relaxed" : "acquire",
+         scopeName(O.Sc), B, O.Src[1].Imm.Int, RP, O.Dst);
+    return;
+  }
+  std::string Sem = O.S == litmus::Sem::Relaxed ? "relaxed" : "release";
+  std::string Tx = O.Src.size() > 1
+                       ? fmt::format(", {}", O.Src[1].Imm.Int)
+                       : std::string();
+  const char *Kind = O.Src.size() > 1 ? ".expect_tx" : "";
+  if (O.Sp == litmus::Space::SharedCluster)
+    line("{}asm volatile(\"mbarrier.arrive{}.{}.{}{}.b64 _, [%0]{};\" :: "
+         "\"r\"({}) : \"memory\");",
+         Ind, Kind, Sem, scopeName(O.Sc), Sp, Tx, B);
+  else
+    line("{}{{ incant_u64 st; asm volatile(\"mbarrier.arrive{}.{}.{}{}.b64 "
+         "%0, [%1]{};\" : \"=l\"(st) : \"r\"({}) : \"memory\"); (void)st; "
+         "}}",
+         Ind, Kind, Sem, scopeName(O.Sc), Sp, Tx, B);
+}
+
+/// The first op of an asynchronous instruction emits it whole (its other
+/// ops emit nothing).
+void Emitter::emitAsync(const litmus::ThreadProgram &T, size_t I,
+                        const std::string &Ind) {
+  const Op &O = T.Ops[I];
+  if (I > 0 && T.Ops[I - 1].Async == O.Async)
+    return;
+  const Op *Done = nullptr;
+  for (size_t K = I; K < T.Ops.size() && T.Ops[K].Async == O.Async; ++K)
+    if (T.Ops[K].Mbar == litmus::MbarOp::CompleteTx)
+      Done = &T.Ops[K];
+  if (O.K == Op::Kind::Load) {
+    // A bulk copy: its read (O) and its write (the next op).
+    const Op &W = T.Ops[I + 1];
+    std::string Src = operand(O.Addr), Dst = operand(W.Addr);
+    if (Done)
+      line("{}asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::"
+           "complete_tx::bytes [%0], [%1], 16, [%2];\" :: \"r\"("
+           "incant_cluster_addr({})), \"l\"((incant_u64)"
+           "__cvta_generic_to_global((void *){})), \"r\"({}) : \"memory\");",
+           Ind, Dst, Src, mbarAddress(*Done));
+    else
+      line("{}asm volatile(\"cp.async.bulk.global.shared::cta.bulk_group "
+           "[%0], [%1], 16;\\n\\tcp.async.bulk.commit_group;\" :: \"l\"("
+           "(incant_u64)__cvta_generic_to_global((void *){})), \"r\"("
+           "(unsigned)__cvta_generic_to_shared((void *){})) : \"memory\");",
+           Ind, Dst, Src);
+    return;
+  }
+  // st.async / red.async.
+  assert(Done && "st.async and red.async complete on an mbarrier");
+  std::string V = O.Src.empty() ? "0ull" : operand(O.Src[0]);
+  std::string What =
+      O.K == Op::Kind::Store
+          ? std::string("st.async")
+          : fmt::format("red.async.relaxed.cluster");
+  std::string Op2 =
+      O.K == Op::Kind::Store ? std::string() : std::string(".") + rmwName(O.Rmw);
+  line("{}asm volatile(\"{}.shared::cluster.mbarrier::complete_tx::bytes{}.{} "
+       "[%0], %1, [%2];\" :: \"r\"(incant_cluster_addr({})), \"r\"((unsigned)"
+       "({})), \"r\"({}) : \"memory\");",
+       Ind, What, Op2, O.K == Op::Kind::Store ? "b32" : rmwType(O),
+       operand(O.Addr), V, mbarAddress(*Done));
+}
+
 /// A location is 64-bit when it is initialised to an address or a 64-bit
 /// access names it, directly or through a register initialised to its
 /// address. Then every global location gets an 8-byte slot.
@@ -314,7 +447,8 @@ void Emitter::markWide() {
       WideLoc[J] = true;
   for (const auto &T : P.Threads)
     for (const Op &O : T.Ops) {
-      if (!isMemOp(O) || O.Bits != 64)
+      // An mbarrier is an opaque 64-bit object in its own shared slot.
+      if (!isMemOp(O) || O.Bits != 64 || O.Mbar != litmus::MbarOp::None)
         continue;
       int32_t L = -1;
       if (O.Addr.K == Operand::Kind::Addr)
@@ -349,7 +483,11 @@ bool Emitter::checkBarriers() {
         continue;
       if (O.GuardReg >= 0)
         error(O, "the CUDA backend cannot run a guarded bar.sync");
-      Ids.push_back(O.BarrierId);
+      // barrier.cluster: its kind and semantics must agree too.
+      Ids.push_back(!O.ClusterBarrier ? O.BarrierId
+                    : !O.Arrive       ? -3
+                    : O.S == litmus::Sem::Relaxed ? -4
+                                                  : -2);
     }
     if (!HaveFirst) {
       First = Ids;
@@ -392,6 +530,22 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
   const bool W = O.Bits == 64;
   const char *VT = W ? "incant_u64" : "unsigned";
   const char *VC = W ? "l" : "r";
+  if (O.Async >= 0 || O.Mbar != litmus::MbarOp::None ||
+      (O.K == Op::Kind::Fence && O.Fence == litmus::FenceKind::Proxy) ||
+      (O.K == Op::Kind::Alu && O.MapaRank >= 0)) {
+    if (O.Async >= 0)
+      emitAsync(T, I, Ind);
+    else if (O.Mbar != litmus::MbarOp::None)
+      emitMbarrier(O, Ind);
+    else if (O.K == Op::Kind::Fence)
+      line("{}asm volatile(\"{};\" ::: \"memory\");", Ind,
+           O.AsyncWait ? "cp.async.bulk.wait_group 0" : "fence.proxy.async");
+    else if (O.Dst >= 0) // mapa: the role's mapped address (emitMapas)
+      line("{}{}{} = {}[{}];", Ind, RP, O.Dst, MM, O.Src[0].Imm.Loc);
+    if (Guarded)
+      line("  }}");
+    return;
+  }
   switch (O.K) {
   case Op::Kind::Load: {
     auto [A, C] = address(O);
@@ -584,8 +738,9 @@ void Emitter::emitRole(size_t R) {
   const auto &T = P.Threads[R];
   line("// Role {}: thread P{} of the test.", R, T.Id);
   line("__device__ __forceinline__ void incant_role_{}(const incant_u64 *a, "
-       "unsigned *o) {{",
+       "const incant_u64 *m, unsigned *o) {{",
        R);
+  line("  (void)m;");
   line("  unsigned steps = 0; (void)steps;");
   for (size_t K = 0; K < T.Regs.size(); ++K)
     line("  incant_u64 r{} = {};", K, value(T.Regs[K].Init));
@@ -656,10 +811,11 @@ void Emitter::emitAddrs(const char *Ind, const std::string &Arr,
 void Emitter::emitBarrierTest() {
   const harness::PlacementShape &L = G.Shape;
   size_t NR = P.Threads.size();
-  std::vector<int32_t> Ids;
+  std::vector<const Op *> Bars;
   for (const Op &O : P.Threads[0].Ops)
     if (O.K == Op::Kind::Barrier)
-      Ids.push_back(O.BarrierId);
+      Bars.push_back(&O);
+  const std::vector<const Op *> &Ids = Bars;
   line("__device__ __forceinline__ void incant_test(const IncantParams &P, "
        "unsigned vb, unsigned w, unsigned ln, unsigned *smem, bool shadow) {{");
   line("  unsigned *out = (unsigned *)P.out;");
@@ -678,6 +834,7 @@ void Emitter::emitBarrierTest() {
          R);
     emitAddrs("  ", AA, fmt::format("inst{}", R), fmt::format("iw{}", R),
               fmt::format("il{}", R));
+    emitMapas("  ", R, AA, fmt::format("m{}", R));
     for (size_t K = 0; K < T.Regs.size(); ++K)
       line("  incant_u64 {}{} = {};", RP, K, value(T.Regs[K].Init));
   }
@@ -688,6 +845,7 @@ void Emitter::emitBarrierTest() {
       const auto &T = P.Threads[R];
       RP = fmt::format("r{}_", R);
       AA = fmt::format("a{}", R);
+      MM = fmt::format("m{}", R);
       line("  if (run{}) {{", R);
       line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
            markerBegin(Region));
@@ -708,7 +866,7 @@ void Emitter::emitBarrierTest() {
       break;
     line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
          markerBegin(Region));
-    line("  asm volatile(\"barrier.sync {};\" ::: \"memory\");", Ids[Part]);
+    emitBarrier(Bars[Part]);
     line("  asm volatile(\"pmevent.mask {:#x};\" ::: \"memory\");",
          markerEnd(Region++));
     G.ExpectedMemOps.push_back({"BAR"});
@@ -727,8 +885,49 @@ void Emitter::emitBarrierTest() {
   }
   RP = "r";
   AA = "a";
+  MM = "m";
   line("}}");
   line("");
+}
+
+/// One barrier of a barrier test: bar.sync as barrier.sync (see above),
+/// barrier.cluster.arrive and .wait without .aligned (a warp's lanes may
+/// reach them from different roles).
+void Emitter::emitBarrier(const Op *B) {
+  if (!B->ClusterBarrier)
+    line("  asm volatile(\"barrier.sync {};\" ::: \"memory\");",
+         B->BarrierId);
+  else if (B->Arrive)
+    line("  asm volatile(\"barrier.cluster.arrive.{};\" ::: \"memory\");",
+         B->S == litmus::Sem::Relaxed ? "relaxed" : "release");
+  else
+    line("  asm volatile(\"barrier.cluster.wait.acquire;\" ::: \"memory\");");
+}
+
+/// The addresses role \p R maps with mapa, into \p Mapped (the others as
+/// in \p Arr): location j at the CTA of the test's rank r in the cluster,
+/// which is this instance's block of that rank, (ik + r) mod K for the
+/// instance's first block ik (the role's own block minus its offset).
+void Emitter::emitMapas(const char *Ind, size_t R, const std::string &Arr,
+                        const std::string &Mapped) {
+  size_t NL = std::max<size_t>(P.Locs.size(), 1);
+  const harness::PlacementShape &L = G.Shape;
+  uint32_t K = std::max<uint32_t>(L.ClusterSize, 1);
+  line("{}incant_u64 {}[{}];", Ind, Mapped, NL);
+  for (size_t J = 0; J < P.Locs.size(); ++J) {
+    int32_t Rank = -1;
+    for (const Op &O : P.Threads[R].Ops)
+      if (O.MapaRank >= 0 && O.Src[0].Imm.Loc == int32_t(J))
+        Rank = O.MapaRank;
+    if (Rank < 0) {
+      line("{}{}[{}] = {}[{}];", Ind, Mapped, J, Arr, J);
+      continue;
+    }
+    line("{}{}[{}] = shadow ? {}[{}] : incant_mapa({}[{}], (vb % {}u + {}u "
+         "- {}u + {}u) % {}u);",
+         Ind, Mapped, J, Arr, J, Arr, J, K, K, L.Roles[R].CtaInCluster % K,
+         uint32_t(Rank) % K, K);
+  }
 }
 
 /// Tests without barriers: each thread plays every role, each for another
@@ -767,8 +966,9 @@ void Emitter::emitTestLoop() {
          O.ClusterGroup, O.CtaInCluster, O.WarpClass, O.Lane);
     line("    if (mine || shadow) {{");
     emitAddrs("      ", "a", "inst", "iw", "il");
-    line("      incant_role_{}(a, shadow ? (unsigned *)0 : out + (incant_u64)"
-         "inst * {}u);",
+    emitMapas("      ", R, "a", "m");
+    line("      incant_role_{}(a, m, shadow ? (unsigned *)0 : out + "
+         "(incant_u64)inst * {}u);",
          R, std::max<uint32_t>(G.NumOut, 1));
     line("    }}");
     line("  }}");
@@ -792,11 +992,37 @@ void Emitter::emitGlue() {
        "&P, unsigned *smem) {{");
   line("  unsigned per = P.warps * P.lanes;");
   line("  (void)per; (void)smem;");
-  for (size_t J = 0; J < NL; ++J)
-    if (G.SharedIndex[J] >= 0)
+  for (size_t J = 0; J < NL; ++J) {
+    if (G.SharedIndex[J] < 0)
+      continue;
+    if (P.Locs[J].Mbarrier > 0)
+      // An mbarrier expecting that many arrivals per phase.
+      line("  for (unsigned j = threadIdx.x; j < per; j += blockDim.x) "
+           "asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" :: "
+           "\"r\"((unsigned)__cvta_generic_to_shared(smem + ({}u * per + j) "
+           "* P.sharedStride)), \"r\"({}u) : \"memory\");",
+           G.SharedIndex[J], P.Locs[J].Mbarrier);
+    else
       line("  for (unsigned j = threadIdx.x; j < per; j += blockDim.x) "
            "smem[({}u * per + j) * P.sharedStride] = {}u;",
            G.SharedIndex[J], wordOf(P.Locs[J].Init.Int));
+  }
+  bool Mbar = std::any_of(P.Locs.begin(), P.Locs.end(),
+                          [](const litmus::Location &L) {
+                            return L.Mbarrier > 0;
+                          });
+  if (Mbar) // the inits seen by the other CTAs of the cluster and the async proxy
+    line("  asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: "
+         "\"memory\");");
+  // The initial values are generic-proxy writes: without a proxy fence a
+  // bulk copy (async proxy) into the same word may land before them (seen
+  // on the H200: a completed copy read back as the initial value).
+  bool Async = false;
+  for (const auto &T : P.Threads)
+    for (const Op &O : T.Ops)
+      Async |= O.Async >= 0 || O.AsyncWait;
+  if (Async)
+    line("  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
   line("}}");
   line("");
   line("__device__ __forceinline__ void incant_copy_shared(const IncantParams "
@@ -811,9 +1037,14 @@ void Emitter::emitGlue() {
     // touching a shared location sits in one CTA (the lowering checks it).
     size_t Owner = 0;
     for (size_t R = 0; R < P.Threads.size(); ++R) {
+      // By name, or through a register holding its address from the
+      // start (not one from mapa: that is another CTA's copy).
       bool Uses = false;
-      for (const Op &O : P.Threads[R].Ops)
-        if (O.Addr.K == Operand::Kind::Addr && O.Addr.Imm.Loc == Ob.Index)
+      const auto &Th = P.Threads[R];
+      for (const Op &O : Th.Ops)
+        if ((O.Addr.K == Operand::Kind::Addr && O.Addr.Imm.Loc == Ob.Index) ||
+            (O.Addr.K == Operand::Kind::Reg && O.Addr.Reg >= 0 &&
+             Th.Regs[size_t(O.Addr.Reg)].Init.Loc == Ob.Index))
           Uses = true;
       if (Uses) {
         Owner = R;
@@ -951,6 +1182,16 @@ std::optional<GeneratedTest> Emitter::run() {
   line("#include \"incant_params.h\"");
   line("typedef unsigned long long incant_u64;");
   line("#define INCANT_HAS_BARRIER {}", HasBarrier ? 1 : 0);
+  line("#define INCANT_CLUSTER_SHARED {}", G.ClusterShared ? 1 : 0);
+  if (G.ClusterShared || G.SharedStride > 1) {
+    // Shared::cluster addresses of generic ones, and mapa on generic ones.
+    line("__device__ __forceinline__ unsigned incant_cluster_addr(incant_u64 "
+         "g) {{ incant_u64 c; asm(\"cvta.to.shared::cluster.u64 %0, %1;\" : "
+         "\"=l\"(c) : \"l\"(g)); return (unsigned)c; }}");
+    line("__device__ __forceinline__ incant_u64 incant_mapa(incant_u64 g, "
+         "unsigned r) {{ incant_u64 m; asm(\"mapa.u64 %0, %1, %2;\" : "
+         "\"=l\"(m) : \"l\"(g), \"r\"(r)); return m; }}");
+  }
   line("");
   if (WideOut) {
     line("// A 64-bit value into out slots k (low word) and h (high word); an "

@@ -226,14 +226,19 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
                            static_cast<uint32_t>(MaxThreads));
   Threads = std::max<uint32_t>(Threads / 32 * 32, 32 * LayWarps);
   uint32_t W = Threads / 32;
-  uint32_t Lanes =
-      Inc.BankConflicts ? std::clamp<uint32_t>(Tuning.BankLanes, 1, 32) : 32;
+  // A lane that shadows the test works on a region of global memory of its
+  // own, which another CTA's shared memory cannot be: no shadows there.
+  const bool Bank = Inc.BankConflicts && !G.ClusterShared;
+  if (Inc.BankConflicts && !Bank)
+    Res.Device.Notes.push_back("bank conflicts off: the test reaches another "
+                               "CTA's shared memory");
+  uint32_t Lanes = Bank ? std::clamp<uint32_t>(Tuning.BankLanes, 1, 32) : 32;
   Lanes = std::max(Lanes, LayLanes);
   if (LayLanes > 32 || LayWarps > 32) {
     Diags.error("too many threads of the test in one warp or one CTA");
     return ErrorKind::Input;
   }
-  uint32_t SharedStride = 1;
+  const uint32_t SharedStride = std::max<uint32_t>(G.SharedStride, 1);
   size_t SmemBytes =
       static_cast<size_t>(G.NumShared) * W * Lanes * SharedStride * 4;
   // Stress warps inside each testing block, after its W testing warps
@@ -258,7 +263,7 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
     BlockThreads = Threads + 32 * CtaStress;
     Lanes = LayLanes;
     TestBlocks = LayGroups * K;
-    SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes * 4;
+    SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes * SharedStride * 4;
     if (Inc.MemStress)
       StressBlocks = std::max<uint32_t>(
           static_cast<uint32_t>(MaxBlocks * Tuning.StressFraction) / K * K, K);
@@ -304,6 +309,13 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   Pr.lanes = Lanes;
   Pr.instances = N;
   Pr.stride = std::max<uint32_t>(Params.Stride, 1);
+  if (G.Align16 && Pr.stride % 4) {
+    // A bulk copy moves 16 bytes from a 16-byte boundary.
+    Pr.stride = (Pr.stride + 3) / 4 * 4;
+    Res.Device.Notes.push_back(fmt::format(
+        "stride {} words (bulk copies need 16-byte aligned locations)",
+        Pr.stride));
+  }
   Pr.locPerm = harness::halfwayMultiplier(N);
   Pr.sharedStride = SharedStride;
   Pr.stressIters = Inc.StressIterations;
@@ -342,12 +354,17 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
                   "GPU's memory");
       return ErrorKind::Input;
     }
+    if (G.Align16 && Dist % 4) {
+      Diags.error("--loc-distance must be a multiple of 4 words for a test "
+                  "with bulk copies (16-byte aligned locations)");
+      return ErrorKind::Input;
+    }
     Pr.locDist = static_cast<uint32_t>(Dist);
     Pr.instWords = static_cast<uint32_t>((Need + 31) / 32 * 32);
     Pr.stressOffset = Inc.StressOffset;
   }
   Pr.flags = (Inc.MemStress ? INCANT_F_STRESS : 0) |
-             (Inc.BankConflicts ? INCANT_F_BANK : 0) |
+             (Bank ? INCANT_F_BANK : 0) |
              (Inc.SpinBarrier ? INCANT_F_BARRIER : 0) |
              (Inc.PreStress ? INCANT_F_PRESTRESS : 0) |
              (Single ? INCANT_F_SINGLE : 0) |
@@ -358,7 +375,7 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   size_t MemWords = Pr.locDist ? static_cast<size_t>(N) * Pr.instWords
                                : static_cast<size_t>(N) * NumG * Pr.stride;
   size_t ShadowWords =
-      Inc.BankConflicts
+      Bank
           ? static_cast<size_t>(MaxTotal) * W *
                 (std::max<uint32_t>(G.NumGlobal, 1) + G.NumShared) * 1024
           : 1;
@@ -428,7 +445,7 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
       "blocks={}+{} threads={} lanes={} instances/launch={} stride={} "
       "stress={} bank={} random={} barrier={} prestress={} iterations={}{}{}",
       TestBlocks, StressBlocks, Threads, Lanes, Res.InstancesPerLaunch,
-      Pr.stride, Inc.MemStress, Inc.BankConflicts, Inc.Randomise,
+      Pr.stride, Inc.MemStress, Bank, Inc.Randomise,
       Inc.SpinBarrier, Inc.PreStress, Params.Iterations,
       K > 1 ? fmt::format(" cluster={}", K) : std::string(),
       CtaStress ? fmt::format(" cta-stress-warps={}", CtaStress)

@@ -50,6 +50,14 @@ constexpr std::array Table = std::to_array<PrimitiveInfo>({
     {"TEX", Set, Given},
     {"CON", Set, Given},
     {"ALIAS", Set, Given},
+    // Hopper: the async proxy (accesses of cp.async.bulk, fence.proxy.async),
+    // barrier.cluster's events, the events of asynchronous instructions
+    // (cp.async.bulk, st.async, red.async) and cp.async.bulk.wait_group.
+    {"ASYNC", Set, Given},
+    {"CBAR", Set, Given},
+    {"AOP", Set, Given},
+    {"AWAIT", Set, Given},
+    {"BULK", Set, Given},
     // Relations.
     {"id", Rel, Derived},
     {"po", Rel, Given},
@@ -84,6 +92,8 @@ constexpr std::array Table = std::to_array<PrimitiveInfo>({
     {"scta", Rel, Given},
     {"syncbar", Rel, Given},
     {"sync_fence", Rel, Given},
+    // po between two events of one asynchronous instruction.
+    {"async-inst", Rel, Given},
     // po;[fence];po for each fence kind and scope.
     {"membar.cta", Rel, Derived},
     {"membar.gl", Rel, Derived},

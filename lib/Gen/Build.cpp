@@ -46,6 +46,11 @@ struct GTest {
   bool ClusterNodes = false;
   int NumLocs = 0;
   std::vector<bool> Shared;
+  /// Per location in distributed shared memory: the rank in its cluster of
+  /// the CTA whose shared memory holds it, else -1; per thread, the CTA's
+  /// own rank (CTAs of a cluster ranked in the order of their first thread).
+  std::vector<int> HomeRank;
+  std::vector<int> RankOf;
   std::vector<int> Final; ///< Per location, the final value asked (-1: none).
 };
 
@@ -117,7 +122,8 @@ std::string keyOf(const GTest &G) {
       Locs.emplace_back(LocMap[L], L);
     std::sort(Locs.begin(), Locs.end());
     for (auto [Renamed, L] : Locs)
-      S += fmt::format("{}{}{}|", Renamed, G.Shared[L] ? 's' : 'g',
+      S += fmt::format("{}{}{}|", Renamed,
+                       G.HomeRank[L] >= 0 ? 'd' : G.Shared[L] ? 's' : 'g',
                        G.Final[L]);
     if (First || S < Best)
       Best = std::move(S);
@@ -180,7 +186,10 @@ std::string scopeMod(Scope S) {
 /// Registers of one thread, numbered in order of first use.
 class ThreadWriter {
 public:
-  ThreadWriter(int Tid, litmus::Test &T) : Tid(Tid), T(T) {}
+  /// \p Remote: the locations this thread reaches in another CTA's shared
+  /// memory, with that CTA's rank in the cluster.
+  ThreadWriter(int Tid, litmus::Test &T, std::map<int, int> Remote = {})
+      : Tid(Tid), T(T), Remote(std::move(Remote)) {}
 
   std::string newReg(ptx::Type Ty, int Loc = -1) {
     std::string Name = fmt::format("r{}", NumRegs++);
@@ -203,7 +212,16 @@ public:
     auto It = AddrRegs.find(Loc);
     if (It != AddrRegs.end())
       return It->second;
-    return AddrRegs[Loc] = newReg(B64, Loc);
+    auto R = Remote.find(Loc);
+    if (R == Remote.end())
+      return AddrRegs[Loc] = newReg(B64, Loc);
+    // Another CTA's shared memory: its address from mapa.
+    std::string Reg = newReg(B32);
+    ptx::Operand X;
+    X.K = ptx::Operand::Symbol;
+    X.Name = locName(Loc);
+    emit(inst("mapa", {".shared::cluster", ".u32"}, {reg(Reg), X, imm(R->second)}));
+    return AddrRegs[Loc] = Reg;
   }
 
   void emit(ptx::Instruction I) {
@@ -276,8 +294,13 @@ private:
   void emitAccess(const GEvent &E, const std::string &Addr,
                   const ptx::Operand &Val, std::string &Dst) {
     std::vector<std::string> Mods;
+    // Remote shared memory: .shared::cluster, no cache operator.
+    bool Dsm = Remote.count(E.Loc) > 0;
     switch (E.A.K) {
-    case Access::Weak: Mods = {".cg"}; break;
+    case Access::Weak:
+      if (!Dsm)
+        Mods = {".cg"};
+      break;
     case Access::Volatile: Mods = {".volatile"}; break;
     case Access::Relaxed: Mods = {".relaxed", scopeMod(E.A.Sc)}; break;
     case Access::Acquire: Mods = {".acquire", scopeMod(E.A.Sc)}; break;
@@ -285,18 +308,28 @@ private:
     case Access::Atomic: {
       // Reads are atom.add of 0 (they write back what they read, which
       // keeps the final values meaningful); writes are atom.exch.
+      std::vector<std::string> Sp;
+      if (Dsm)
+        Sp = {".shared::cluster"};
+      auto With = [&](std::vector<std::string> M) {
+        M.insert(M.begin() + 2, Sp.begin(), Sp.end());
+        return M;
+      };
       if (E.D == Dir::R) {
         Dst = newReg(S32);
-        emit(inst("atom", {".relaxed", scopeMod(E.A.Sc), ".add", ".s32"},
+        emit(inst("atom", With({".relaxed", scopeMod(E.A.Sc), ".add", ".s32"}),
                   {reg(Dst), addrOf(Addr), imm(0)}));
       } else {
         std::string Old = newReg(B32);
-        emit(inst("atom", {".relaxed", scopeMod(E.A.Sc), ".exch", ".b32"},
+        emit(inst("atom",
+                  With({".relaxed", scopeMod(E.A.Sc), ".exch", ".b32"}),
                   {reg(Old), addrOf(Addr), Val}));
       }
       return;
     }
     }
+    if (Dsm)
+      Mods.push_back(".shared::cluster");
     if (E.D == Dir::R) {
       Dst = newReg(S32);
       Mods.push_back(".s32");
@@ -319,6 +352,7 @@ private:
   int NumLabels = 0;
   std::string PendingLabel;
   std::map<int, std::string> AddrRegs;
+  std::map<int, int> Remote;
 };
 
 litmus::ScopeNode node(litmus::ScopeLevel L) {
@@ -380,7 +414,11 @@ litmus::Test writeTest(const GTest &G, const std::string &Name,
   std::vector<std::vector<ptx::Statement>> Code;
   std::vector<litmus::CondExpr> Atoms;
   for (size_t Tid = 0; Tid != G.Threads.size(); ++Tid) {
-    ThreadWriter W(int(Tid), T);
+    std::map<int, int> Remote;
+    for (int L = 0; L != G.NumLocs; ++L)
+      if (G.HomeRank[L] >= 0 && G.HomeRank[L] != G.RankOf[Tid])
+        Remote[L] = G.HomeRank[L];
+    ThreadWriter W(int(Tid), T, std::move(Remote));
     std::vector<std::string> Dst = W.write(G.Threads[Tid]);
     for (size_t I = 0; I != Dst.size(); ++I) {
       if (G.Threads[Tid][I].D != Dir::R || G.Threads[Tid][I].RVal < 0)
@@ -548,9 +586,57 @@ std::string nameOf(const std::vector<Edge> &E, const std::vector<Access> &A,
   return Best;
 }
 
+/// The dsmem variant: every location whose users share one cluster is
+/// shared, in the CTA of its first user (in thread order); false (with
+/// \p Why) when no location has users in two CTAs of one cluster.
+bool placeDsmem(GTest &G, const std::vector<int> &Thr,
+                const std::vector<int> &Loc, std::string &Region,
+                std::string &Why) {
+  size_t NT = G.Threads.size();
+  std::map<int, std::map<int, int>> Ranks; // cluster -> CTA -> rank
+  G.RankOf.assign(NT, 0);
+  for (size_t T = 0; T != NT; ++T) {
+    auto &Ctas = Ranks[G.Units[T][2]];
+    G.RankOf[T] = Ctas.try_emplace(G.Units[T][1], int(Ctas.size()))
+                      .first->second;
+  }
+  int Remote = 0, Local = 0;
+  for (int Lc = 0; Lc != G.NumLocs; ++Lc) {
+    int First = -1, Cluster = -2;
+    bool OneCta = true;
+    for (size_t I = 0; I != Thr.size(); ++I) {
+      if (Loc[I] != Lc)
+        continue;
+      int T = Thr[I];
+      if (First < 0 || T < First)
+        First = T;
+      int Cl = G.Units[T][2];
+      Cluster = Cluster == -2 || Cluster == Cl ? Cl : -1;
+    }
+    for (size_t I = 0; I != Thr.size(); ++I)
+      if (Loc[I] == Lc && G.Units[Thr[I]][1] != G.Units[First][1])
+        OneCta = false;
+    if (First < 0 || Cluster < 0)
+      continue;
+    G.Shared[Lc] = true;
+    if (OneCta) {
+      ++Local;
+      continue;
+    }
+    G.HomeRank[Lc] = G.RankOf[First];
+    ++Remote;
+  }
+  if (Remote == 0) {
+    Why = "no location has its users in different CTAs of one cluster";
+    return false;
+  }
+  Region = Remote + Local == G.NumLocs ? "dsmem" : "dsmem-mixed";
+  return true;
+}
+
 } // namespace
 
-std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, bool Shared,
+std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
                                             const std::string &AccessName,
                                             std::string &Why) {
   size_t N = C0.Edges.size();
@@ -779,8 +865,11 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, bool Shared,
 
   // Memory regions.
   G.Shared.assign(L, false);
+  G.HomeRank.assign(L, -1);
   std::string Region = "global";
-  if (Shared) {
+  if (Mem == MemVariant::Dsmem && !placeDsmem(G, Thr, Loc, Region, Why))
+    return std::nullopt;
+  if (Mem == MemVariant::Shared) {
     std::vector<int> CtaOf(L, -2);
     for (size_t I = 0; I != N; ++I) {
       int Cta = G.Units[Thr[I]][1];

@@ -39,7 +39,7 @@ struct Family {
   std::vector<Level> Levels;
   bool Mixed = false;
   std::vector<AccessVariant> Accesses;
-  std::vector<bool> Memory; ///< false: global, true: shared.
+  std::vector<MemVariant> Memory;
   unsigned MaxThreads = 4;
 };
 
@@ -118,11 +118,13 @@ std::optional<AccessVariant> parseAccessVariant(std::string_view W) {
   return V;
 }
 
-std::optional<bool> parseMemory(std::string_view W) {
+std::optional<MemVariant> parseMemory(std::string_view W) {
   if (W == "global")
-    return false;
+    return MemVariant::Global;
   if (W == "shared")
-    return true;
+    return MemVariant::Shared;
+  if (W == "dsmem")
+    return MemVariant::Dsmem;
   return std::nullopt;
 }
 
@@ -277,7 +279,7 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
                   "weak, volatile, relaxed.S, atomic.S, acqrel.S or "
                   "relacq.S with S one of cta, cluster, gpu, sys");
   Ok &= parseList("--mem", "memory variant", O.Memory, Diags, F.Memory, parseMemory,
-                  "global or shared");
+                  "global, shared or dsmem");
   F.Mixed = O.MixedScopes;
   F.MaxThreads = O.MaxThreads;
   if (O.MaxThreads < 2 || O.MaxThreads > MaxThreadsLimit) {
@@ -553,7 +555,7 @@ std::optional<GenStats> gen::generate(const GenOptions &Opts,
       bool Written = std::any_of(C.Kinds.begin(), C.Kinds.end(),
                                  [](const auto &K) { return K.has_value(); });
       for (const AccessVariant &V : F.Accesses)
-        for (bool Shared : F.Memory) {
+        for (MemVariant Mem : F.Memory) {
           if (Count)
             ++S.Cycles;
           std::string Why;
@@ -565,7 +567,7 @@ std::optional<GenStats> gen::generate(const GenOptions &Opts,
             Why = fmt::format("{} threads, more than --threads {}", Threads,
                               F.MaxThreads);
           else
-            G = buildTest(applyAccess(C, V), Shared, Written ? "" : V.Name,
+            G = buildTest(applyAccess(C, V), Mem, Written ? "" : V.Name,
                           Why);
           if (!G) {
             S.Impossible += Count;

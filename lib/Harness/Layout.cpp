@@ -57,10 +57,14 @@ PlacementShape placementShape(const litmus::Program &P) {
   uint32_t MostCtas = 1;
   for (const auto &[Cl, N] : CtasInCluster)
     MostCtas = std::max(MostCtas, N);
+  // What tells clusters apart: a .cluster scope, or a CTA reaching another
+  // one's shared memory (mapa, .shared::cluster, barrier.cluster).
   bool ClusterScope = false;
   for (const litmus::ThreadProgram &T : P.Threads)
     for (const litmus::Op &O : T.Ops)
-      ClusterScope |= O.Sc == litmus::Scope::Cluster;
+      ClusterScope |= O.Sc == litmus::Scope::Cluster || O.MapaRank >= 0 ||
+                      O.Sp == litmus::Space::SharedCluster ||
+                      O.ClusterBarrier;
   bool Clusters = MostCtas > 1 && ClusterScope;
   S.ClusterSize = Clusters ? MostCtas : 1;
   S.NumClusterGroups = std::max<uint32_t>(

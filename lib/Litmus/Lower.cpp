@@ -68,6 +68,18 @@ private:
   void noteUse(int32_t Loc, int32_t Th, SourceRange R);
   void markWidths();
   void checkShared();
+  // Hopper's instructions (LowerHopper below).
+  bool lowerHopper(int32_t Th, const ptx::Instruction &I);
+  bool lowerClusterBarrier(const ptx::Instruction &I, Op &O);
+  bool lowerMapa(int32_t Th, const ptx::Instruction &I, Op &O);
+  bool lowerMbarrier(int32_t Th, const ptx::Instruction &I, Op &O);
+  bool lowerBulkCopy(int32_t Th, const ptx::Instruction &I);
+  bool lowerStoreAsync(int32_t Th, const ptx::Instruction &I);
+  bool mbarrierOperand(int32_t Th, const ptx::Operand &A, Op &O);
+  int32_t staticLoc(int32_t Th, const Operand &A) const;
+  Op asyncPart(const ptx::Instruction &I, Op::Kind K) const;
+  void finishMbarriers();
+  std::vector<int32_t> clusterRanks() const;
   bool lowerValue(const ValueExpr &V, Value &Out);
   bool lowerRef(const StateRef &R, Observed &Out);
   bool lowerTerm(const CondTerm &C, Term &Out);
@@ -87,6 +99,19 @@ private:
   std::vector<std::vector<LocUse>> Uses;                ///< per location
   int32_t Counter = 0; ///< Fresh ids for placement.
   std::vector<bool> Placed;
+  /// mapa: the (thread, register) it wrote -> the location; each use.
+  std::map<std::pair<int32_t, int32_t>, int32_t> MapaReg;
+  struct MapaUse {
+    int32_t Loc, Thread;
+    int64_t Rank;
+    SourceRange Range;
+  };
+  std::vector<MapaUse> Mapas;
+  /// Per mbarrier location: its first use, and the transaction bytes
+  /// expected (arrive.expect_tx) and completed (complete_tx).
+  std::map<int32_t, SourceRange> MbarUse;
+  std::map<int32_t, int64_t> TxExpected, TxDone;
+  int32_t AsyncCount = 0; ///< Ids of asynchronous instructions.
 };
 
 std::optional<Program> Lowerer::run() {
@@ -98,6 +123,7 @@ std::optional<Program> Lowerer::run() {
   lowerCode();
   markWidths();
   checkShared();
+  finishMbarriers();
   lowerCondition();
   if (!Ok)
     return std::nullopt;
@@ -532,7 +558,11 @@ bool Lowerer::lowerInst(int32_t Th, const ptx::Instruction &I, Op &O) {
   switch (I.Space) {
   case ptx::StateSpace::Generic: O.Sp = Space::Generic; break;
   case ptx::StateSpace::Global: O.Sp = Space::Global; break;
-  case ptx::StateSpace::Shared: O.Sp = Space::Shared; break;
+  case ptx::StateSpace::Shared:
+    // The parser keeps .shared::cluster in ASpace.
+    O.Sp = I.ASpace == ptx::AddrSpace::SharedCluster ? Space::SharedCluster
+                                                      : Space::Shared;
+    break;
   }
   if (I.G) {
     int32_t R = findReg(Th, I.G->Reg);
@@ -619,6 +649,8 @@ bool Lowerer::lowerInst(int32_t Th, const ptx::Instruction &I, Op &O) {
     O.K = Op::Kind::Fence;
     if (I.hasMod(".proxy")) {
       O.Fence = FenceKind::Proxy;
+      if (I.hasMod(".async"))
+        O.Px = Proxy::Async;
       return true;
     }
     O.Fence = I.S == ptx::Sem::SC ? FenceKind::FenceSC : FenceKind::FenceAcqRel;
@@ -816,6 +848,8 @@ void Lowerer::lowerCode() {
         lowerCmpBranch(Th, *S.Inst, Branches[Th]);
         continue;
       }
+      if (lowerHopper(Th, *S.Inst))
+        continue;
       Op O{};
       if (!lowerInst(Th, *S.Inst, O))
         continue;
@@ -878,22 +912,435 @@ void Lowerer::markWidths() {
 void Lowerer::checkShared() {
   if (!Ok)
     return;
+  // A shared location lives in one CTA (its home): the CTA of the threads
+  // that name it; threads of other CTAs of its cluster reach it through
+  // mapa with the home's rank.
+  std::vector<int32_t> Rank = clusterRanks();
   for (size_t L = 0; L != P.Locs.size(); ++L) {
-    if (P.Locs[L].R != Region::Shared || Uses[L].empty())
+    if (P.Locs[L].R != Region::Shared)
       continue;
-    const LocUse &First = Uses[L].front();
-    const Placement &A = P.Threads[First.Thread].Where;
-    for (const LocUse &U : Uses[L]) {
-      const Placement &B = P.Threads[U.Thread].Where;
-      if (A.Device == B.Device && A.Cluster == B.Cluster && A.CTA == B.CTA)
-        continue;
-      error(U.Range,
-            fmt::format("shared location '{}' is used by threads in different "
-                        "CTAs ({} and {})",
-                        P.Locs[L].Name, threadName(First.Thread),
-                        threadName(U.Thread)));
-      break;
+    const Placement *Home = nullptr;
+    if (!Uses[L].empty()) {
+      const LocUse &First = Uses[L].front();
+      Home = &P.Threads[First.Thread].Where;
+      for (const LocUse &U : Uses[L]) {
+        const Placement &B = P.Threads[U.Thread].Where;
+        if (Home->Device == B.Device && Home->Cluster == B.Cluster &&
+            Home->CTA == B.CTA)
+          continue;
+        error(U.Range,
+              fmt::format("shared location '{}' is used by threads in "
+                          "different CTAs ({} and {}); another CTA of the "
+                          "cluster reaches it through mapa",
+                          P.Locs[L].Name, threadName(First.Thread),
+                          threadName(U.Thread)));
+        break;
+      }
     }
+    for (const MapaUse &M : Mapas) {
+      if (M.Loc != int32_t(L))
+        continue;
+      const Placement &W = P.Threads[M.Thread].Where;
+      // The CTA of rank M.Rank in this thread's cluster, if the test has it.
+      const Placement *Target = nullptr;
+      for (size_t T = 0; T != P.Threads.size(); ++T)
+        if (P.Threads[T].Where.Device == W.Device &&
+            P.Threads[T].Where.Cluster == W.Cluster && Rank[T] == M.Rank)
+          Target = &P.Threads[T].Where;
+      if (!Target) {
+        error(M.Range, fmt::format("no CTA of rank {} in the cluster of {} "
+                                   "(CTAs are ranked in the order of their "
+                                   "first thread)",
+                                   M.Rank, threadName(M.Thread)));
+        continue;
+      }
+      if (!Home)
+        Home = Target;
+      if (Target->Device != Home->Device || Target->Cluster != Home->Cluster ||
+          Target->CTA != Home->CTA)
+        error(M.Range,
+              fmt::format("'{}' lives in the shared memory of another CTA "
+                          "than the one of rank {} in the cluster of {}",
+                          P.Locs[L].Name, M.Rank, threadName(M.Thread)));
+    }
+  }
+}
+
+/// Each thread's CTA's rank in its cluster: the CTAs of a cluster in the
+/// order of their first thread in the test.
+std::vector<int32_t> Lowerer::clusterRanks() const {
+  std::map<std::pair<int32_t, int32_t>, std::map<int32_t, int32_t>> Seen;
+  std::vector<int32_t> Rank;
+  for (const ThreadProgram &T : P.Threads) {
+    auto &Ctas = Seen[{T.Where.Device, T.Where.Cluster}];
+    auto It = Ctas.try_emplace(T.Where.CTA, int32_t(Ctas.size())).first;
+    Rank.push_back(It->second);
+  }
+  return Rank;
+}
+
+/// The location an address operand names where that is known before the
+/// test runs: a location, a register from mapa, or one initialised to a
+/// location's address; else -1.
+int32_t Lowerer::staticLoc(int32_t Th, const Operand &A) const {
+  if (A.K == Operand::Kind::Addr)
+    return A.Imm.Loc;
+  if (A.K != Operand::Kind::Reg)
+    return -1;
+  auto It = MapaReg.find({Th, A.Reg});
+  if (It != MapaReg.end())
+    return It->second;
+  return P.Threads[size_t(Th)].Regs[size_t(A.Reg)].Init.Loc;
+}
+
+/// Lowers barrier.cluster, mapa, mbarrier, cp.async.bulk, st.async and
+/// red.async into \p Th's ops; false (nothing done) for other instructions.
+bool Lowerer::lowerHopper(int32_t Th, const ptx::Instruction &I) {
+  using ptx::Opcode;
+  bool Async = (I.Op == Opcode::St || I.Op == Opcode::Red) &&
+               I.hasMod(".async");
+  if (I.Op != Opcode::BarrierCluster && I.Op != Opcode::Other &&
+      I.Op != Opcode::Mbarrier && I.Op != Opcode::CpAsync && !Async)
+    return false;
+  if (I.G) {
+    error(I.G->Range, fmt::format("'{}' cannot be guarded in a litmus test",
+                                  I.Name));
+    return true;
+  }
+  if (I.Op == Opcode::CpAsync) {
+    lowerBulkCopy(Th, I);
+    return true;
+  }
+  if (Async) {
+    lowerStoreAsync(Th, I);
+    return true;
+  }
+  Op O{};
+  O.Range = I.Range;
+  bool Good = I.Op == Opcode::BarrierCluster ? lowerClusterBarrier(I, O)
+              : I.Op == Opcode::Other        ? lowerMapa(Th, I, O)
+                                             : lowerMbarrier(Th, I, O);
+  if (Good)
+    P.Threads[size_t(Th)].Ops.push_back(std::move(O));
+  return true;
+}
+
+/// barrier.cluster.arrive{.release|.relaxed} and barrier.cluster.wait
+/// {.acquire}: a barrier of the cluster, split in two.
+bool Lowerer::lowerClusterBarrier(const ptx::Instruction &I, Op &O) {
+  bool Arrive = I.hasMod(".arrive"), Wait = I.hasMod(".wait");
+  if (Arrive == Wait) {
+    error(I.NameRange, "'barrier.cluster' needs one of .arrive and .wait");
+    return false;
+  }
+  if ((Arrive && I.S == ptx::Sem::Acquire) ||
+      (Wait && I.S != ptx::Sem::None && I.S != ptx::Sem::Acquire)) {
+    error(I.NameRange, Arrive ? "'barrier.cluster.arrive' takes .release or "
+                                ".relaxed"
+                              : "'barrier.cluster.wait' takes .acquire");
+    return false;
+  }
+  O.K = Op::Kind::Barrier;
+  O.ClusterBarrier = true;
+  O.Arrive = Arrive;
+  O.S = Wait ? Sem::Acquire
+             : I.S == ptx::Sem::Relaxed ? Sem::Relaxed : Sem::Release;
+  O.Sc = Scope::Cluster;
+  O.BarrierInstance = -2;
+  O.BarrierId = 0;
+  return true;
+}
+
+/// mapa[.shared::cluster].u32|u64 d, x, rank: d holds x as it lives in the
+/// CTA of that rank in the thread's cluster.
+bool Lowerer::lowerMapa(int32_t Th, const ptx::Instruction &I, Op &O) {
+  const auto &Ops = I.Ops;
+  auto L = LocIndex.find(Ops[1].Name);
+  if (Ops[1].K != ptx::Operand::Symbol || L == LocIndex.end() ||
+      Ops[1].Value != 0) {
+    error(Ops[1].Range, "mapa maps a location named here (mapa d, x, rank)");
+    return false;
+  }
+  if (P.Locs[size_t(L->second)].R != Region::Shared) {
+    error(Ops[1].Range, fmt::format("mapa maps shared memory; '{}' is not in "
+                                    "the memory map as shared",
+                                    Ops[1].Name));
+    return false;
+  }
+  if (Ops[2].K != ptx::Operand::Imm || Ops[2].Value < 0 ||
+      Ops[2].Value > 15) {
+    error(Ops[2].Range, "the rank of mapa must be an integer from 0 to 15");
+    return false;
+  }
+  O.K = Op::Kind::Alu;
+  O.Alu = AluOp::Mov;
+  O.Bits = I.Types.empty() ? 64 : I.Types[0].Bits;
+  O.Sp = I.hasMod(".shared::cluster") ? Space::SharedCluster : Space::Generic;
+  O.MapaRank = int32_t(Ops[2].Value);
+  O.Src.push_back(Operand::addr(L->second));
+  if (!destReg(Th, Ops[0], I, O.Dst))
+    return false;
+  MapaReg[{Th, O.Dst}] = L->second;
+  Mapas.push_back({L->second, Th, Ops[2].Value, I.Range});
+  return true;
+}
+
+/// The mbarrier an instruction names ([b] or [r] with r from mapa).
+bool Lowerer::mbarrierOperand(int32_t Th, const ptx::Operand &A, Op &O) {
+  if (!addressOperand(Th, A, O.Addr))
+    return false;
+  int32_t L = staticLoc(Th, O.Addr);
+  if (L < 0 || (O.Addr.K == Operand::Kind::Addr && O.Addr.Imm.Int != 0)) {
+    error(A.Range, "an mbarrier must be a location named by the test (or a "
+                   "register from mapa)");
+    return false;
+  }
+  MbarUse.try_emplace(L, A.Range);
+  return true;
+}
+
+/// mbarrier.arrive[.expect_tx]{.sem}{.scope}{.space}.b64 _, [b][, bytes]
+/// and mbarrier.try_wait / test_wait.parity{.sem}{.scope}.b64 p, [b], k.
+bool Lowerer::lowerMbarrier(int32_t Th, const ptx::Instruction &I, Op &O) {
+  const auto &Ops = I.Ops;
+  bool Arrive = I.hasMod(".arrive");
+  bool Wait = I.hasMod(".try_wait") || I.hasMod(".test_wait");
+  if (Arrive == Wait || (Wait && !I.hasMod(".parity"))) {
+    error(I.NameRange, "litmus tests use mbarrier.arrive and "
+                       "mbarrier.try_wait/test_wait.parity (incant "
+                       "initialises each mbarrier: give its expected "
+                       "arrivals as its initial value)");
+    return false;
+  }
+  O.Sc = I.Sc == ptx::Scope::None ? Scope::CTA : scopeOf(I.Sc);
+  O.Sp = I.ASpace == ptx::AddrSpace::SharedCluster ? Space::SharedCluster
+                                                    : Space::Shared;
+  O.Bits = 64;
+  if (!mbarrierOperand(Th, Ops[1], O))
+    return false;
+  int32_t L = staticLoc(Th, O.Addr);
+  if (Arrive) {
+    if (Ops[0].Name != "_") {
+      error(Ops[0].Range, "the state an arrive returns is opaque: write '_'");
+      return false;
+    }
+    O.K = Op::Kind::Rmw;
+    O.Rmw = RmwOp::Add;
+    O.Mbar = MbarOp::Arrive;
+    O.S = I.S == ptx::Sem::Relaxed ? Sem::Relaxed : Sem::Release;
+    O.Src.push_back(Operand::imm(-1));
+    if (I.hasMod(".expect_tx")) {
+      if (Ops[2].K != ptx::Operand::Imm || Ops[2].Value < 0) {
+        error(Ops[2].Range, "expect_tx takes a byte count (an integer)");
+        return false;
+      }
+      TxExpected[L] += Ops[2].Value;
+      O.Src.push_back(Operand::imm(Ops[2].Value));
+    }
+    return true;
+  }
+  if (O.Sp == Space::SharedCluster) {
+    error(I.NameRange, "a thread waits only on an mbarrier of its own CTA "
+                       "(.shared::cta)");
+    return false;
+  }
+  if (Ops[2].K != ptx::Operand::Imm || (Ops[2].Value != 0 && Ops[2].Value != 1)) {
+    error(Ops[2].Range, "the phase parity must be 0 or 1");
+    return false;
+  }
+  O.K = Op::Kind::Load;
+  O.Mbar = MbarOp::Wait;
+  O.S = I.S == ptx::Sem::Relaxed ? Sem::Relaxed : Sem::Acquire;
+  O.Src.push_back(Operand::imm(0)); // the expected count: finishMbarriers
+  O.Src.push_back(Operand::imm(Ops[2].Value));
+  ptx::Instruction Pred = I;
+  Pred.Types = {ptx::Type{ptx::Type::Pred, 1}};
+  return destReg(Th, Ops[0], Pred, O.Dst);
+}
+
+/// An op of an asynchronous instruction (its id set by the caller).
+Op Lowerer::asyncPart(const ptx::Instruction &I, Op::Kind K) const {
+  Op O{};
+  O.K = K;
+  O.Range = I.Range;
+  O.Async = AsyncCount;
+  return O;
+}
+
+/// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+/// [dst], [src], 16, [b]; cp.async.bulk.global.shared::cta.bulk_group
+/// [dst], [src], 16; commit_group (nothing to the model); wait_group 0.
+bool Lowerer::lowerBulkCopy(int32_t Th, const ptx::Instruction &I) {
+  ThreadProgram &TP = P.Threads[size_t(Th)];
+  if (I.hasMod(".commit_group"))
+    return true; // the harness commits each copy as its own group
+  if (I.hasMod(".wait_group")) {
+    if (I.hasMod(".read") || I.Ops[0].K != ptx::Operand::Imm ||
+        I.Ops[0].Value != 0) {
+      error(I.Range, "litmus tests wait for every bulk async-group: "
+                     "cp.async.bulk.wait_group 0");
+      return false;
+    }
+    Op F{};
+    F.K = Op::Kind::Fence;
+    F.Fence = FenceKind::Proxy;
+    F.Px = Proxy::Async;
+    F.AsyncWait = true;
+    F.Range = I.Range;
+    TP.Ops.push_back(std::move(F));
+    return true;
+  }
+  bool ToShared = I.hasMod(".mbarrier::complete_tx::bytes");
+  bool ToGlobal = I.hasMod(".bulk_group");
+  if (!I.hasMod(".async") || !I.hasMod(".bulk") || ToShared == ToGlobal ||
+      (ToShared && (!I.hasMod(".shared::cluster") || !I.hasMod(".global"))) ||
+      (ToGlobal && (!I.hasMod(".shared::cta") || !I.hasMod(".global")))) {
+    error(I.NameRange, "expected cp.async.bulk.shared::cluster.global."
+                       "mbarrier::complete_tx::bytes or cp.async.bulk.global."
+                       "shared::cta.bulk_group");
+    return false;
+  }
+  if (I.Ops[2].K != ptx::Operand::Imm || I.Ops[2].Value != 16) {
+    error(I.Ops[2].Range, "a bulk copy copies one location here: 16 bytes "
+                          "(a location's slot in the harness)");
+    return false;
+  }
+  Op R = asyncPart(I, Op::Kind::Load), W = asyncPart(I, Op::Kind::Store);
+  R.Px = W.Px = Proxy::Async;
+  R.BulkGroup = W.BulkGroup = ToGlobal;
+  R.Sp = ToShared ? Space::Global : Space::Shared;
+  W.Sp = ToShared ? Space::SharedCluster : Space::Global;
+  if (!addressOperand(Th, I.Ops[0], W.Addr) ||
+      !addressOperand(Th, I.Ops[1], R.Addr))
+    return false;
+  Register Tmp;
+  Tmp.Name = fmt::format("cp.{}", TP.Ops.size());
+  R.Dst = int32_t(TP.Regs.size());
+  TP.Regs.push_back(std::move(Tmp));
+  W.Src.push_back(Operand::reg(R.Dst));
+  Op Done = asyncPart(I, Op::Kind::Rmw);
+  if (ToShared && !mbarrierOperand(Th, I.Ops[3], Done))
+    return false;
+  TP.Ops.push_back(std::move(R));
+  TP.Ops.push_back(std::move(W));
+  if (ToShared) {
+    // Completion: an implicit generic-async proxy fence, then complete_tx
+    // on the mbarrier, with release semantics at cluster scope.
+    Op F = asyncPart(I, Op::Kind::Fence);
+    F.Fence = FenceKind::Proxy;
+    F.Px = Proxy::Async;
+    TP.Ops.push_back(std::move(F));
+    Done.Rmw = RmwOp::Add;
+    Done.Mbar = MbarOp::CompleteTx;
+    Done.S = Sem::Release;
+    Done.Sc = Scope::Cluster;
+    Done.Sp = Space::SharedCluster;
+    Done.Bits = 64;
+    Done.Src.push_back(Operand::imm(-1));
+    TxDone[staticLoc(Th, Done.Addr)] += 16;
+    TP.Ops.push_back(std::move(Done));
+  }
+  ++AsyncCount;
+  return true;
+}
+
+/// st.async{.weak}.shared::cluster.mbarrier::complete_tx::bytes.T [a], v,
+/// [b] and red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx
+/// ::bytes.OP.T [a], v, [b]: a weak store (relaxed reduction) into another
+/// CTA's shared memory, then complete_tx on that CTA's mbarrier with
+/// release semantics at cluster scope.
+bool Lowerer::lowerStoreAsync(int32_t Th, const ptx::Instruction &I) {
+  bool Red = I.Op == ptx::Opcode::Red;
+  if (!I.hasMod(".shared::cluster") ||
+      !I.hasMod(".mbarrier::complete_tx::bytes") || I.Types.empty() ||
+      (Red && (I.Atom == ptx::AtomOp::None || !I.hasMod(".relaxed") ||
+               !I.hasMod(".cluster")))) {
+    error(I.NameRange,
+          Red ? "expected red.async.relaxed.cluster.shared::cluster."
+                "mbarrier::complete_tx::bytes.OP.TYPE [a], v, [b]"
+              : "expected st.async.shared::cluster.mbarrier::complete_tx::"
+                "bytes.TYPE [a], v, [b]");
+    return false;
+  }
+  ThreadProgram &TP = P.Threads[size_t(Th)];
+  Op A = asyncPart(I, Red ? Op::Kind::Rmw : Op::Kind::Store);
+  A.Sp = Space::SharedCluster;
+  A.Bits = I.Types[0].Bits;
+  A.Signed = I.Types[0].isSigned();
+  A.S = Red ? Sem::Relaxed : Sem::Weak;
+  A.Sc = Red ? Scope::Cluster : Scope::None;
+  if (Red)
+    A.Rmw = rmwOf(I.Atom);
+  Operand V;
+  if (!addressOperand(Th, I.Ops[0], A.Addr) ||
+      !valueOperand(Th, I.Ops[1], I, V))
+    return false;
+  A.Src.push_back(V);
+  Op Done = asyncPart(I, Op::Kind::Rmw);
+  if (!mbarrierOperand(Th, I.Ops[2], Done))
+    return false;
+  Done.Rmw = RmwOp::Add;
+  Done.Mbar = MbarOp::CompleteTx;
+  Done.S = Sem::Release;
+  Done.Sc = Scope::Cluster;
+  Done.Sp = Space::SharedCluster;
+  Done.Bits = 64;
+  Done.Src.push_back(Operand::imm(-1));
+  TxDone[staticLoc(Th, Done.Addr)] += A.Bits / 8;
+  TP.Ops.push_back(std::move(A));
+  TP.Ops.push_back(std::move(Done));
+  ++AsyncCount;
+  return true;
+}
+
+/// Each mbarrier: in shared memory, used only by mbarrier instructions,
+/// its initial value the arrivals it expects (at least 1), as many
+/// transaction bytes expected as completed, and not in the condition. The
+/// model's pending count starts at the arrivals plus the completions.
+void Lowerer::finishMbarriers() {
+  if (!Ok)
+    return;
+  std::map<int32_t, int32_t> Completions;
+  for (size_t Th = 0; Th != P.Threads.size(); ++Th)
+    for (const Op &O : P.Threads[Th].Ops) {
+      int32_t L = O.K == Op::Kind::Load || O.K == Op::Kind::Store ||
+                          O.K == Op::Kind::Rmw
+                      ? staticLoc(int32_t(Th), O.Addr)
+                      : -1;
+      if (L < 0)
+        continue;
+      bool IsMbar = MbarUse.count(L) > 0;
+      if (IsMbar != (O.Mbar != MbarOp::None)) {
+        const std::string &N = P.Locs[size_t(L)].Name;
+        error(O.Range, IsMbar ? "'" + N + "' is an mbarrier: only mbarrier "
+                                          "instructions access it"
+                              : "'" + N + "' is not an mbarrier");
+        return;
+      }
+      Completions[L] += O.Mbar == MbarOp::CompleteTx;
+    }
+  for (const auto &[L, Where] : MbarUse) {
+    Location &Loc = P.Locs[size_t(L)];
+    if (Loc.R != Region::Shared || Loc.Init.isAddress() || Loc.Init.Int < 1 ||
+        Loc.Init.Int > 1024) {
+      error(Where, fmt::format("mbarrier '{}' must be in shared memory (the "
+                               "memory map) with its expected arrivals, 1 "
+                               "to 1024, as its initial value",
+                               Loc.Name));
+      continue;
+    }
+    if (TxExpected[L] != TxDone[L]) {
+      error(Where, fmt::format("mbarrier '{}': expect_tx announces {} bytes "
+                               "but the test's copies complete {}",
+                               Loc.Name, TxExpected[L], TxDone[L]));
+      continue;
+    }
+    Loc.Mbarrier = int32_t(Loc.Init.Int);
+    Loc.Init.Int += Completions[L];
+    for (size_t Th = 0; Th != P.Threads.size(); ++Th)
+      for (Op &O : P.Threads[Th].Ops)
+        if (O.Mbar == MbarOp::Wait && staticLoc(int32_t(Th), O.Addr) == L)
+          O.Src[0] = Operand::imm(Loc.Init.Int);
   }
 }
 
@@ -916,6 +1363,12 @@ bool Lowerer::lowerRef(const StateRef &R, Observed &Out) {
     auto It = LocIndex.find(R.Name);
     if (It == LocIndex.end()) {
       error(R.NameRange, fmt::format("unknown location '{}'", R.Name));
+      return false;
+    }
+    if (P.Locs[size_t(It->second)].Mbarrier > 0) {
+      error(R.NameRange, fmt::format("'{}' is an mbarrier, whose value is "
+                                     "opaque: the condition cannot name it",
+                                     R.Name));
       return false;
     }
     Out = {-1, It->second};

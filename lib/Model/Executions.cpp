@@ -31,6 +31,9 @@ using litmus::Value;
 namespace {
 
 /// Whether two placements are in one CTA.
+/// The barrier instance of barrier.cluster's events (Lower.cpp).
+constexpr int32_t ClusterBarrierInstance = -2;
+
 bool sameCta(const litmus::Placement &A, const litmus::Placement &B) {
   return A.Device == B.Device && A.Cluster == B.Cluster && A.CTA == B.CTA;
 }
@@ -367,7 +370,9 @@ bool CandidateEnumerator::setUpBarriers() {
     if (Ev.K != EventKind::Barrier)
       continue;
     const litmus::Placement &W = P.Threads[size_t(L.ThreadOf[E])].Where;
-    Key K{W.Device, W.Cluster, W.CTA, Ev.BarrierInstance, Ev.BarrierId,
+    // barrier.cluster (instance -2) meets over the whole cluster: CTA -1.
+    int32_t Cta = Ev.BarrierInstance == ClusterBarrierInstance ? -1 : W.CTA;
+    Key K{W.Device, W.Cluster, Cta, Ev.BarrierInstance, Ev.BarrierId,
           Ev.BarrierCount};
     auto [It, New] = Index.try_emplace(K, Phases.size());
     if (New)
@@ -378,7 +383,7 @@ bool CandidateEnumerator::setUpBarriers() {
       Ph.Quorum = std::max(Ph.Quorum, Ev.Quorum);
     else
       Ph.Mandatory.push_back(unsigned(E));
-    Met[{W.Device, W.Cluster, W.CTA, Ev.BarrierInstance, Ev.BarrierId}]
+    Met[{W.Device, W.Cluster, Cta, Ev.BarrierInstance, Ev.BarrierId}]
         .insert(L.ThreadOf[E]);
   }
   for (auto &[K, I] : Index) {
@@ -395,9 +400,13 @@ bool CandidateEnumerator::setUpBarriers() {
     litmus::Placement Here{Dev, Clu, Cta, 0};
     const std::set<int32_t> &Arrived = Met[{Dev, Clu, Cta, Inst, Id}];
     for (size_t T = 0; T != P.Threads.size(); ++T) {
-      if (!sameCta(P.Threads[T].Where, Here))
+      const litmus::Placement &TW = P.Threads[T].Where;
+      if (Cta < 0 ? TW.Device != Dev || TW.Cluster != Clu
+                  : !sameCta(TW, Here))
         continue;
-      if (!Arrived.count(int32_t(T)) && !StaticBarriers[T].count({Inst, Id}))
+      // Every thread of the cluster takes part in barrier.cluster.
+      if (Cta >= 0 && !Arrived.count(int32_t(T)) &&
+          !StaticBarriers[T].count({Inst, Id}))
         continue;
       bool Reached = std::any_of(
           Ph.Members.begin(), Ph.Members.end(),

@@ -27,13 +27,15 @@ const char *const SetNames[] = {
     "REL",    "ACQ_REL", "SC",  "CTA",     "CLUSTER",  "GPU",
     "SYS",    "MEMBAR", "FENCE_SC", "FENCE_ACQ_REL", "SHARED", "GLOBAL",
     "CA",     "CG",    "CS",    "LU",      "CV",       "WB",
-    "WT",     "GEN",   "SUR",   "TEX",     "CON",      "ALIAS"};
+    "WT",     "GEN",   "SUR",   "TEX",     "CON",      "ALIAS",
+    "ASYNC",  "CBAR",  "AOP",   "AWAIT",   "BULK"};
 
 enum SetId : unsigned {
   SAll, SR, SW, SM, SF, SIW, SB, SATOM, SWEAK, SVOL, SRLX, SACQ, SREL,
   SACQ_REL, SSC, SCTA, SCLUSTER, SGPU, SSYS, SMEMBAR, SFENCE_SC,
   SFENCE_ACQ_REL, SSHARED, SGLOBAL, SCA, SCG, SCS, SLU, SCV, SWB, SWT,
-  SGEN, SSUR, STEX, SCON, SALIAS, NumSets
+  SGEN, SSUR, STEX, SCON, SALIAS, SASYNC, SCBAR, SAOP, SAWAIT, SBULK,
+  NumSets
 };
 static_assert(sizeof(SetNames) / sizeof(SetNames[0]) == NumSets);
 
@@ -43,8 +45,14 @@ static_assert(sizeof(SetNames) / sizeof(SetNames[0]) == NumSets);
 /// (PTX: relaxed with system scope); a fence is SC (membar, fence.sc) or
 /// ACQ_REL; a proxy fence and a barrier have none.
 template <typename AddFn> void addSemSets(const Event &Ev, AddFn &&Add) {
-  if (Ev.K == EventKind::Barrier)
+  if (Ev.K == EventKind::Barrier) {
+    // barrier.cluster: arrive releases (unless .relaxed), wait acquires.
+    if (Ev.S == Sem::Release)
+      Add(SREL);
+    else if (Ev.S == Sem::Acquire)
+      Add(SACQ);
     return;
+  }
   if (Ev.K == EventKind::Fence) {
     if (Ev.Fence == FenceKind::FenceAcqRel)
       Add(SACQ_REL);
@@ -77,6 +85,7 @@ unsigned proxySet(litmus::Proxy Px) {
   case litmus::Proxy::Texture: return STEX;
   case litmus::Proxy::Constant: return SCON;
   case litmus::Proxy::Alias: return SALIAS;
+  case litmus::Proxy::Async: return SASYNC;
   }
   return NumSets;
 }
@@ -164,7 +173,7 @@ void clearRelation(Relation &R, unsigned N) {
 const char *const FixedNames[] = {
     "id",   "po",   "loc",  "ext",     "int",  "rmw", "addr",  "data",
     "ctrl", "po-loc", "warp", "cta",   "cluster", "gl", "gpu", "sys",
-    "vloc", "sr",   "scta", "syncbar", "sync_fence"};
+    "vloc", "sr",   "scta", "syncbar", "sync_fence", "async-inst"};
 
 /// The level of the thread hierarchy an event's scope names, if it has one:
 /// its scope qualifier, .sys for .volatile.
@@ -349,6 +358,18 @@ bool Primitives::setUpCombination(const litmus::Program &P,
       AddCur(SB);
       break;
     }
+    if (Ev.OpIndex >= 0) {
+      const litmus::Op &O =
+          P.Threads[size_t(ThreadOf[E])].Ops[size_t(Ev.OpIndex)];
+      if (O.ClusterBarrier)
+        AddCur(SCBAR);
+      if (O.Async >= 0)
+        AddCur(SAOP);
+      if (O.AsyncWait)
+        AddCur(SAWAIT);
+      if (O.BulkGroup)
+        AddCur(SBULK);
+    }
     if (Ev.K == EventKind::Read || Ev.K == EventKind::Write) {
       AddCur(P.Locs[size_t(Ev.Loc)].R == litmus::Region::Shared ? SSHARED
                                                                 : SGLOBAL);
@@ -367,7 +388,7 @@ bool Primitives::setUpCombination(const litmus::Program &P,
 
   // Relations fixed by the combination.
   for (Relation *R : {&Id, &Po, &Loc, &VLoc, &Ext, &Int, &Rmw, &Addr, &Data,
-                      &Ctrl, &PoLoc, &Sr})
+                      &Ctrl, &PoLoc, &Sr, &AsyncInst})
     clearRelation(*R, N);
   for (Relation &R : Scopes)
     clearRelation(R, N);
@@ -466,6 +487,18 @@ bool Primitives::setUpCombination(const litmus::Program &P,
         Row[K] = Reach[K] & IncludedBy[T * Wd + K];
     }
   }
+  // async-inst: po between the events of one asynchronous instruction.
+  for (unsigned A = NumInits; A < N; ++A) {
+    const Event &EA = *Events[A].E;
+    const litmus::Op &OA =
+        P.Threads[size_t(ThreadOf[A])].Ops[size_t(EA.OpIndex)];
+    if (OA.Async < 0)
+      continue;
+    for (unsigned B = A + 1; B < N && ThreadOf[B] == ThreadOf[A]; ++B)
+      if (P.Threads[size_t(ThreadOf[B])].Ops[size_t(Events[B].E->OpIndex)]
+              .Async == OA.Async)
+        AsyncInst.insert(A, B);
+  }
   // Dependencies and rmw, from each trace's masks over its reads.
   for (size_t T = 0; T < Chosen.size(); ++T) {
     const Trace &Tr = *Chosen[T];
@@ -515,7 +548,8 @@ bool Primitives::setUpCombination(const litmus::Program &P,
                              &Rmw,  &Addr, &Data,  &Ctrl,          &PoLoc,
                              &Scopes[LWarp], &Scopes[LCta], &Scopes[LCluster],
                              &Scopes[LGpu],  &Scopes[LGpu], &Scopes[LSys],
-                             &VLoc, &Sr,   &Scopes[LCta], &SyncBar, &SyncFence};
+                             &VLoc, &Sr,   &Scopes[LCta], &SyncBar, &SyncFence,
+                             &AsyncInst};
   static_assert(std::size(Fixed) == std::size(FixedNames));
   static const std::vector<PlanEntry> Plan = makePlan();
   // The execution is made once (names and all) and refilled after: resized

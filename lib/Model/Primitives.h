@@ -80,7 +80,8 @@ private:
   cat::Relation ExtRel, IntRel;
   // Per combination, reused (cleared in place) to spare allocations.
   std::vector<cat::EventSet> SetBuf;
-  cat::Relation Id, Po, Loc, VLoc, Ext, Int, Rmw, Addr, Data, Ctrl, PoLoc, Sr;
+  cat::Relation Id, Po, Loc, VLoc, Ext, Int, Rmw, Addr, Data, Ctrl, PoLoc, Sr,
+      AsyncInst;
   cat::Relation Scopes[5];
   cat::Relation FenceRelations[11];
   std::vector<int32_t> LocOf, VLocOf;

@@ -389,6 +389,10 @@ private:
         }
         E.Arrive = O.Arrive;
         std::pair<int32_t, int64_t> Key{E.BarrierInstance, E.BarrierId};
+        // barrier.cluster: the k-th arrive and the k-th wait of a thread
+        // are of one phase, so each is counted on its own.
+        if (O.ClusterBarrier)
+          Key.first = O.Arrive ? -2 : -3;
         int32_t Count = 0;
         bool Found = false;
         for (auto &[K, C] : S.BarrierCounts)
@@ -471,6 +475,17 @@ private:
       return false;
     uint64_t Self = uint64_t(1) << *Ord;
     Value Loaded = Old.isAddress() ? Old : wrapValue(Old, O.Bits, O.Signed);
+    if (O.K == Op::Kind::Load && O.Mbar == litmus::MbarOp::Wait) {
+      // The phase of parity Src[1] has completed: the pending count has
+      // gone from E (Src[0]) down by a number of arrivals whose count of
+      // whole phases has the other parity.
+      if (Old.isAddress())
+        return false;
+      int64_t E = O.Src[0].Imm.Int, Done = (E - Old.Int) / std::max<int64_t>(E, 1);
+      setReg(S, O.Dst, Value{-1, (Done & 1) != O.Src[1].Imm.Int ? 1 : 0}, Self);
+      ++S.Pc;
+      return true;
+    }
     if (O.K == Op::Kind::Load) {
       setReg(S, O.Dst, Loaded, Self);
       ++S.Pc;

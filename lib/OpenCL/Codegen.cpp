@@ -322,6 +322,14 @@ struct Emitter {
     if (Guarded) {
       line("  if ({}r{}) {{", O.GuardNegated ? "!" : "", O.GuardReg);
     }
+    if (O.ClusterBarrier || O.Mbar != litmus::MbarOp::None || O.Async >= 0 ||
+        O.MapaRank >= 0 || O.Sp == litmus::Space::SharedCluster) {
+      unsupported(O, "Hopper's clusters, mbarriers and asynchronous copies "
+                     "(OpenCL C has none; the CUDA backend runs them)");
+      if (Guarded)
+        line("  }}");
+      return;
+    }
     switch (O.K) {
     case Op::Kind::Load:
     case Op::Kind::Store:

@@ -44,6 +44,7 @@ public:
 
 private:
   bool decodeModifiers(Instruction &I);
+  bool decodeHopper(Instruction &I);
   void decodeModuleModifiers(Instruction &I);
   bool parseRawOperand(Operand &O, bool &IsBracket, bool &IsInt);
   bool parseOperands(Instruction &I);

@@ -90,7 +90,7 @@ struct OpcodeInfo {
   Opcode Op;
 };
 
-constexpr std::array<OpcodeInfo, 32> Opcodes = {{
+constexpr std::array<OpcodeInfo, 35> Opcodes = {{
     {"ld", Opcode::Ld},       {"st", Opcode::St},
     {"atom", Opcode::Atom},   {"red", Opcode::Red},
     {"membar", Opcode::Membar}, {"fence", Opcode::Fence},
@@ -108,6 +108,11 @@ constexpr std::array<OpcodeInfo, 32> Opcodes = {{
     {"sust", Opcode::St},     {"suld", Opcode::Ld},
     {"suatom", Opcode::Atom}, {"sured", Opcode::Red},
     {"tld", Opcode::Ld},      {"cold", Opcode::Ld},
+    // Hopper: mbarrier objects, bulk asynchronous copies and mapa (the
+    // address of a location in another CTA of the cluster). barrier.cluster
+    // is `barrier` with .cluster first (BarrierCluster).
+    {"mbarrier", Opcode::Mbarrier}, {"cp", Opcode::CpAsync},
+    {"mapa", Opcode::Other},
 }};
 
 /// The proxy of a litmus cell's access opcode name ("sust" -> Surface).
@@ -515,6 +520,9 @@ bool InstParser::parseInstruction(Instruction &I) {
     I.Mods.push_back({std::string(Mod.Text), Mod.Range});
   }
   if (PMode == Mode::Litmus) {
+    if (I.Op == Opcode::Bar && I.Name == "barrier" && !I.Mods.empty() &&
+        I.Mods[0].Text == ".cluster")
+      I.Op = Opcode::BarrierCluster;
     if (!parseOperands(I))
       return false;
     I.Range = span(Begin);
@@ -858,7 +866,86 @@ bool InstParser::parseModuleOperand(Operand &O) {
                  fmt::format("expected an operand, found {}", describeFound(T)));
   }
 }
+/// Whether \p I is one of Hopper's instructions that decodeHopper reads.
+static bool isHopperForm(const Instruction &I) {
+  return I.Op == Opcode::BarrierCluster || I.Op == Opcode::Mbarrier ||
+         I.Op == Opcode::CpAsync || I.Op == Opcode::Other ||
+         ((I.Op == Opcode::St || I.Op == Opcode::Red) && I.hasMod(".async"));
+}
+
+/// Litmus cells: barrier.cluster, mbarrier, cp.async.bulk, mapa, st.async
+/// and red.async. Each modifier must be one its form takes; semantics,
+/// scope, the (first) state space and the type are decoded, the rest stays
+/// in Mods for lower(), which checks the combination.
+bool InstParser::decodeHopper(Instruction &I) {
+  std::vector<std::string_view> Takes;
+  switch (I.Op) {
+  case Opcode::BarrierCluster:
+    Takes = {".cluster", ".arrive", ".wait", ".release", ".relaxed",
+             ".acquire", ".aligned"};
+    break;
+  case Opcode::Mbarrier:
+    Takes = {".arrive",  ".expect_tx", ".try_wait", ".test_wait", ".parity",
+             ".release", ".relaxed",   ".acquire",  ".cta",       ".cluster",
+             ".shared",  ".shared::cta", ".shared::cluster", ".b64"};
+    break;
+  case Opcode::CpAsync:
+    Takes = {".async", ".bulk", ".shared::cluster", ".shared::cta", ".global",
+             ".mbarrier::complete_tx::bytes", ".bulk_group", ".commit_group",
+             ".wait_group", ".read"};
+    break;
+  case Opcode::Other:
+    Takes = {".shared::cluster", ".u32", ".u64"};
+    break;
+  default: // st.async, red.async
+    Takes = {".async", ".weak", ".relaxed", ".cluster", ".shared::cluster",
+             ".mbarrier::complete_tx::bytes", ".b32", ".u32", ".s32", ".b64",
+             ".u64", ".s64", ".add", ".inc", ".dec", ".min", ".max", ".and",
+             ".or", ".xor"};
+    break;
+  }
+  if (I.Op == Opcode::Other && I.Name != "mapa")
+    return error(I.NameRange, fmt::format("unknown instruction '{}'", I.Name));
+  bool SpaceSeen = false;
+  for (const Modifier &M : I.Mods) {
+    std::string_view T = M.Text;
+    if (std::find(Takes.begin(), Takes.end(), T) == Takes.end())
+      return error(M.Range,
+                   fmt::format("unknown modifier '{}' for '{}'", T, I.Name));
+    if (Sem S = semOf(T); S != Sem::None) {
+      if (I.S != Sem::None)
+        return error(M.Range, fmt::format("'{}' has two semantics", I.Name));
+      I.S = S;
+    } else if (Scope Sc = scopeOf(T);
+               Sc != Scope::None && I.Op != Opcode::BarrierCluster) {
+      if (I.Sc != Scope::None)
+        return error(M.Range, fmt::format("'{}' has two scopes", I.Name));
+      I.Sc = Sc;
+    } else if (std::optional<AddrSpace> AS = addrSpaceOf(T)) {
+      // The first space: Space, with .shared::cluster in ASpace.
+      if (!SpaceSeen) {
+        I.ASpace = *AS;
+        I.Space = *AS == AddrSpace::Global ? StateSpace::Global
+                                           : StateSpace::Shared;
+      }
+      SpaceSeen = true;
+    } else if (std::optional<Type> Ty = parseType(T)) {
+      if (!I.Types.empty())
+        return error(M.Range, fmt::format("too many types on '{}'", I.Name));
+      I.Types.push_back(*Ty);
+    } else if (AtomOp A = atomOf(T); A != AtomOp::None) {
+      if (I.Op != Opcode::Red)
+        return error(M.Range,
+                     fmt::format("unknown modifier '{}' for '{}'", T, I.Name));
+      I.Atom = A;
+    }
+  }
+  return true;
+}
+
 bool InstParser::decodeModifiers(Instruction &I) {
+  if (isHopperForm(I))
+    return decodeHopper(I);
   const Modifier *SemMod = nullptr, *ScopeMod = nullptr, *SpaceMod = nullptr,
                  *CacheMod = nullptr, *AtomMod = nullptr, *CmpMod = nullptr;
   bool Sync = false, Arrive = false;
@@ -894,6 +981,12 @@ bool InstParser::decodeModifiers(Instruction &I) {
     } else if (I.Op == Opcode::Fence && T == ".proxy") {
       ProxyMod = &M;
       Known = true;
+    } else if (I.Op == Opcode::Fence && ProxyMod && T == ".async") {
+      // fence.proxy.async: Px stays Generic, lower() reads the modifier.
+      if (KindMod)
+        return Conflict(M, KindMod);
+      KindMod = &M;
+      Known = true;
     } else if (std::optional<Proxy> K = proxyKindOf(T);
                K && I.Op == Opcode::Fence && ProxyMod) {
       if (KindMod)
@@ -924,11 +1017,19 @@ bool InstParser::decodeModifiers(Instruction &I) {
       ScopeMod = &M;
       I.Sc = Sc;
       Known = true;
-    } else if ((T == ".global" || T == ".shared") && isMemOp(I.Op)) {
+    } else if ((T == ".global" || T == ".shared" || T == ".shared::cta" ||
+                T == ".shared::cluster") &&
+               (isMemOp(I.Op) || (I.Op == Opcode::Fence && KindMod &&
+                                  KindMod->Text == ".async"))) {
+      // fence.proxy.async.S names the state space it orders (all of them
+      // without S); the model orders every location alike.
       if (SpaceMod)
         return Conflict(M, SpaceMod);
       SpaceMod = &M;
       I.Space = T == ".global" ? StateSpace::Global : StateSpace::Shared;
+      I.ASpace = T == ".global"            ? AddrSpace::Global
+                 : T == ".shared::cluster" ? AddrSpace::SharedCluster
+                                           : AddrSpace::Shared;
       Known = true;
     } else if (CacheOp C = cacheOf(T);
                C != CacheOp::None &&
@@ -1014,7 +1115,7 @@ bool InstParser::decodeModifiers(Instruction &I) {
       if (!KindMod)
         return error(ProxyMod->Range,
                      "'fence.proxy' needs a proxy kind (.alias, .surface, "
-                     ".texture or .constant)");
+                     ".texture, .constant or .async)");
       if (SemMod || ScopeMod)
         return error((SemMod ? SemMod : ScopeMod)->Range,
                      "a proxy fence takes no semantics or scope");
@@ -1133,8 +1234,26 @@ bool InstParser::parseOperands(Instruction &I) {
   case Opcode::Setp: Shape = "dvv"; break;
   case Opcode::Bra: Shape = "l"; break;
   case Opcode::CmpBra: Shape = "vvl"; break;
+  case Opcode::BarrierCluster: Shape = ""; break;
+  case Opcode::Mbarrier:
+    // arrive: state (or _), barrier [, tx bytes]; try_wait / test_wait:
+    // predicate, barrier, phase parity.
+    Shape = I.hasMod(".arrive") ? (I.hasMod(".expect_tx") ? "dav" : "da")
+                                : "dav";
+    break;
+  case Opcode::CpAsync:
+    // cp.async.bulk dst, src, bytes[, mbarrier]; commit_group; wait_group N.
+    Shape = I.hasMod(".commit_group")                   ? ""
+            : I.hasMod(".wait_group")                   ? "v"
+            : I.hasMod(".mbarrier::complete_tx::bytes") ? "aava"
+                                                        : "aav";
+    break;
+  case Opcode::Other: Shape = "dav"; break; // mapa d, a, rank
   default: break; // Module-only opcodes never reach the litmus parser.
   }
+  // st.async / red.async: address, value, mbarrier.
+  if ((I.Op == Opcode::St || I.Op == Opcode::Red) && I.hasMod(".async"))
+    Shape = "ava";
   bool IsCas = false;
   for (const Modifier &Mod : I.Mods)
     IsCas |= Mod.Text == ".cas";

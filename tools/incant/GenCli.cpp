@@ -52,7 +52,7 @@ static void addGen(CLI::App &App, int &Rc) {
                   "Access variants: weak, volatile, relaxed.S, atomic.S, "
                   "acqrel.S, relacq.S")
       ->capture_default_str();
-  Sub->add_option("--mem", F.Memory, "Memory variants: global, shared")
+  Sub->add_option("--mem", F.Memory, "Memory variants: global, shared, dsmem (distributed shared memory of a cluster)")
       ->capture_default_str();
   Sub->add_option("--preset", Preset,
                   "A named family: campaign, classic, modern");

@@ -44,7 +44,21 @@ struct GeneratedTest {
   uint32_t NumGlobal = 0;
   uint32_t NumShared = 0;
   uint32_t NumOut = 0;      ///< Observed items plus 64-bit items' high words.
-  bool HasBarrier = false;  ///< The test has bar.sync.
+  bool HasBarrier = false;  ///< The test has bar.sync or barrier.cluster.
+  /// Hopper's features: a CTA reaches another's shared memory (mapa,
+  /// st.async): every CTA of a cluster syncs the cluster after setting up
+  /// its shared memory and before it exits, and no lane shadows the test
+  /// (a shadow's own region is global memory).
+  bool ClusterShared = false;
+  /// Words per shared slot: 4 (16 bytes) when the test has an mbarrier or
+  /// a bulk copy (8- and 16-byte aligned objects), else 1.
+  uint32_t SharedStride = 1;
+  /// Bulk copies: global locations on 16-byte boundaries (stride and
+  /// location distance multiples of 4 words).
+  bool Align16 = false;
+  /// mbarrier and asynchronous instructions have no SASS class optcheck
+  /// knows (SYNCS, UBLKCP, ...): the check is skipped.
+  bool SkipOptCheck = false;
   /// Global locations have 8-byte slots: location j at index 2j, its high
   /// word one word after it.
   bool Wide = false;

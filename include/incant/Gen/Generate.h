@@ -56,7 +56,7 @@ struct FamilyOptions {
   /// po edge, acquire on reads before one, the others weak).
   std::string Accesses = "weak";
   /// Memory variants: global; shared (every location whose users share a
-  /// CTA; the variant is skipped where none does).
+  /// CTA; the variant is skipped where none does); dsmem (MemVariant).
   std::string Memory = "global";
 };
 
@@ -131,12 +131,25 @@ std::optional<std::vector<GeneratedTest>>
 generate(const GenOptions &Opts, DiagnosticEngine &Diags,
          GenStats *Stats = nullptr);
 
+/// Where a test's locations live: global memory; shared memory of the one
+/// CTA that uses each (where one does); or distributed shared memory: each
+/// location whose users share a cluster lives in the shared memory of its
+/// first user's CTA, and threads of the cluster's other CTAs reach it
+/// through mapa and .shared::cluster accesses.
+enum class MemVariant : uint8_t { Global, Shared, Dsmem };
+
 /// Builds the test of one concrete cycle (no generic fence or level left).
 /// \p AccessName names the access variant in the test's name (empty: from
 /// the events' kinds). On failure returns nullopt and sets \p Why.
-std::optional<GeneratedTest> buildTest(const Cycle &C, bool Shared,
+std::optional<GeneratedTest> buildTest(const Cycle &C, MemVariant Mem,
                                        const std::string &AccessName,
                                        std::string &Why);
+inline std::optional<GeneratedTest> buildTest(const Cycle &C, bool Shared,
+                                              const std::string &AccessName,
+                                              std::string &Why) {
+  return buildTest(C, Shared ? MemVariant::Shared : MemVariant::Global,
+                   AccessName, Why);
+}
 
 struct GenCommand {
   GenOptions Opts;

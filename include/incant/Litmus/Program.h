@@ -39,8 +39,10 @@ enum class Scope : uint8_t { None, CTA, Cluster, GPU, Sys };
 /// Memory region of a location (from the memory map; default global).
 enum class Region : uint8_t { Global, Shared };
 
-/// State space written on the instruction (.global, .shared or generic).
-enum class Space : uint8_t { Generic, Global, Shared };
+/// State space written on the instruction (.global, .shared or generic);
+/// SharedCluster is .shared::cluster: distributed shared memory, possibly
+/// another CTA's of the cluster (its address from mapa).
+enum class Space : uint8_t { Generic, Global, Shared, SharedCluster };
 
 enum class CacheOp : uint8_t { None, CA, CG, CS, LU, CV, WB, WT };
 
@@ -57,7 +59,16 @@ enum class FenceKind : uint8_t { Membar, FenceSC, FenceAcqRel, Proxy };
 /// texture (tld) and constant (cold) accesses. For a proxy fence, what it
 /// orders: one of those proxies, or Alias (`fence.proxy.alias`: virtual
 /// aliases of one physical location).
-enum class Proxy : uint8_t { Generic, Surface, Texture, Constant, Alias };
+/// Async is the asynchronous proxy (cp.async.bulk, st.async, red.async).
+enum class Proxy : uint8_t { Generic, Surface, Texture, Constant, Alias, Async };
+
+/// What an access does to an mbarrier object (Location::Mbarrier > 0). The
+/// model keeps an mbarrier's pending count: it starts at the arrivals it
+/// expects per phase (plus one per transaction completed on it, see
+/// lower()), an arrival or a completed transaction adds -1 (an Rmw), and a
+/// wait (a Load) sets its destination to whether the phase of the parity
+/// in Src[1] has completed, given the expected count in Src[0].
+enum class MbarOp : uint8_t { None, Arrive, Wait, CompleteTx };
 
 enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -92,7 +103,8 @@ struct Op {
     Store,   ///< [Addr] <- Src[0]
     Rmw,     ///< Dst <- [Addr]; [Addr] <- f(old, Src...) (atom; red has Dst=-1)
     Fence,   ///< membar / fence
-    Barrier, ///< bar.sync / bar.arrive (CTA-wide execution barrier)
+    Barrier, ///< bar.sync / bar.arrive (CTA-wide execution barrier), and
+             ///< barrier.cluster.arrive / .wait (ClusterBarrier set)
     Alu,     ///< Dst <- f(Src...)
     Branch,  ///< if guard: goto Target
   } K;
@@ -128,6 +140,25 @@ struct Op {
   int32_t BarrierIdReg = -1;    ///< Register holding the id, else -1.
   Operand BarrierQuorum;        ///< Dat3M's quorum (Kind::None if absent).
   bool Arrive = false;          ///< bar.arrive: waits for nobody.
+  /// barrier.cluster.arrive (Arrive, S Release or Relaxed) or .wait (S
+  /// Acquire): the k-th arrive of each thread of the cluster precedes the
+  /// k-th wait of every thread of it.
+  bool ClusterBarrier = false;
+  MbarOp Mbar = MbarOp::None;   ///< Load/Rmw on an mbarrier object.
+  /// The ops of one asynchronous instruction (cp.async.bulk, st.async,
+  /// red.async: its async-proxy accesses, the proxy fence that completes
+  /// it and its mbarrier complete_tx) share an id; -1 for other ops.
+  int32_t Async = -1;
+  /// A fence that waits for this thread's bulk async-groups to complete
+  /// (cp.async.bulk.wait_group 0); Fence is Proxy with Px Async.
+  bool AsyncWait = false;
+  /// An op of a bulk async-group copy (cp.async.bulk ... .bulk_group),
+  /// which wait_group completes.
+  bool BulkGroup = false;
+  /// An Alu Mov from mapa: Src[0] is the location's address, and the CTA
+  /// of this rank in the thread's cluster holds it (Sp SharedCluster for
+  /// `mapa.shared::cluster`, else Generic); -1 for other ops.
+  int32_t MapaRank = -1;
 
   SourceRange Range;            ///< The instruction in the litmus file.
 };
@@ -171,6 +202,9 @@ struct Location {
   /// location are `loc`, to one generic address `vloc`.
   int32_t Phys = -1;
   int32_t Generic = -1;
+  /// An mbarrier object (shared memory) expecting this many arrivals per
+  /// phase; 0 for an ordinary location.
+  int32_t Mbarrier = 0;
   int32_t phys(int32_t Self) const { return Phys < 0 ? Self : Phys; }
   int32_t generic(int32_t Self) const { return Generic < 0 ? Self : Generic; }
 };

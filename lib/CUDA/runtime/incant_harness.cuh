@@ -30,6 +30,16 @@
 #ifndef INCANT_HAS_BARRIER
 #define INCANT_HAS_BARRIER 0 /* the test has bar.sync (generated code) */
 #endif
+#ifndef INCANT_CLUSTER_SHARED
+#define INCANT_CLUSTER_SHARED 0 /* CTAs reach each other's shared memory */
+#endif
+
+/* The whole cluster meets: every thread of its CTAs (not .aligned, as the
+ * lanes of a warp may come from different paths). */
+__device__ __forceinline__ void incant_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\n\t"
+               "barrier.cluster.wait.acquire;" ::: "memory");
+}
 
 typedef unsigned long long incant_u64;
 
@@ -169,7 +179,7 @@ __device__ __forceinline__ void incant_barrier(const IncantParams &P) {
 
 extern "C" __global__ void INCANT_CLUSTER_ATTR __launch_bounds__(1024)
 INCANT_KERNEL(incant_test_kernel)(const __grid_constant__ IncantParams P) {
-  extern __shared__ unsigned incant_smem[];
+  extern __shared__ __align__(16) unsigned incant_smem[];
   unsigned vb = INCANT_CLUSTER > 1
                     ? blockIdx.x
                     : (unsigned)(((incant_u64)blockIdx.x * P.blockPerm +
@@ -183,7 +193,11 @@ INCANT_KERNEL(incant_test_kernel)(const __grid_constant__ IncantParams P) {
   unsigned w = threadIdx.x / 32u, ln = threadIdx.x % 32u;
   if (INCANT_NUM_SHARED > 0) {
     incant_init_shared(P, incant_smem);
-    __syncthreads();
+    /* Other CTAs of the cluster may reach this one's shared memory. */
+    if (INCANT_CLUSTER_SHARED)
+      incant_cluster_sync();
+    else
+      __syncthreads();
   }
   if (P.flags & INCANT_F_PRESTRESS)
     incant_stress(P, P.preStressIters, vb * blockDim.x + threadIdx.x);
@@ -200,7 +214,12 @@ INCANT_KERNEL(incant_test_kernel)(const __grid_constant__ IncantParams P) {
     incant_test(P, vb, w, ln, incant_smem, shadow);
   }
   if (INCANT_NUM_SHARED > 0) {
-    __syncthreads();
+    /* With distributed shared memory, the cluster's accesses to this CTA's
+     * shared memory are done before it is read out and before it exits. */
+    if (INCANT_CLUSTER_SHARED)
+      incant_cluster_sync();
+    else
+      __syncthreads();
     if (w < P.warps && ln < P.lanes)
       incant_copy_shared(P, vb, w, ln, incant_smem);
   }
