@@ -9,9 +9,9 @@
 #     the built-in defaults.
 #   bench/cuda/hopper-h200.sh INCANT OUTDIR campaign
 #     the Hopper campaign (bench/cuda/hopper-tests.sh's families plus
-#     litmus/Hopper) under the shipped profiles (incant's default), its
-#     report, and the library's MP tests with no --profile (the H200 uses
-#     its shipped profile by default).
+#     litmus/Hopper) under profiles/nvidia-h200.json, its report, and the
+#     library's MP tests with no --profile (the H200 uses its shipped
+#     profile by default).
 # Environment: WORKERS (8), ITERATIONS (100), LIMIT (campaign seconds, 400),
 # TUNE_BUDGET (tune --quick's budget, 240s).
 set -u
@@ -70,6 +70,7 @@ else
   START=$(date +%s)
   timeout "${LIMIT:-400}" "$I" campaign "$T" --db "$DB" --backend cuda \
     --devices "$devs" --iterations "${ITERATIONS:-100}" $M \
+    --profile profiles/nvidia-h200.json \
     2> "$O/progress.log"
   echo "campaign rc=$? after $(( $(date +%s) - START )) s"
   tail -3 "$O/progress.log"
