@@ -1033,8 +1033,9 @@ void Emitter::emitGlue() {
     const auto &Ob = P.Observe[K];
     if (Ob.Thread >= 0 || G.SharedIndex[Ob.Index] < 0)
       continue;
-    // The owner is the first role that touches the location; every role
-    // touching a shared location sits in one CTA (the lowering checks it).
+    // The owner is the first role that touches the location itself; the
+    // roles that do all sit in its home CTA (the lowering checks it; the
+    // others reach it through mapa).
     size_t Owner = 0;
     for (size_t R = 0; R < P.Threads.size(); ++R) {
       // By name, or through a register holding its address from the

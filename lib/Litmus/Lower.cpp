@@ -78,6 +78,7 @@ private:
   bool mbarrierOperand(int32_t Th, const ptx::Operand &A, Op &O);
   int32_t staticLoc(int32_t Th, const Operand &A) const;
   Op asyncPart(const ptx::Instruction &I, Op::Kind K) const;
+  void completeTx(int32_t Th, Op &Done, int64_t Bytes);
   void finishMbarriers();
   std::vector<int32_t> clusterRanks() const;
   bool lowerValue(const ValueExpr &V, Value &Out);
@@ -1167,6 +1168,20 @@ Op Lowerer::asyncPart(const ptx::Instruction &I, Op::Kind K) const {
   return O;
 }
 
+/// Makes \p Done (its mbarrier operand set) the complete_tx of \p Bytes
+/// that ends an asynchronous instruction: one off the mbarrier's pending
+/// count, with release semantics at cluster scope.
+void Lowerer::completeTx(int32_t Th, Op &Done, int64_t Bytes) {
+  Done.Rmw = RmwOp::Add;
+  Done.Mbar = MbarOp::CompleteTx;
+  Done.S = Sem::Release;
+  Done.Sc = Scope::Cluster;
+  Done.Sp = Space::SharedCluster;
+  Done.Bits = 64;
+  Done.Src.push_back(Operand::imm(-1));
+  TxDone[staticLoc(Th, Done.Addr)] += Bytes;
+}
+
 /// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 /// [dst], [src], 16, [b]; cp.async.bulk.global.shared::cta.bulk_group
 /// [dst], [src], 16; commit_group (nothing to the model); wait_group 0.
@@ -1230,14 +1245,7 @@ bool Lowerer::lowerBulkCopy(int32_t Th, const ptx::Instruction &I) {
     F.Fence = FenceKind::Proxy;
     F.Px = Proxy::Async;
     TP.Ops.push_back(std::move(F));
-    Done.Rmw = RmwOp::Add;
-    Done.Mbar = MbarOp::CompleteTx;
-    Done.S = Sem::Release;
-    Done.Sc = Scope::Cluster;
-    Done.Sp = Space::SharedCluster;
-    Done.Bits = 64;
-    Done.Src.push_back(Operand::imm(-1));
-    TxDone[staticLoc(Th, Done.Addr)] += 16;
+    completeTx(Th, Done, 16);
     TP.Ops.push_back(std::move(Done));
   }
   ++AsyncCount;
@@ -1279,14 +1287,7 @@ bool Lowerer::lowerStoreAsync(int32_t Th, const ptx::Instruction &I) {
   Op Done = asyncPart(I, Op::Kind::Rmw);
   if (!mbarrierOperand(Th, I.Ops[2], Done))
     return false;
-  Done.Rmw = RmwOp::Add;
-  Done.Mbar = MbarOp::CompleteTx;
-  Done.S = Sem::Release;
-  Done.Sc = Scope::Cluster;
-  Done.Sp = Space::SharedCluster;
-  Done.Bits = 64;
-  Done.Src.push_back(Operand::imm(-1));
-  TxDone[staticLoc(Th, Done.Addr)] += A.Bits / 8;
+  completeTx(Th, Done, A.Bits / 8);
   TP.Ops.push_back(std::move(A));
   TP.Ops.push_back(std::move(Done));
   ++AsyncCount;
