@@ -2,6 +2,8 @@
 
 #include "incant/Testing/Programs.h"
 #include "incant/CUDA/Codegen.h"
+#include "incant/Litmus/Lower.h"
+#include "incant/Litmus/Parser.h"
 
 #include <gtest/gtest.h>
 
@@ -334,4 +336,97 @@ TEST(CudaCodegen, HarnessIsEmbedded) {
   EXPECT_STREQ(F[0].Name, "incant_params.h");
   EXPECT_TRUE(has(F[1].Text, "incant_test_kernel"));
   EXPECT_TRUE(has(F[1].Text, "incant_hist_kernel"));
+}
+
+namespace {
+
+/// A GPU_PTX test from text, lowered.
+litmus::Program lowered(const std::string &Text) {
+  auto F = std::make_shared<SourceFile>("t.litmus", Text);
+  DiagnosticEngine Diags;
+  auto T = litmus::parseTest(F, Diags);
+  EXPECT_TRUE(T.has_value());
+  auto P = T ? litmus::lower(*T, Diags) : std::nullopt;
+  EXPECT_TRUE(P.has_value()) << (Diags.diagnostics().empty()
+                                     ? std::string()
+                                     : Diags.diagnostics().front().Message);
+  return P ? *P : litmus::Program();
+}
+
+const char *DsmemMP = R"(GPU_PTX MP+dsmem
+{
+0:.reg .b64 r1 = x;
+0:.reg .b64 r3 = y;
+1:.reg .s32 r0;
+1:.reg .s32 r2;
+1:.reg .b32 r4;
+1:.reg .b32 r5;
+x=0; y=0;
+}
+ T0                   | T1                                ;
+ st.shared.s32 [r1],1 | mapa.shared::cluster.u32 r5, y, 0 ;
+ st.shared.s32 [r3],1 | mapa.shared::cluster.u32 r4, x, 0 ;
+                      | ld.shared::cluster.s32 r0,[r5]    ;
+                      | ld.shared::cluster.s32 r2,[r4]    ;
+ScopeTree
+(device (kernel (cluster (cta (warp T0)) (cta (warp T1)))))
+x: shared, y: shared
+exists (1:r0=1 /\ 1:r2=0)
+)";
+
+const char *TmaMP = R"(GPU_PTX MP+tma
+{
+1:.reg .pred p0;
+1:.reg .s32 r0;
+g=1; s=0; b=1;
+}
+ T0                                                                                  | T1 ;
+ mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [b], 16                    | mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p0, [b], 0 ;
+ cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s], [g], 16, [b] | ld.shared.s32 r0,[s] ;
+ScopeTree
+(device (kernel (cta (warp T0) (warp T1))))
+g: global, s: shared, b: shared
+exists (1:p0=1 /\ 1:r0=0)
+)";
+
+} // namespace
+
+TEST(CudaHopper, DistributedSharedMemoryLaunchesClusters) {
+  // Weak accesses only, but mapa and .shared::cluster tell CTAs of one
+  // cluster apart: a cluster launch, and the remote role maps its
+  // addresses to the home CTA's rank.
+  litmus::Program P = lowered(DsmemMP);
+  auto L = harness::placementShape(P);
+  EXPECT_EQ(L.ClusterSize, 2u);
+  cuda::GeneratedTest G = gen(P);
+  EXPECT_TRUE(G.ClusterShared);
+  EXPECT_TRUE(has(G.Source, "#define INCANT_CLUSTER 2"));
+  EXPECT_TRUE(has(G.Source, "#define INCANT_CLUSTER_SHARED 1"));
+  EXPECT_TRUE(has(G.Source, "incant_mapa(a[1], (vb % 2u + 2u - 1u + 0u) % 2u)"));
+  EXPECT_TRUE(has(G.Source, "ld.shared::cluster.u32"));
+}
+
+TEST(CudaHopper, BulkCopyAndMbarrier) {
+  litmus::Program P = lowered(TmaMP);
+  // The copy is four ops of one asynchronous instruction: its async-proxy
+  // read and write, the completion's proxy fence and complete_tx.
+  const auto &Ops = P.Threads[0].Ops;
+  ASSERT_EQ(Ops.size(), 5u);
+  EXPECT_EQ(Ops[0].Mbar, litmus::MbarOp::Arrive);
+  for (size_t K = 1; K < 5; ++K)
+    EXPECT_EQ(Ops[K].Async, Ops[1].Async);
+  EXPECT_EQ(Ops[1].Px, litmus::Proxy::Async);
+  EXPECT_EQ(Ops[4].Mbar, litmus::MbarOp::CompleteTx);
+  // The mbarrier expects one arrival; the model counts the copy too.
+  EXPECT_EQ(P.Locs[2].Mbarrier, 1);
+  EXPECT_EQ(P.Locs[2].Init.Int, 2);
+  cuda::GeneratedTest G = gen(P);
+  EXPECT_EQ(G.SharedStride, 4u);
+  EXPECT_TRUE(G.Align16);
+  EXPECT_TRUE(G.SkipOptCheck);
+  EXPECT_TRUE(has(G.Source, "mbarrier.init.shared::cta.b64"));
+  EXPECT_TRUE(has(G.Source, "fence.proxy.async.shared::cta;"));
+  EXPECT_TRUE(has(G.Source, "cp.async.bulk.shared::cluster.global.mbarrier::"
+                            "complete_tx::bytes [%0], [%1], 16, [%2];"));
+  EXPECT_TRUE(has(G.Source, "mbarrier.try_wait.parity.acquire.cta"));
 }

@@ -281,7 +281,8 @@ TEST(PTXDiagnostics, Errors) {
   expectError("bar 0", 1, 1, "'bar' needs a mode: 'bar.sync' or 'bar.arrive'");
   expectError("bar.sync.arrive 0", 1, 9, "'bar' has two modes");
   expectError("fence.proxy", 1, 6, "'fence.proxy' needs a proxy kind");
-  expectError("fence.proxy.async", 1, 12, "unknown modifier '.async' for 'fence'");
+  expectError("fence.proxy.tensormap", 1, 12,
+              "unknown modifier '.tensormap' for 'fence'");
   expectError("fence.proxy.alias.gpu", 1, 18, "a proxy fence takes no semantics or scope");
   expectError("bar.sync 0, 1, 2, 3", 1, 19, "too many operands for 'bar' (expected 3)");
   expectError("setp.u32 p, r0, 0", 1, 1, "'setp' needs a comparison");
