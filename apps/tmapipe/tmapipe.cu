@@ -47,10 +47,14 @@ __device__ void copy_tile(unsigned *dst, const unsigned *src,
                : "memory");
 }
 
-// Every thread: false if the phase did not complete before the deadline.
-__device__ bool wait_phase(unsigned long long *bar, unsigned parity) {
-  APP_WAIT(w);
-  for (;;) {
+// Every thread: until the phase of `bar` with this parity completed, or
+// the deadline passed (the run is then reported as hung at this line; the
+// thread goes on, so that every thread still reaches each __syncthreads()).
+// Only the atomic on the status word: no polling of it with plain loads.
+__device__ void wait_phase(unsigned long long *bar, unsigned parity,
+                           unsigned line) {
+  unsigned long long start = app::globaltimer();
+  for (unsigned polls = 0;; ++polls) {
     unsigned done = 0;
     asm volatile("{\n\t.reg .pred p;\n\t"
                  "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
@@ -59,9 +63,12 @@ __device__ bool wait_phase(unsigned long long *bar, unsigned parity) {
                  : "r"(smem(bar)), "r"(parity)
                  : "memory");
     if (done)
-      return true;
-    if (!w.more())
-      return false;
+      return;
+    if ((polls & 127u) == 127u &&
+        app::globaltimer() - start > app::app_timeout_ns) {
+      atomicCAS(&app::app_status.hang_line, 0u, line);
+      return;
+    }
   }
 }
 
@@ -88,14 +95,12 @@ __global__ void pipelined(const unsigned *in, unsigned tiles, unsigned *out) {
 #ifdef APP_NF
     for (unsigned k = 0; k < kPer; ++k)
       sum += (k + 1) * stage[s][k * kThreads + t];
-    bool ok = wait_phase(&full[s], (i / 2) % 2);
+    wait_phase(&full[s], (i / 2) % 2, __LINE__);
 #else
-    bool ok = wait_phase(&full[s], (i / 2) % 2); // the tile has landed
+    wait_phase(&full[s], (i / 2) % 2, __LINE__); // the tile has landed
     for (unsigned k = 0; k < kPer; ++k)
       sum += (k + 1) * stage[s][k * kThreads + t];
 #endif
-    if (!ok)
-      return; // reported as a hang by the host
     out[size_t(tile) * kThreads + t] = sum;
     __syncthreads(); // every thread read stage s before it is refilled
   }

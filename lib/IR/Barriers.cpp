@@ -15,9 +15,37 @@ const char *barrierKindName(BarrierKind K) {
   case BarrierKind::CTA: return "cta";
   case BarrierKind::Warp: return "warp";
   case BarrierKind::Grid: return "grid";
+  case BarrierKind::Cluster: return "cluster";
   case BarrierKind::NoOrder: return "none";
   }
   return "?";
+}
+
+/// barrier.cluster.wait is a cluster barrier when the instruction before
+/// it, in its block, is a barrier.cluster.arrive without .relaxed (its
+/// release orders the thread's earlier accesses); every other cluster
+/// barrier instruction orders nothing by itself.
+static void classifyCluster(const FunctionIR &F, unsigned Item, Barrier &B) {
+  const Instruction &I = F.inst(Item);
+  if (I.hasMod(".arrive")) {
+    B.Note = I.hasMod(".relaxed") ? "barrier.cluster.arrive.relaxed"
+                                  : "barrier.cluster.arrive does not wait";
+    return;
+  }
+  const std::vector<unsigned> &Insts = F.blocks()[F.blockOf(Item)].Insts;
+  auto At = std::find(Insts.begin(), Insts.end(), Item);
+  const Instruction *Prev =
+      At != Insts.end() && At != Insts.begin() ? &F.inst(*(At - 1)) : nullptr;
+  if (!Prev || Prev->Op != Opcode::BarrierCluster ||
+      !Prev->hasMod(".arrive") || Prev->G) {
+    B.Note = "barrier.cluster.wait not right after its arrive";
+    return;
+  }
+  if (Prev->hasMod(".relaxed")) {
+    B.Note = "after barrier.cluster.arrive.relaxed (no release)";
+    return;
+  }
+  B.Kind = BarrierKind::Cluster;
 }
 
 /// Classifies one barrier instruction.
@@ -57,7 +85,7 @@ static Barrier classify(const FunctionIR &F, ThreadValues &TV, unsigned Item) {
     return B;
   }
   case Opcode::BarrierCluster:
-    B.Note = "cluster barrier";
+    classifyCluster(F, Item, B);
     return B;
   case Opcode::Mbarrier:
     B.Note = "mbarrier";
@@ -131,7 +159,8 @@ std::vector<Barrier> findBarriers(const FunctionIR &F, ThreadValues &TV) {
 static bool ordersScope(BarrierKind K, PairScope S) {
   switch (K) {
   case BarrierKind::Grid: return true;
-  case BarrierKind::CTA: return S != PairScope::Grid;
+  case BarrierKind::Cluster: return S != PairScope::Grid;
+  case BarrierKind::CTA: return S == PairScope::Warp || S == PairScope::CTA;
   case BarrierKind::Warp: return S == PairScope::Warp;
   case BarrierKind::NoOrder: return false;
   }

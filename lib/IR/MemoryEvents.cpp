@@ -89,6 +89,53 @@ AddrSpace spaceOfVariable(const ptx::Variable &V) {
   return V.Space == AddrSpace::Param ? AddrSpace::Param : V.Space;
 }
 
+void splitAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
+                  MemoryAccess &A);
+
+/// An address `mapa(a, r) + k` (mapa's result is opaque to ThreadValues):
+/// the access is to offset k of what `a` points to, in the shared memory
+/// of the CTA of rank r in the cluster. False if the address is not one.
+bool mappedAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
+                   MemoryAccess &A) {
+  ExprPool &P = TV.pool();
+  AffineForm F = P.affine(A.Address);
+  for (const auto &[M, K] : F.Terms) {
+    const Symbol *S = M.size() == 1 && K == 1 ? P.asSymbol(M[0]) : nullptr;
+    if (!S || S->K != SymKind::Opaque || S->Item == ~0u ||
+        !TV.function().isInstruction(S->Item))
+      continue;
+    const Instruction &I = TV.function().inst(S->Item);
+    if (I.Name != "mapa" || I.Ops.size() < 3)
+      continue;
+    AffineForm Rest = F;
+    Rest.Terms.erase(M);
+    MemoryAccess Local = A;
+    Local.Address = P.add(TV.operand(S->Item, 1), P.fromAffine(Rest));
+    Local.Rank = NoExpr;
+    splitAddress(TV, Ptrs, Local);
+    if (Local.Object.K == ObjectKind::Unknown)
+      return false;
+    Local.Address = A.Address;
+    Local.Rank = TV.operand(S->Item, 2);
+    Local.Space = AddrSpace::SharedCluster;
+    A = std::move(Local);
+    return true;
+  }
+  return false;
+}
+
+/// The space of an access once its object is known: a generic address
+/// takes its object's; a .shared::cluster operand that names a shared
+/// variable itself (a bulk copy's destination) is in the executing CTA's
+/// own window; a mapped one stays .shared::cluster.
+void settleSpace(MemoryAccess &A) {
+  if (A.Space == AddrSpace::Generic && A.Rank == NoExpr)
+    A.Space = A.Object.Space;
+  if (A.Space == AddrSpace::SharedCluster && A.Rank == NoExpr &&
+      A.Object.Space == AddrSpace::Shared)
+    A.Space = AddrSpace::Shared;
+}
+
 /// Splits \p Address into an object and an offset.
 void splitAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
                   MemoryAccess &A) {
@@ -115,6 +162,8 @@ void splitAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
     Base = &Params[0];
   else if (Vars.empty() && Params.empty() && WideParams.size() == 1)
     Base = &WideParams[0];
+  if (!Base && mappedAddress(TV, Ptrs, A))
+    return;
   if (!Base) {
     A.Object = MemoryObject();
     bool Loaded = P.mentions(A.Address, [](const Symbol &S) {
@@ -263,8 +312,9 @@ void plainAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
     if (Copy) {
       // cp.async{.bulk}.dst.src [dst], [src], size: the size in bytes.
       A.Bytes = 0;
-      if (I.Ops.size() > 2 && I.Ops[2].K == Operand::Imm)
-        A.Bytes = static_cast<unsigned>(I.Ops[2].Value);
+      if (I.Ops.size() > 2 && I.Ops[2].K != Operand::Address)
+        if (auto C = TV.pool().asConst(TV.operand(Item, 2)); C && *C > 0)
+          A.Bytes = static_cast<unsigned>(*C);
       A.Space = Part < Spaces.size() ? Spaces[Part]
                 : Part == 0           ? AddrSpace::Shared
                                       : AddrSpace::Global;
@@ -282,8 +332,7 @@ void plainAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
       A.Address = TV.operand(Item, AddrOps[Part]);
       splitAddress(TV, Ptrs, A);
     }
-    if (A.Space == AddrSpace::Generic)
-      A.Space = A.Object.Space;
+    settleSpace(A);
     Out.push_back(std::move(A));
   }
 }
@@ -300,8 +349,7 @@ void tileAccess(ThreadValues &TV, const std::set<std::string> &Ptrs,
   A.Space = I.ASpace;
   A.Address = TV.operand(Item, U.Operand);
   splitAddress(TV, Ptrs, A);
-  if (A.Space == AddrSpace::Generic)
-    A.Space = A.Object.Space;
+  settleSpace(A);
   std::optional<ptx::MatrixTile> T = ptx::matrixTile(I);
   if (!T) {
     A.Affine = false;
@@ -415,8 +463,7 @@ std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV) {
         A.Address = TV.operand(Item, U.Operand);
       }
       splitAddress(TV, Ptrs, A);
-      if (A.Space == AddrSpace::Generic)
-        A.Space = A.Object.Space;
+      settleSpace(A);
       Out.push_back(std::move(A));
       break;
     }

@@ -1,5 +1,6 @@
 //===- ThreadValues.cpp - What one thread computes, symbolically ----------===//
 #include "incant/IR/ThreadValues.h"
+#include "incant/IR/ClusterIds.h"
 
 #include <algorithm>
 #include <cassert>
@@ -112,6 +113,8 @@ ExprId ThreadValues::special(const std::string &Name, unsigned Item) {
                       P->mul(S(SymKind::Ntid, 1), S(SymKind::Tid, 2)))));
     return P->rem(Linear, P->constant(32), false);
   }
+  if (ExprId C = clusterRegister(*P, F->function(), Name); C != NoExpr)
+    return C;
   static const char *UniformNames[] = {
       "%nsmid", "%nwarpid", "%gridid", "%total_smem_size",
       "%dynamic_smem_size", "%aggr_smem_size", "%is_explicit_cluster",

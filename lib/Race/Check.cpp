@@ -157,6 +157,7 @@ void Checker::assumeDimensions() {
 }
 
 void Checker::collectAccesses() {
+  Asyncs = ir::asyncCopies(F);
   for (ir::MemoryAccess &A : ir::memoryAccesses(TV)) {
     Access X;
     X.Item = A.Item;
@@ -325,7 +326,8 @@ KernelReport Checker::run() {
     B.Kind = Bar.Kind;
     B.Assumed = Bar.Assumed;
     B.Note = Bar.Note;
-    if (Bar.Kind == ir::BarrierKind::CTA || Bar.Kind == ir::BarrierKind::Grid)
+    if (Bar.Kind == ir::BarrierKind::CTA || Bar.Kind == ir::BarrierKind::Grid ||
+        Bar.Kind == ir::BarrierKind::Cluster)
       checkBarrier(B, Bar);
     else
       B.Reason = Bar.Kind == ir::BarrierKind::Warp

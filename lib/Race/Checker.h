@@ -10,6 +10,7 @@
 #define INCANT_LIB_RACE_CHECKER_H
 
 #include "Encoder.h"
+#include "incant/IR/AsyncCopies.h"
 #include "incant/IR/MemoryEvents.h"
 #include "incant/Race/Race.h"
 
@@ -73,6 +74,7 @@ public:
     collectBarriers();
     collectAccesses();
     launchBounds();
+    findClusters();
     assumeDimensions();
     Main = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);
   }
@@ -125,6 +127,23 @@ private:
   /// completes asynchronously).
   Outcome query(unsigned I, unsigned J, Relation R, bool AnyWarp,
                 bool WithAddress, bool Unordered = false);
+  /// query(), and for a pair with an asynchronous copy the question again
+  /// without barrier intervals (AsyncPairs.cpp).
+  Outcome pairQuery(unsigned I, unsigned J, Relation R, bool AnyWarp,
+                    bool WithAddress);
+  /// The asynchronous copy Items[Index] belongs to, if it is one.
+  const ir::AsyncCopy *asyncOf(unsigned Index) const;
+  /// Whether the kernel runs in clusters (sets ClusterKernel, ClusterBI).
+  void findClusters();
+  /// Whether an access may touch another CTA's shared memory.
+  bool remoteCapable(const ir::MemoryAccess &A) const;
+  /// For two accesses of shared memory in a cluster kernel: both threads in
+  /// one cluster, and the two accesses in the shared memory of one CTA.
+  Expr clusterFacts(Encoder &Enc, const ir::MemoryAccess &X,
+                    const ir::MemoryAccess &Y);
+  /// query() of a pair that may meet in another CTA's shared memory.
+  Outcome clusterQuery(unsigned I, unsigned J, Relation R, bool AnyWarp,
+                       bool WithAddress);
   Expr contexts(Encoder &Enc, unsigned I, unsigned J,
                 const ir::BarrierIntervals &BI, std::vector<unsigned> &Sources,
                 std::set<unsigned> &Loops);
@@ -208,6 +227,22 @@ private:
   /// Body index of a load -> its index in Items.
   std::map<unsigned, unsigned> LoadAt;
   std::string CallNote;
+  /// The kernel's asynchronous copies and what completes them.
+  std::vector<ir::AsyncCopy> Asyncs;
+  /// The kernel runs in clusters (a cluster shape, mapa, .shared::cluster,
+  /// a cluster barrier): shared memory may be another CTA's.
+  bool ClusterKernel = false;
+  /// query() adds clusterFacts() (ClusterPairs.cpp).
+  bool ClusterPair = false;
+  /// Intervals of threads of two CTAs of one cluster.
+  std::unique_ptr<ir::BarrierIntervals> ClusterBI;
+  /// query() uses these intervals instead of the relation's.
+  const ir::BarrierIntervals *IntervalsOverride = nullptr;
+  /// Per asynchronous copy (index in Asyncs) and pair scope: the intervals
+  /// with the copy's waits as barriers too.
+  std::map<std::pair<unsigned, ir::PairScope>,
+           std::unique_ptr<ir::BarrierIntervals>>
+      AsyncIntervals;
 };
 
 } // namespace incant::race

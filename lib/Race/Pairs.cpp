@@ -423,7 +423,9 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
   Outcome Out;
   Out.Rel = Rel;
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
-  const ir::BarrierIntervals &BI = AnyWarp ? *Cta : intervals(Rel);
+  const ir::BarrierIntervals &BI = IntervalsOverride ? *IntervalsOverride
+                                   : AnyWarp         ? *Cta
+                                                     : intervals(Rel);
   if (!Unordered && !BI.mayShareInterval(X.Item, Y.Item)) {
     Out.Reason = Rel == Relation::OtherBlocks
                      ? "separated by a grid-wide barrier"
@@ -462,6 +464,8 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
         Q.push_back(OffA.ne(OffB));
     }
     Q.push_back(relationFacts(Enc, Rel, AnyWarp));
+    if (ClusterPair)
+      Q.push_back(clusterFacts(Enc, X, Y));
     std::vector<unsigned> Sources;
     std::set<unsigned> CtxLoops;
     if (!Unordered)
@@ -560,7 +564,10 @@ void Checker::checkPair(unsigned I, unsigned J) {
   if (Known && !(X.Object == Y.Object))
     return;
   bool SharedMem = sharedSpace(X.Space) || sharedSpace(Y.Space);
-  if (!multiThread() && (SharedMem || !multiBlock()))
+  // In a cluster, shared memory is also reached from the cluster's other
+  // CTAs (mapa, .shared::cluster).
+  bool Remote = ClusterKernel && (remoteCapable(X) || remoteCapable(Y));
+  if (!multiThread() && ((SharedMem && !Remote) || !multiBlock()))
     return; // one thread per block, and the memory is the block's own
   bool Affine = Known && R.Accesses[I].Affine && R.Accesses[J].Affine;
 
@@ -572,12 +579,13 @@ void Checker::checkPair(unsigned I, unsigned J) {
   std::vector<Relation> Rels;
   if (multiThread())
     Rels.push_back(Relation::SameBlock);
-  if (!SharedMem && multiBlock())
+  if ((!SharedMem || Remote) && multiBlock())
     Rels.push_back(Relation::OtherBlocks);
 
-  if (X.Async || Y.Async) {
-    // Completed later (a wait, an mbarrier): no barrier orders it, so only
-    // addresses that never meet make the pair safe.
+  if ((X.Async || Y.Async) && !asyncOf(I) && !asyncOf(J)) {
+    // Completed later (wgmma, tcgen05, st.async): no barrier orders it, so
+    // only addresses that never meet make the pair safe. Asynchronous
+    // copies are pairQuery's (AsyncPairs.cpp).
     const ir::MemoryAccess &A = X.Async ? X : Y;
     bool Apart = Affine;
     for (Relation Rel : Rels)
@@ -604,18 +612,21 @@ void Checker::checkPair(unsigned I, unsigned J) {
       Outs.push_back(Oc);
       continue;
     }
-    if (Rel == Relation::SameBlock && OneCollective) {
+    if (Remote && (SharedMem || X.Rank != NoExpr || Y.Rank != NoExpr)) {
+      Outs.push_back(clusterQuery(I, J, Rel, Rel == Relation::SameBlock,
+                                  Affine));
+    } else if (Rel == Relation::SameBlock && OneCollective) {
       Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
     } else if (Rel == Relation::SameBlock && HasWarpBarriers) {
       // Lanes of one warp and threads of different warps are ordered by
       // different barriers.
-      Outs.push_back(query(I, J, Relation::SameWarp, false, Affine));
-      Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
+      Outs.push_back(pairQuery(I, J, Relation::SameWarp, false, Affine));
+      Outs.push_back(pairQuery(I, J, Relation::SameBlock, false, Affine));
     } else if (Rel == Relation::SameBlock) {
-      Outcome Oc = query(I, J, Relation::SameBlock, true, Affine);
+      Outcome Oc = pairQuery(I, J, Relation::SameBlock, true, Affine);
       if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine) {
         // Only lanes of one warp? Then the warp-synchronous idiom.
-        Outcome Other = query(I, J, Relation::SameBlock, false, Affine);
+        Outcome Other = pairQuery(I, J, Relation::SameBlock, false, Affine);
         if (Other.V == Verdict::Safe)
           Oc.Reason = "intra-warp only";
         else if (Other.V == Verdict::Race)
@@ -623,7 +634,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
       }
       Outs.push_back(Oc);
     } else {
-      Outs.push_back(query(I, J, Rel, false, Affine));
+      Outs.push_back(pairQuery(I, J, Rel, false, Affine));
     }
   }
   // Combine: a race if any, else unknown if any, else safe.

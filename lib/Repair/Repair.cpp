@@ -468,7 +468,8 @@ KernelRepair Repairer::run() {
   BaseUnknown = K.Before.Unknown;
   BaseUnknownBarriers = K.Before.UnknownBarriers;
   for (const race::BarrierResult &B : K.Before.Barriers)
-    if (!B.Assumed && B.Kind != BarrierKind::NoOrder)
+    if (!B.Assumed && B.Kind != BarrierKind::NoOrder &&
+        B.Kind != BarrierKind::Cluster) // cluster.sync() is not removed
       K.Existing.push_back(change(B.Item, B.Kind));
   K.After = K.Before;
   std::set<Var> Chosen;

@@ -7,9 +7,12 @@
 // barrier (bar.warp.sync with the full mask) does so for the 32 lanes of a
 // warp; a grid barrier is the sequence CUDA's cooperative groups compile
 // grid.sync() to (bar.sync, one thread's release atomic and acquire spin at
-// gpu scope, bar.sync). Barriers with a thread count, bar.arrive, guarded
-// barriers, cluster barriers and mbarriers order nothing here (a static
-// analysis cannot tell which threads they wait for).
+// gpu scope, bar.sync); a cluster barrier is `barrier.cluster.wait` right
+// after a `barrier.cluster.arrive` without .relaxed (cluster.sync()): every
+// thread of the cluster, so of its CTA, waits for all others. Barriers with
+// a thread count, bar.arrive, guarded barriers, split or relaxed cluster
+// arrivals and mbarriers order nothing here (a static analysis cannot tell
+// which threads they wait for).
 //
 // Intervals, for one scope (which threads a pair of accesses belongs to:
 // lanes of one warp, threads of one CTA, threads of different CTAs): the
@@ -43,6 +46,7 @@ enum class BarrierKind : uint8_t {
   CTA,     ///< every thread of the CTA
   Warp,    ///< bar.warp.sync with the full mask
   Grid,    ///< the second bar.sync of a recognised grid.sync()
+  Cluster, ///< barrier.cluster.wait of cluster.sync(): the CTAs of a cluster
   NoOrder, ///< orders nothing here (see above)
 };
 const char *barrierKindName(BarrierKind K);
@@ -65,7 +69,7 @@ std::vector<Barrier> findBarriers(const FunctionIR &F, ThreadValues &TV);
 
 /// Which threads a pair of accesses belongs to, for choosing the barriers
 /// that order them.
-enum class PairScope : uint8_t { Warp, CTA, Grid };
+enum class PairScope : uint8_t { Warp, CTA, Grid, Cluster };
 
 class BarrierIntervals {
 public:

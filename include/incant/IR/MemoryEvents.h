@@ -66,6 +66,10 @@ struct MemoryAccess {
   ExprId Address = NoExpr;
   /// The byte offset into Object (Object known).
   ExprId Offset = NoExpr;
+  /// An address made by `mapa` (distributed shared memory): the rank in
+  /// the cluster of the CTA whose shared memory Object is; NoExpr for the
+  /// executing CTA's own.
+  ExprId Rank = NoExpr;
   /// The object is known and the offset depends on no loaded value.
   bool Affine = false;
   /// Why not Affine, in words.
