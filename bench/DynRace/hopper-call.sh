@@ -11,7 +11,7 @@
 #    addr and the stmt scheme, compute-sanitizer racecheck);
 # 2. every plain binary with --repeat 100 (its post-condition, natively);
 # 3. the racy twins built through incant (build-env) under `incant stress`
-#    (sys- and sys+, 20 runs each: failed/runs per environment).
+#    (sys- and sys+, 10 runs each: failed/runs per environment).
 # Prints one table last; results.tsv, the logs and reports go to $OUT.
 set -u
 xbin=$(cd "${1:?XBIN}" && pwd) work=${2:?WORK}
@@ -23,8 +23,8 @@ export INCANT=$xbin/bin/incant INCANT_INJECT_LIB=$xbin/lib/incant/libincant-inje
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 nvcc --version | tail -1
 date -u
-JOBS=16 VARIANTS="addr stmt racecheck" RUN_TIMEOUT=60 RC_TIMEOUT=120 \
-  DEADLINE=200 bench/DynRace/run.sh bench/DynRace/hopper.list "$work/dyn" \
+JOBS=16 VARIANTS="addr stmt racecheck" RUN_TIMEOUT=60 RC_TIMEOUT=60 \
+  DEADLINE=150 bench/DynRace/run.sh bench/DynRace/hopper.list "$work/dyn" \
   >"$work/dyn.log" 2>&1
 echo "run.sh rc $?"; tail -3 "$work/dyn.log"
 date -u
@@ -48,7 +48,7 @@ date -u
 )
 for a in warpsum clustersum namedbar asyncpipe tmapipe; do
   [ -x "$work/$a-nf.stress" ] || { printf '%s\tbuild-failed\n' "$a-nf" >>"$work/stress.tsv"; continue; }
-  timeout 60 "$INCANT" stress --env sys-,sys+ --runs 20 --timeout 10 \
+  timeout 60 "$INCANT" stress --env sys-,sys+ --runs 10 --timeout 10 \
     -- "$work/$a-nf.stress" --size 262144 --timeout-ms 200 \
     >"$work/$a-nf.stress.txt" 2>"$work/$a-nf.stress.err"
   rc=$?

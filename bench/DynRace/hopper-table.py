@@ -46,7 +46,7 @@ def main(results, native, stress):
         native_line = nat.get(name, "-")
         for cut in (": ok: ", ": WRONG: "):
             if cut in native_line:
-                native_line = ("ok" if "ok" in cut else "WRONG ") + \
+                native_line = ("ok: " if "ok" in cut else "WRONG: ") + \
                     native_line.split(cut, 1)[1][:60]
         print("| %s | %s | %s | %s | %s | %s |" % (
             name, v["label"], " | ".join(cells),

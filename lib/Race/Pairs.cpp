@@ -550,6 +550,8 @@ void Checker::checkPair(unsigned I, unsigned J) {
   // instruction the analysis does not know).
   if (X.TensorMemory != Y.TensorMemory && !X.AnyMemory && !Y.AnyMemory)
     return;
+  if (O.PairFilter && !O.PairFilter(R.Accesses[I], R.Accesses[J]))
+    return;
   if (Items[I].GridSync || Items[J].GridSync)
     return;
   if (!racySpace(X.Space) || !racySpace(Y.Space))

@@ -38,6 +38,30 @@ std::string accessKey(const Access &A) {
 /// undefined value), and with it a race of the source. Only for kernels in
 /// which the optimised build, analysed more precisely, shows no race or
 /// divergence.
+/// The unoptimised build's check, for addUnoptimisedRaces: only the
+/// kernels whose optimised build shows no race or divergence, and in each
+/// only the pairs with an access that build no longer makes.
+ModuleReport checkUnoptimised(const ptx::Module &MU, const ModuleReport &R,
+                              const Options &O) {
+  ModuleReport Out;
+  for (const KernelReport &K : R.Kernels) {
+    if (K.Races || K.Divergent)
+      continue;
+    std::set<std::string> Present;
+    for (const Access &A : K.Accesses)
+      Present.insert(accessKey(A));
+    Options OU = O;
+    OU.Kernel = K.Name;
+    OU.PairFilter = [&Present](const Access &A, const Access &B) {
+      return !Present.count(accessKey(A)) || !Present.count(accessKey(B));
+    };
+    ModuleReport One = checkModule(MU, OU);
+    for (KernelReport &KU : One.Kernels)
+      Out.Kernels.push_back(std::move(KU));
+  }
+  return Out;
+}
+
 void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
   for (KernelReport &K : R.Kernels) {
     K.Build = "optimized";
@@ -136,7 +160,7 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
   }
   R.File = J.Path;
   if (MU)
-    addUnoptimisedRaces(R, checkModule(*MU, O));
+    addUnoptimisedRaces(R, checkUnoptimised(*MU, R, O));
   return 0;
 }
 

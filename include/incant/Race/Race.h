@@ -40,6 +40,7 @@
 #include <array>
 #include <cstdint>
 #include <iosfwd>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -75,6 +76,8 @@ struct AssumedBarrier {
   ir::BarrierKind Kind = ir::BarrierKind::CTA;
 };
 
+struct Access;
+
 struct Options {
   LaunchConfig Launch;
   /// Check only this kernel (its PTX or demangled name); empty: all.
@@ -100,6 +103,9 @@ struct Options {
   /// Why calls of the kernel stay calls, by body index (checkModule fills
   /// it from the inliner): the report names the reason, a limit included.
   std::map<unsigned, std::string> KeptCalls;
+  /// Only the pairs of accesses this accepts are checked (none: all); the
+  /// others are left out of KernelReport::Pairs.
+  std::function<bool(const Access &, const Access &)> PairFilter;
 };
 
 enum class Verdict : uint8_t { Safe, Race, Unknown };
