@@ -77,10 +77,7 @@ struct AsyncPipe {
         out_(o.size) {
     if (o.size % kTile)
       app::setup_error("--size: a multiple of 256 (the tile)");
-    app::Random rng(o.seed);
-    std::vector<unsigned> in(o.size);
-    for (unsigned &x : in)
-      x = static_cast<unsigned>(rng.next());
+    std::vector<unsigned> in = app::random_words(o.size, o.seed);
     in_.upload(in);
     expected_.resize(o.size);
     for (size_t i = 0; i < in.size(); ++i)
@@ -92,15 +89,11 @@ struct AsyncPipe {
     t.start();
     pipelined<<<blocks_, kThreads>>>(in_.get(), tiles_, out_.get());
     t.stop();
-    std::vector<unsigned> got = out_.download();
-    for (size_t i = 0; i < got.size(); ++i)
-      if (got[i] != expected_[i])
-        return app::wrong(app::format("output %zu (tile %zu) is %08x, "
-                                      "expected %08x",
-                                      i, i / kTile, got[i], expected_[i]));
-    return app::pass(app::format("%u tiles through 2 stages in %u blocks, "
-                                 "every output exact",
-                                 tiles_, blocks_));
+    return app::check_outputs(
+        out_.download(), expected_, kTile,
+        app::format("%u tiles through 2 stages in %u blocks, "
+                    "every output exact",
+                    tiles_, blocks_));
   }
 
   unsigned tiles_, blocks_;

@@ -67,16 +67,12 @@ struct ClusterSum {
 
   explicit ClusterSum(const app::Options &o)
       : n_(static_cast<unsigned>(o.size)),
-        clusters_((n_ + kCluster * kSlice - 1) / (kCluster * kSlice)),
-        in_(n_), out_(clusters_) {
+        clusters_((n_ + kCluster * kSlice - 1) / (kCluster * kSlice)), in_(n_),
+        out_(clusters_) {
     if (o.blocks)
       app::setup_error("--blocks: the grid follows --size (one block per " +
                        std::to_string(kSlice) + " elements)");
-    int major = 0;
-    APP_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                    0));
-    if (major < 9)
-      app::setup_error("thread-block clusters need compute capability 9.0");
+    app::require_sm90("thread-block clusters");
     app::Random rng(o.seed);
     std::vector<unsigned> in(n_);
     expected_.assign(clusters_, 0);
@@ -90,8 +86,7 @@ struct ClusterSum {
   app::Verdict run(app::Timer &t) {
     out_.fill_bytes(0xff);
     t.start();
-    cluster_sums<<<clusters_ * kCluster, kThreads>>>(in_.get(), n_,
-                                                      out_.get());
+    cluster_sums<<<clusters_ * kCluster, kThreads>>>(in_.get(), n_, out_.get());
     t.stop();
     std::vector<unsigned long long> got = out_.download();
     for (unsigned c = 0; c < clusters_; ++c)
@@ -99,8 +94,8 @@ struct ClusterSum {
         return app::wrong(app::format("cluster %u of %u sums to %llu, "
                                       "expected %llu",
                                       c, clusters_, got[c], expected_[c]));
-    return app::pass(app::format("%u cluster sums of %u blocks exact",
-                                 clusters_, kCluster));
+    return app::pass(
+        app::format("%u cluster sums of %u blocks exact", clusters_, kCluster));
   }
 
   unsigned n_, clusters_;

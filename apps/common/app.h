@@ -176,6 +176,37 @@ private:
   unsigned long long s_;
 };
 
+// Random 32-bit words from the input generator.
+inline std::vector<unsigned> random_words(size_t n, unsigned long long seed) {
+  Random rng(seed);
+  std::vector<unsigned> v(n);
+  for (unsigned &x : v)
+    x = static_cast<unsigned>(rng.next());
+  return v;
+}
+
+// Exits with a setup error unless the device has compute capability 9.0
+// or later, which `what` needs (thread-block clusters, bulk copies).
+inline void require_sm90(const char *what) {
+  int major = 0;
+  APP_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                                  0));
+  if (major < 9)
+    setup_error(format("%s need compute capability 9.0", what));
+}
+
+// Wrong at the first output that is not the CPU's, naming it and its tile
+// of `per_tile` outputs; else a pass with `detail`.
+inline Verdict check_outputs(const std::vector<unsigned> &got,
+                             const std::vector<unsigned> &expected,
+                             size_t per_tile, const std::string &detail) {
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i] != expected[i])
+      return wrong(format("output %zu (tile %zu) is %08x, expected %08x", i,
+                          i / per_tile, got[i], expected[i]));
+  return pass(detail);
+}
+
 // Whole-grid default: enough blocks of `threads` to fill every
 // multiprocessor `per_sm` times (or what --blocks asks for).
 inline unsigned default_blocks(const Options &o, unsigned per_sm) {

@@ -34,8 +34,7 @@ __device__ void bar_arrive(unsigned id) {
   asm volatile("bar.arrive %0, %1;" ::"r"(id), "n"(kThreads) : "memory");
 }
 
-__global__ void specialised(const unsigned *in, unsigned tiles,
-                            unsigned *out) {
+__global__ void specialised(const unsigned *in, unsigned tiles, unsigned *out) {
   __shared__ unsigned stage[2][kTile];
   unsigned t = threadIdx.x;
   unsigned mine = 0; // tiles of this block
@@ -83,17 +82,15 @@ struct NamedBar {
         out_(tiles_ * kRole) {
     if (o.size % kTile)
       app::setup_error("--size: a multiple of 1024 (the tile)");
-    app::Random rng(o.seed);
-    std::vector<unsigned> in(o.size);
-    for (unsigned &x : in)
-      x = static_cast<unsigned>(rng.next());
+    std::vector<unsigned> in = app::random_words(o.size, o.seed);
     in_.upload(in);
     expected_.assign(tiles_ * kRole, 0);
     for (unsigned tile = 0; tile < tiles_; ++tile)
       for (unsigned c = 0; c < kRole; ++c)
         for (unsigned k = 0; k < kPer; ++k) {
           unsigned j = c * kPer + k;
-          expected_[tile * kRole + c] += (k + 1) * produce(in[tile * kTile + j], j);
+          expected_[tile * kRole + c] +=
+              (k + 1) * produce(in[tile * kTile + j], j);
         }
   }
 
@@ -102,15 +99,11 @@ struct NamedBar {
     t.start();
     specialised<<<blocks_, kThreads>>>(in_.get(), tiles_, out_.get());
     t.stop();
-    std::vector<unsigned> got = out_.download();
-    for (unsigned i = 0; i < got.size(); ++i)
-      if (got[i] != expected_[i])
-        return app::wrong(app::format("output %u (tile %u) is %08x, "
-                                      "expected %08x",
-                                      i, i / kRole, got[i], expected_[i]));
-    return app::pass(app::format("%u tiles through 2 stages in %u blocks, "
-                                 "every output exact",
-                                 tiles_, blocks_));
+    return app::check_outputs(
+        out_.download(), expected_, kRole,
+        app::format("%u tiles through 2 stages in %u blocks, "
+                    "every output exact",
+                    tiles_, blocks_));
   }
 
   unsigned tiles_, blocks_;

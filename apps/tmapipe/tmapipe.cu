@@ -37,10 +37,10 @@ __device__ void barrier_init(unsigned long long *bar, unsigned count) {
 // One thread: expect the tile's bytes on `bar`, then copy it into `dst`.
 __device__ void copy_tile(unsigned *dst, const unsigned *src,
                           unsigned long long *bar) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                   smem(bar)),
-               "r"(kBytes)
-               : "memory");
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)),
+      "r"(kBytes)
+      : "memory");
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
                "bytes [%0], [%1], %2, [%3];" ::"r"(smem(dst)),
                "l"(src), "r"(kBytes), "r"(smem(bar))
@@ -118,16 +118,8 @@ struct TmaPipe {
         out_(size_t(tiles_) * kThreads) {
     if (o.size % kTile)
       app::setup_error("--size: a multiple of 2048 (the tile)");
-    int major = 0;
-    APP_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                                    0));
-    if (major < 9)
-      app::setup_error("bulk copies (cp.async.bulk) need compute capability "
-                       "9.0");
-    app::Random rng(o.seed);
-    std::vector<unsigned> in(o.size);
-    for (unsigned &x : in)
-      x = static_cast<unsigned>(rng.next());
+    app::require_sm90("bulk copies (cp.async.bulk)");
+    std::vector<unsigned> in = app::random_words(o.size, o.seed);
     in_.upload(in);
     expected_.assign(size_t(tiles_) * kThreads, 0);
     for (size_t tile = 0; tile < tiles_; ++tile)
@@ -142,15 +134,11 @@ struct TmaPipe {
     t.start();
     pipelined<<<blocks_, kThreads>>>(in_.get(), tiles_, out_.get());
     t.stop();
-    std::vector<unsigned> got = out_.download();
-    for (size_t i = 0; i < got.size(); ++i)
-      if (got[i] != expected_[i])
-        return app::wrong(app::format("output %zu (tile %zu) is %08x, "
-                                      "expected %08x",
-                                      i, i / kThreads, got[i], expected_[i]));
-    return app::pass(app::format("%u tiles of 8 KiB through 2 stages in %u "
-                                 "blocks, every output exact",
-                                 tiles_, blocks_));
+    return app::check_outputs(
+        out_.download(), expected_, kThreads,
+        app::format("%u tiles of 8 KiB through 2 stages in %u "
+                    "blocks, every output exact",
+                    tiles_, blocks_));
   }
 
   unsigned tiles_, blocks_;
