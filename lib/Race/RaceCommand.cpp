@@ -38,6 +38,11 @@ std::string accessKey(const Access &A) {
 /// undefined value), and with it a race of the source. Only for kernels in
 /// which the optimised build, analysed more precisely, shows no race or
 /// divergence.
+/// Wall-clock seconds of one kernel's check in the unoptimised build when
+/// --kernel-time gives none: its libraries' inlined code (a cuda::barrier
+/// pipeline: 175 functions) can take minutes, for races that are extra.
+constexpr double UnoptimisedSeconds = 5;
+
 /// The unoptimised build's check, for addUnoptimisedRaces: only the
 /// kernels whose optimised build shows no race or divergence, and in each
 /// only the pairs with an access that build no longer makes.
@@ -52,8 +57,15 @@ ModuleReport checkUnoptimised(const ptx::Module &MU, const ModuleReport &R,
       Present.insert(accessKey(A));
     Options OU = O;
     OU.Kernel = K.Name;
-    OU.PairFilter = [&Present](const Access &A, const Access &B) {
-      return !Present.count(accessKey(A)) || !Present.count(accessKey(B));
+    if (OU.KernelSeconds <= 0)
+      OU.KernelSeconds = UnoptimisedSeconds;
+    // An asynchronous copy is never the optimiser's to remove (inline asm,
+    // intrinsics), though its source line may differ between the builds
+    // (the helper it was written in): its pairs are the optimised build's.
+    auto Async = [](const Access &A) { return A.Text.rfind("cp.", 0) == 0; };
+    OU.PairFilter = [&Present, Async](const Access &A, const Access &B) {
+      return !Async(A) && !Async(B) &&
+             (!Present.count(accessKey(A)) || !Present.count(accessKey(B)));
     };
     ModuleReport One = checkModule(MU, OU);
     for (KernelReport &KU : One.Kernels)
@@ -100,6 +112,17 @@ void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
       ++K.Races;
       ++Found;
     }
+    unsigned Late = 0;
+    for (const PairResult &P : KU->Pairs)
+      Late += P.V == Verdict::Unknown &&
+              P.Reason.find("the kernel's time limit ran out") !=
+                  std::string::npos;
+    if (Late)
+      K.Notes.push_back(fmt::format(
+          "the unoptimised build's check ran out of time ({} pair{} not "
+          "decided): races of accesses the optimiser removed may be missing "
+          "(--optimized skips that build; --kernel-time S gives it more)",
+          Late, Late == 1 ? "" : "s"));
     if (Found)
       K.Notes.push_back(fmt::format(
           "{} race{} found in nvcc's unoptimised build (-Xcicc -O0) between "
