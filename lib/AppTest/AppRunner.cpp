@@ -1,5 +1,6 @@
 //===- AppRunner.cpp - One run of an application, judged ------------------===//
 #include "incant/AppTest/AppRunner.h"
+#include "incant/Intercept/Protocol.h"
 #include "incant/Intercept/ImageScan.h"
 
 #include "incant/Support/FindProgram.h"
@@ -17,6 +18,20 @@
 extern "C" char **environ;
 
 namespace incant::apptest {
+
+const char *verdictName(Verdict V) {
+  switch (V) {
+  case Verdict::Pass:
+    return "pass";
+  case Verdict::Fail:
+    return "fail";
+  case Verdict::Hang:
+    return "hang";
+  case Verdict::Crash:
+    return "crash";
+  }
+  return "?";
+}
 
 namespace fs = std::filesystem;
 
@@ -46,34 +61,34 @@ void readReport(const std::string &Path, RunRecord &R) {
     if (J.is_discarded() || !J.is_object())
       continue;
     R.Reported = true;
-    R.Launches += J.value("launches", uint64_t(0));
-    R.Stressed += J.value("stressed", uint64_t(0));
-    R.CapHits += J.value("stress_cap_hits", uint64_t(0));
-    R.FenceUnits += J.value("fence_units", uint64_t(0));
-    R.Replaced += J.value("replaced_images", uint64_t(0));
-    for (const char *Key : {"notes", "errors"})
+    R.Launches += J.value(INCANT_REPORT_LAUNCHES, uint64_t(0));
+    R.Stressed += J.value(INCANT_REPORT_STRESSED, uint64_t(0));
+    R.CapHits += J.value(INCANT_REPORT_CAP_HITS, uint64_t(0));
+    R.FenceUnits += J.value(INCANT_REPORT_FENCE_UNITS, uint64_t(0));
+    R.Replaced += J.value(INCANT_REPORT_REPLACED, uint64_t(0));
+    for (const char *Key : {INCANT_REPORT_NOTES, INCANT_REPORT_ERRORS})
       if (J.contains(Key) && J[Key].is_array())
         for (const auto &N : J[Key])
           if (N.is_string())
             R.Notes.push_back(N.get<std::string>());
-    if (J.contains("kernels") && J["kernels"].is_array())
-      for (const auto &K : J["kernels"]) {
+    if (J.contains(INCANT_REPORT_KERNELS) && J[INCANT_REPORT_KERNELS].is_array())
+      for (const auto &K : J[INCANT_REPORT_KERNELS]) {
         if (!K.is_object())
           continue;
         KernelRecord X;
-        X.Name = K.value("name", "");
-        X.Unit = K.value("unit", "");
-        X.Launches = K.value("launches", uint64_t(0));
-        X.Ms = K.value("ms", 0.0);
-        X.Instrumented = K.value("instrumented", false);
+        X.Name = K.value(INCANT_REPORT_KERNEL_NAME, "");
+        X.Unit = K.value(INCANT_REPORT_KERNEL_UNIT, "");
+        X.Launches = K.value(INCANT_REPORT_KERNEL_LAUNCHES, uint64_t(0));
+        X.Ms = K.value(INCANT_REPORT_KERNEL_MS, 0.0);
+        X.Instrumented = K.value(INCANT_REPORT_KERNEL_INSTRUMENTED, false);
         R.Kernels.push_back(std::move(X));
       }
-    if (J.contains("energy") && J["energy"].is_object()) {
-      const auto &E = J["energy"];
-      R.EnergyMj += E.value("mj", 0.0);
-      R.EnergyReads += E.value("reads", uint64_t(0));
-      R.EnergyChanges += E.value("changes", uint64_t(0));
-      R.EnergyOk = E.value("ok", false);
+    if (J.contains(INCANT_REPORT_ENERGY) && J[INCANT_REPORT_ENERGY].is_object()) {
+      const auto &E = J[INCANT_REPORT_ENERGY];
+      R.EnergyMj += E.value(INCANT_REPORT_ENERGY_MJ, 0.0);
+      R.EnergyReads += E.value(INCANT_REPORT_ENERGY_READS, uint64_t(0));
+      R.EnergyChanges += E.value(INCANT_REPORT_ENERGY_CHANGES, uint64_t(0));
+      R.EnergyOk = E.value(INCANT_REPORT_ENERGY_OK, false);
     }
   }
 }
@@ -81,7 +96,7 @@ void readReport(const std::string &Path, RunRecord &R) {
 enum class CheckResult { Pass, Fail, Broken };
 
 /// Runs the user's --check command on one run's output.
-CheckResult runCheck(const StressCommand &Cmd, const ProcessResult &P,
+CheckResult runCheck(const AppUnderTest &Cmd, const ProcessResult &P,
                      std::string &Why) {
   std::string OutFile = tempPath("stdout"), ErrFile = tempPath("stderr");
   {
@@ -113,57 +128,52 @@ CheckResult runCheck(const StressCommand &Cmd, const ProcessResult &P,
 
 } // namespace
 
-std::unique_ptr<AppRunner> AppRunner::make(const StressCommand &Cmd,
-                                           std::string &Error) {
-  if (Cmd.Argv.empty()) {
-    Error = "no program to run: give it after --: -- ./app ARGS";
-    return nullptr;
-  }
+Expected<std::unique_ptr<AppRunner>> AppRunner::make(const AppUnderTest &Cmd,
+                                                     DiagnosticEngine &Diags) {
+  auto Input = [&](std::string Message) {
+    Diags.error(std::move(Message));
+    return ErrorKind::Input;
+  };
+  if (Cmd.Argv.empty())
+    return Input("no program to run: give it after --: -- ./app ARGS");
   int Oracles = !Cmd.Check.empty() + Cmd.ExpectExit.has_value() +
                 !Cmd.ExpectStdout.empty();
-  if (Oracles > 1) {
-    Error = "give at most one of --check, --expect-exit and --expect-stdout";
-    return nullptr;
-  }
+  if (Oracles > 1)
+    return Input(
+        "give at most one of --check, --expect-exit and --expect-stdout");
   std::unique_ptr<AppRunner> R(new AppRunner());
   if (!Cmd.ExpectStdout.empty()) {
     try {
       R->Re = std::regex(Cmd.ExpectStdout, std::regex::extended);
     } catch (const std::regex_error &E) {
-      Error = fmt::format("--expect-stdout '{}' is not a regular "
-                          "expression: {}",
-                          Cmd.ExpectStdout, E.what());
-      return nullptr;
+      return Input(fmt::format("--expect-stdout '{}' is not a regular "
+                               "expression: {}",
+                               Cmd.ExpectStdout, E.what()));
     }
   }
-  if (!(Cmd.Timeout > 0)) {
-    Error = "--timeout must be positive";
-    return nullptr;
-  }
+  if (!(Cmd.Timeout > 0))
+    return Input("--timeout must be positive");
   R->Program = resolveProgram(Cmd.Argv[0]);
-  if (R->Program.empty()) {
-    Error = fmt::format("no such program: {}", Cmd.Argv[0]);
-    return nullptr;
-  }
+  if (R->Program.empty())
+    return Input(fmt::format("no such program: {}", Cmd.Argv[0]));
   if (!Cmd.NoBuildCheck) {
     std::ifstream In(R->Program, std::ios::binary);
     std::string Bytes((std::istreambuf_iterator<char>(In)),
                       std::istreambuf_iterator<char>());
-    if (intercept::findUnits(Bytes).empty()) {
-      Error = fmt::format(
+    if (intercept::findUnits(Bytes).empty())
+      return Input(fmt::format(
           "{} was not built through incant (no instrumented module in it): "
           "build it with `eval \"$(incant build-env)\"` or `incant nvcc` "
           "(docs/stress.md), or pass --no-build-check",
-          Cmd.Argv[0]);
-      return nullptr;
-    }
+          Cmd.Argv[0]));
+    R->RunsKernels = true;
   }
   if (Cmd.InjectLibrary.empty() || !fs::exists(Cmd.InjectLibrary)) {
-    Error = fmt::format("the injected library {} is missing (set "
-                        "INCANT_INJECT_LIB)",
-                        Cmd.InjectLibrary.empty() ? "libincant-inject.so"
-                                                  : Cmd.InjectLibrary);
-    return nullptr;
+    Diags.error(fmt::format("the injected library {} is missing (set "
+                            "INCANT_INJECT_LIB)",
+                            Cmd.InjectLibrary.empty() ? "libincant-inject.so"
+                                                      : Cmd.InjectLibrary));
+    return ErrorKind::Device;
   }
   R->Cmd = Cmd;
   R->Report = tempPath("report");
@@ -201,8 +211,8 @@ bool AppRunner::run(const Environment &E, uint64_t Seed, const EnvVars &Extra,
   }
   Env.insert(Env.end(), Extra.begin(), Extra.end());
   if (!GpuLock.empty())
-    Env.emplace_back("INCANT_GPU_LOCK", GpuLock);
-  Env.emplace_back("INCANT_REPORT", Report);
+    Env.emplace_back(INCANT_ENV_GPU_LOCK, GpuLock);
+  Env.emplace_back(INCANT_ENV_REPORT, Report);
 
   fs::remove(Report);
   ProcessOptions O;

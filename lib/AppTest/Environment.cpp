@@ -1,5 +1,6 @@
 //===- Environment.cpp - The testing environments of `incant stress` ------===//
 #include "incant/AppTest/Environment.h"
+#include "incant/Intercept/Protocol.h"
 
 #include <fmt/format.h>
 
@@ -105,26 +106,26 @@ std::vector<std::string> libraryVariables(const Environment &E,
                                           const StressKnobs &K,
                                           uint64_t Seed) {
   std::vector<std::string> V;
-  V.push_back(std::string("INCANT_STRESS=") + stressKindName(E.Stress));
-  V.push_back(std::string("INCANT_RANDOMISE=") + (E.Randomise ? "1" : "0"));
-  V.push_back(fmt::format("INCANT_SEED={}", Seed));
+  V.push_back(std::string(INCANT_ENV_STRESS "=") + stressKindName(E.Stress));
+  V.push_back(std::string(INCANT_ENV_RANDOMISE "=") + (E.Randomise ? "1" : "0"));
+  V.push_back(fmt::format(INCANT_ENV_SEED "={}", Seed));
   unsigned Pattern = 0;
   for (size_t I = 0; I < K.Sys.Seq.size() && I < 16; ++I)
     Pattern |= (K.Sys.Seq[I].IsStore ? 2u : 1u) << (2 * I);
-  V.push_back(fmt::format("INCANT_STRESS_PATTERN={}", Pattern ? Pattern : 1u));
-  V.push_back(fmt::format("INCANT_STRESS_LINES={}",
+  V.push_back(fmt::format(INCANT_ENV_STRESS_PATTERN "={}", Pattern ? Pattern : 1u));
+  V.push_back(fmt::format(INCANT_ENV_STRESS_LINES "={}",
                           std::min<uint32_t>(std::max<uint32_t>(K.Sys.Locs, 1), 16)));
-  V.push_back(fmt::format("INCANT_STRESS_PATCH={}", K.Sys.Patch));
-  V.push_back(fmt::format("INCANT_STRESS_MIN_PCT={}", K.MinPercent));
-  V.push_back(fmt::format("INCANT_STRESS_MAX_PCT={}", K.MaxPercent));
+  V.push_back(fmt::format(INCANT_ENV_STRESS_PATCH "={}", K.Sys.Patch));
+  V.push_back(fmt::format(INCANT_ENV_STRESS_MIN_PCT "={}", K.MinPercent));
+  V.push_back(fmt::format(INCANT_ENV_STRESS_MAX_PCT "={}", K.MaxPercent));
   if (K.MaxStressMs)
-    V.push_back(fmt::format("INCANT_STRESS_MAX_MS={}", K.MaxStressMs));
-  V.push_back(fmt::format("INCANT_SPREAD={}", E.Spread));
+    V.push_back(fmt::format(INCANT_ENV_STRESS_MAX_MS "={}", K.MaxStressMs));
+  V.push_back(fmt::format(INCANT_ENV_SPREAD "={}", E.Spread));
   if (!K.KeepIds.empty()) {
     std::string L;
     for (const std::string &N : K.KeepIds)
       L += (L.empty() ? "" : ",") + N;
-    V.push_back("INCANT_RANDOMISE_SKIP=" + L);
+    V.push_back(INCANT_ENV_RANDOMISE_SKIP "=" + L);
   }
   return V;
 }

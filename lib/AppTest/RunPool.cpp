@@ -11,15 +11,16 @@
 
 namespace incant::apptest {
 
-std::unique_ptr<RunPool> RunPool::make(std::unique_ptr<AppRunner> First,
-                                       const StressCommand &Cmd, unsigned Jobs,
-                                       std::string &Error) {
+Expected<std::unique_ptr<RunPool>>
+RunPool::make(std::unique_ptr<AppRunner> First, const AppUnderTest &App,
+              unsigned Jobs, DiagnosticEngine &Diags) {
   std::unique_ptr<RunPool> P(new RunPool());
   P->Runners.push_back(std::move(First));
   for (unsigned K = 1; K < Jobs; ++K) {
-    P->Runners.push_back(AppRunner::make(Cmd, Error));
-    if (!P->Runners.back())
-      return nullptr;
+    auto R = AppRunner::make(App, Diags);
+    if (!R)
+      return R.error();
+    P->Runners.push_back(std::move(*R));
   }
   if (Jobs > 1) {
     const char *T = std::getenv("TMPDIR");

@@ -170,6 +170,82 @@ int writeSlurm(const CampaignCommand &Cmd, size_t Tests, std::ostream &Out,
 
 } // namespace
 
+/// The device workers of --device or --devices, the first one's backend
+/// chosen as `incant run` chooses it. The error's kind after a message.
+static std::optional<ErrorKind> chooseWorkers(const CampaignCommand &Cmd,
+                                       std::vector<Worker> &Workers,
+                                       std::vector<uint32_t> &Indices,
+                                       DiagnosticEngine &Diags) {
+  std::optional<uint32_t> First = Cmd.Device;
+  bool AllDevices = Cmd.Devices == "all";
+  if (!Cmd.Devices.empty() && !AllDevices) {
+    std::stringstream SS(Cmd.Devices);
+    std::string Item;
+    while (std::getline(SS, Item, ',')) {
+      uint32_t V = 0;
+      if (Item.empty() || Item.size() > 6 ||
+          Item.find_first_not_of("0123456789") != std::string::npos) {
+        Diags.error("--devices '" + Cmd.Devices +
+                    "': expected 'all' or indices like 0,1");
+        return ErrorKind::Input;
+      }
+      V = static_cast<uint32_t>(std::stoul(Item));
+      // An index given twice gets two workers (two streams of launches on
+      // one device).
+      Indices.push_back(V);
+    }
+    if (Indices.empty()) {
+      Diags.error("--devices '" + Cmd.Devices +
+                  "': expected 'all' or indices like 0,1");
+      return ErrorKind::Input;
+    }
+    First = Indices[0];
+  }
+  Expected<backends::ChosenBackend> Ch =
+      backends::chooseBackend(Cmd.Backend, First, Diags);
+  if (!Ch)
+    return Ch.error();
+  std::vector<harness::DeviceInfo> Listed = Ch->B->devices();
+  const std::string BackendName = Ch->B->name();
+  auto Find = [&](uint32_t I) -> const harness::DeviceInfo * {
+    for (const harness::DeviceInfo &D : Listed)
+      if (D.Index == I)
+        return &D;
+    return nullptr;
+  };
+  if (AllDevices) {
+    for (const harness::DeviceInfo &D : Listed)
+      if (D.Usable)
+        Indices.push_back(D.Index);
+    if (Indices.empty()) {
+      Diags.error("--devices all: the " + BackendName +
+                  " backend lists no device that can run litmus tests");
+      return ErrorKind::Device;
+    }
+  } else if (Indices.empty()) {
+    Indices.push_back(Ch->Device);
+  }
+  for (uint32_t I : Indices) {
+    const harness::DeviceInfo *D = Find(I);
+    if (!D) {
+      Diags.error(fmt::format("no device {} in the {} backend (see `incant "
+                              "devices`)",
+                              I, BackendName));
+      return ErrorKind::Input;
+    }
+    Worker W;
+    W.B =
+        Workers.empty() ? std::move(Ch->B) : backends::createBackend(D->Backend);
+    if (!W.B) {
+      Diags.error("cannot create a second " + D->Backend + " backend");
+      return ErrorKind::Device;
+    }
+    W.Info = *D;
+    Workers.push_back(std::move(W));
+  }
+  return std::nullopt;
+}
+
 int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
                 std::ostream &Err) {
   DiagnosticEngine Diags(&Err);
@@ -238,75 +314,11 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     return writeSlurm(Cmd, AllTests, Out, Diags);
 
   // Devices.
-  std::optional<uint32_t> First = Cmd.Device;
-  std::vector<uint32_t> Indices;
-  bool AllDevices = Cmd.Devices == "all";
-  if (!Cmd.Devices.empty() && !AllDevices) {
-    std::stringstream SS(Cmd.Devices);
-    std::string Item;
-    while (std::getline(SS, Item, ',')) {
-      uint32_t V = 0;
-      if (Item.empty() || Item.size() > 6 ||
-          Item.find_first_not_of("0123456789") != std::string::npos) {
-        Diags.error("--devices '" + Cmd.Devices +
-                    "': expected 'all' or indices like 0,1");
-        return 2;
-      }
-      V = static_cast<uint32_t>(std::stoul(Item));
-      // An index given twice gets two workers (two streams of launches on
-      // one device).
-      Indices.push_back(V);
-    }
-    if (Indices.empty()) {
-      Diags.error("--devices '" + Cmd.Devices +
-                  "': expected 'all' or indices like 0,1");
-      return 2;
-    }
-    First = Indices[0];
-  }
-  Expected<backends::ChosenBackend> Ch =
-      backends::chooseBackend(Cmd.Backend, First, Diags);
-  if (!Ch)
-    return exitCodeOf(Ch.error());
-  std::vector<harness::DeviceInfo> Listed = Ch->B->devices();
-  const std::string BackendName = Ch->B->name();
-  auto Find = [&](uint32_t I) -> const harness::DeviceInfo * {
-    for (const harness::DeviceInfo &D : Listed)
-      if (D.Index == I)
-        return &D;
-    return nullptr;
-  };
-  if (AllDevices) {
-    for (const harness::DeviceInfo &D : Listed)
-      if (D.Usable)
-        Indices.push_back(D.Index);
-    if (Indices.empty()) {
-      Diags.error("--devices all: the " + BackendName +
-                  " backend lists no device that can run litmus tests");
-      return 3;
-    }
-  } else if (Indices.empty()) {
-    Indices.push_back(Ch->Device);
-  }
   std::vector<Worker> Workers;
-  for (uint32_t I : Indices) {
-    const harness::DeviceInfo *D = Find(I);
-    if (!D) {
-      Diags.error(fmt::format("no device {} in the {} backend (see `incant "
-                              "devices`)",
-                              I, BackendName));
-      return 2;
-    }
-    Worker W;
-    W.B =
-        Workers.empty() ? std::move(Ch->B) : backends::createBackend(D->Backend);
-    if (!W.B) {
-      Diags.error("cannot create a second " + D->Backend + " backend");
-      return 3;
-    }
-    W.Info = *D;
-    Workers.push_back(std::move(W));
-  }
+  std::vector<uint32_t> Indices;
+  if (std::optional<ErrorKind> K = chooseWorkers(Cmd, Workers, Indices, Diags))
+    return exitCodeOf(*K);
+  const std::string BackendName = Workers.front().B->name();
 
   // The database.
   std::string DbPath = Cmd.Db;
@@ -326,7 +338,11 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   }
 
   PipelineConfig PC;
-  PC.Cmd = &Cmd;
+  PC.CompileCache = Cmd.CompileCache;
+  PC.IncantVersion = Cmd.IncantVersion;
+  PC.Progress = Cmd.Progress;
+  PC.ProgressTty = Cmd.ProgressTty;
+  PC.StopAfter = Cmd.StopAfter;
   PC.Run = Params;
   PC.Params = paramsKey(BackendName, Params);
   PC.Host = hostName();
@@ -377,9 +393,10 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       {"resume", Cmd.Resume},
       {"jobs", PC.Jobs},
       {"batch", PC.Batch}};
+  // A write that fails is SQLite's or the disk's, not the input's.
   if (!DB->addRun(utcNowIso(), Opt.dump())) {
     Diags.error("cannot write " + DbPath + ": " + DB->error());
-    return 2;
+    return 3;
   }
 
   auto Start = std::chrono::steady_clock::now();
@@ -418,9 +435,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     // As a shell reports a command the signal ended.
     return 128 + Signals.signal();
   }
-  if (St.StoreFailures)
-    return 2;
-  return St.DeviceFailures ? 3 : 0;
+  return St.StoreFailures || St.DeviceFailures ? 3 : 0;
 }
 
 } // namespace incant::campaign

@@ -134,7 +134,7 @@ class Pipeline {
 public:
   Pipeline(const PipelineConfig &C, std::vector<Worker> &Workers, Store &DB,
            std::ostream &Err)
-      : C(C), Cmd(*C.Cmd), Workers(Workers), DB(DB), Err(Err),
+      : C(C), Workers(Workers), DB(DB), Err(Err),
         Ready(std::max<size_t>(4 * size_t(C.Batch) * Workers.size(), 64),
               std::max(C.Jobs, 1u)),
         Results(256, Workers.size()) {}
@@ -153,7 +153,6 @@ private:
   bool stopping() const;
 
   const PipelineConfig &C;
-  const CampaignCommand &Cmd;
   std::vector<Worker> &Workers;
   Store &DB;
   std::ostream &Err;
@@ -177,12 +176,12 @@ void Pipeline::clearProgress() {
 /// On a terminal one line, rewritten after every stored batch; in a log
 /// file (a batch job's) a line every 30 seconds and one at the end.
 void Pipeline::progress() {
-  if (!Cmd.Progress)
+  if (!C.Progress)
     return;
   auto Now = Clock::now();
   size_t N = Stats.Done + Stats.DeviceFailures + Stats.StoreFailures;
   size_t All = C.Todo.size();
-  if (!Cmd.ProgressTty && N != 0 && N != All &&
+  if (!C.ProgressTty && N != 0 && N != All &&
       Now - LastLine < std::chrono::seconds(30))
     return;
   LastLine = Now;
@@ -192,7 +191,7 @@ void Pipeline::progress() {
   std::string Line = fmt::format("campaign: {}/{} tests, {:.2f} tests/s, "
                                  "{} left",
                                  N, All, Rate, Left);
-  if (!Cmd.ProgressTty) {
+  if (!C.ProgressTty) {
     Err << Line << std::endl;
     return;
   }
@@ -250,7 +249,7 @@ void Pipeline::loadAndCheck(Item &I) {
   I.Req.File = I.L->File;
   I.Req.Params = C.Run;
   I.Req.Device = Workers[0].Info.Index;
-  I.Req.CompileCache = Cmd.CompileCache;
+  I.Req.CompileCache = C.CompileCache;
 }
 
 void Pipeline::prepareChunk(size_t First, size_t Last) {
@@ -307,7 +306,7 @@ void Pipeline::runOne(Worker &W, Item &I, bool &First) {
   R.Platform = W.Info.Platform;
   R.DeviceVersion = W.Info.Version;
   R.Driver = W.Info.Driver;
-  R.IncantVersion = Cmd.IncantVersion;
+  R.IncantVersion = C.IncantVersion;
   R.Host = C.Host;
   if (I.Decided)
     return;
@@ -404,7 +403,7 @@ void Pipeline::storeLoop() {
         Err << "campaign: " << I->P.Path << ": stored as an error:\n"
             << R.ErrorText;
       }
-      if (++Stats.Done == Cmd.StopAfter) {
+      if (++Stats.Done == C.StopAfter) {
         // The test hook: leave as a SIGKILL would, right after the N-th
         // result is committed.
         if (InTx)

@@ -18,7 +18,6 @@
 #ifndef INCANT_LIB_CAMPAIGN_PIPELINE_H
 #define INCANT_LIB_CAMPAIGN_PIPELINE_H
 
-#include "incant/Campaign/Campaign.h"
 #include "incant/Campaign/Store.h"
 #include "incant/Cat/Model.h"
 #include "incant/Harness/Backend.h"
@@ -45,7 +44,6 @@ struct Pending {
 };
 
 struct PipelineConfig {
-  const CampaignCommand *Cmd = nullptr;
   harness::RunParams Run;
   std::string Params; ///< paramsKey() of Run.
   std::string Host;
@@ -55,6 +53,16 @@ struct PipelineConfig {
   std::set<std::string> HaveVerdicts;
   unsigned Jobs = 1;  ///< Preparing threads.
   unsigned Batch = 1; ///< Tests per chunk (per module on CUDA).
+  /// Where the backend keeps compiled tests (RunRequest::CompileCache).
+  std::string CompileCache;
+  std::string IncantVersion; ///< Stored with every result.
+  /// Progress on the error stream: one line rewritten in place on a
+  /// terminal (ProgressTty), else a line every 30 s and at the end.
+  bool Progress = true;
+  bool ProgressTty = true;
+  /// Test hook: exit at once (as if killed) after storing this many
+  /// results; 0: never.
+  uint64_t StopAfter = 0;
   /// Once true (a signal asked the campaign to stop): no more tests are
   /// prepared or run; the runs under way finish and everything finished is
   /// stored. Null: never.

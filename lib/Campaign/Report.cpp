@@ -1,5 +1,6 @@
 //===- Report.cpp - `incant report`: reading databases, the text summary --===//
 #include "incant/Campaign/Report.h"
+#include "incant/Campaign/ReportCommand.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Support/Diagnostic.h"
 

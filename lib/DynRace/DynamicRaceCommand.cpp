@@ -1,11 +1,14 @@
 //===- DynamicRaceCommand.cpp - `incant race --dynamic` -------------------===//
 #include "incant/DynRace/DynamicRaceCommand.h"
+#include "incant/Intercept/Protocol.h"
 #include "incant/DynRace/DynamicReport.h"
 
 #include "incant/Intercept/BuildCommands.h"
 #include "incant/Intercept/ImageScan.h"
+#include "incant/Support/CommandContext.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Process.h"
+#include "incant/Support/ReadFile.h"
 #include "incant/Support/TempDir.h"
 
 #include <fmt/format.h>
@@ -16,7 +19,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -25,38 +27,31 @@ namespace incant::dynrace {
 
 namespace {
 
-bool readFile(const std::string &Path, std::string &Out) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return false;
-  std::ostringstream S;
-  S << In.rdbuf();
-  Out = S.str();
-  return true;
-}
+/// A failure of the command: its kind and message.
+struct Failure {
+  ErrorKind Kind;
+  std::string Message;
+};
 
 /// The program a .cu file is built into, through incant with pass race.
-bool buildSource(const DynamicRaceCommand &Cmd, const std::string &Dir,
-                 std::string &Exe, std::ostream &Err) {
+std::optional<Failure> buildSource(const DynamicRaceCommand &Cmd,
+                                   const std::string &Dir, std::string &Exe,
+                                   std::ostream &Err) {
   const std::string &Src = Cmd.Argv[0];
   std::error_code EC;
-  if (!fs::is_regular_file(Src, EC)) {
-    fmt::print(Err, "incant race: {}: no such file\n", Src);
-    return false;
-  }
+  if (!fs::is_regular_file(Src, EC))
+    return Failure{ErrorKind::Input, fmt::format("{}: no such file", Src)};
   std::string Nvcc = findCudaProgram("nvcc");
-  if (Nvcc.empty()) {
-    fmt::print(Err, "incant race: nvcc is needed to build {} and was not "
-                    "found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)\n",
-               Src);
-    return false;
-  }
+  if (Nvcc.empty())
+    return Failure{ErrorKind::Device,
+                   fmt::format("nvcc is needed to build {} and was not found "
+                               "($INCANT_NVCC, PATH, $CUDA_HOME/bin, "
+                               "/usr/local/cuda/bin)",
+                               Src)};
   std::string Why;
   std::vector<std::string> Flags = intercept::nvccFlags(Why);
-  if (Flags.empty()) {
-    fmt::print(Err, "incant race: {}\n", Why);
-    return false;
-  }
+  if (Flags.empty())
+    return Failure{ErrorKind::Internal, Why};
   Exe = (fs::path(Dir) / fs::path(Src).stem()).string();
   ProcessOptions O;
   O.Argv = {Nvcc};
@@ -75,87 +70,24 @@ bool buildSource(const DynamicRaceCommand &Cmd, const std::string &Dir,
   O.Stdout = OutputMode::Capture;
   O.Stderr = OutputMode::ToStdout;
   ProcessResult P = runProcess(O);
+  if (P.St == ProcessResult::Status::NotStarted)
+    return Failure{ErrorKind::Device,
+                   fmt::format("building {} failed: {}", Src, P.Error)};
   if (P.St != ProcessResult::Status::Exited || P.ExitCode != 0) {
-    fmt::print(Err, "{}incant race: building {} failed{}\n", P.Out, Src,
-               P.St == ProcessResult::Status::NotStarted ? ": " + P.Error : "");
-    return false;
+    Err << P.Out; // the compiler's messages
+    return Failure{ErrorKind::Input, fmt::format("building {} failed", Src)};
   }
-  return true;
+  return std::nullopt;
 }
 
-/// The program named by \p Name: a path, or found on PATH.
-std::string findApp(const std::string &Name) {
-  if (Name.find('/') != std::string::npos)
-    return Name;
-  const char *Path = std::getenv("PATH");
-  std::string P = Path ? Path : "";
-  size_t B = 0;
-  while (B <= P.size()) {
-    size_t E = P.find(':', B);
-    if (E == std::string::npos)
-      E = P.size();
-    fs::path C = fs::path(P.substr(B, E - B)) / Name;
-    std::error_code EC;
-    if (E > B && fs::is_regular_file(C, EC) && access(C.c_str(), X_OK) == 0)
-      return C.string();
-    B = E + 1;
-  }
-  return "";
-}
-
-} // namespace
-
-int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
-                   std::ostream &Err) {
-  if (Cmd.Argv.empty()) {
-    fmt::print(Err, "incant race --dynamic: give a program (-- ./app ARGS) "
-                    "or a .cu file\n");
-    return 2;
-  }
-  if (Cmd.Scheme != "addr" && Cmd.Scheme != "stmt") {
-    fmt::print(Err, "incant race: --scheme '{}' (expected addr or stmt)\n",
-               Cmd.Scheme);
-    return 2;
-  }
-  std::error_code EC;
-  if (Cmd.InjectLibrary.empty() || !fs::exists(Cmd.InjectLibrary, EC)) {
-    fmt::print(Err, "incant race: the injected library {} is missing (set "
-                    "INCANT_INJECT_LIB)\n",
-               Cmd.InjectLibrary.empty() ? "libincant-inject.so"
-                                         : Cmd.InjectLibrary);
-    return 3;
-  }
-  TempDir Tmp("incant-race");
-  if (!Tmp.ok()) {
-    fmt::print(Err, "incant race: cannot make a temporary folder\n");
-    return 2;
-  }
-
-  // The program: given, or built from a .cu file.
-  std::vector<std::string> Argv = Cmd.Argv;
-  const std::string First = Argv[0];
-  bool Source = First.size() > 3 && First.compare(First.size() - 3, 3, ".cu") == 0;
-  if (Source) {
-    std::string Exe;
-    if (!buildSource(Cmd, Tmp.path().string(), Exe, Err))
-      return 2;
-    Argv[0] = Exe;
-  } else {
-    std::string Exe = findApp(First);
-    if (Exe.empty() || !fs::is_regular_file(Exe, EC)) {
-      fmt::print(Err, "incant race: {}: no such program\n", First);
-      return 2;
-    }
-    Argv[0] = Exe;
-  }
-
-  // Its units, for the check and the report.
-  std::map<std::string, intercept::UnitManifest> Units;
+/// The units of the program at \p Path, and whether it was built for the
+/// check: with pass race, and (for --all-accesses) without pruning.
+std::optional<Failure>
+readUnits(const DynamicRaceCommand &Cmd, const std::string &Path, bool Source,
+          std::map<std::string, intercept::UnitManifest> &Units) {
   std::string Bytes;
-  if (!readFile(Argv[0], Bytes)) {
-    fmt::print(Err, "incant race: cannot read {}\n", Argv[0]);
-    return 2;
-  }
+  if (!readFile(Path, Bytes))
+    return Failure{ErrorKind::Input, fmt::format("cannot read {}", Path)};
   bool Pruned = false, Raced = false;
   for (intercept::FoundUnit &U : intercept::findUnits(Bytes))
     if (U.Manifest) {
@@ -165,66 +97,131 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
         Pruned |= S.Kind.find("not instrumented") != std::string::npos;
       Units[U.Id] = std::move(*U.Manifest);
     }
-  if (!Raced && !Cmd.NoBuildCheck) {
-    fmt::print(Err,
-               "incant race: {} was not built with pass race: build it with "
-               "`eval \"$(incant build-env --passes race)\"` (or `incant "
-               "nvcc` with INCANT_PASSES=race), or give the .cu file; "
-               "--no-build-check runs it anyway\n",
-               First);
-    return 2;
-  }
-  if (Pruned && Cmd.AllAccesses && !Source) {
-    fmt::print(Err, "incant race: {} was built with pruning (accesses the "
-                    "static checker proved safe are not instrumented); "
-                    "rebuild it with INCANT_RACE_ALL=1 for --all-accesses\n",
-               First);
-    return 2;
-  }
+  const std::string &First = Cmd.Argv[0];
+  if (!Raced && !Cmd.NoBuildCheck)
+    return Failure{
+        ErrorKind::Input,
+        fmt::format("{} was not built with pass race: build it with "
+                    "`eval \"$(incant build-env --passes race)\"` (or "
+                    "`incant nvcc` with INCANT_PASSES=race), or give the .cu "
+                    "file; --no-build-check runs it anyway",
+                    First)};
+  if (Pruned && Cmd.AllAccesses && !Source)
+    return Failure{ErrorKind::Input,
+                   fmt::format("{} was built with pruning (accesses the "
+                               "static checker proved safe are not "
+                               "instrumented); rebuild it with "
+                               "INCANT_RACE_ALL=1 for --all-accesses",
+                               First)};
+  return std::nullopt;
+}
 
-  // The run: the program's output passes through.
-  std::string RaceOut = (Tmp.path() / "races.json").string();
+/// How the application's run ended.
+struct AppEnd {
+  int Status = 0;    ///< Its exit status (128+N for signal N, 124 timed out).
+  std::string Ended; ///< A note when it did not exit on its own.
+};
+
+/// Runs the application under the injected library; its output passes
+/// through.
+std::optional<Failure> runApp(const DynamicRaceCommand &Cmd,
+                              const std::vector<std::string> &Argv,
+                              const std::string &RaceOut, AppEnd &End) {
   ProcessOptions O;
   O.Argv = Argv;
   std::string Preload = Cmd.InjectLibrary;
   if (const char *P = std::getenv("LD_PRELOAD"); P && *P)
     Preload += std::string(":") + P;
   O.SetEnv = {{"LD_PRELOAD", Preload},
-              {"INCANT_RACE", Cmd.Scheme},
-              {"INCANT_RACE_OUT", RaceOut}};
+              {INCANT_ENV_RACE, Cmd.Scheme},
+              {INCANT_ENV_RACE_OUT, RaceOut}};
   if (Cmd.ShadowMB)
-    O.SetEnv.emplace_back("INCANT_RACE_SHADOW_MB", std::to_string(Cmd.ShadowMB));
+    O.SetEnv.emplace_back(INCANT_ENV_RACE_SHADOW_MB, std::to_string(Cmd.ShadowMB));
   if (Cmd.LogMB)
-    O.SetEnv.emplace_back("INCANT_RACE_LOG_MB", std::to_string(Cmd.LogMB));
+    O.SetEnv.emplace_back(INCANT_ENV_RACE_LOG_MB, std::to_string(Cmd.LogMB));
   // INCANT_TIME and INCANT_REPORT pass through (bench/DynRace times the
   // checked kernels that way).
-  O.UnsetEnv = {"INCANT_STRESS", "INCANT_RANDOMISE"};
+  O.UnsetEnv = {INCANT_ENV_STRESS, INCANT_ENV_RANDOMISE};
   O.Stdout = OutputMode::Inherit;
   O.Stderr = OutputMode::Inherit;
   O.TimeoutSeconds = Cmd.Timeout;
   O.KillGraceSeconds = 2;
-  Out.flush();
   ProcessResult P = runProcess(O);
-  int AppStatus = 0;
-  std::string Ended;
   switch (P.St) {
   case ProcessResult::Status::NotStarted:
-    fmt::print(Err, "incant race: {}: {}\n", First, P.Error);
-    return 2;
+    return Failure{ErrorKind::Input,
+                   fmt::format("{}: {}", Cmd.Argv[0], P.Error)};
   case ProcessResult::Status::Exited:
-    AppStatus = P.ExitCode;
+    End.Status = P.ExitCode;
     break;
   case ProcessResult::Status::Signaled:
-    AppStatus = 128 + P.Signal;
-    Ended = fmt::format("the application was ended by signal {}", P.Signal);
+    End.Status = 128 + P.Signal;
+    End.Ended = fmt::format("the application was ended by signal {}", P.Signal);
     break;
   case ProcessResult::Status::TimedOut:
-    AppStatus = 124;
-    Ended = fmt::format("the application was stopped after --time-limit {} s",
-                        Cmd.Timeout);
+    End.Status = 124;
+    End.Ended = fmt::format(
+        "the application was stopped after --time-limit {} s", Cmd.Timeout);
     break;
   }
+  return std::nullopt;
+}
 
+} // namespace
+
+int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
+                   std::ostream &Err) {
+  CommandContext Ctx(Out, Err, "incant race: ");
+  auto Fail = [&](const Failure &F) { return Ctx.fail(F.Kind, F.Message); };
+  if (Cmd.Argv.empty()) {
+    Err << "incant race --dynamic: give a program (-- ./app ARGS) or a .cu "
+           "file\n";
+    return Ctx.failed(ErrorKind::Input);
+  }
+  if (Cmd.Scheme != "addr" && Cmd.Scheme != "stmt")
+    return Ctx.fail(ErrorKind::Input,
+                    fmt::format("--scheme '{}' (expected addr or stmt)",
+                                Cmd.Scheme));
+  if (int Rc = Ctx.checkOutputs({Cmd.Output}))
+    return Rc;
+  std::error_code EC;
+  if (Cmd.InjectLibrary.empty() || !fs::exists(Cmd.InjectLibrary, EC))
+    return Ctx.fail(ErrorKind::Device,
+                    fmt::format("the injected library {} is missing (set "
+                                "INCANT_INJECT_LIB)",
+                                Cmd.InjectLibrary.empty()
+                                    ? "libincant-inject.so"
+                                    : Cmd.InjectLibrary));
+  TempDir Tmp("incant-race");
+  if (!Tmp.ok())
+    return Ctx.fail(ErrorKind::Internal, "cannot make a temporary folder");
+
+  // The program: given, or built from a .cu file.
+  std::vector<std::string> Argv = Cmd.Argv;
+  const std::string First = Argv[0];
+  bool Source = First.size() > 3 && First.compare(First.size() - 3, 3, ".cu") == 0;
+  if (Source) {
+    if (auto F = buildSource(Cmd, Tmp.path().string(), Argv[0], Err))
+      return Fail(*F);
+  } else {
+    const char *Path = std::getenv("PATH");
+    Argv[0] = findOnPath(First, Path ? Path : "");
+    if (Argv[0].empty() || !fs::is_regular_file(Argv[0], EC))
+      return Ctx.fail(ErrorKind::Input,
+                      fmt::format("{}: no such program", First));
+  }
+  std::map<std::string, intercept::UnitManifest> Units;
+  if (auto F = readUnits(Cmd, Argv[0], Source, Units))
+    return Fail(*F);
+  // The checker runs on the device beside the kernels.
+  if (int Rc = Ctx.requireCudaDevice(First))
+    return Rc;
+
+  std::string RaceOut = (Tmp.path() / "races.json").string();
+  AppEnd End;
+  Out.flush();
+  if (auto F = runApp(Cmd, Argv, RaceOut, End))
+    return Fail(*F);
   std::string Text, Why;
   std::optional<RawRun> Run;
   if (readFile(RaceOut, Text))
@@ -232,39 +229,65 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
   else
     Why = "the application ended without the checker's report (a crash, a "
           "signal, _exit, or no CUDA launch went through the runtime)";
-  if (!Run) {
-    fmt::print(Err, "incant race: {}{}\n", Why,
-               Ended.empty() ? "" : "; " + Ended);
-    return AppStatus ? AppStatus : 2;
-  }
+  // Without the report nothing was checked: no race count, no clean run.
+  if (!Run)
+    return Ctx.fail(ErrorKind::Device,
+                    fmt::format("{}; the application exited with status {}{}",
+                                Why, End.Status,
+                                End.Ended.empty() ? "" : "; " + End.Ended));
+  // A run that checked no launch found nothing either way.
+  if (Run->Races.empty() && Run->CheckedLaunches == 0)
+    return Ctx.fail(
+        ErrorKind::Device,
+        fmt::format("no kernel launch was checked ({}; the application "
+                    "exited with status {}{}): no race count for a program "
+                    "whose kernels did not run under the checker",
+                    Run->UncheckedLaunches
+                        ? fmt::format("{} launch(es) of kernels not built "
+                                      "with pass race",
+                                      Run->UncheckedLaunches)
+                        : std::string("no launch went through the CUDA "
+                                      "runtime"),
+                    End.Status, End.Ended.empty() ? "" : "; " + End.Ended));
   Report R = buildReport(*Run, Units, First);
-  if (!Ended.empty())
-    R.Notes.push_back(Ended);
+  if (!End.Ended.empty())
+    R.Notes.push_back(End.Ended);
   R.Notes.push_back(fmt::format("the application exited with status {}",
-                                AppStatus));
+                                End.Status));
 
   std::ofstream File;
   std::ostream *OS = &Out;
   if (!Cmd.Output.empty() && Cmd.Output != "-") {
     File.open(Cmd.Output);
-    if (!File) {
-      fmt::print(Err, "incant race: cannot write {}\n", Cmd.Output);
-      return 2;
-    }
     OS = &File;
   }
   if (Cmd.Json) {
     nlohmann::json J = reportToJson(R);
-    J["exit_status"] = AppStatus;
+    J["exit_status"] = End.Status;
     *OS << J.dump() << "\n";
   } else {
     printReport(R, *OS);
   }
-  OS->flush();
+  if (!OS->flush())
+    return Ctx.fail(ErrorKind::Internal,
+                    fmt::format("cannot write {}", Cmd.Output));
   if (!R.Races.empty())
-    return 1;
+    return Ctx.done(Outcome::Found);
   // Tables lost to a failed device: nothing says the run was race-free.
-  return AppStatus == 0 && !R.Lost.empty() ? 3 : AppStatus;
+  if (!R.Lost.empty())
+    return Ctx.failed(ErrorKind::Device);
+  // No race seen, but the application did not finish: what it did not run
+  // was not checked.
+  if (End.Status != 0)
+    return Ctx.fail(ErrorKind::Device,
+                    fmt::format("no race seen, but {}: kernels it did not "
+                                "run were not checked",
+                                End.Ended.empty()
+                                    ? fmt::format("the application exited "
+                                                  "with status {}",
+                                                  End.Status)
+                                    : End.Ended));
+  return Ctx.done(Outcome::Clean);
 }
 
 } // namespace incant::dynrace

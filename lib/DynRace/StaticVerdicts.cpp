@@ -1,5 +1,8 @@
 //===- StaticVerdicts.cpp - The static checker as pass race's pruning -----===//
 #include "incant/DynRace/StaticVerdicts.h"
+#include "incant/Support/DataFiles.h"
+#include "incant/Support/Diagnostic.h"
+#include "incant/Support/Process.h"
 #include "incant/Support/Range.h"
 
 #ifdef INCANT_DYNRACE_HAVE_STATIC
@@ -8,14 +11,11 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <chrono>
-#include <csignal>
+#include <algorithm>
 #include <cstdlib>
+#include <istream>
+#include <memory>
 #include <sstream>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace incant::dynrace {
 
@@ -62,10 +62,7 @@ staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
   for (const ptx::ModuleItem &I : M.Items)
     if (const auto *F = std::get_if<ptx::Function>(&I))
       Functions[F->Name] = F;
-  // Worse verdicts win: safe < unknown < race.
-  auto Rank = [](const std::string &V) {
-    return V == "race" ? 2 : V == "unknown" ? 1 : 0;
-  };
+  using intercept::StaticVerdict;
   intercept::RaceVerdicts Out;
   for (const race::KernelReport &K : R.Kernels) {
     std::vector<bool> Racy(K.Accesses.size());
@@ -80,10 +77,13 @@ staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
       const auto *I = std::get_if<ptx::Instruction>(&F->second->Body[X.OriginItem]);
       if (!I || !I->Range.isValid())
         continue;
-      std::string V = Racy[A] ? "race" : X.Proved ? "safe" : "unknown";
+      StaticVerdict V = Racy[A]    ? StaticVerdict::Race
+                        : X.Proved ? StaticVerdict::Safe
+                                   : StaticVerdict::Unknown;
+      // Worse verdicts win.
       auto [It, New] = Out.emplace(I->Range.Begin.Offset, V);
-      if (!New && Rank(V) > Rank(It->second))
-        It->second = V;
+      if (!New)
+        It->second = std::max(It->second, V);
     }
   }
   return Out;
@@ -96,93 +96,82 @@ staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
 #endif
 }
 
+int printStaticVerdicts(std::istream &In, unsigned TimeoutMs,
+                        unsigned MaxAccesses, std::ostream &Out) {
+  std::ostringstream Text;
+  Text << In.rdbuf();
+  auto File = std::make_shared<SourceFile>("<stdin>", Text.str());
+  DiagnosticEngine Diags;
+  std::string Why;
+  std::optional<intercept::RaceVerdicts> V;
+  if (std::optional<ptx::Module> M = ptx::parseModule(File, Diags))
+    V = staticVerdicts(*M, TimeoutMs, MaxAccesses, Why);
+  else
+    Why = Diags.diagnostics().empty() ? "the module does not parse"
+                                      : Diags.diagnostics()[0].Message;
+  if (!V) {
+    Out << "!" << Why << "\n";
+    return 0;
+  }
+  for (const auto &[Off, Verdict] : *V)
+    Out << Off << " " << intercept::staticVerdictName(Verdict) << "\n";
+  return 0;
+}
+
 namespace {
 
-/// staticVerdicts() in a child process, given \p Seconds in all: Z3 cannot
-/// be stopped from outside a query, and a build must not wait on the solver
-/// for long (CUB-like modules have thousands of pairs).
+/// staticVerdicts() in a child process (this incant, `incant
+/// race-verdicts`), given \p Seconds in all: Z3 cannot be stopped from
+/// outside a query, and a build must not wait on the solver for long
+/// (CUB-like modules have thousands of pairs).
 std::optional<intercept::RaceVerdicts>
 boundedVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned Max,
                 unsigned Seconds, std::string &Error) {
-  int P[2];
-  if (pipe(P) != 0) {
-    Error = "cannot make a pipe for the static checker";
+  if (!M.File) {
+    Error = "the module has no PTX text to check";
     return std::nullopt;
   }
-  pid_t Pid = fork();
-  if (Pid < 0) {
-    close(P[0]);
-    close(P[1]);
-    Error = "cannot start the static checker";
+  std::string Self = incantCommand();
+  if (Self.empty()) {
+    Error = "cannot find this incant binary (/proc/self/exe) to run the "
+            "static checker";
     return std::nullopt;
   }
-  if (Pid == 0) { // the child: verdicts as "OFFSET VERDICT" lines, or "!WHY"
-    close(P[0]);
-    std::string Why, Text;
-    if (auto V = staticVerdicts(M, TimeoutMs, Max, Why))
-      for (const auto &[Off, Verdict] : *V)
-        Text += std::to_string(Off) + " " + Verdict + "\n";
-    else
-      Text = "!" + Why + "\n";
-    for (size_t Done = 0; Done < Text.size();) {
-      ssize_t N = write(P[1], Text.data() + Done, Text.size() - Done);
-      if (N <= 0)
-        break;
-      Done += size_t(N);
-    }
-    _exit(0);
-  }
-  close(P[1]);
-  std::string Text;
-  auto End = std::chrono::steady_clock::now() + std::chrono::seconds(Seconds);
-  bool Eof = false, Late = false;
-  while (!Eof) {
-    auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        End - std::chrono::steady_clock::now());
-    if (Left.count() <= 0) {
-      Late = true;
-      break;
-    }
-    pollfd F{P[0], POLLIN, 0};
-    int R = poll(&F, 1, int(Left.count()));
-    if (R < 0 && errno == EINTR)
-      continue;
-    if (R <= 0) {
-      Late = R == 0;
-      break;
-    }
-    char Buf[4096];
-    ssize_t N = read(P[0], Buf, sizeof Buf);
-    if (N <= 0)
-      Eof = true;
-    else
-      Text.append(Buf, size_t(N));
-  }
-  close(P[0]);
-  if (Late)
-    kill(Pid, SIGKILL);
-  int St = 0;
-  waitpid(Pid, &St, 0);
-  if (Late) {
+  ProcessOptions O;
+  O.Argv = {Self,          "race-verdicts",        "--timeout-ms",
+            std::to_string(TimeoutMs), "--max-accesses", std::to_string(Max)};
+  O.Input = M.File->text();
+  O.Stderr = OutputMode::Discard;
+  O.TimeoutSeconds = Seconds;
+  ProcessResult P = runProcess(O);
+  if (P.St == ProcessResult::Status::TimedOut) {
     Error = fmt::format("the static checker took more than {} s "
                         "(INCANT_RACE_STATIC_S)",
                         Seconds);
     return std::nullopt;
   }
-  if (!WIFEXITED(St) || WEXITSTATUS(St) != 0 || Text.empty()) {
-    Error = "the static checker ended without an answer";
+  if (!P.succeeded() || P.Out.empty()) {
+    Error = "the static checker ended without an answer (" + P.describe() +
+            ")";
     return std::nullopt;
   }
-  if (Text[0] == '!') {
-    Error = Text.substr(1, Text.size() - 2);
+  if (P.Out[0] == '!') {
+    Error = P.Out.substr(1, P.Out.size() - 2);
     return std::nullopt;
   }
   intercept::RaceVerdicts V;
-  std::istringstream In(Text);
+  std::istringstream In(P.Out);
   uint32_t Off = 0;
-  std::string Verdict;
-  while (In >> Off >> Verdict)
-    V[Off] = Verdict;
+  std::string Name;
+  while (In >> Off >> Name) {
+    std::optional<intercept::StaticVerdict> X =
+        intercept::parseStaticVerdict(Name);
+    if (!X) {
+      Error = "the static checker answered '" + Name + "', not a verdict";
+      return std::nullopt;
+    }
+    V[Off] = *X;
+  }
   return V;
 }
 

@@ -7,7 +7,7 @@
 // Each point carries the application's name as a tooltip (<title>).
 //
 //===----------------------------------------------------------------------===//
-#include "incant/Fences/CostCommand.h"
+#include "incant/Fences/CostResult.h"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,15 @@
 //===- FenceCommand.cpp - `incant fences`: the search on an application ---===//
 #include "incant/Fences/FenceCommand.h"
+#include "incant/Fences/FenceReport.h"
+#include "incant/Intercept/Protocol.h"
 #include "incant/AppTest/AppRunner.h"
 #include "incant/AppTest/RunPool.h"
 #include "incant/Fences/FenceStore.h"
 #include "incant/Intercept/ImageScan.h"
 
+#include "incant/Support/CommandContext.h"
 #include "incant/Support/Hash.h"
+#include "incant/Support/ReadFile.h"
 #include "incant/Support/Time.h"
 
 #include <fmt/format.h>
@@ -75,7 +79,7 @@ public:
       R.Index = Run;
       R.Seed = fnv1a64(fmt::format("{}/fences/{}/{}", Seed, Seq, Run));
       std::string Why;
-      bool Ok = Runner.run(E, R.Seed, {{"INCANT_FENCES", Var}}, R, Why);
+      bool Ok = Runner.run(E, R.Seed, {{INCANT_ENV_FENCES, Var}}, R, Why);
       if (Ok && !F.empty() && R.Reported && !R.FenceUnits) {
         Ok = false;
         Why = "the injected library set no fence mask in the application's "
@@ -139,13 +143,11 @@ private:
 
 std::vector<intercept::UnitManifest> manifestsOf(const std::string &Path,
                                                  std::string &Error) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In) {
+  std::string Bytes;
+  if (!readFile(Path, Bytes)) {
     Error = fmt::format("cannot read {}", Path);
     return {};
   }
-  std::string Bytes((std::istreambuf_iterator<char>(In)),
-                    std::istreambuf_iterator<char>());
   std::vector<intercept::UnitManifest> Out;
   for (intercept::FoundUnit &U : intercept::findUnits(Bytes))
     if (U.Manifest)
@@ -159,25 +161,21 @@ std::vector<intercept::UnitManifest> manifestsOf(const std::string &Path,
 
 } // namespace
 
-int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
-  auto Usage = [&](const std::string &M) {
-    fmt::print(Err, "incant: error: {}\n", M);
-    return 2;
-  };
-  std::string Error;
-  auto Envs = apptest::parseEnvironments(Cmd.App.Envs, Cmd.App.Randomise,
-                                         Error);
-  if (!Envs)
-    return Usage(Error);
-  ReductionOptions Opts;
+namespace {
+
+/// The search's options from the command's; false with \p Error set.
+bool reductionOptions(const FenceCommand &Cmd, ReductionOptions &Opts,
+                      std::string &Error) {
   Opts.Iterations = Cmd.Iterations;
   Opts.Weaken = Cmd.Weaken;
   if (Cmd.PaperOnly) {
     Opts.Chunks = Opts.Evidence = Opts.Recheck = false;
     Opts.Confidence = 0;
   }
-  if (Cmd.Iterations == 0)
-    return Usage("--iterations must be at least 1");
+  if (Cmd.Iterations == 0) {
+    Error = "--iterations must be at least 1";
+    return false;
+  }
   auto Duration = [&](const std::string &Name, const std::string &Text,
                       double &Seconds) {
     if (Text.empty())
@@ -193,85 +191,143 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!Duration("--check-time", Cmd.CheckTime, Opts.CheckSeconds) ||
       !Duration("--stable-for", Cmd.StableFor, StableSeconds) ||
       !Duration("--budget", Cmd.Budget, Opts.Budget))
-    return Usage(Error);
+    return false;
   Opts.Stable = {Cmd.StableRuns, StableSeconds};
-  if (!Opts.Stable.Runs && Opts.Stable.Seconds <= 0)
-    return Usage("give --stable-for or --stable-runs");
+  if (!Opts.Stable.Runs && Opts.Stable.Seconds <= 0) {
+    Error = "give --stable-for or --stable-runs";
+    return false;
+  }
+  return true;
+}
 
-  std::unique_ptr<AppRunner> Runner = AppRunner::make(Cmd.App, Error);
-  if (!Runner)
-    return Usage(Error);
+/// Why the first run with every fence on gives no candidate.
+std::string noCandidates(const std::vector<intercept::UnitManifest> &Units,
+                         const RunRecord &Probe, const std::string &Label) {
+  bool AnyPass = false;
+  for (const intercept::UnitManifest &U : Units)
+    for (const std::string &P : U.Passes)
+      AnyPass |= P == "fences";
+  if (Probe.Kernels.empty())
+    return fmt::format("{} launched no kernel (its run with every fence on: "
+                       "{})",
+                       Label, failureText(Probe));
+  if (!AnyPass)
+    return fmt::format("{} was not built with the pass \"fences\": build "
+                       "it with `eval \"$(incant build-env --passes "
+                       "randomise,fences)\"`",
+                       Label);
+  return fmt::format("the kernels {} launched have no fence site (no "
+                     "global or generic access)",
+                     Label);
+}
+
+/// What the store keys a search by: every option that changes it.
+nlohmann::json searchOptions(const FenceCommand &Cmd,
+                             const ReductionOptions &Opts) {
+  return {{"app", Cmd.App.Argv},
+          {"env", Cmd.App.Envs},
+          {"randomise", Cmd.App.Randomise},
+          {"timeout", Cmd.App.Timeout},
+          {"check", Cmd.App.Check},
+          {"expect_exit", Cmd.App.ExpectExit ? *Cmd.App.ExpectExit : 0},
+          {"expect_stdout", Cmd.App.ExpectStdout},
+          {"seed", Cmd.App.Seed},
+          {"iterations", Cmd.Iterations},
+          {"check_time", Opts.CheckSeconds},
+          {"stable_runs", Opts.Stable.Runs},
+          {"stable_seconds", Opts.Stable.Seconds},
+          {"weaken", Cmd.Weaken},
+          {"algorithm",
+           Cmd.PaperOnly ? "paper" : "paper+chunks+evidence+recheck"},
+          {"stress_blocks",
+           {Cmd.App.Knobs.MinPercent, Cmd.App.Knobs.MaxPercent}},
+          {"keep_ids", Cmd.App.Knobs.KeepIds},
+          {"profile", Cmd.App.ProfileNote}};
+}
+
+/// The files the result goes to (--save, --patch, --report-json); false
+/// with \p Error naming the one that could not be written.
+bool writeResultFiles(const FenceCommand &Cmd, const FenceReportInput &In,
+                      std::string &Error) {
+  auto Write = [&](const std::string &Path, const std::string &Text) {
+    if (Path.empty())
+      return true;
+    std::ofstream F(Path);
+    if (!(F << Text) || !F.flush()) {
+      Error = fmt::format("cannot write {}", Path);
+      return false;
+    }
+    return true;
+  };
+  return (Cmd.Save.empty() || Write(Cmd.Save, fenceSetJson(In) + "\n")) &&
+         (Cmd.Patch.empty() || Write(Cmd.Patch, fencePatch(In))) &&
+         (Cmd.ReportJson.empty() ||
+          Write(Cmd.ReportJson, fenceReportJson(In) + "\n"));
+}
+
+} // namespace
+
+int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+  CommandContext Ctx(Out, Err);
+  std::string Error;
+  auto Envs = apptest::parseEnvironments(Cmd.App.Envs, Cmd.App.Randomise,
+                                         Error);
+  if (!Envs)
+    return Ctx.fail(ErrorKind::Input, Error);
+  ReductionOptions Opts;
+  if (!reductionOptions(Cmd, Opts, Error))
+    return Ctx.fail(ErrorKind::Input, Error);
+  if (int Rc = Ctx.checkOutputs({Cmd.Save, Cmd.Patch, Cmd.ReportJson}))
+    return Rc;
+
+  auto Made = AppRunner::make(Cmd.App, Ctx.diags());
+  if (!Made)
+    return Ctx.failed(Made.error());
+  std::unique_ptr<AppRunner> Runner = std::move(*Made);
   std::vector<intercept::UnitManifest> Units =
       manifestsOf(Runner->program(), Error);
   if (Units.empty())
-    return Usage(Error);
+    return Ctx.fail(ErrorKind::Input, Error);
   std::vector<intercept::UnitManifest> Reference;
   if (!Cmd.Reference.empty()) {
     Reference = manifestsOf(Cmd.Reference, Error);
     if (Reference.empty())
-      return Usage(Error);
+      return Ctx.fail(ErrorKind::Input, Error);
   }
-  std::string Label = Cmd.App.Label.empty() ? Cmd.App.Argv[0] : Cmd.App.Label;
-
+  const std::string &Label = Cmd.App.label();
+  // Its units' kernels run on the device: without one, every run fails.
+  if (int Rc = Ctx.requireCudaDevice(Cmd.App.Argv[0]))
+    return Rc;
   // Which kernels does it launch? One run with every fence on.
   RunRecord Probe;
   Probe.Env = (*Envs)[0].name();
   Probe.Seed = fnv1a64(fmt::format("{}/fences/probe", Cmd.App.Seed));
-  if (!Runner->run((*Envs)[0], Probe.Seed, {{"INCANT_FENCES", "*:all"}},
+  if (!Runner->run((*Envs)[0], Probe.Seed, {{INCANT_ENV_FENCES, "*:all"}},
                    Probe, Error))
-    return Usage(Error);
+    return Ctx.fail(ErrorKind::Input, Error);
   if (!Probe.Reported)
-    return Usage(fmt::format("{} ran without the injected library's report "
-                             "(a static or setuid program, or one that "
-                             "ends with _exit, is not reached)",
-                             Label));
+    return Ctx.fail(ErrorKind::Input,
+                    fmt::format("{} ran without the injected library's report "
+                                "(a static or setuid program, or one that "
+                                "ends with _exit, is not reached)",
+                                Label));
   CandidateList C = candidatesFor(Units, Probe.Kernels);
-  if (C.Fences.empty()) {
-    bool AnyPass = false;
-    for (const intercept::UnitManifest &U : Units)
-      for (const std::string &P : U.Passes)
-        AnyPass |= P == "fences";
-    return Usage(
-        Probe.Kernels.empty()
-            ? fmt::format("{} launched no kernel", Label)
-        : !AnyPass
-            ? fmt::format("{} was not built with the pass \"fences\": build "
-                          "it with `eval \"$(incant build-env --passes "
-                          "randomise,fences)\"`",
-                          Label)
-            : fmt::format("the kernels {} launched have no fence site (no "
-                          "global or generic access)",
-                          Label));
-  }
+  if (C.Fences.empty())
+    return Ctx.fail(ErrorKind::Input, noCandidates(Units, Probe, Label));
   Opts.Candidates = static_cast<uint32_t>(C.Fences.size());
 
-  // The store: the same search resumes.
+  // The store: the same search resumes. An unusable database is the
+  // user's; a write that fails is not.
   std::unique_ptr<FenceStore> Store;
   if (!Cmd.NoDb) {
     Store = FenceStore::open(Cmd.Db, Error);
     if (!Store && Cmd.DbGiven)
-      return Usage(fmt::format("{}: {}", Cmd.Db, Error));
+      return Ctx.fail(ErrorKind::Input, fmt::format("{}: {}", Cmd.Db, Error));
     if (!Store)
       fmt::print(Err, "incant fences: checks are not stored ({})\n", Error);
   }
-  nlohmann::json Options = {
-      {"app", Cmd.App.Argv},
-      {"env", Cmd.App.Envs},
-      {"randomise", Cmd.App.Randomise},
-      {"timeout", Cmd.App.Timeout},
-      {"check", Cmd.App.Check},
-      {"expect_exit", Cmd.App.ExpectExit ? *Cmd.App.ExpectExit : 0},
-      {"expect_stdout", Cmd.App.ExpectStdout},
-      {"seed", Cmd.App.Seed},
-      {"iterations", Cmd.Iterations},
-      {"check_time", Opts.CheckSeconds},
-      {"stable_runs", Opts.Stable.Runs},
-      {"stable_seconds", Opts.Stable.Seconds},
-      {"weaken", Cmd.Weaken},
-      {"algorithm", Cmd.PaperOnly ? "paper" : "paper+chunks+evidence+recheck"},
-      {"stress_blocks", {Cmd.App.Knobs.MinPercent, Cmd.App.Knobs.MaxPercent}},
-      {"keep_ids", Cmd.App.Knobs.KeepIds},
-      {"profile", Cmd.App.ProfileNote}};
+
+  nlohmann::json Options = searchOptions(Cmd, Opts);
   nlohmann::json Cands = nlohmann::json::array();
   for (const Candidate &F : C.Fences)
     Cands.push_back(fmt::format("{}:{}", F.Unit, F.S.Id));
@@ -284,7 +340,8 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     uint64_t Stored = 0;
     Options["candidates"] = Cands;
     if (!Store->begin(Fingerprint, App, Options.dump(), Stored, Error))
-      return Usage(fmt::format("{}: {}", Cmd.Db, Error));
+      return Ctx.fail(ErrorKind::Internal,
+                      fmt::format("{}: {}", Cmd.Db, Error));
     if (Stored && Cmd.App.Progress)
       fmt::print(Err, "incant fences: {} has {} checks of this search; "
                       "replaying them\n",
@@ -295,15 +352,17 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     fmt::print(Err, "incant fences: {}: {} candidate fences; first run with "
                     "all on: {}\n",
                Label, C.Fences.size(), apptest::verdictName(Probe.V));
-  std::unique_ptr<apptest::RunPool> Pool =
-      apptest::RunPool::make(std::move(Runner), Cmd.App, Cmd.Jobs, Error);
+  auto Pool = apptest::RunPool::make(std::move(Runner), Cmd.App, Cmd.Jobs,
+                                     Ctx.diags());
   if (!Pool)
-    return Usage(Error);
-  AppOracle Oracle(*Pool, *Envs, C, Cmd.App.Seed);
+    return Ctx.failed(Pool.error());
+  AppOracle Oracle(**Pool, *Envs, C, Cmd.App.Seed);
   Progress P(Err, Cmd.App.Progress);
   SearchResult S = reduceFences(Opts, Oracle, Store.get(), &P);
   if (S.Status == SearchStatus::Error)
-    return Usage(S.Error);
+    return Ctx.fail(S.Kind, S.Kind == ErrorKind::Internal
+                                ? fmt::format("{}: {}", Cmd.Db, S.Error)
+                                : S.Error);
 
   FenceReportInput In;
   In.Label = Label;
@@ -319,27 +378,15 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       In.NoFences = R.Out.FirstFailure;
   if (Store && S.Status != SearchStatus::OutOfBudget &&
       !Store->finish(fenceReportJson(In), Error))
-    return Usage(fmt::format("{}: {}", Cmd.Db, Error));
-  if (!Cmd.Save.empty()) {
-    std::ofstream F(Cmd.Save);
-    if (!(F << fenceSetJson(In) << "\n"))
-      return Usage(fmt::format("cannot write {}", Cmd.Save));
-  }
-  if (!Cmd.Patch.empty()) {
-    std::ofstream F(Cmd.Patch);
-    if (!(F << fencePatch(In)))
-      return Usage(fmt::format("cannot write {}", Cmd.Patch));
-  }
-  if (!Cmd.ReportJson.empty()) {
-    std::ofstream F(Cmd.ReportJson);
-    if (!(F << fenceReportJson(In) << "\n"))
-      return Usage(fmt::format("cannot write {}", Cmd.ReportJson));
-  }
+    return Ctx.fail(ErrorKind::Internal, fmt::format("{}: {}", Cmd.Db, Error));
+  if (!writeResultFiles(Cmd, In, Error))
+    return Ctx.fail(ErrorKind::Internal, Error);
   if (Cmd.Json)
     Out << fenceReportJson(In) << "\n";
   else
     printFenceReport(In, Out);
-  return S.Status == SearchStatus::Reduced ? 0 : 1;
+  return Ctx.done(S.Status == SearchStatus::Reduced ? Outcome::Clean
+                                                    : Outcome::Found);
 }
 
 } // namespace incant::fences

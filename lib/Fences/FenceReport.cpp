@@ -10,7 +10,7 @@
 // same file, line and column) are at the same place.
 //
 //===----------------------------------------------------------------------===//
-#include "incant/Fences/FenceCommand.h"
+#include "incant/Fences/FenceReport.h"
 #include "incant/Intercept/Fences.h"
 
 #include "incant/IR/Summary.h"

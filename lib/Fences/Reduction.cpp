@@ -209,6 +209,7 @@ std::optional<bool> Search::check(Purpose Pu, const FenceSet &F,
     R.NewSeconds += C.Out.Seconds;
     if (J && !J->record(C, R.Error)) {
       Stopped = Stop::Error;
+      R.Kind = ErrorKind::Internal;
       return std::nullopt;
     }
   }

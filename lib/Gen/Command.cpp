@@ -1,5 +1,5 @@
 //===- Command.cpp - `incant gen`: write a family of tests ----------------===//
-#include "incant/Gen/Generate.h"
+#include "incant/Gen/GenCommand.h"
 #include "incant/Support/Progress.h"
 
 #include <fmt/format.h>

@@ -53,7 +53,8 @@ bool checkParams(const RunParams &P, std::string &Error) {
   for (const ParamRange &R : paramRanges()) {
     uint64_t V = R.Get(P);
     if (!R.Range.contains(V)) {
-      Error = std::string("--") + R.Name + " " + outOfRange(R.Range, V);
+      Error = std::string("the run parameter ") + R.Name + " " +
+              outOfRange(R.Range, V);
       return false;
     }
   }

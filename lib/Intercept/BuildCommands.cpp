@@ -1,5 +1,6 @@
 //===- BuildCommands.cpp - build-env, nvcc, ptxas and instrument ----------===//
 #include "incant/Intercept/BuildCommands.h"
+#include "incant/Support/CommandContext.h"
 #include "incant/Intercept/Instrument.h"
 
 #include "incant/Support/DataFiles.h"
@@ -41,8 +42,9 @@ int execProgram(const std::vector<std::string> &Argv, std::ostream &Err) {
     Args.push_back(const_cast<char *>(A.c_str()));
   Args.push_back(nullptr);
   ::execv(Args[0], Args.data());
+  // The tool was found but does not run: a needed tool failed.
   fmt::print(Err, "incant: cannot run {}: {}\n", Argv[0], std::strerror(errno));
-  return 2;
+  return 3;
 }
 
 bool writeFileAtomically(const std::string &Path, const std::string &Text,
@@ -103,9 +105,9 @@ int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
   // (nvcc puts its own bin first on PATH).
   std::string Ptxas = findCudaProgram("ptxas");
   if (Ptxas.empty()) {
-    fmt::print(Err, "incant ptxas: ptxas not found on PATH, in "
-                    "$CUDA_HOME/bin or /usr/local/cuda/bin\n");
-    return 2;
+    fmt::print(Err, "incant ptxas: ptxas not found ($INCANT_PTXAS, PATH, "
+                    "$CUDA_HOME/bin or /usr/local/cuda/bin)\n");
+    return 3;
   }
   std::vector<std::string> Argv = {Ptxas};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
@@ -174,8 +176,8 @@ int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
 int runNvccFront(const std::vector<std::string> &Args, std::ostream &Err) {
   std::string Nvcc = findCudaProgram("nvcc");
   if (Nvcc.empty()) {
-    fmt::print(Err, "incant nvcc: nvcc not found on PATH, in $CUDA_HOME/bin "
-                    "or /usr/local/cuda/bin\n");
+    fmt::print(Err, "incant nvcc: nvcc not found ($INCANT_NVCC, PATH, "
+                    "$CUDA_HOME/bin or /usr/local/cuda/bin)\n");
     return 3;
   }
   std::string Error;
@@ -238,13 +240,15 @@ int runBuildEnv(const BuildEnvCommand &Cmd, std::ostream &Out,
 
 int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
                   std::ostream &Err, const RaceOracle &StaticRaces) {
+  CommandContext Ctx(Out, Err, "error: ");
   std::string ReadError;
   auto File = SourceFile::read(Cmd.File, ReadError);
-  if (!File) {
-    fmt::print(Err, "error: cannot read {}: {}\n", Cmd.File, ReadError);
-    return 2;
-  }
-  DiagnosticEngine Diags(&Err);
+  if (!File)
+    return Ctx.fail(ErrorKind::Input,
+                    fmt::format("cannot read {}: {}", Cmd.File, ReadError));
+  if (int Rc = Ctx.checkOutputs({Cmd.Output}))
+    return Rc;
+  DiagnosticEngine &Diags = Ctx.diags();
   InstrumentOptions Opts;
   if (!Cmd.Passes.empty())
     Opts.Passes = Cmd.Passes;
@@ -252,7 +256,7 @@ int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
   Opts.StaticRaces = pruning(StaticRaces);
   InstrumentResult R = instrumentPtx(File, Opts, Diags);
   if (R.Status == InstrumentStatus::Error)
-    return 2;
+    return Ctx.failed(ErrorKind::Input);
   if (R.Status == InstrumentStatus::AlreadyInstrumented) {
     fmt::print(Err, "{}: already instrumented; left as it is\n", Cmd.File);
     R.Ptx = File->text();
@@ -260,14 +264,12 @@ int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
   std::string Text = Cmd.Manifest ? manifestToJson(R.Manifest) + "\n" : R.Ptx;
   if (Cmd.Output.empty() || Cmd.Output == "-") {
     Out << Text;
-    return 0;
+    return Ctx.done(Outcome::Clean);
   }
   std::string Error;
-  if (!writeFileAtomically(Cmd.Output, Text, Error)) {
-    fmt::print(Err, "error: {}\n", Error);
-    return 2;
-  }
-  return 0;
+  if (!writeFileAtomically(Cmd.Output, Text, Error))
+    return Ctx.fail(ErrorKind::Internal, Error);
+  return Ctx.done(Outcome::Clean);
 }
 
 } // namespace incant::intercept

@@ -11,6 +11,26 @@
 
 namespace incant::intercept {
 
+const char *staticVerdictName(StaticVerdict V) {
+  switch (V) {
+  case StaticVerdict::Safe:
+    return "safe";
+  case StaticVerdict::Unknown:
+    return "unknown";
+  case StaticVerdict::Race:
+    return "race";
+  }
+  return "unknown";
+}
+
+std::optional<StaticVerdict> parseStaticVerdict(std::string_view Name) {
+  for (StaticVerdict V :
+       {StaticVerdict::Safe, StaticVerdict::Unknown, StaticVerdict::Race})
+    if (Name == staticVerdictName(V))
+      return V;
+  return std::nullopt;
+}
+
 //===-- Unit --------------------------------------------------------------===//
 
 Unit::Unit(ptx::Module &Mod, std::string UnitId, DiagnosticEngine &D,

@@ -450,9 +450,9 @@ bool RacePass::run(Unit &U) {
       S.Object = objectOf(F, Item, *addressOperand(I));
       if (Static) {
         auto V = Static->find(I.Range.Begin.Offset);
-        S.Static = V != Static->end() && I.Range.isValid() ? V->second
-                                                           : "unchecked";
-        if (S.Static == "safe") {
+        bool Checked = V != Static->end() && I.Range.isValid();
+        S.Static = Checked ? staticVerdictName(V->second) : "unchecked";
+        if (Checked && V->second == StaticVerdict::Safe) {
           S.Kind += " (proved safe, not instrumented)";
           ++Pruned;
           continue;

@@ -1,5 +1,7 @@
 //===- SitesCommand.cpp - `incant sites` ----------------------------------===//
 #include "incant/Intercept/SitesCommand.h"
+#include "incant/Support/CommandContext.h"
+#include "incant/Support/ReadFile.h"
 #include "incant/Intercept/ImageScan.h"
 
 #include "incant/IR/Summary.h"
@@ -27,23 +29,19 @@ std::string withDemangled(const std::string &Name) {
 } // namespace
 
 int runSites(const SitesCommand &Cmd, std::ostream &Out, std::ostream &Err) {
-  std::ifstream In(Cmd.File, std::ios::binary);
-  if (!In) {
-    fmt::print(Err, "incant: error: cannot read {}\n", Cmd.File);
-    return 2;
-  }
-  std::string Bytes((std::istreambuf_iterator<char>(In)),
-                    std::istreambuf_iterator<char>());
+  CommandContext Ctx(Out, Err);
+  std::string Bytes;
+  if (!readFile(Cmd.File, Bytes))
+    return Ctx.fail(ErrorKind::Input, fmt::format("cannot read {}", Cmd.File));
   std::vector<FoundUnit> Units = findUnits(Bytes);
-  if (Units.empty()) {
-    fmt::print(Err,
-               "incant: error: {} was not built through incant (no "
-               "instrumented module in it; a compressed fatbinary hides "
-               "them: build with `eval \"$(incant build-env)\"`, which "
-               "passes --no-compress)\n",
-               Cmd.File);
-    return 2;
-  }
+  if (Units.empty())
+    return Ctx.fail(ErrorKind::Input,
+                    fmt::format("{} was not built through incant (no "
+                                "instrumented module in it; a compressed "
+                                "fatbinary hides them: build with `eval "
+                                "\"$(incant build-env)\"`, which passes "
+                                "--no-compress)",
+                                Cmd.File));
   if (Cmd.Json) {
     nlohmann::json J = nlohmann::json::array();
     for (const FoundUnit &U : Units)

@@ -214,6 +214,396 @@ cl_int setArg(const CLApi &Api, cl_kernel K, cl_uint I, const T &V) {
   return Api.clSetKernelArg(K, I, sizeof(T), &V);
 }
 
+/// One run on a device, in named steps: build the harness, lay out the
+/// instances, make and clear the buffers, set the kernels' arguments, then
+/// the launches (with the outcome table drained now and then) and what
+/// the device counted. Each step reports its error to Diags and returns
+/// its kind.
+class DeviceRun {
+public:
+  DeviceRun(const CLApi &Api, const Device &Dev, const GeneratedKernel &K,
+            const harness::RunRequest &Req, harness::RunResult &Res,
+            DiagnosticEngine &Diags)
+      : Api(Api), Dev(Dev), K(K), Req(Req), P(*Req.Prog), RP(Req.Params),
+        Res(Res), Diags(Diags), S(Api) {}
+
+  std::optional<ErrorKind> build();
+  std::optional<ErrorKind> layOut();
+  std::optional<ErrorKind> makeBuffers();
+  std::optional<ErrorKind> setArgs();
+  std::optional<ErrorKind> launchAll();
+  std::optional<ErrorKind> readStats();
+
+private:
+  bool ok(cl_int Err, const char *What) { return check(Err, What, Diags); }
+  bool upload(const harness::Layout &Lay);
+  bool collect(cl_uint Record, cl_event *Done = nullptr);
+  bool drain();
+
+  static constexpr uint32_t Table = 1024;
+  const CLApi &Api;
+  const Device &Dev;
+  const GeneratedKernel &K;
+  const harness::RunRequest &Req;
+  const litmus::Program &P;
+  const harness::RunParams &RP;
+  harness::RunResult &Res;
+  DiagnosticEngine &Diags;
+  Session S;
+  harness::LayoutParams LP;
+  std::optional<harness::Layout> L;
+  uint32_t N = 0, NumLocs = 1, ScratchWords = 0;
+  cl_mem Mem = nullptr, RoleB = nullptr, InstB = nullptr, AddrB = nullptr,
+         Regs = nullptr, Sync = nullptr, Scratch = nullptr,
+         SharedFinal = nullptr, Stats = nullptr, TState = nullptr,
+         TKeys = nullptr, TCount = nullptr;
+  size_t CollectLocal = 64, CollectGlobal = 0, TestGlobal = 0, TestLocal = 0;
+  uint64_t Launches = 0;
+};
+
+/// The context, queue, program and its two kernels.
+std::optional<ErrorKind> DeviceRun::build() {
+  cl_int Err = CL_SUCCESS;
+  S.Ctx = Api.clCreateContext(nullptr, 1, &Dev.Id, nullptr, nullptr, &Err);
+  if (!ok(Err, "clCreateContext"))
+    return ErrorKind::Device;
+  S.Q = Api.clCreateCommandQueueWithProperties(S.Ctx, Dev.Id, nullptr, &Err);
+  if (!ok(Err, "clCreateCommandQueueWithProperties"))
+    return ErrorKind::Device;
+  const char *Src = K.Source.c_str();
+  S.Prog = Api.clCreateProgramWithSource(S.Ctx, 1, &Src, nullptr, &Err);
+  if (!ok(Err, "clCreateProgramWithSource"))
+    return ErrorKind::Device;
+  Err = Api.clBuildProgram(S.Prog, 1, &Dev.Id, K.BuildOptions.c_str(),
+                           nullptr, nullptr);
+  if (Err != CL_SUCCESS) {
+    size_t Len = 0;
+    Api.clGetProgramBuildInfo(S.Prog, Dev.Id, CL_PROGRAM_BUILD_LOG, 0,
+                              nullptr, &Len);
+    std::string Log(Len, '\0');
+    Api.clGetProgramBuildInfo(S.Prog, Dev.Id, CL_PROGRAM_BUILD_LOG, Len,
+                              Log.data(), nullptr);
+    Diags.error(fmt::format("OpenCL: the generated kernel did not build ({}); "
+                            "this is a bug in incant. Build log:\n{}",
+                            errorName(Err), Log));
+    return ErrorKind::Internal;
+  }
+  S.Test = Api.clCreateKernel(S.Prog, "incant_test", &Err);
+  if (!ok(Err, "clCreateKernel(incant_test)"))
+    return ErrorKind::Device;
+  S.Collect = Api.clCreateKernel(S.Prog, "incant_collect", &Err);
+  if (!ok(Err, "clCreateKernel(incant_collect)"))
+    return ErrorKind::Device;
+  return std::nullopt;
+}
+
+/// The work-groups the kernel can run, and the instances laid out in them.
+std::optional<ErrorKind> DeviceRun::layOut() {
+  size_t Multiple = 0, KMax = 0;
+  Api.clGetKernelWorkGroupInfo(S.Test, Dev.Id,
+                               CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                               sizeof(Multiple), &Multiple, nullptr);
+  Api.clGetKernelWorkGroupInfo(S.Test, Dev.Id, CL_KERNEL_WORK_GROUP_SIZE,
+                               sizeof(KMax), &KMax, nullptr);
+  uint32_t Warp = uint32_t(std::clamp<size_t>(Multiple, 1, 128));
+  uint32_t MaxGroup = uint32_t(
+      std::min<size_t>(KMax ? KMax : 256, Dev.Info.MaxGroupSize
+                                              ? Dev.Info.MaxGroupSize
+                                              : 256));
+  // A work-group size the device cannot run as given is an error, not a
+  // value changed without a word (--group-size 3 used to become 8).
+  if (RP.GroupSize && (RP.GroupSize % Warp || RP.GroupSize > MaxGroup)) {
+    Diags.error(fmt::format("--group-size {}: this device runs work-groups "
+                            "of a multiple of {} work-items, at most {}",
+                            RP.GroupSize, Warp, MaxGroup / Warp * Warp));
+    return ErrorKind::Input;
+  }
+  LP = chooseLayout(P, RP, Dev.Info, Warp, MaxGroup);
+  std::string LayoutErr;
+  L = harness::computeLayout(P, LP, LayoutErr);
+  if (!L) {
+    Diags.error("cannot lay out the test: " + LayoutErr);
+    return ErrorKind::Input;
+  }
+  N = L->NumInstances;
+  NumLocs = std::max<uint32_t>(L->NumLocs, 1);
+  if (RP.Instances && N != RP.Instances)
+    Res.Device.Notes.push_back(fmt::format(
+        "--instances {}: {} per launch (whole rows of work-groups)",
+        RP.Instances, N));
+  return std::nullopt;
+}
+
+/// Every buffer of the harness, zeroed, and the layout uploaded.
+std::optional<ErrorKind> DeviceRun::makeBuffers() {
+  const uint32_t Obs = K.NumObs;
+  ScratchWords = std::max<uint32_t>(RP.Inc.StressLocs, 1) *
+                     std::max<uint32_t>(RP.Inc.StressPatch, 1) +
+                 8 * 4096;
+  const size_t RegWords =
+      size_t(N) * std::max<uint32_t>(K.RegsPerInstance, 1);
+  cl_int Err = CL_SUCCESS;
+  std::vector<std::pair<cl_mem *, size_t>> Sizes = {
+      {&Mem, size_t(L->GlobalWords) * 4},
+      {&RoleB, size_t(L->numWorkItems()) * 4},
+      {&InstB, size_t(L->numWorkItems()) * 4},
+      {&AddrB, size_t(N) * NumLocs * 4},
+      {&Regs, RegWords * 4},
+      {&Sync, size_t(N) * 4},
+      {&Scratch, size_t(ScratchWords) * 4},
+      {&SharedFinal, size_t(N) * NumLocs * 4},
+      {&Stats, 8 * 4},
+      {&TState, Table * 4},
+      {&TKeys, size_t(Table) * Obs * 4},
+      {&TCount, Table * 4}};
+  for (auto &[B, Bytes] : Sizes) {
+    cl_int E = CL_SUCCESS;
+    *B = S.buffer(Bytes, E);
+    if (E != CL_SUCCESS)
+      Err = E;
+  }
+  if (!ok(Err, "clCreateBuffer"))
+    return ErrorKind::Device;
+  const uint32_t Zero = 0;
+  for (auto &[B, Bytes] : Sizes)
+    if (Bytes && !ok(Api.clEnqueueFillBuffer(S.Q, *B, &Zero, 4, 0, Bytes, 0,
+                                             nullptr, nullptr),
+                     "clEnqueueFillBuffer"))
+      return ErrorKind::Device;
+  if (!upload(*L))
+    return ErrorKind::Device;
+  return std::nullopt;
+}
+
+/// The roles, instances and addresses of a layout.
+bool DeviceRun::upload(const harness::Layout &Lay) {
+  cl_int E1 = Api.clEnqueueWriteBuffer(S.Q, RoleB, CL_TRUE, 0,
+                                       Lay.Role.size() * 4, Lay.Role.data(), 0,
+                                       nullptr, nullptr);
+  cl_int E2 = Api.clEnqueueWriteBuffer(S.Q, InstB, CL_TRUE, 0,
+                                       Lay.Instance.size() * 4,
+                                       Lay.Instance.data(), 0, nullptr,
+                                       nullptr);
+  std::vector<uint32_t> Addr = Lay.LocAddr;
+  if (Addr.empty())
+    Addr.assign(N, 0);
+  cl_int E3 = Api.clEnqueueWriteBuffer(S.Q, AddrB, CL_TRUE, 0, Addr.size() * 4,
+                                       Addr.data(), 0, nullptr, nullptr);
+  return ok(E1 != CL_SUCCESS ? E1 : E2 != CL_SUCCESS ? E2 : E3,
+            "clEnqueueWriteBuffer");
+}
+
+std::optional<ErrorKind> DeviceRun::setArgs() {
+  cl_uint NumTestGroups = L->NumTestGroups;
+  cl_uint ScratchW = ScratchWords;
+  cl_int Err = setArg(Api, S.Test, 0, Mem);
+  Err |= setArg(Api, S.Test, 1, RoleB);
+  Err |= setArg(Api, S.Test, 2, InstB);
+  Err |= setArg(Api, S.Test, 3, AddrB);
+  Err |= setArg(Api, S.Test, 4, Regs);
+  Err |= setArg(Api, S.Test, 5, Sync);
+  Err |= setArg(Api, S.Test, 6, Scratch);
+  Err |= setArg(Api, S.Test, 7, ScratchW);
+  Err |= setArg(Api, S.Test, 8, SharedFinal);
+  Err |= setArg(Api, S.Test, 9, Stats);
+  Err |= setArg(Api, S.Test, 10, NumTestGroups);
+  Err |= Api.clSetKernelArg(S.Test, 12,
+                            std::max<size_t>(L->SharedWordsPerGroup, 1) * 4,
+                            nullptr);
+  cl_uint NI = N;
+  Err |= setArg(Api, S.Collect, 0, Mem);
+  Err |= setArg(Api, S.Collect, 1, AddrB);
+  Err |= setArg(Api, S.Collect, 2, Regs);
+  Err |= setArg(Api, S.Collect, 3, SharedFinal);
+  Err |= setArg(Api, S.Collect, 4, Sync);
+  Err |= setArg(Api, S.Collect, 5, TState);
+  Err |= setArg(Api, S.Collect, 6, TKeys);
+  Err |= setArg(Api, S.Collect, 7, TCount);
+  Err |= setArg(Api, S.Collect, 8, Stats);
+  Err |= setArg(Api, S.Collect, 9, NI);
+  if (!ok(Err, "clSetKernelArg"))
+    return ErrorKind::Device;
+  CollectGlobal = (size_t(N) + CollectLocal - 1) / CollectLocal * CollectLocal;
+  TestGlobal = L->numWorkItems();
+  TestLocal = L->GroupSize;
+  return std::nullopt;
+}
+
+bool DeviceRun::collect(cl_uint Record, cl_event *Done) {
+  cl_int E = setArg(Api, S.Collect, 10, Record);
+  if (E == CL_SUCCESS)
+    E = Api.clEnqueueNDRangeKernel(S.Q, S.Collect, 1, nullptr, &CollectGlobal,
+                                   &CollectLocal, 0, nullptr, Done);
+  return ok(E, "clEnqueueNDRangeKernel(incant_collect)");
+}
+
+/// Reads the outcome table into the histogram and clears it.
+bool DeviceRun::drain() {
+  const uint32_t Obs = K.NumObs;
+  std::vector<uint32_t> St(Table), Cnt(Table);
+  std::vector<int32_t> Keys(size_t(Table) * Obs);
+  cl_int E = Api.clEnqueueReadBuffer(S.Q, TState, CL_TRUE, 0, Table * 4,
+                                     St.data(), 0, nullptr, nullptr);
+  E |= Api.clEnqueueReadBuffer(S.Q, TCount, CL_TRUE, 0, Table * 4, Cnt.data(),
+                               0, nullptr, nullptr);
+  E |= Api.clEnqueueReadBuffer(S.Q, TKeys, CL_TRUE, 0, Keys.size() * 4,
+                               Keys.data(), 0, nullptr, nullptr);
+  if (!ok(E, "clEnqueueReadBuffer"))
+    return false;
+  for (uint32_t I = 0; I < Table; ++I) {
+    if (St[I] != 2 || Cnt[I] == 0)
+      continue;
+    // An instance cut by the loop bound did not finish: no outcome.
+    if (K.CutSlot >= 0 && Keys[size_t(I) * Obs + Obs - 1] != 0) {
+      Res.LoopBoundHits += Cnt[I];
+      continue;
+    }
+    harness::Outcome O;
+    for (uint32_t J = 0; J < P.Observe.size(); ++J) {
+      int64_t Raw = Keys[size_t(I) * Obs + J];
+      const litmus::Observed &Ob = P.Observe[J];
+      if (Ob.Thread >= 0) {
+        const litmus::Register &R = P.Threads[Ob.Thread].Regs[Ob.Index];
+        if (!R.Signed && R.Bits == 32)
+          Raw = int64_t(uint32_t(Raw));
+      }
+      O.push_back(litmus::Value{-1, Raw});
+    }
+    Res.Hist.add(O, Cnt[I]);
+  }
+  const uint32_t Zero = 0;
+  E = Api.clEnqueueFillBuffer(S.Q, TState, &Zero, 4, 0, Table * 4, 0, nullptr,
+                              nullptr);
+  E |= Api.clEnqueueFillBuffer(S.Q, TCount, &Zero, 4, 0, Table * 4, 0,
+                               nullptr, nullptr);
+  return ok(E, "clEnqueueFillBuffer");
+}
+
+/// The initial values, then every launch with its collect, the queue kept
+/// short (see Marks) and the table drained before it can fill.
+std::optional<ErrorKind> DeviceRun::launchAll() {
+  if (!collect(0)) // initial values
+    return ErrorKind::Device;
+  Api.clFinish(S.Q);
+  Launches = std::max<uint64_t>(RP.Iterations, 1);
+  uint64_t DrainEvery = std::max<uint64_t>(1, (1ull << 31) / N);
+  std::mt19937_64 Rng(RP.Seed);
+  // At most about 2 * MarkEvery launches queued ahead of the device: the
+  // queue's memory stays bounded however many launches a run has, the
+  // device never waits for the host, and OnLaunch hears of launches the
+  // device finished (an in-order queue: a launch's collect done means
+  // every launch before it done).
+  constexpr uint64_t MarkEvery = 32;
+  struct Marks {
+    const CLApi &Api;
+    std::deque<std::pair<uint64_t, cl_event>> Q; ///< Launches done, event.
+    ~Marks() {
+      for (auto &[N, E] : Q)
+        Api.clReleaseEvent(E);
+    }
+    /// Waits for the oldest mark; \p Done: the launches done then.
+    cl_int pop(uint64_t &Done) {
+      auto [N, E] = Q.front();
+      Q.pop_front();
+      cl_int R = Api.clWaitForEvents(1, &E);
+      Api.clReleaseEvent(E);
+      Done = N;
+      return R;
+    }
+  } Mark{Api, {}};
+  auto Start = std::chrono::steady_clock::now();
+  std::string LayoutErr;
+  for (uint64_t It = 0; It < Launches; ++It) {
+    if (RP.Inc.Randomise && It > 0) {
+      harness::LayoutParams LPr = LP;
+      LPr.Seed = Rng();
+      LPr.Shuffle = true;
+      std::optional<harness::Layout> L2 =
+          harness::computeLayout(P, LPr, LayoutErr);
+      if (L2 && (!upload(*L2) || !collect(0)))
+        return ErrorKind::Device;
+    }
+    cl_uint LaunchSeed = cl_uint(Rng());
+    if (!ok(setArg(Api, S.Test, 11, LaunchSeed), "clSetKernelArg"))
+      return ErrorKind::Device;
+    if (!ok(Api.clEnqueueNDRangeKernel(S.Q, S.Test, 1, nullptr, &TestGlobal,
+                                       &TestLocal, 0, nullptr, nullptr),
+            "clEnqueueNDRangeKernel(incant_test)"))
+      return ErrorKind::Device;
+    cl_event Done = nullptr;
+    bool Marked = (It + 1) % MarkEvery == 0;
+    if (!collect(1, Marked ? &Done : nullptr))
+      return ErrorKind::Device;
+    if (Marked)
+      Mark.Q.emplace_back(It + 1, Done);
+    if (Mark.Q.size() > 2) {
+      uint64_t Finished = 0;
+      if (!ok(Mark.pop(Finished), "clWaitForEvents"))
+        return ErrorKind::Device;
+      if (Req.OnLaunch)
+        Req.OnLaunch(Finished);
+    }
+    if ((It + 1) % DrainEvery == 0 && !drain())
+      return ErrorKind::Device;
+  }
+  if (!ok(Api.clFinish(S.Q), "clFinish"))
+    return ErrorKind::Device;
+  if (Launches % DrainEvery != 0 && !drain())
+    return ErrorKind::Device;
+  Api.clFinish(S.Q);
+  Res.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              Start)
+                    .count();
+  return std::nullopt;
+}
+
+/// What the device counted (barrier timeouts, lost instances) and the
+/// run's shape.
+std::optional<ErrorKind> DeviceRun::readStats() {
+  uint32_t St[8] = {0};
+  if (!ok(Api.clEnqueueReadBuffer(S.Q, Stats, CL_TRUE, 0, sizeof(St), St, 0,
+                                  nullptr, nullptr),
+          "clEnqueueReadBuffer"))
+    return ErrorKind::Device;
+  Res.BarrierTimeouts = St[0];
+  // Every testing work-item (one per role of each instance) waits once a
+  // launch.
+  Res.BarrierWaits =
+      RP.Inc.SpinBarrier ? Launches * N * uint64_t(P.Threads.size()) : 0;
+  Res.Lost = St[2];
+  Res.Launches = Launches;
+  Res.InstancesPerLaunch = N;
+  Res.Instances = Launches * N;
+  Res.Groups = L->NumGroups;
+  Res.GroupSize = L->GroupSize;
+  Res.WarpSize = L->WarpSize;
+  for (const std::string &Note : K.Notes)
+    Res.Device.Notes.push_back(Note);
+  return std::nullopt;
+}
+
+/// --emit: the kernel source written to \p Dir, not run.
+Expected<harness::RunResult> emitKernel(const GeneratedKernel &K,
+                                        const litmus::Program &P,
+                                        const std::string &Dir,
+                                        harness::RunResult Res,
+                                        DiagnosticEngine &Diags) {
+  std::error_code EC;
+  std::filesystem::create_directories(Dir, EC);
+  std::string Path =
+      (std::filesystem::path(Dir) / (safeFileName(P.Name) + ".cl")).string();
+  std::ofstream OS(Path);
+  OS << "// Build options: " << K.BuildOptions << "\n" << K.Source;
+  OS.close();
+  if (!OS) {
+    Diags.error("cannot write '" + Path + "': " +
+                (EC ? EC.message() : std::strerror(errno)));
+    return ErrorKind::Input;
+  }
+  Res.EmittedFiles.push_back(Path);
+  return Res;
+}
+
 Expected<harness::RunResult>
 OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
   const litmus::Program &P = *Req.Prog;
@@ -260,322 +650,15 @@ OpenCLBackend::run(const harness::RunRequest &Req, DiagnosticEngine &Diags) {
       generateKernel(P, Caps, RP.Inc, RP.LoopBound, Req.File, Diags);
   if (!K)
     return ErrorKind::Input;
+  if (!Req.EmitDir.empty())
+    return emitKernel(*K, P, Req.EmitDir, std::move(Res), Diags);
 
-  if (!Req.EmitDir.empty()) {
-    std::error_code EC;
-    std::filesystem::create_directories(Req.EmitDir, EC);
-    std::string Path =
-        (std::filesystem::path(Req.EmitDir) / (safeFileName(P.Name) + ".cl"))
-            .string();
-    std::ofstream OS(Path);
-    OS << "// Build options: " << K->BuildOptions << "\n" << K->Source;
-    OS.close();
-    if (!OS) {
-      Diags.error("cannot write '" + Path + "': " +
-                  (EC ? EC.message() : std::strerror(errno)));
-      return ErrorKind::Input;
-    }
-    Res.EmittedFiles.push_back(Path);
-    return Res;
-  }
-
-  Session S(*Api);
-  cl_int Err = CL_SUCCESS;
-  S.Ctx = Api->clCreateContext(nullptr, 1, &Dev->Id, nullptr, nullptr, &Err);
-  if (!check(Err, "clCreateContext", Diags))
-    return ErrorKind::Device;
-  S.Q = Api->clCreateCommandQueueWithProperties(S.Ctx, Dev->Id, nullptr, &Err);
-  if (!check(Err, "clCreateCommandQueueWithProperties", Diags))
-    return ErrorKind::Device;
-  const char *Src = K->Source.c_str();
-  S.Prog = Api->clCreateProgramWithSource(S.Ctx, 1, &Src, nullptr, &Err);
-  if (!check(Err, "clCreateProgramWithSource", Diags))
-    return ErrorKind::Device;
-  Err = Api->clBuildProgram(S.Prog, 1, &Dev->Id, K->BuildOptions.c_str(),
-                            nullptr, nullptr);
-  if (Err != CL_SUCCESS) {
-    size_t N = 0;
-    Api->clGetProgramBuildInfo(S.Prog, Dev->Id, CL_PROGRAM_BUILD_LOG, 0,
-                               nullptr, &N);
-    std::string Log(N, '\0');
-    Api->clGetProgramBuildInfo(S.Prog, Dev->Id, CL_PROGRAM_BUILD_LOG, N,
-                               Log.data(), nullptr);
-    Diags.error(fmt::format("OpenCL: the generated kernel did not build ({}); "
-                            "this is a bug in incant. Build log:\n{}",
-                            errorName(Err), Log));
-    return ErrorKind::Internal;
-  }
-  S.Test = Api->clCreateKernel(S.Prog, "incant_test", &Err);
-  if (!check(Err, "clCreateKernel(incant_test)", Diags))
-    return ErrorKind::Device;
-  S.Collect = Api->clCreateKernel(S.Prog, "incant_collect", &Err);
-  if (!check(Err, "clCreateKernel(incant_collect)", Diags))
-    return ErrorKind::Device;
-
-  size_t Multiple = 0, KMax = 0;
-  Api->clGetKernelWorkGroupInfo(S.Test, Dev->Id,
-                                CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                sizeof(Multiple), &Multiple, nullptr);
-  Api->clGetKernelWorkGroupInfo(S.Test, Dev->Id, CL_KERNEL_WORK_GROUP_SIZE,
-                                sizeof(KMax), &KMax, nullptr);
-  uint32_t Warp = uint32_t(std::clamp<size_t>(Multiple, 1, 128));
-  uint32_t MaxGroup = uint32_t(
-      std::min<size_t>(KMax ? KMax : 256, Dev->Info.MaxGroupSize
-                                              ? Dev->Info.MaxGroupSize
-                                              : 256));
-  // A work-group size the device cannot run as given is an error, not a
-  // value changed without a word (--group-size 3 used to become 8).
-  if (RP.GroupSize && (RP.GroupSize % Warp || RP.GroupSize > MaxGroup)) {
-    Diags.error(fmt::format("--group-size {}: this device runs work-groups "
-                            "of a multiple of {} work-items, at most {}",
-                            RP.GroupSize, Warp, MaxGroup / Warp * Warp));
-    return ErrorKind::Input;
-  }
-  harness::LayoutParams LP = chooseLayout(P, RP, Dev->Info, Warp, MaxGroup);
-  std::string LayoutErr;
-  std::optional<harness::Layout> L = harness::computeLayout(P, LP, LayoutErr);
-  if (!L) {
-    Diags.error("cannot lay out the test: " + LayoutErr);
-    return ErrorKind::Input;
-  }
-
-  const uint32_t N = L->NumInstances;
-  const uint32_t NumLocs = std::max<uint32_t>(L->NumLocs, 1);
-  if (RP.Instances && N != RP.Instances)
-    Res.Device.Notes.push_back(fmt::format(
-        "--instances {}: {} per launch (whole rows of work-groups)",
-        RP.Instances, N));
-  const uint32_t Obs = K->NumObs;
-  const uint32_t Table = 1024;
-  const uint32_t ScratchWords =
-      std::max<uint32_t>(RP.Inc.StressLocs, 1) *
-          std::max<uint32_t>(RP.Inc.StressPatch, 1) +
-      8 * 4096;
-  cl_mem Mem = S.buffer(size_t(L->GlobalWords) * 4, Err);
-  cl_mem RoleB = S.buffer(size_t(L->numWorkItems()) * 4, Err);
-  cl_mem InstB = S.buffer(size_t(L->numWorkItems()) * 4, Err);
-  cl_mem AddrB = S.buffer(size_t(N) * NumLocs * 4, Err);
-  cl_mem Regs = S.buffer(size_t(N) * std::max<uint32_t>(K->RegsPerInstance, 1) * 4, Err);
-  cl_mem Sync = S.buffer(size_t(N) * 4, Err);
-  cl_mem Scratch = S.buffer(size_t(ScratchWords) * 4, Err);
-  cl_mem SharedFinal = S.buffer(size_t(N) * NumLocs * 4, Err);
-  cl_mem Stats = S.buffer(8 * 4, Err);
-  cl_mem TState = S.buffer(Table * 4, Err);
-  cl_mem TKeys = S.buffer(size_t(Table) * Obs * 4, Err);
-  cl_mem TCount = S.buffer(Table * 4, Err);
-  if (!check(Err, "clCreateBuffer", Diags))
-    return ErrorKind::Device;
-  const uint32_t Zero = 0;
-  for (cl_mem B : S.Bufs) {
-    size_t Bytes = 0;
-    if (B == Mem) Bytes = size_t(L->GlobalWords) * 4;
-    else if (B == RoleB || B == InstB) Bytes = size_t(L->numWorkItems()) * 4;
-    else if (B == AddrB || B == SharedFinal) Bytes = size_t(N) * NumLocs * 4;
-    else if (B == Regs) Bytes = size_t(N) * std::max<uint32_t>(K->RegsPerInstance, 1) * 4;
-    else if (B == Sync) Bytes = size_t(N) * 4;
-    else if (B == Scratch) Bytes = size_t(ScratchWords) * 4;
-    else if (B == Stats) Bytes = 32;
-    else if (B == TState || B == TCount) Bytes = Table * 4;
-    else if (B == TKeys) Bytes = size_t(Table) * Obs * 4;
-    if (Bytes && !check(Api->clEnqueueFillBuffer(S.Q, B, &Zero, 4, 0, Bytes,
-                                                  0, nullptr, nullptr),
-                        "clEnqueueFillBuffer", Diags))
-      return ErrorKind::Device;
-  }
-
-  auto Upload = [&](const harness::Layout &Lay) {
-    cl_int E1 = Api->clEnqueueWriteBuffer(S.Q, RoleB, CL_TRUE, 0,
-                                          Lay.Role.size() * 4, Lay.Role.data(),
-                                          0, nullptr, nullptr);
-    cl_int E2 = Api->clEnqueueWriteBuffer(S.Q, InstB, CL_TRUE, 0,
-                                          Lay.Instance.size() * 4,
-                                          Lay.Instance.data(), 0, nullptr,
-                                          nullptr);
-    std::vector<uint32_t> Addr = Lay.LocAddr;
-    if (Addr.empty())
-      Addr.assign(N, 0);
-    cl_int E3 = Api->clEnqueueWriteBuffer(S.Q, AddrB, CL_TRUE, 0,
-                                          Addr.size() * 4, Addr.data(), 0,
-                                          nullptr, nullptr);
-    return check(E1 != CL_SUCCESS ? E1 : E2 != CL_SUCCESS ? E2 : E3,
-                 "clEnqueueWriteBuffer", Diags);
-  };
-  if (!Upload(*L))
-    return ErrorKind::Device;
-
-  cl_uint NumTestGroups = L->NumTestGroups;
-  cl_uint ScratchW = ScratchWords;
-  Err = setArg(*Api, S.Test, 0, Mem);
-  Err |= setArg(*Api, S.Test, 1, RoleB);
-  Err |= setArg(*Api, S.Test, 2, InstB);
-  Err |= setArg(*Api, S.Test, 3, AddrB);
-  Err |= setArg(*Api, S.Test, 4, Regs);
-  Err |= setArg(*Api, S.Test, 5, Sync);
-  Err |= setArg(*Api, S.Test, 6, Scratch);
-  Err |= setArg(*Api, S.Test, 7, ScratchW);
-  Err |= setArg(*Api, S.Test, 8, SharedFinal);
-  Err |= setArg(*Api, S.Test, 9, Stats);
-  Err |= setArg(*Api, S.Test, 10, NumTestGroups);
-  Err |= Api->clSetKernelArg(S.Test, 12,
-                             std::max<size_t>(L->SharedWordsPerGroup, 1) * 4,
-                             nullptr);
-  cl_uint NI = N;
-  Err |= setArg(*Api, S.Collect, 0, Mem);
-  Err |= setArg(*Api, S.Collect, 1, AddrB);
-  Err |= setArg(*Api, S.Collect, 2, Regs);
-  Err |= setArg(*Api, S.Collect, 3, SharedFinal);
-  Err |= setArg(*Api, S.Collect, 4, Sync);
-  Err |= setArg(*Api, S.Collect, 5, TState);
-  Err |= setArg(*Api, S.Collect, 6, TKeys);
-  Err |= setArg(*Api, S.Collect, 7, TCount);
-  Err |= setArg(*Api, S.Collect, 8, Stats);
-  Err |= setArg(*Api, S.Collect, 9, NI);
-  if (!check(Err, "clSetKernelArg", Diags))
-    return ErrorKind::Device;
-
-  size_t CollectLocal = 64;
-  size_t CollectGlobal = (size_t(N) + CollectLocal - 1) / CollectLocal *
-                         CollectLocal;
-  size_t TestGlobal = L->numWorkItems(), TestLocal = L->GroupSize;
-  auto Collect = [&](cl_uint Record, cl_event *Done = nullptr) {
-    cl_int E = setArg(*Api, S.Collect, 10, Record);
-    if (E == CL_SUCCESS)
-      E = Api->clEnqueueNDRangeKernel(S.Q, S.Collect, 1, nullptr,
-                                      &CollectGlobal, &CollectLocal, 0,
-                                      nullptr, Done);
-    return check(E, "clEnqueueNDRangeKernel(incant_collect)", Diags);
-  };
-  // Reads the outcome table into the histogram and clears it.
-  auto Drain = [&]() {
-    std::vector<uint32_t> St(Table), Cnt(Table);
-    std::vector<int32_t> Keys(size_t(Table) * Obs);
-    cl_int E = Api->clEnqueueReadBuffer(S.Q, TState, CL_TRUE, 0, Table * 4,
-                                        St.data(), 0, nullptr, nullptr);
-    E |= Api->clEnqueueReadBuffer(S.Q, TCount, CL_TRUE, 0, Table * 4,
-                                  Cnt.data(), 0, nullptr, nullptr);
-    E |= Api->clEnqueueReadBuffer(S.Q, TKeys, CL_TRUE, 0, Keys.size() * 4,
-                                  Keys.data(), 0, nullptr, nullptr);
-    if (!check(E, "clEnqueueReadBuffer", Diags))
-      return false;
-    for (uint32_t I = 0; I < Table; ++I) {
-      if (St[I] != 2 || Cnt[I] == 0)
-        continue;
-      // An instance cut by the loop bound did not finish: no outcome.
-      if (K->CutSlot >= 0 && Keys[size_t(I) * Obs + Obs - 1] != 0) {
-        Res.LoopBoundHits += Cnt[I];
-        continue;
-      }
-      harness::Outcome O;
-      for (uint32_t J = 0; J < P.Observe.size(); ++J) {
-        int64_t Raw = Keys[size_t(I) * Obs + J];
-        const litmus::Observed &Ob = P.Observe[J];
-        if (Ob.Thread >= 0) {
-          const litmus::Register &R = P.Threads[Ob.Thread].Regs[Ob.Index];
-          if (!R.Signed && R.Bits == 32)
-            Raw = int64_t(uint32_t(Raw));
-        }
-        O.push_back(litmus::Value{-1, Raw});
-      }
-      Res.Hist.add(O, Cnt[I]);
-    }
-    E = Api->clEnqueueFillBuffer(S.Q, TState, &Zero, 4, 0, Table * 4, 0,
-                                 nullptr, nullptr);
-    E |= Api->clEnqueueFillBuffer(S.Q, TCount, &Zero, 4, 0, Table * 4, 0,
-                                  nullptr, nullptr);
-    return check(E, "clEnqueueFillBuffer", Diags);
-  };
-
-  if (!Collect(0)) // initial values
-    return ErrorKind::Device;
-  Api->clFinish(S.Q);
-
-  uint64_t Launches = std::max<uint64_t>(RP.Iterations, 1);
-  uint64_t DrainEvery = std::max<uint64_t>(1, (1ull << 31) / N);
-  std::mt19937_64 Rng(RP.Seed);
-  // At most about 2 * MarkEvery launches queued ahead of the device: the
-  // queue's memory stays bounded however many launches a run has, the
-  // device never waits for the host, and OnLaunch hears of launches the
-  // device finished (an in-order queue: a launch's collect done means
-  // every launch before it done).
-  constexpr uint64_t MarkEvery = 32;
-  struct Marks {
-    const CLApi &Api;
-    std::deque<std::pair<uint64_t, cl_event>> Q; ///< Launches done, event.
-    ~Marks() {
-      for (auto &[N, E] : Q)
-        Api.clReleaseEvent(E);
-    }
-    /// Waits for the oldest mark; \p Done: the launches done then.
-    cl_int pop(uint64_t &Done) {
-      auto [N, E] = Q.front();
-      Q.pop_front();
-      cl_int R = Api.clWaitForEvents(1, &E);
-      Api.clReleaseEvent(E);
-      Done = N;
-      return R;
-    }
-  } Mark{*Api, {}};
-  auto Start = std::chrono::steady_clock::now();
-  for (uint64_t It = 0; It < Launches; ++It) {
-    if (RP.Inc.Randomise && It > 0) {
-      harness::LayoutParams LPr = LP;
-      LPr.Seed = Rng();
-      LPr.Shuffle = true;
-      std::optional<harness::Layout> L2 = harness::computeLayout(P, LPr, LayoutErr);
-      if (L2 && (!Upload(*L2) || !Collect(0)))
-        return ErrorKind::Device;
-    }
-    cl_uint LaunchSeed = cl_uint(Rng());
-    if (!check(setArg(*Api, S.Test, 11, LaunchSeed), "clSetKernelArg", Diags))
-      return ErrorKind::Device;
-    if (!check(Api->clEnqueueNDRangeKernel(S.Q, S.Test, 1, nullptr,
-                                           &TestGlobal, &TestLocal, 0, nullptr,
-                                           nullptr),
-               "clEnqueueNDRangeKernel(incant_test)", Diags))
-      return ErrorKind::Device;
-    cl_event Done = nullptr;
-    bool Marked = (It + 1) % MarkEvery == 0;
-    if (!Collect(1, Marked ? &Done : nullptr))
-      return ErrorKind::Device;
-    if (Marked)
-      Mark.Q.emplace_back(It + 1, Done);
-    if (Mark.Q.size() > 2) {
-      uint64_t Finished = 0;
-      if (!check(Mark.pop(Finished), "clWaitForEvents", Diags))
-        return ErrorKind::Device;
-      if (Req.OnLaunch)
-        Req.OnLaunch(Finished);
-    }
-    if ((It + 1) % DrainEvery == 0 && !Drain())
-      return ErrorKind::Device;
-  }
-  if (!check(Api->clFinish(S.Q), "clFinish", Diags))
-    return ErrorKind::Device;
-  if (Launches % DrainEvery != 0 && !Drain())
-    return ErrorKind::Device;
-  Api->clFinish(S.Q);
-  Res.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                              Start)
-                    .count();
-  uint32_t St[8] = {0};
-  if (!check(Api->clEnqueueReadBuffer(S.Q, Stats, CL_TRUE, 0, sizeof(St), St,
-                                      0, nullptr, nullptr),
-             "clEnqueueReadBuffer", Diags))
-    return ErrorKind::Device;
-  Res.BarrierTimeouts = St[0];
-  // Every testing work-item (one per role of each instance) waits once a
-  // launch.
-  Res.BarrierWaits =
-      RP.Inc.SpinBarrier ? Launches * N * uint64_t(P.Threads.size()) : 0;
-  Res.Lost = St[2];
-  Res.Launches = Launches;
-  Res.InstancesPerLaunch = N;
-  Res.Instances = Launches * N;
-  Res.Groups = L->NumGroups;
-  Res.GroupSize = L->GroupSize;
-  Res.WarpSize = L->WarpSize;
-  for (const std::string &Note : K->Notes)
-    Res.Device.Notes.push_back(Note);
+  DeviceRun R(*Api, *Dev, *K, Req, Res, Diags);
+  for (auto Step : {&DeviceRun::build, &DeviceRun::layOut,
+                    &DeviceRun::makeBuffers, &DeviceRun::setArgs,
+                    &DeviceRun::launchAll, &DeviceRun::readStats})
+    if (std::optional<ErrorKind> Failed = (R.*Step)())
+      return *Failed;
   return Res;
 }
 

@@ -2,6 +2,7 @@
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Process.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +16,13 @@ bool isExecutableFile(const std::string &Path) {
 }
 
 std::string findCudaProgram(const std::string &Name) {
+  // $INCANT_NVCC, $INCANT_PTXAS, ... name the program explicitly (tests
+  // set one to a missing path).
+  std::string Var = "INCANT_";
+  for (char C : Name)
+    Var += static_cast<char>(std::toupper(static_cast<unsigned char>(C)));
+  if (const char *Given = std::getenv(Var.c_str()))
+    return isExecutableFile(Given) ? std::string(Given) : std::string();
   std::string Dirs;
   if (const char *P = std::getenv("PATH"))
     Dirs = P;

@@ -228,119 +228,63 @@ ProcessResult runProcess(const std::vector<std::string> &Argv) {
   return runProcess(Opts);
 }
 
-ProcessResult runProcess(const ProcessOptions &Opts) {
-  ProcessResult R;
-  if (Opts.Argv.empty() || Opts.Argv[0].empty()) {
-    R.Error = "no program to run";
-    return R;
-  }
-  for (const auto &[Name, Value] : Opts.SetEnv)
-    if (Name.empty() || Name.find('=') != std::string::npos) {
-      R.Error = "bad environment variable name '" + Name + "'";
-      return R;
-    }
+namespace {
 
-  // Everything the child needs, built before it starts.
-  std::vector<std::string> Env = childEnvironment(Opts);
-  std::string PathVar;
-  for (const std::string &E : Env)
-    if (E.rfind("PATH=", 0) == 0)
-      PathVar = E.substr(5);
-  if (PathVar.empty())
-    if (const char *P = std::getenv("PATH"))
-      PathVar = P;
-  std::string Program = findOnPath(Opts.Argv[0], PathVar);
-  if (Program.empty()) {
-    R.Error = Opts.Argv[0] + ": not found on PATH";
-    return R;
-  }
-  std::vector<char *> ArgvP, EnvP;
-  for (const std::string &A : Opts.Argv)
-    ArgvP.push_back(const_cast<char *>(A.c_str()));
-  ArgvP.push_back(nullptr);
-  for (const std::string &E : Env)
-    EnvP.push_back(const_cast<char *>(E.c_str()));
-  EnvP.push_back(nullptr);
-
-  Fd In, OutRead, OutWrite, ErrRead, ErrWrite, Null;
+/// The child's stdin: a temporary file holding Opts.Input, or /dev/null.
+/// False with \p Error ("what: errno text").
+bool openInput(const ProcessOptions &Opts, Fd &In, std::string &Error) {
   auto Fail = [&](const std::string &What) {
-    R.Error = What + ": " + errnoText(errno);
-    return R;
+    Error = What + ": " + errnoText(errno);
+    return false;
   };
-  if (Opts.Input) {
-    std::string Dir = "/tmp";
-    if (const char *T = std::getenv("TMPDIR"); T && *T)
-      Dir = T;
-    std::string Tmpl = Dir + "/incant-stdin-XXXXXX";
-    In.reset(::mkostemp(Tmpl.data(), O_CLOEXEC));
-    if (In.N < 0)
-      return Fail("cannot create a file for the program's input");
-    ::unlink(Tmpl.c_str());
-    const char *P = Opts.Input->data();
-    size_t Left = Opts.Input->size();
-    while (Left > 0) {
-      ssize_t N = ::write(In.N, P, Left);
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0)
-        return Fail("cannot write the program's input");
-      P += N;
-      Left -= static_cast<size_t>(N);
-    }
-    ::lseek(In.N, 0, SEEK_SET);
-  } else {
+  if (!Opts.Input) {
     In.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-    if (In.N < 0)
-      return Fail("cannot open /dev/null");
+    return In.N >= 0 || Fail("cannot open /dev/null");
   }
-  if (Opts.Stdout == OutputMode::Discard ||
-      Opts.Stderr == OutputMode::Discard) {
-    Null.reset(::open("/dev/null", O_WRONLY | O_CLOEXEC));
-    if (Null.N < 0)
-      return Fail("cannot open /dev/null");
+  std::string Dir = "/tmp";
+  if (const char *T = std::getenv("TMPDIR"); T && *T)
+    Dir = T;
+  std::string Tmpl = Dir + "/incant-stdin-XXXXXX";
+  In.reset(::mkostemp(Tmpl.data(), O_CLOEXEC));
+  if (In.N < 0)
+    return Fail("cannot create a file for the program's input");
+  ::unlink(Tmpl.c_str());
+  const char *P = Opts.Input->data();
+  size_t Left = Opts.Input->size();
+  while (Left > 0) {
+    ssize_t N = ::write(In.N, P, Left);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return Fail("cannot write the program's input");
+    P += N;
+    Left -= static_cast<size_t>(N);
   }
-  // stdout "to stdout" is plain capture; stderr to stdout goes wherever
-  // stdout goes (the child dups its fd 1).
-  bool CaptureOut =
-      Opts.Stdout == OutputMode::Capture || Opts.Stdout == OutputMode::ToStdout;
-  if (CaptureOut && !makePipe(OutRead, OutWrite))
-    return Fail("cannot create a pipe");
-  if (Opts.Stderr == OutputMode::Capture && !makePipe(ErrRead, ErrWrite))
-    return Fail("cannot create a pipe");
+  ::lseek(In.N, 0, SEEK_SET);
+  return true;
+}
 
-  auto TargetFd = [&](OutputMode M, int Own) {
-    switch (M) {
-    case OutputMode::Capture:
-      return Own;
-    case OutputMode::Discard:
-      return Null.N;
-    case OutputMode::Inherit:
-      return -1;
-    case OutputMode::ToStdout:
-      return -2;
-    }
-    return -1;
-  };
-  int OutTarget = CaptureOut ? OutWrite.N : TargetFd(Opts.Stdout, -1);
-  int ErrTarget = TargetFd(Opts.Stderr, ErrWrite.N);
-  const char *Dir = Opts.WorkingDir.empty() ? nullptr : Opts.WorkingDir.c_str();
-
-  // posix_spawn says only that a step failed, not which: a working
-  // directory that cannot be entered is told apart here.
-  if (Dir) {
-    struct stat St;
-    if (::stat(Dir, &St) != 0)
-      return Fail("cannot change to " + Opts.WorkingDir);
-    if (!S_ISDIR(St.st_mode)) {
-      errno = ENOTDIR;
-      return Fail("cannot change to " + Opts.WorkingDir);
-    }
-    if (::access(Dir, X_OK) != 0)
-      return Fail("cannot change to " + Opts.WorkingDir);
+/// posix_spawn says only that a step failed, not which: a working
+/// directory that cannot be entered is told apart here.
+bool checkWorkingDir(const std::string &Dir, std::string &Error) {
+  struct stat St;
+  bool Ok = ::stat(Dir.c_str(), &St) == 0;
+  if (Ok && !S_ISDIR(St.st_mode)) {
+    errno = ENOTDIR;
+    Ok = false;
   }
-  SpawnSetup Setup;
+  Ok = Ok && ::access(Dir.c_str(), X_OK) == 0;
+  if (!Ok)
+    Error = "cannot change to " + Dir + ": " + errnoText(errno);
+  return Ok;
+}
+
+/// The child's streams (-1: inherited; -2, for stderr: wherever stdout
+/// goes), working folder, process group and signals.
+bool setUpSpawn(SpawnSetup &Setup, int InFd, int OutTarget, int ErrTarget,
+                const char *Dir) {
   posix_spawn_file_actions_t *FA = &Setup.Actions;
-  bool SetUp = posix_spawn_file_actions_adddup2(FA, In.N, 0) == 0;
+  bool SetUp = posix_spawn_file_actions_adddup2(FA, InFd, 0) == 0;
   if (OutTarget >= 0)
     SetUp &= posix_spawn_file_actions_adddup2(FA, OutTarget, 1) == 0;
   if (ErrTarget == -2)
@@ -365,25 +309,14 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
            posix_spawnattr_setflags(A, POSIX_SPAWN_SETPGROUP |
                                            POSIX_SPAWN_SETSIGMASK |
                                            POSIX_SPAWN_SETSIGDEF) == 0;
-  if (!SetUp)
-    return Fail("cannot set up the streams of " + Program);
+  return SetUp;
+}
 
-  auto Start = Clock::now();
-  pid_t Pid = -1;
-  if (int E = ::posix_spawn(&Pid, Program.c_str(), FA, A, ArgvP.data(),
-                            EnvP.data());
-      E != 0) {
-    R.Error = Program + ": " + errnoText(E);
-    return R;
-  }
-  // Also here, as before with fork (EACCES once it has exec-ed is fine: it
-  // did it itself).
-  ::setpgid(Pid, Pid);
-  In.reset();
-  OutWrite.reset();
-  ErrWrite.reset();
-  Null.reset();
-
+/// The running child \p Pid: reads its captured streams until they close
+/// and it has exited, or kills its group at the deadline; fills \p R's
+/// output, status and time.
+void collectChild(pid_t Pid, const ProcessOptions &Opts, Fd &OutRead,
+                  Fd &ErrRead, Clock::time_point Start, ProcessResult &R) {
   int WStatus = 0;
   bool Reaped = false;
   auto Reap = [&](bool Block) {
@@ -502,6 +435,104 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
     R.St = ProcessResult::Status::Signaled;
     R.Signal = WIFSIGNALED(WStatus) ? WTERMSIG(WStatus) : 0;
   }
+}
+
+} // namespace
+
+ProcessResult runProcess(const ProcessOptions &Opts) {
+  ProcessResult R;
+  if (Opts.Argv.empty() || Opts.Argv[0].empty()) {
+    R.Error = "no program to run";
+    return R;
+  }
+  for (const auto &[Name, Value] : Opts.SetEnv)
+    if (Name.empty() || Name.find('=') != std::string::npos) {
+      R.Error = "bad environment variable name '" + Name + "'";
+      return R;
+    }
+
+  // Everything the child needs, built before it starts.
+  std::vector<std::string> Env = childEnvironment(Opts);
+  std::string PathVar;
+  for (const std::string &E : Env)
+    if (E.rfind("PATH=", 0) == 0)
+      PathVar = E.substr(5);
+  if (PathVar.empty())
+    if (const char *P = std::getenv("PATH"))
+      PathVar = P;
+  std::string Program = findOnPath(Opts.Argv[0], PathVar);
+  if (Program.empty()) {
+    R.Error = Opts.Argv[0] + ": not found on PATH";
+    return R;
+  }
+  std::vector<char *> ArgvP, EnvP;
+  for (const std::string &A : Opts.Argv)
+    ArgvP.push_back(const_cast<char *>(A.c_str()));
+  ArgvP.push_back(nullptr);
+  for (const std::string &E : Env)
+    EnvP.push_back(const_cast<char *>(E.c_str()));
+  EnvP.push_back(nullptr);
+
+  Fd In, OutRead, OutWrite, ErrRead, ErrWrite, Null;
+  auto Fail = [&](const std::string &What) {
+    R.Error = What + ": " + errnoText(errno);
+    return R;
+  };
+  if (!openInput(Opts, In, R.Error))
+    return R;
+  if (Opts.Stdout == OutputMode::Discard ||
+      Opts.Stderr == OutputMode::Discard) {
+    Null.reset(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+    if (Null.N < 0)
+      return Fail("cannot open /dev/null");
+  }
+  // stdout "to stdout" is plain capture; stderr to stdout goes wherever
+  // stdout goes (the child dups its fd 1).
+  bool CaptureOut =
+      Opts.Stdout == OutputMode::Capture || Opts.Stdout == OutputMode::ToStdout;
+  if (CaptureOut && !makePipe(OutRead, OutWrite))
+    return Fail("cannot create a pipe");
+  if (Opts.Stderr == OutputMode::Capture && !makePipe(ErrRead, ErrWrite))
+    return Fail("cannot create a pipe");
+
+  auto TargetFd = [&](OutputMode M, int Own) {
+    switch (M) {
+    case OutputMode::Capture:
+      return Own;
+    case OutputMode::Discard:
+      return Null.N;
+    case OutputMode::Inherit:
+      return -1;
+    case OutputMode::ToStdout:
+      return -2;
+    }
+    return -1;
+  };
+  int OutTarget = CaptureOut ? OutWrite.N : TargetFd(Opts.Stdout, -1);
+  int ErrTarget = TargetFd(Opts.Stderr, ErrWrite.N);
+  const char *Dir = Opts.WorkingDir.empty() ? nullptr : Opts.WorkingDir.c_str();
+  if (Dir && !checkWorkingDir(Opts.WorkingDir, R.Error))
+    return R;
+  SpawnSetup Setup;
+  if (!setUpSpawn(Setup, In.N, OutTarget, ErrTarget, Dir))
+    return Fail("cannot set up the streams of " + Program);
+
+  auto Start = Clock::now();
+  pid_t Pid = -1;
+  if (int E = ::posix_spawn(&Pid, Program.c_str(), &Setup.Actions,
+                            &Setup.Attr, ArgvP.data(), EnvP.data());
+      E != 0) {
+    R.Error = Program + ": " + errnoText(E);
+    return R;
+  }
+  // Also here, as before with fork (EACCES once it has exec-ed is fine: it
+  // did it itself).
+  ::setpgid(Pid, Pid);
+  In.reset();
+  OutWrite.reset();
+  ErrWrite.reset();
+  Null.reset();
+  collectChild(Pid, Opts, OutRead, ErrRead, Start, R);
   return R;
 }
 

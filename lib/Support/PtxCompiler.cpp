@@ -39,12 +39,7 @@ KernelLanguage kernelLanguageOf(const std::string &Path) {
   return KernelLanguage::Ptx;
 }
 
-std::string findNvcc() {
-  // INCANT_NVCC names nvcc explicitly (tests set it to a missing path).
-  if (std::getenv("INCANT_NVCC"))
-    return programFromEnv("INCANT_NVCC");
-  return findCudaProgram("nvcc");
-}
+std::string findNvcc() { return findCudaProgram("nvcc"); }
 
 std::string findClang() {
   if (std::getenv("INCANT_CLANG"))

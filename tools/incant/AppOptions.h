@@ -12,7 +12,7 @@
 #include "InjectLibrary.h"
 #include "OptionKinds.h"
 #include "Options.h"
-#include "incant/AppTest/StressCommand.h"
+#include "incant/AppTest/AppUnderTest.h"
 #include "incant/Harness/Profile.h"
 #ifdef INCANT_STRESS_HAVE_CUDA
 #include "incant/CUDA/CudaApi.h"
@@ -42,7 +42,7 @@ inline std::string cudaDeviceName() {
 
 /// Fills the sys environment's parameters from --profile (a path, or
 /// "none"), or from the shipped profile of device 0.
-inline bool applyProfile(apptest::StressCommand &Cmd, const std::string &Profile,
+inline bool applyProfile(apptest::AppSetup &Cmd, const std::string &Profile,
                   bool NeedSys) {
   harness::RunParams P;
   std::string From = "built-in defaults";
@@ -67,7 +67,7 @@ inline bool applyProfile(apptest::StressCommand &Cmd, const std::string &Profile
 /// The options of the application run and its post-condition; the
 /// returned option is --expect-exit (its value goes to \p ExpectExit: set
 /// Cmd.ExpectExit from it when it was given).
-inline CLI::Option *addAppOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
+inline CLI::Option *addAppOptions(CLI::App *Sub, apptest::AppSetup &Cmd,
                                   int &ExpectExit) {
   addNumber(Sub, "--timeout", Cmd.Timeout, RealRange{0.01, 1e6},
             "Seconds per run; a run still going then is a hang")
@@ -98,7 +98,7 @@ inline CLI::Option *addAppOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
 
 /// The testing environment's options (environments, stressing blocks,
 /// thread randomisation, chip profile, seed).
-inline void addEnvironmentOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
+inline void addEnvironmentOptions(CLI::App *Sub, apptest::AppSetup &Cmd,
                                   std::string &Profile) {
   Sub->add_option("--env", Cmd.Envs,
                   "Environments, comma-separated: none, sys, rand, cache, "
@@ -130,7 +130,7 @@ inline void addEnvironmentOptions(CLI::App *Sub, apptest::StressCommand &Cmd,
 
 /// Fills the sys parameters (from --profile) when an environment needs
 /// them; false after an error (reported).
-inline bool applyEnvironmentProfile(apptest::StressCommand &Cmd,
+inline bool applyEnvironmentProfile(apptest::AppSetup &Cmd,
                                     const std::string &Profile) {
   bool NeedSys = Cmd.Envs.find("sys") != std::string::npos ||
                  Cmd.Envs.find("all") != std::string::npos;

@@ -5,11 +5,12 @@
 //
 // Exit codes: build-env and instrument: 0 done, 2 usage or input error;
 // nvcc and ptxas: the program's own, 2 if incant's rewrite fails, 3 if nvcc
-// is not found.
+// or ptxas is not found.
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantIntercept
 #include "OptionKinds.h"
+#include "Options.h"
 #include "Subcommand.h"
 #include "incant/DynRace/StaticVerdicts.h"
 #include "incant/Intercept/BuildCommands.h"
@@ -73,6 +74,23 @@ static void addInstrument(CLI::App &App, int &Rc) {
   });
 }
 
+/// The static checker's child process for pass race's pruning
+/// (DynRace/StaticVerdicts.h): not for users, so not in --help.
+static void addRaceVerdicts(CLI::App &App, int &Rc) {
+  static unsigned TimeoutMs = 500, MaxAccesses = 400;
+  CLI::App *Sub = App.add_subcommand(
+      "race-verdicts", "The static race verdicts on the PTX module on stdin");
+  Sub->group("");
+  tool::addNumber(Sub, "--timeout-ms", TimeoutMs, IntRange{1, 3'600'000},
+                  "Per solver query");
+  tool::addNumber(Sub, "--max-accesses", MaxAccesses, IntRange{0, 1'000'000},
+                  "Larger modules are not checked");
+  Sub->callback([&Rc] {
+    Rc = dynrace::printStaticVerdicts(std::cin, TimeoutMs, MaxAccesses,
+                                      std::cout);
+  });
+}
+
 static void addBuild(CLI::App &App, int &Rc) {
   addBuildEnv(App, Rc);
   addPassThrough(App, Rc, "nvcc",
@@ -89,6 +107,7 @@ static void addBuild(CLI::App &App, int &Rc) {
                        Args, Err, dynrace::staticRaceOracle());
                  });
   addInstrument(App, Rc);
+  addRaceVerdicts(App, Rc);
 }
 
 static tool::Subcommand Build(70, addBuild);

@@ -4,8 +4,9 @@
 // the pass "fences", and the cost of its fences
 // (incant/Fences/FenceCommand.h, CostCommand.h, docs/fences.md).
 // Exit codes: `fences`: 0 a stable reduced set; 1 unstable even with every
-// fence on, or out of budget; 2 usage or input error. `fences cost`: 0
-// measured; 1 no run of a variant passed; 2 usage or input error.
+// fence on, or out of budget; 2 usage or input error; 3 no CUDA device or
+// driver, or a store write failing. `fences cost`: 0 measured; 1 no run of
+// a variant counted; 2 usage or input error; 3 no CUDA device or driver.
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantFences

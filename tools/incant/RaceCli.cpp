@@ -9,9 +9,10 @@
 //
 // Exit codes, static: 0 no race or divergent barrier found (unknown pairs do
 // not fail unless --strict); 1 a race or divergent barrier found; 2 usage or
-// input error; 3 nvcc or clang is needed and was not found. Dynamic: 1 a
-// race was seen; otherwise the application's own status; 2 usage or input
-// error; 3 the injected library is missing.
+// input error; 3 nvcc or clang is needed and was not found. Dynamic: 0 no
+// race and the application exited with 0; 1 a race was seen; 2 usage or
+// input error; 3 no device, driver, nvcc or injected library, or a check
+// that is not complete (DynamicRaceCommand.h).
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantDynRace

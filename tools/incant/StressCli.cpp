@@ -2,12 +2,15 @@
 //
 // Run an application built through incant many times under stress
 // (incant/AppTest/StressCommand.h, docs/stress.md). Exit codes: 0 no run
-// failed; 1 some run failed; 2 usage or input error.
+// failed; 1 some run failed; 2 usage or input error; 3 no CUDA device or
+// driver for a program built through incant, the injected library
+// missing, or a database write failing.
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantAppTest
 #include "AppOptions.h"
 #include "Subcommand.h"
+#include "incant/AppTest/StressCommand.h"
 
 #include <iostream>
 

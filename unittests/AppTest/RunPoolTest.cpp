@@ -14,13 +14,14 @@ using namespace incant::apptest;
 namespace {
 
 std::unique_ptr<RunPool> pool(const StressCommand &Cmd, unsigned Jobs) {
-  std::string Error;
-  std::unique_ptr<AppRunner> First = AppRunner::make(Cmd, Error);
-  EXPECT_TRUE(First) << Error;
-  std::unique_ptr<RunPool> P =
-      RunPool::make(std::move(First), Cmd, Jobs, Error);
-  EXPECT_TRUE(P) << Error;
-  return P;
+  DiagnosticEngine Diags;
+  auto First = AppRunner::make(Cmd, Diags);
+  EXPECT_TRUE(First);
+  if (!First)
+    return nullptr;
+  auto P = RunPool::make(std::move(*First), Cmd, Jobs, Diags);
+  EXPECT_TRUE(P);
+  return P ? std::move(*P) : nullptr;
 }
 
 TEST(RunPool, EveryIndexOnceUntilABodySaysStop) {

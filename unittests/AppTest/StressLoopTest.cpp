@@ -185,7 +185,7 @@ TEST(StressLoop, BadInput) {
   StressCommand Lib = fakeAppCommand({"exit", "0"});
   Lib.InjectLibrary = "/nonexistent/libincant-inject.so";
   Outcome L = run(Lib);
-  EXPECT_EQ(L.Rc, 2);
+  EXPECT_EQ(L.Rc, 3); // incant's own part is missing, not the input
   EXPECT_NE(L.Err.find("injected library"), std::string::npos);
 }
 

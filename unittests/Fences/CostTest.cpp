@@ -1,5 +1,5 @@
 //===- CostTest.cpp - The results and Figure 5 of `incant fences cost` ----===//
-#include "incant/Fences/CostCommand.h"
+#include "incant/Fences/CostResult.h"
 
 #include <gtest/gtest.h>
 

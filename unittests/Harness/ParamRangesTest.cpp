@@ -27,11 +27,11 @@ TEST(ParamRanges, OutOfRangeIsNamed) {
   P.Inc.StressPatch = 1'000'000'000;
   std::string E;
   EXPECT_FALSE(checkParams(P, E));
-  EXPECT_EQ(E, "--stress-patch must be from 1 to 65536, not 1000000000");
+  EXPECT_EQ(E, "the run parameter stress-patch must be from 1 to 65536, not 1000000000");
   P = RunParams();
   P.Iterations = 0;
   EXPECT_FALSE(checkParams(P, E));
-  EXPECT_EQ(E, "--iterations must be from 1 to 10^9, not 0");
+  EXPECT_EQ(E, "the run parameter iterations must be from 1 to 10^9, not 0");
   // setParam refuses what the range refuses.
   P = RunParams();
   EXPECT_FALSE(setParam(P, "stride", ProfileValue::number(5000)));

@@ -7,12 +7,15 @@
 // counted and printed. The module has the variables of incant unit
 // 0123456789abcdef (its control block, the kernel's control words and a
 // fence mask of two words per kind), in host memory that the copy
-// functions reach and fakecuda_global() shows. Built as
+// functions reach and fakecuda_global() shows. cuInit and cuDeviceGetCount
+// are exported by name too (one device), as incant asks for a device that
+// way before it runs a program (Support/CudaDevice.h). Built as
 // <build>/test-bin/fakecuda/libcuda.so.1; put that folder first in
 // LD_LIBRARY_PATH.
 //
 //===----------------------------------------------------------------------===//
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 
@@ -23,7 +26,7 @@ int Launches = 0;
 char Ctx, Lib, Kern, Func, Mod, Stream;
 
 int notSupported() { return 801; }
-int cuInit(unsigned) { return 0; }
+int init(unsigned) { return 0; }
 int cuDriverGetVersion(int *V) {
   *V = 13000;
   return 0;
@@ -127,7 +130,7 @@ struct Entry {
   void *Fn;
 };
 const Entry Table[] = {
-    {"cuInit", (void *)&cuInit},
+    {"cuInit", (void *)&init},
     {"cuDriverGetVersion", (void *)&cuDriverGetVersion},
     {"cuCtxGetCurrent", (void *)&cuCtxGetCurrent},
     {"cuCtxGetDevice", (void *)&cuCtxGetDevice},
@@ -161,6 +164,14 @@ EXPORT int cuGetProcAddress_v2(const char *S, void **Fn, int, uint64_t,
     return 0;
   }
   *Fn = (void *)&notSupported;
+  return 0;
+}
+
+EXPORT int cuInit(unsigned) { return 0; }
+/// One device, or $FAKECUDA_DEVICES (0: a driver without a device).
+EXPORT int cuDeviceGetCount(int *N) {
+  const char *D = std::getenv("FAKECUDA_DEVICES");
+  *N = D ? std::atoi(D) : 1;
   return 0;
 }
 

@@ -211,8 +211,9 @@ TEST(RacePass, PrunesWhatTheStaticCheckerProves) {
       if (const auto *F = std::get_if<ptx::Function>(&I))
         for (const ptx::BodyItem &B : F->Body)
           if (const auto *X = std::get_if<ptx::Instruction>(&B))
-            V[X->Range.Begin.Offset] =
-                X->ASpace == ptx::AddrSpace::Shared ? "race" : "safe";
+            V[X->Range.Begin.Offset] = X->ASpace == ptx::AddrSpace::Shared
+                                           ? StaticVerdict::Race
+                                           : StaticVerdict::Safe;
     return std::optional<RaceVerdicts>(V);
   };
   InstrumentResult R = instrument(Module, {"race"}, O);

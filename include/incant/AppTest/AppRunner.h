@@ -11,7 +11,9 @@
 #ifndef INCANT_APPTEST_APPRUNNER_H
 #define INCANT_APPTEST_APPRUNNER_H
 
-#include "incant/AppTest/StressCommand.h"
+#include "incant/AppTest/AppUnderTest.h"
+#include "incant/Support/Diagnostic.h"
+#include "incant/Support/Error.h"
 
 #include <memory>
 #include <regex>
@@ -28,12 +30,11 @@ class AppRunner {
 public:
   /// Checks what every run needs: a program that exists (and carries an
   /// instrumented module unless NoBuildCheck), at most one post-condition,
-  /// a regular expression that compiles, a positive timeout and the
-  /// injected library. Null with \p Error set (a usage or input error).
-  /// Uses Argv, Timeout, Check, ExpectExit, ExpectStdout, Knobs,
-  /// InjectLibrary and NoBuildCheck of \p Cmd.
-  static std::unique_ptr<AppRunner> make(const StressCommand &Cmd,
-                                         std::string &Error);
+  /// a regular expression that compiles, a positive timeout (input errors)
+  /// and the injected library (a device error: incant's own part is
+  /// missing). The error is reported to \p Diags.
+  static Expected<std::unique_ptr<AppRunner>> make(const AppUnderTest &App,
+                                                   DiagnosticEngine &Diags);
 
   /// Runs the application once in \p E with seed \p Seed, the library's
   /// variables and then \p Extra; fills \p R (Env, Index and Seed are the
@@ -45,16 +46,21 @@ public:
   /// The program as exec finds it.
   const std::string &program() const { return Program; }
 
+  /// Whether the program runs kernels: it carries an instrumented module
+  /// (the build check found one; unknown, and false, with NoBuildCheck).
+  bool runsKernels() const { return RunsKernels; }
+
   /// Every later run gets INCANT_GPU_LOCK=\p Path (RunPool.h).
   void setGpuLock(std::string Path) { GpuLock = std::move(Path); }
 
 private:
   AppRunner() = default;
-  StressCommand Cmd;
+  AppUnderTest Cmd;
   std::string Program;
   std::regex Re;
   std::string Report;
   std::string GpuLock;
+  bool RunsKernels = false;
 };
 
 } // namespace incant::apptest

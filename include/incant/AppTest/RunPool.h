@@ -24,10 +24,10 @@ namespace incant::apptest {
 class RunPool {
 public:
   /// \p First is the runner already made (AppRunner::make); \p Jobs - 1
-  /// more are made the same way. Null with \p Error set.
-  static std::unique_ptr<RunPool> make(std::unique_ptr<AppRunner> First,
-                                       const StressCommand &Cmd, unsigned Jobs,
-                                       std::string &Error);
+  /// more are made the same way from \p App.
+  static Expected<std::unique_ptr<RunPool>>
+  make(std::unique_ptr<AppRunner> First, const AppUnderTest &App,
+       unsigned Jobs, DiagnosticEngine &Diags);
   ~RunPool();
 
   AppRunner &first() { return *Runners.front(); }

@@ -11,7 +11,7 @@
 #ifndef INCANT_APPTEST_STRESSSTORE_H
 #define INCANT_APPTEST_STRESSSTORE_H
 
-#include "incant/AppTest/StressCommand.h"
+#include "incant/AppTest/AppUnderTest.h"
 
 #include <cstdint>
 #include <memory>

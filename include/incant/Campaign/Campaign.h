@@ -12,8 +12,8 @@
 // Exit codes of runCampaign: 0 every test of the campaign is stored (tests
 // that do not parse, lower or build are stored as errors); 2 a bad option,
 // path, model or database (one with results, without --resume); 3 no usable
-// device or runtime, or a device failed on some test (not stored; --resume
-// runs it again).
+// device or runtime, a device failed on some test (not stored; --resume
+// runs it again), or a write to the database failed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_CAMPAIGN_CAMPAIGN_H

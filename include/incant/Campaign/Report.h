@@ -8,8 +8,7 @@
 // no run ever showed (testing is weak there, or the chip is stronger).
 // Text on stdout, or a self-contained HTML page (inline CSS and SVG).
 //
-// Exit codes of runReport: 0 done; 2 a missing or foreign database, or an
-// unwritable output.
+// The command and its exit codes: ReportCommand.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_CAMPAIGN_REPORT_H
@@ -24,18 +23,6 @@
 #include <vector>
 
 namespace incant::campaign {
-
-struct ReportCommand {
-  std::vector<std::string> Dbs;
-  /// Write the HTML page here ("" : none).
-  std::string Html;
-  /// Print the text summary (also when no --html is given).
-  bool Text = false;
-  /// Most entries per model in each list of the text summary (0: all).
-  size_t Limit = 50;
-};
-
-int runReport(const ReportCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
 /// Everything a report shows, computed once from the databases.
 struct ReportData {

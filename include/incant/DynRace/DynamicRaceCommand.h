@@ -16,11 +16,13 @@
 // The application's stdout and stderr pass through unchanged; the report
 // follows on stdout (or in -o FILE). --json prints it as one JSON line.
 //
-// Exit codes: 1 when a race was seen; otherwise the application's own
-// exit status (128 + N when signal N ended it, 124 when --time-limit ended
-// it); 2 usage or input error (no such program, a program not built with
-// pass "race", a .cu file nvcc rejects, --all-accesses for a program built
-// with pruning); 3 the injected library is missing.
+// Exit codes: 0 no race seen and the application exited with status 0; 1
+// a race was seen; 2 usage or input error (no such program, a program not
+// built with pass "race", a .cu file nvcc rejects, --all-accesses for a
+// program built with pruning, an output that cannot be written); 3 no
+// CUDA driver or device, nvcc missing, the injected library missing, no
+// report from the checker, tables lost to a device fault, or (no race
+// seen) the application failing: a check that is not complete.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_DYNRACE_DYNAMICRACECOMMAND_H

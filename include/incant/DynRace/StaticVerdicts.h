@@ -19,6 +19,8 @@
 
 #include "incant/Intercept/Instrument.h"
 
+#include <iosfwd>
+
 namespace incant::dynrace {
 
 /// Whether this build has the static checker.
@@ -34,8 +36,16 @@ std::optional<intercept::RaceVerdicts>
 staticVerdicts(const ptx::Module &M, unsigned TimeoutMs, unsigned MaxAccesses,
                std::string &Error);
 
+/// `incant race-verdicts` (the child process below): the verdicts on the
+/// PTX module read from \p In, one "OFFSET VERDICT" line each
+/// (intercept::staticVerdictName), or one line "!WHY" when the module
+/// cannot be checked. Returns the exit code, 0.
+int printStaticVerdicts(std::istream &In, unsigned TimeoutMs,
+                        unsigned MaxAccesses, std::ostream &Out);
+
 /// staticVerdicts() as the instrumenting build asks for it: in a child
-/// process given INCANT_RACE_STATIC_S seconds in all (default 60; over
+/// process (this incant's `race-verdicts`, through runProcess) given
+/// INCANT_RACE_STATIC_S seconds in all (default 60; over
 /// that, no pruning), with the timeout per query from
 /// INCANT_RACE_TIMEOUT_MS (default 500) and the size limit from
 /// INCANT_RACE_STATIC_MAX (default 400); empty when this build has no

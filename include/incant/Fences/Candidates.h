@@ -11,7 +11,7 @@
 #ifndef INCANT_FENCES_CANDIDATES_H
 #define INCANT_FENCES_CANDIDATES_H
 
-#include "incant/AppTest/StressCommand.h"
+#include "incant/AppTest/AppUnderTest.h"
 #include "incant/Fences/Reduction.h"
 #include "incant/Intercept/Manifest.h"
 

@@ -25,15 +25,17 @@
 // Figure 5 (with no application given, it only draws the file): energy and runtime with fences against without, log scales,
 // crosses for emp and dots for cons.
 //
-// Exit codes: 0 measured; 1 no run of some variant passed; 2 usage or
+// Exit codes: 0 measured; 1 no run of some variant counted; 2 usage or
 // input error (no embedded PTX of the unit, a set file that does not
-// belong to the binary, ...).
+// belong to the binary, an output that cannot be written, ...); 3 no CUDA
+// driver or device (before any run), the injected library missing or not
+// loading a variant's build.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_FENCES_COSTCOMMAND_H
 #define INCANT_FENCES_COSTCOMMAND_H
 
-#include "incant/AppTest/StressCommand.h"
+#include "incant/AppTest/AppUnderTest.h"
 
 #include <iosfwd>
 #include <string>
@@ -42,8 +44,8 @@
 namespace incant::fences {
 
 struct CostCommand {
-  /// Argv, Timeout, the post-condition, InjectLibrary, Label, Progress.
-  apptest::StressCommand App;
+  /// The application (its environments are not used: every run is plain).
+  apptest::AppSetup App;
   std::string Set;     ///< `incant fences --save` output ("" : no emp).
   uint64_t Runs = 100;
   /// Count runs that fail the post-condition too (not hangs or crashes):
@@ -70,33 +72,9 @@ struct CostCommand {
 /// the rate seen (one step in two runs if none yet), at least one and at
 /// most as many as were made (so each round at most doubles the runs); 0
 /// when it has enough.
-uint64_t moreEnergyRuns(uint64_t Steps, uint64_t Runs, uint64_t Target);
-
 int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
 /// One variant of one application, as measured.
-struct VariantCost {
-  std::string Name;      ///< "no", "cons", "emp"
-  unsigned Fences = 0;
-  uint64_t Runs = 0, Passed = 0;
-  uint64_t Counted = 0;  ///< Runs measured: the passing ones (or all).
-  double MedianMs = 0;   ///< Kernel time per run, median of those counted.
-  double EnergyJ = 0;    ///< Per run: the sum over counted runs / runs.
-  uint64_t EnergyChanges = 0; ///< Counter steps seen over those runs.
-  bool EnergyOk = false;
-};
-
-struct AppCost {
-  std::string App;
-  std::vector<VariantCost> Variants;
-};
-
-/// Figure 5 for \p Apps as an SVG document.
-std::string costPlotSvg(const std::vector<AppCost> &Apps);
-/// One result as the JSON line --results appends, and back.
-std::string appCostJson(const AppCost &A);
-bool appCostFromJson(const std::string &Line, AppCost &A, std::string &Error);
-
 } // namespace incant::fences
 
 #endif // INCANT_FENCES_COSTCOMMAND_H

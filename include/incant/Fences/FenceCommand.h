@@ -26,15 +26,15 @@
 // Exit codes: 0 a reduced set was found and is stable; 1 the application
 // fails even with every fence on, or the budget ran out first; 2 usage or
 // input error (no such program, not built with the pass "fences", a check
-// command that cannot run, an unusable store).
+// command that cannot run, an unusable store, an output that cannot be
+// written); 3 no CUDA driver or device (before any run), the injected
+// library missing, a store write failing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_FENCES_FENCECOMMAND_H
 #define INCANT_FENCES_FENCECOMMAND_H
 
-#include "incant/AppTest/StressCommand.h"
-#include "incant/Fences/Candidates.h"
-#include "incant/Fences/Reduction.h"
+#include "incant/AppTest/AppUnderTest.h"
 
 #include <iosfwd>
 #include <string>
@@ -42,10 +42,8 @@
 namespace incant::fences {
 
 struct FenceCommand {
-  /// The application and its oracle: Argv, Envs, Timeout, the
-  /// post-condition, Knobs, InjectLibrary, NoBuildCheck, Seed, Label,
-  /// Progress (Runs, Time, Db and Json are not used).
-  apptest::StressCommand App;
+  /// The application, its oracle and the environments of its runs.
+  apptest::AppSetup App;
   uint64_t Iterations = 32;  ///< Runs per check in the first round.
   std::string CheckTime;     ///< Cap on each check ("" none).
   std::string StableFor = "1h"; ///< EmpiricallyStable's time.
@@ -69,27 +67,6 @@ struct FenceCommand {
 int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err);
 
 /// What the report needs besides the search result.
-struct FenceReportInput {
-  std::string Label;
-  std::string Envs;
-  const CandidateList *Candidates = nullptr;
-  const SearchResult *Search = nullptr;
-  /// Manifests of the reference build (--reference), if any.
-  const std::vector<intercept::UnitManifest> *Reference = nullptr;
-  std::string ReferenceName;
-  std::string NoFences; ///< What the first failing run without fences said.
-};
-
-/// The text report and the JSON object of `incant fences`.
-void printFenceReport(const FenceReportInput &In, std::ostream &OS);
-std::string fenceReportJson(const FenceReportInput &In);
-/// A unified diff that adds the reduced fences to the sources ("" if no
-/// source file of theirs can be read).
-std::string fencePatch(const FenceReportInput &In);
-/// The file `incant fences cost --set` reads: per unit, the reduced
-/// ("emp") and the conservative ("cons") sets as site lists.
-std::string fenceSetJson(const FenceReportInput &In);
-
 } // namespace incant::fences
 
 #endif // INCANT_FENCES_FENCECOMMAND_H

@@ -49,6 +49,8 @@
 #ifndef INCANT_FENCES_REDUCTION_H
 #define INCANT_FENCES_REDUCTION_H
 
+#include "incant/Support/Error.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -156,7 +158,7 @@ enum class SearchStatus {
   /// Stopped by the budget; Result holds the set the reduction had reached
   /// (the last one that passed its checks in the current round).
   OutOfBudget,
-  Error,    ///< The oracle could not run the application.
+  Error,    ///< The oracle could not run the application, or the store failed.
 };
 
 struct SearchResult {
@@ -174,6 +176,9 @@ struct SearchResult {
   double Seconds = 0;        ///< All checks, replayed ones included.
   double NewSeconds = 0;     ///< Checks made by this invocation.
   std::string Error;
+  /// Error: the oracle's failure is the input's (a check command that
+  /// cannot run, another binary); the store's is internal.
+  ErrorKind Kind = ErrorKind::Input;
 };
 
 /// Runs the search. \p Progress, if set, is told of every check.

@@ -151,18 +151,6 @@ inline std::optional<GeneratedTest> buildTest(const Cycle &C, bool Shared,
                    AccessName, Why);
 }
 
-struct GenCommand {
-  GenOptions Opts;
-  std::string OutDir;
-  bool List = false; ///< Print names and cycles instead of writing files.
-  /// Replace a file of the same name that holds a different test (without
-  /// it, that is an error: nothing is overwritten silently).
-  bool Force = false;
-};
-
-/// `incant gen`: writes OutDir/NAME.litmus for each test and a summary line.
-int runGen(const GenCommand &Cmd, std::ostream &Out, std::ostream &Err);
-
 } // namespace incant::gen
 
 #endif // INCANT_GEN_GENERATE_H

@@ -39,11 +39,20 @@
 
 namespace incant::intercept {
 
-/// The static race checker's verdict on memory accesses of a module as it
+/// The static race checker's verdict on one access: Safe (every pair it is
+/// in proved safe), Unknown, or Race (in a pair with a race); worse
+/// verdicts compare greater.
+enum class StaticVerdict { Safe, Unknown, Race };
+
+/// "safe", "unknown", "race": the spelling of manifests and of the static
+/// checker's answers (StaticVerdicts.h).
+const char *staticVerdictName(StaticVerdict V);
+std::optional<StaticVerdict> parseStaticVerdict(std::string_view Name);
+
+/// The static race checker's verdicts on memory accesses of a module as it
 /// was parsed, by the byte offset of the instruction in the PTX text
-/// (SourceRange::Begin.Offset): "safe" (every pair proved safe), "race" or
-/// "unknown". Accesses it does not list are unchecked.
-using RaceVerdicts = std::map<uint32_t, std::string>;
+/// (SourceRange::Begin.Offset). Accesses it does not list are unchecked.
+using RaceVerdicts = std::map<uint32_t, StaticVerdict>;
 
 /// The static race checker as pass "race" asks it (the tool provides it
 /// where incant has the static checker: this part does not depend on it):

@@ -10,8 +10,9 @@ namespace incant {
 bool isExecutableFile(const std::string &Path);
 
 /// The full path of the program \p Name (nvcc, ptxas, cuobjdump, nvdisasm):
-/// the first executable found on $PATH, then in $CUDA_HOME/bin, then in
-/// /usr/local/cuda/bin; "" if none.
+/// $INCANT_<NAME> where that is set ($INCANT_NVCC, $INCANT_PTXAS; "" if it
+/// is not an executable), else the first executable found on $PATH, then
+/// in $CUDA_HOME/bin, then in /usr/local/cuda/bin; "" if none.
 std::string findCudaProgram(const std::string &Name);
 
 } // namespace incant

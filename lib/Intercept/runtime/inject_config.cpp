@@ -1,5 +1,6 @@
 //===- inject_config.cpp - Reading the injected library's environment -----===//
 #include "inject_config.h"
+#include "incant/Intercept/Protocol.h"
 #include "incant_race.h"
 #include "incant_control.h"
 #include "incant_stress.h"
@@ -143,7 +144,7 @@ void addFenceBits(const FenceEntry &E, uint32_t Words,
 
 Config readConfig() {
   Config C;
-  if (const char *S = std::getenv("INCANT_STRESS")) {
+  if (const char *S = std::getenv(INCANT_ENV_STRESS)) {
     if (!std::strcmp(S, "sys"))
       C.Stress = INCANT_STRESS_SYS;
     else if (!std::strcmp(S, "rand"))
@@ -151,69 +152,69 @@ Config readConfig() {
     else if (!std::strcmp(S, "cache"))
       C.Stress = INCANT_STRESS_CACHE;
     else if (*S && std::strcmp(S, "none") != 0)
-      C.Errors.push_back(std::string("INCANT_STRESS='") + S +
+      C.Errors.push_back(std::string(INCANT_ENV_STRESS "='") + S +
                          "' (expected none, sys, rand or cache)");
   }
-  C.Randomise = flag("INCANT_RANDOMISE");
-  if (const char *S = std::getenv("INCANT_RANDOMISE_SKIP"))
+  C.Randomise = flag(INCANT_ENV_RANDOMISE);
+  if (const char *S = std::getenv(INCANT_ENV_RANDOMISE_SKIP))
     C.Skip = split(S, ',');
-  if (!readU64("INCANT_SEED", C.Seed, C))
+  if (!readU64(INCANT_ENV_SEED, C.Seed, C))
     C.Seed = uint64_t(std::time(nullptr)) * 1000003u ^ uint64_t(getpid());
-  readU32("INCANT_STRESS_PATTERN", C.Pattern, C, 1, 0xffffffffu);
-  readU32("INCANT_STRESS_LINES", C.Lines, C, 1, INCANT_STRESS_MAX_LINES);
-  readU32("INCANT_STRESS_PATCH", C.Patch, C, 1, 1u << 20);
-  readU32("INCANT_STRESS_REGIONS", C.Regions, C, 1, 4096);
+  readU32(INCANT_ENV_STRESS_PATTERN, C.Pattern, C, 1, 0xffffffffu);
+  readU32(INCANT_ENV_STRESS_LINES, C.Lines, C, 1, INCANT_STRESS_MAX_LINES);
+  readU32(INCANT_ENV_STRESS_PATCH, C.Patch, C, 1, 1u << 20);
+  readU32(INCANT_ENV_STRESS_REGIONS, C.Regions, C, 1, 4096);
   if (C.Regions < C.Lines)
     C.Regions = C.Lines;
   unsigned Min = 15, Max = 50;
-  readU32("INCANT_STRESS_MIN_PCT", Min, C, 0, 1000);
-  readU32("INCANT_STRESS_MAX_PCT", Max, C, 0, 1000);
+  readU32(INCANT_ENV_STRESS_MIN_PCT, Min, C, 0, 1000);
+  readU32(INCANT_ENV_STRESS_MAX_PCT, Max, C, 0, 1000);
   if (Max < Min)
     Max = Min;
   C.MinFraction = Min / 100.0;
   C.MaxFraction = Max / 100.0;
   unsigned MaxMs = 10000;
-  if (readU32("INCANT_STRESS_MAX_MS", MaxMs, C, 1, 3600000))
+  if (readU32(INCANT_ENV_STRESS_MAX_MS, MaxMs, C, 1, 3600000))
     C.MaxNs = uint64_t(MaxMs) * 1000000u;
-  readU32("INCANT_SPREAD", C.Spread, C, 0, 64);
-  C.Time = flag("INCANT_TIME");
-  C.Energy = flag("INCANT_ENERGY");
-  if (const char *L = std::getenv("INCANT_GPU_LOCK"))
+  readU32(INCANT_ENV_SPREAD, C.Spread, C, 0, 64);
+  C.Time = flag(INCANT_ENV_TIME);
+  C.Energy = flag(INCANT_ENV_ENERGY);
+  if (const char *L = std::getenv(INCANT_ENV_GPU_LOCK))
     C.GpuLock = L;
-  if (const char *F = std::getenv("INCANT_FENCES"); F && *F) {
+  if (const char *F = std::getenv(INCANT_ENV_FENCES); F && *F) {
     std::string Error;
     if (!parseFences(F, C.Fences, Error))
-      C.Errors.push_back(std::string("INCANT_FENCES: ") + Error);
+      C.Errors.push_back(std::string(INCANT_ENV_FENCES ": ") + Error);
   }
-  if (const char *I = std::getenv("INCANT_FENCE_IMAGES"); I && *I)
+  if (const char *I = std::getenv(INCANT_ENV_FENCE_IMAGES); I && *I)
     for (const std::string &Part : split(I, ';')) {
       size_t Eq = Part.find('=');
       if (Eq == std::string::npos || !isUnitId(Part.substr(0, Eq)) ||
           Eq + 1 == Part.size())
-        C.Errors.push_back("INCANT_FENCE_IMAGES: '" + Part +
+        C.Errors.push_back(INCANT_ENV_FENCE_IMAGES ": '" + Part +
                            "' is not UNIT=FILE");
       else
         C.Images.emplace_back(Part.substr(0, Eq), Part.substr(Eq + 1));
     }
-  C.Verbose = flag("INCANT_VERBOSE");
-  if (const char *R = std::getenv("INCANT_REPORT"))
+  C.Verbose = flag(INCANT_ENV_VERBOSE);
+  if (const char *R = std::getenv(INCANT_ENV_REPORT))
     C.Report = R;
-  if (const char *S = std::getenv("INCANT_RACE")) {
+  if (const char *S = std::getenv(INCANT_ENV_RACE)) {
     if (!std::strcmp(S, "addr"))
       C.Race.Scheme = INCANT_RACE_SCHEME_ADDR;
     else if (!std::strcmp(S, "stmt"))
       C.Race.Scheme = INCANT_RACE_SCHEME_STMT;
     else if (*S && std::strcmp(S, "off") != 0)
-      C.Errors.push_back(std::string("INCANT_RACE='") + S +
+      C.Errors.push_back(std::string(INCANT_ENV_RACE "='") + S +
                          "' (expected addr, stmt or off)");
   }
-  if (const char *R = std::getenv("INCANT_RACE_OUT"))
+  if (const char *R = std::getenv(INCANT_ENV_RACE_OUT))
     C.Race.Out = R;
-  readU32("INCANT_RACE_SHADOW_MB", C.Race.ShadowMB, C, 1, 65536);
-  readU32("INCANT_RACE_LOG_MB", C.Race.LogMB, C, 1, 65536);
-  readU32("INCANT_RACE_HITS", C.Race.Hits, C, 16, 1u << 20);
-  readU32("INCANT_RACE_WALK", C.Race.Walk, C, 1, 1u << 24);
-  readU32("INCANT_RACE_PROBE", C.Race.Probe, C, 1, 4096);
+  readU32(INCANT_ENV_RACE_SHADOW_MB, C.Race.ShadowMB, C, 1, 65536);
+  readU32(INCANT_ENV_RACE_LOG_MB, C.Race.LogMB, C, 1, 65536);
+  readU32(INCANT_ENV_RACE_HITS, C.Race.Hits, C, 16, 1u << 20);
+  readU32(INCANT_ENV_RACE_WALK, C.Race.Walk, C, 1, 1u << 24);
+  readU32(INCANT_ENV_RACE_PROBE, C.Race.Probe, C, 1, 4096);
   return C;
 }
 

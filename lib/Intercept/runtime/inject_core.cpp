@@ -12,6 +12,7 @@
 #include "inject_config.h"
 #include "inject_core.h"
 #include "inject_race.h"
+#include "incant/Intercept/Protocol.h"
 #include "incant_control.h"
 #include "incant_stress.h"
 
@@ -600,13 +601,13 @@ void holdGpuLock(const std::string &Path) {
   static const bool Held = [&Path] {
     int Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (Fd < 0) {
-      note("INCANT_GPU_LOCK: cannot open " + Path + ": " +
+      note(INCANT_ENV_GPU_LOCK ": cannot open " + Path + ": " +
            std::strerror(errno));
       return false;
     }
     while (flock(Fd, LOCK_EX) != 0)
       if (errno != EINTR) {
-        note("INCANT_GPU_LOCK: cannot lock " + Path + ": " +
+        note(INCANT_ENV_GPU_LOCK ": cannot lock " + Path + ": " +
              std::strerror(errno));
         return false;
       }
@@ -641,7 +642,7 @@ bool nvmlReady() {
   Nv.Tried = true;
   void *H = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!H) {
-    note("INCANT_ENERGY: libnvidia-ml.so.1 cannot be opened: no energy");
+    note(INCANT_ENV_ENERGY ": libnvidia-ml.so.1 cannot be opened: no energy");
     return false;
   }
   Nv.Init = reinterpret_cast<int (*)()>(dlsym(H, "nvmlInit_v2"));
@@ -655,12 +656,12 @@ bool nvmlReady() {
       !Drv.cuDeviceGetPCIBusId || !Drv.cuCtxGetDevice || Drv.cuCtxGetDevice(&D) != CUDA_SUCCESS ||
       Drv.cuDeviceGetPCIBusId(Bus, sizeof Bus, D) != CUDA_SUCCESS ||
       Nv.ByBus(Bus, &Nv.Dev) != 0) {
-    note("INCANT_ENERGY: NVML does not know this device: no energy");
+    note(INCANT_ENV_ENERGY ": NVML does not know this device: no energy");
     return false;
   }
   unsigned long long E = 0;
   if (Nv.Energy(Nv.Dev, &E) != 0) {
-    note("INCANT_ENERGY: this device has no total energy counter");
+    note(INCANT_ENV_ENERGY ": this device has no total energy counter");
     return false;
   }
   return Nv.Ok = true;
@@ -727,28 +728,35 @@ void writeReport() {
     if (A.Unit.empty())
       A.Unit = K.Unit;
   }
-  std::string J = "{\"pid\":" + std::to_string(getpid());
-  J += ",\"launches\":" + std::to_string(Count.Launches);
-  J += ",\"stressed\":" + std::to_string(Count.Stressed);
-  J += ",\"cooperative_unstressed\":" + std::to_string(Count.CoopUnstressed);
-  J += ",\"captured_unstressed\":" + std::to_string(Count.CaptureUnstressed);
-  J += ",\"spread\":" + std::to_string(Count.Spread);
-  J += ",\"stress_cap_hits\":" + std::to_string(CapHits);
-  J += ",\"units\":" + std::to_string(UnitIds.size());
-  J += ",\"fence_units\":" + std::to_string(Count.FenceUnits);
-  J += ",\"replaced_images\":" + std::to_string(Count.Replaced);
-  J += ",\"timed\":" + std::string(cfg().Time ? "true" : "false");
+  // The fields are the protocol's (incant/Intercept/Protocol.h).
+  auto Key = [](const char *Name) { return std::string("\"") + Name + "\":"; };
+  auto Bool = [](bool B) { return std::string(B ? "true" : "false"); };
+  std::string J = "{" + Key(INCANT_REPORT_PID) + std::to_string(getpid());
+  auto Count64 = [&](const char *Name, uint64_t V) {
+    J += "," + Key(Name) + std::to_string(V);
+  };
+  Count64(INCANT_REPORT_LAUNCHES, Count.Launches);
+  Count64(INCANT_REPORT_STRESSED, Count.Stressed);
+  Count64(INCANT_REPORT_COOPERATIVE_UNSTRESSED, Count.CoopUnstressed);
+  Count64(INCANT_REPORT_CAPTURED_UNSTRESSED, Count.CaptureUnstressed);
+  Count64(INCANT_REPORT_SPREAD, Count.Spread);
+  Count64(INCANT_REPORT_CAP_HITS, CapHits);
+  Count64(INCANT_REPORT_UNITS, UnitIds.size());
+  Count64(INCANT_REPORT_FENCE_UNITS, Count.FenceUnits);
+  Count64(INCANT_REPORT_REPLACED, Count.Replaced);
+  J += "," + Key(INCANT_REPORT_TIMED) + Bool(cfg().Time);
   if (cfg().Energy) {
-    char E[160];
-    std::snprintf(E, sizeof E,
-                  ",\"energy\":{\"mj\":%llu,\"reads\":%llu,\"changes\":"
-                  "%llu,\"window_ms\":%.6f,\"ok\":%s}",
-                  Energy.Mj, (unsigned long long)Energy.Reads,
-                  (unsigned long long)Energy.Changes, Energy.WindowMs,
-                  Nv.Ok ? "true" : "false");
-    J += E;
+    char Window[32];
+    std::snprintf(Window, sizeof Window, "%.6f", Energy.WindowMs);
+    J += "," + Key(INCANT_REPORT_ENERGY) + "{" +
+         Key(INCANT_REPORT_ENERGY_MJ) + std::to_string(Energy.Mj) + "," +
+         Key(INCANT_REPORT_ENERGY_READS) + std::to_string(Energy.Reads) +
+         "," + Key(INCANT_REPORT_ENERGY_CHANGES) +
+         std::to_string(Energy.Changes) + "," +
+         Key(INCANT_REPORT_ENERGY_WINDOW_MS) + Window + "," +
+         Key(INCANT_REPORT_ENERGY_OK) + Bool(Nv.Ok) + "}";
   }
-  J += ",\"kernels\":[";
+  J += "," + Key(INCANT_REPORT_KERNELS) + "[";
   bool First = true;
   for (auto &[Name, A] : ByName) {
     if (!First)
@@ -756,16 +764,17 @@ void writeReport() {
     First = false;
     char Ms[32];
     std::snprintf(Ms, sizeof Ms, "%.6f", A.Ms);
-    J += "{\"name\":" + jsonQuote(Name) +
-         ",\"launches\":" + std::to_string(A.Launches) + ",\"ms\":" + Ms +
-         ",\"instrumented\":" + (A.Instrumented ? "true" : "false") +
-         ",\"randomised\":" + (A.Enable ? "true" : "false") +
-         ",\"unit\":" + jsonString(A.Unit) + "}";
+    J += "{" + Key(INCANT_REPORT_KERNEL_NAME) + jsonQuote(Name) + "," +
+         Key(INCANT_REPORT_KERNEL_LAUNCHES) + std::to_string(A.Launches) +
+         "," + Key(INCANT_REPORT_KERNEL_MS) + Ms + "," +
+         Key(INCANT_REPORT_KERNEL_INSTRUMENTED) + Bool(A.Instrumented) + "," +
+         Key(INCANT_REPORT_KERNEL_RANDOMISED) + Bool(A.Enable) + "," +
+         Key(INCANT_REPORT_KERNEL_UNIT) + jsonString(A.Unit) + "}";
   }
-  J += "],\"notes\":[";
+  J += "]," + Key(INCANT_REPORT_NOTES) + "[";
   for (size_t I = 0; I < Notes.size(); ++I)
     J += (I ? "," : "") + jsonQuote(Notes[I]);
-  J += "],\"errors\":[";
+  J += "]," + Key(INCANT_REPORT_ERRORS) + "[";
   for (size_t I = 0; I < cfg().Errors.size(); ++I)
     J += (I ? "," : "") + jsonQuote(cfg().Errors[I]);
   J += "]}\n";
@@ -787,7 +796,7 @@ void onCrash(int Sig) {
 }
 
 __attribute__((constructor)) void atLoad() {
-  if (const char *T = std::getenv("INCANT_TRACE"); T && *T && *T != '0')
+  if (const char *T = std::getenv(INCANT_ENV_TRACE); T && *T && *T != '0')
     std::signal(SIGSEGV, onCrash);
   for (const std::string &E : cfg().Errors)
     std::fprintf(stderr, "incant: error in the environment: %s\n", E.c_str());
@@ -999,7 +1008,7 @@ const void *imageFor(const void *Image) {
           Data.append(Buf, K);
         std::fclose(F);
       } else {
-        note("INCANT_FENCE_IMAGES: cannot read " + File);
+        note(INCANT_ENV_FENCE_IMAGES ": cannot read " + File);
         return Image;
       }
       It = Loaded.emplace(File, std::move(Data)).first;
@@ -1037,7 +1046,7 @@ void onKernelHandle(void *Handle, bool IsKernel, const char *Name) {
 
 void trace(const char *Fmt, ...) {
   static const bool On = [] {
-    const char *V = std::getenv("INCANT_TRACE");
+    const char *V = std::getenv(INCANT_ENV_TRACE);
     return V && *V && std::strcmp(V, "0") != 0;
   }();
   if (!On)

@@ -1,0 +1,53 @@
+# No part includes a command header. A command header declares a command's
+# options (`struct XCommand`) and entry point; only the command layer may
+# include one: the tool (tools/incant), and the file that implements a
+# command (it defines `run...(const ...Command &...)`). Everything else
+# takes typed configurations (e.g. apptest::AppUnderTest, not
+# StressCommand). Fails naming each file that includes one.
+#   cmake -DSRC=<source tree> -P CommandHeaders.cmake
+file(GLOB_RECURSE headers RELATIVE ${SRC}/include ${SRC}/include/incant/*.h)
+set(command_headers "")
+foreach(h ${headers})
+  file(READ ${SRC}/include/${h} text)
+  if(text MATCHES "\nstruct [A-Za-z]+Command[ :{]")
+    list(APPEND command_headers ${h})
+  endif()
+endforeach()
+list(LENGTH command_headers n)
+if(n LESS 10)
+  message(FATAL_ERROR "found only ${n} command headers: ${command_headers}")
+endif()
+
+file(GLOB_RECURSE parts ${SRC}/lib/*.cpp ${SRC}/lib/*.h ${SRC}/include/incant/*.h)
+set(bad "")
+foreach(f ${parts})
+  if(f MATCHES "/lib/Intercept/runtime/")
+    continue()
+  endif()
+  file(READ ${f} text)
+  string(REGEX MATCHALL "#include \"incant/[A-Za-z]+/[A-Za-z]+\\.h\"" incs "${text}")
+  set(implements FALSE)
+  if(text MATCHES "\nint run[A-Za-z]*\\(const [A-Za-z:]*Command &"
+     OR text MATCHES "\nint [a-z]+::run[A-Za-z]*\\(const [A-Za-z:]*Command &")
+    set(implements TRUE)
+  endif()
+  foreach(inc ${incs})
+    string(REGEX REPLACE "#include \"(.*)\"" "\\1" h "${inc}")
+    list(FIND command_headers ${h} at)
+    if(at EQUAL -1)
+      continue()
+    endif()
+    file(RELATIVE_PATH rel ${SRC} ${f})
+    if("${rel}" STREQUAL "include/${h}")
+      continue()
+    endif()
+    if(NOT implements)
+      list(APPEND bad "${rel} includes ${h}")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " lines)
+  message(FATAL_ERROR "parts include command headers:\n  ${lines}")
+endif()
+message(STATUS "${n} command headers, included only by the command layer")
