@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
 #include <string>
 
 namespace incant::cat {
@@ -301,6 +302,7 @@ public:
         return true;
     return false;
   }
+  bool coherenceOrdered(const Execution &X, Relation &Out);
 
 private:
   const ModelImpl &M;
@@ -332,6 +334,8 @@ private:
   std::string Error;
   /// The levels up to this one hold the values of the last stages.
   int Staged = -1;
+  /// orderedRegisters() of the model, once asked for.
+  std::optional<std::vector<int32_t>> Ordered;
 
   void bindTo(const Execution &X);
   const uint64_t *prim(unsigned Idx, const Execution &X);
@@ -673,6 +677,76 @@ bool EvaluatorImpl::refutes(const Execution &X, unsigned From,
   return false;
 }
 
+/// The registers E of the checks `empty E \ (co | co^-1)` of \p P, with co
+/// the primitive coherence order or `co+` of it: every allowed execution
+/// orders E's pairs of distinct events in co (an enumerated co is
+/// transitive, so co+ is co).
+static std::vector<int32_t> orderedRegisters(const Program &P) {
+  std::vector<int32_t> Def(P.NumRegs, -1), Defs(P.NumRegs, 0);
+  for (size_t Pc = 0; Pc != P.Code.size(); ++Pc)
+    if (int32_t D = P.Code[Pc].Dst; D >= 0) {
+      Def[size_t(D)] = int32_t(Pc);
+      ++Defs[size_t(D)];
+    }
+  std::optional<unsigned> CoPrim = lookupPrimitive("co");
+  auto IsPrimCo = [&](int32_t R) {
+    for (const PrimReg &PR : P.Prims)
+      if (PR.Reg == R)
+        return CoPrim && PR.Prim == *CoPrim && Defs[size_t(R)] == 0;
+    return false;
+  };
+  // A register holding one value, defined by \p Code (nullptr if not).
+  auto Single = [&](int32_t R, Op Code) -> const Instr * {
+    if (R < 0 || Defs[size_t(R)] != 1)
+      return nullptr;
+    const Instr &I = P.Code[size_t(Def[size_t(R)])];
+    return I.Code == Code ? &I : nullptr;
+  };
+  auto IsCo = [&](int32_t R) {
+    if (IsPrimCo(R))
+      return true;
+    const Instr *Plus = Single(R, Op::Plus);
+    return Plus && IsPrimCo(Plus->A);
+  };
+  std::vector<int32_t> Out;
+  for (const CheckInfo &C : P.Checks) {
+    if (C.Kind != ast::CheckKind::Empty || C.Negated || C.Flag || !C.Rel)
+      continue;
+    const Instr *Diff = Single(C.Reg, Op::Diff);
+    const Instr *Both = Diff && Diff->Rel ? Single(Diff->B, Op::Union) : nullptr;
+    if (!Both || !Both->Rel)
+      continue;
+    for (auto [Fwd, Bwd] : {std::pair{Both->A, Both->B}, {Both->B, Both->A}}) {
+      const Instr *Inv = Single(Bwd, Op::Inverse);
+      if (Inv && Inv->A == Fwd && IsCo(Fwd)) {
+        Out.push_back(Diff->A);
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
+bool EvaluatorImpl::coherenceOrdered(const Execution &X, Relation &Out) {
+  bindTo(X);
+  if (!Ordered)
+    Ordered = orderedRegisters(M.P);
+  bool Any = false;
+  if (Staged < 0 || !Error.empty() || N != X.numEvents() || Out.size() != N)
+    return false;
+  for (int32_t R : *Ordered) {
+    if (B->RegLevel[size_t(R)] != 0)
+      continue;
+    const uint64_t *Rows = Reg[size_t(R)];
+    for (unsigned A = 0; A != N; ++A)
+      for (unsigned K = 0; K != Wd; ++K)
+        for (uint64_t Bits = Rows[A * Wd + K]; Bits; Bits &= Bits - 1)
+          Out.insert(A, K * 64 + unsigned(__builtin_ctzll(Bits)));
+    Any = true;
+  }
+  return Any;
+}
+
 //===----------------------------------------------------------------------===//
 // Evaluator
 //===----------------------------------------------------------------------===//
@@ -697,6 +771,9 @@ bool Evaluator::refutes(const Execution &X, unsigned From,
 bool Evaluator::canRefute(const Execution &X, unsigned From,
                           uint32_t UpperMask) {
   return Impl->canRefute(X, From, UpperMask);
+}
+bool Evaluator::coherenceOrdered(const Execution &X, Relation &Out) {
+  return Impl->coherenceOrdered(X, Out);
 }
 
 Verdict Model::evaluate(const Execution &X) const {

@@ -32,6 +32,9 @@ public:
                  uint32_t UpperMask) override {
     return Ev.canRefute(X, From, UpperMask);
   }
+  bool coherenceOrdered(const cat::Execution &X, cat::Relation &Out) override {
+    return Ev.coherenceOrdered(X, Out);
+  }
 
 private:
   cat::Evaluator &Ev;

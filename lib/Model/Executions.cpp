@@ -68,9 +68,13 @@ private:
   std::vector<std::set<std::pair<int32_t, int64_t>>> StaticBarriers;
   /// Per thread and trace: bit masks (PairWords words each) over the
   /// (location, value) pairs it writes, and over those its reads need that
-  /// are not the location's initial value.
+  /// are not the location's initial value; the traces grouped by those two
+  /// masks (GroupWrites/GroupNeeds per group, GroupTraces its traces), so
+  /// that a combination's test is made once per group.
   unsigned PairWords = 0;
   std::vector<std::vector<uint64_t>> TraceWrites, TraceNeeds;
+  std::vector<std::vector<uint64_t>> GroupWrites, GroupNeeds;
+  std::vector<std::vector<std::vector<uint32_t>>> GroupTraces;
   /// LaterMay[t]: the pairs some trace of thread t or after writes.
   std::vector<std::vector<uint64_t>> LaterMay;
   /// Per thread: the pairs the traces chosen up to it write and need.
@@ -123,6 +127,46 @@ private:
   /// The pairs (entry of CoLocs, a, b) to decide, in order.
   std::vector<std::tuple<unsigned, unsigned, unsigned>> CoPairs;
   bool PruneLower = false, PruneUpper = false;
+  /// Coherence first (chosen by setUpChoice where the rf choices
+  /// outnumber the coherence orders): each location's writes are placed
+  /// one after another in an order that extends coherence, and the read of
+  /// an atomic's write chooses its rf as soon as the write is placed; the
+  /// other reads choose theirs once co is whole. With total coherence the
+  /// pruner sees co at its least: the placed writes in order, each before
+  /// every write not placed yet. With partial coherence each write placed
+  /// chooses which placed writes precede it (a downward-closed set), and a
+  /// partial order is reached once, by its least linear extension (at each
+  /// step, the least-numbered write that nothing unplaced precedes); the
+  /// pruner sees the edges decided (a subset) and those plus every pair that
+  /// can still be added (a superset), and an atomic's read whose source is
+  /// not placed yet waits for it (Deferred).
+  bool CoFirst = false, CoPartial = false;
+  /// Which bounds the pruner can refute with: rf and co at their least;
+  /// rf at its least and co at its most; both at their most.
+  bool PruneCoLower = false, PruneCoMixed = false, PruneCoUpper = false;
+  /// Per entry of CoLocs: the writes not placed yet (bit per LocWrites
+  /// index); per write, the entry of Reads of its atomic's read (-1 none),
+  /// when it was placed and the last step at which a later-numbered write
+  /// was placed before it (-1 none; it needs a predecessor placed after).
+  std::vector<uint32_t> CoUnplaced;
+  std::vector<std::vector<int32_t>> CoRmwRead, PlacedAt, LastSkip;
+  /// Per event: entry of CoLocs * 32 + LocWrites index (-1: not such a write).
+  std::vector<int32_t> WriteSlot;
+  /// Per entry of CoLocs and write: the writes the model orders with it
+  /// one way or the other in every execution it allows (partial coherence;
+  /// CandidatePruner::coherenceOrdered): placed first, it precedes them.
+  std::vector<std::vector<uint32_t>> MustOrder;
+  /// The entries of Reads chosen once co is whole; per entry of Reads, the
+  /// writes (bits of CoLocs[DeferC[I]]'s) not placed yet that it may still
+  /// read from while it waits for its source (0: it does not wait).
+  std::vector<unsigned> LateReads;
+  std::vector<uint32_t> DeferredOn;
+  std::vector<unsigned> DeferC;
+  /// The write being placed (partial) and the placed writes not yet
+  /// decided before or unordered with it.
+  unsigned CurC = 0, CurB = 0;
+  uint32_t CurPending = 0;
+  Relation RfUpper;
   /// rf is chosen read by read; between reads the pruner sees the reads
   /// chosen so far with co at its least (initial writes first) and at its
   /// most (every pair both ways).
@@ -149,6 +193,20 @@ private:
     return R;
   }
   void setUpChoice();
+  bool preferCoFirst(uint64_t RfChoices) const;
+  void startCoFirst();
+  bool placed(int32_t W) const;
+  enum class Bounds { Lower, Mixed, Upper };
+  bool coFirstRefuted(Bounds Which);
+  void buildRfUpper();
+  void buildCoUpper();
+  void placeCo(size_t C);
+  void choosePred(unsigned C, unsigned B, uint32_t Pending);
+  void placeOwnRead(unsigned C, unsigned B);
+  void resolveDeferred(unsigned C, unsigned B, size_t From);
+  void forEachLateRf(size_t I);
+  void coFirstCandidate();
+  void visitWithFenceOrders();
   void forEachRf(size_t I);
   bool rfRefuted();
   void startCo();
@@ -262,6 +320,25 @@ void CandidateEnumerator::indexValues() {
         M[I * PairWords + It->second / 64] |= uint64_t(1) << (It->second % 64);
       }
   }
+  GroupWrites.assign(NT, {});
+  GroupNeeds.assign(NT, {});
+  GroupTraces.assign(NT, {});
+  for (size_t T = 0; T != NT; ++T) {
+    std::map<std::vector<uint64_t>, size_t> Index;
+    for (size_t I = 0; I != TS.Threads[T].size(); ++I) {
+      auto W = TraceWrites[T].begin() + ptrdiff_t(I * PairWords);
+      auto N = TraceNeeds[T].begin() + ptrdiff_t(I * PairWords);
+      std::vector<uint64_t> Key(W, W + PairWords);
+      Key.insert(Key.end(), N, N + PairWords);
+      auto [It, New] = Index.try_emplace(Key, GroupTraces[T].size());
+      if (New) {
+        GroupWrites[T].insert(GroupWrites[T].end(), W, W + PairWords);
+        GroupNeeds[T].insert(GroupNeeds[T].end(), N, N + PairWords);
+        GroupTraces[T].emplace_back();
+      }
+      GroupTraces[T][It->second].push_back(uint32_t(I));
+    }
+  }
   LaterMay.assign(NT + 1, std::vector<uint64_t>(PairWords, 0));
   for (size_t T = NT; T-- > 0;) {
     LaterMay[T] = LaterMay[T + 1];
@@ -282,13 +359,13 @@ void CandidateEnumerator::forEachCombination(size_t Thread) {
   uint64_t *Written = WrittenUpTo[Thread].data();
   uint64_t *Needed = NeededUpTo[Thread].data();
   const uint64_t *Later = LaterMay[Thread + 1].data();
-  for (size_t I = 0; I != TS.Threads[Thread].size(); ++I) {
+  for (size_t G = 0; G != GroupTraces[Thread].size(); ++G) {
     if (Stop || ((++Partial & 4095) == 0 && !pollClock()))
       return;
     // Every need of the traces chosen so far is written by one of them or
     // may be by a later thread's trace.
-    const uint64_t *W = &TraceWrites[Thread][I * PairWords];
-    const uint64_t *N = &TraceNeeds[Thread][I * PairWords];
+    const uint64_t *W = &GroupWrites[Thread][G * PairWords];
+    const uint64_t *N = &GroupNeeds[Thread][G * PairWords];
     bool Met = true;
     for (unsigned K = 0; K != PairWords; ++K) {
       Written[K] = W[K] | (Thread ? WrittenUpTo[Thread - 1][K] : 0);
@@ -297,8 +374,12 @@ void CandidateEnumerator::forEachCombination(size_t Thread) {
     }
     if (!Met)
       continue;
-    Chosen[Thread] = &TS.Threads[Thread][I];
-    forEachCombination(Thread + 1);
+    for (uint32_t I : GroupTraces[Thread][G]) {
+      if (Stop || ((++Partial & 4095) == 0 && !pollClock()))
+        return;
+      Chosen[Thread] = &TS.Threads[Thread][I];
+      forEachCombination(Thread + 1);
+    }
   }
 }
 
@@ -579,6 +660,11 @@ void CandidateEnumerator::setUpChoice() {
   uint64_t RfChoices = 1;
   for (const std::vector<int32_t> &C : RfCands)
     RfChoices = std::min<uint64_t>(RfChoices * C.size(), 1u << 20);
+  CoFirst = preferCoFirst(RfChoices);
+  if (CoFirst) {
+    startCoFirst();
+    return;
+  }
   if (Pruner && Reads.size() >= 2 && RfChoices > 16) {
     PruneRfLower = Pruner->canRefute(Prims.execution(), 1, 0);
     PruneRfUpper = Pruner->canRefute(Prims.execution(), 1, 1u << 2);
@@ -722,16 +808,7 @@ void CandidateEnumerator::decideCo(size_t Pair) {
       ++Stats.Candidates; // forbidden: a check at co's level fails
       return;
     }
-    if (FencePairs.empty()) {
-      visitCandidate();
-      return;
-    }
-    FenceRows.assign(ScFences.size(), 0);
-    FenceFound = false;
-    decideFence(0);
-    if (!FenceFound && Pruner)
-      ++Stats.Candidates; // forbidden whatever the Fence-SC order
-    Prims.setSyncFence(Empty(SyncFence));
+    visitWithFenceOrders();
     return;
   }
   auto [C, A, B] = CoPairs[Pair];
@@ -774,6 +851,366 @@ void CandidateEnumerator::decideCo(size_t Pair) {
     if (Stop)
       return;
   }
+}
+
+/// rf and co are whole and the model admits them: the candidate, with
+/// each Fence-SC order if the model reads one.
+void CandidateEnumerator::visitWithFenceOrders() {
+  if (FencePairs.empty()) {
+    visitCandidate();
+    return;
+  }
+  FenceRows.assign(ScFences.size(), 0);
+  FenceFound = false;
+  decideFence(0);
+  if (!FenceFound && Pruner)
+    ++Stats.Candidates; // forbidden whatever the Fence-SC order
+  Prims.setSyncFence(Empty(SyncFence));
+}
+
+/// Coherence first where rf has more choices than co has orders (the
+/// writes of one thread taken in program order, as coherence keeps them in
+/// every model at hand; an estimate only, the search itself assumes
+/// nothing): a chain of atomics then finds each read's source among the
+/// writes placed just before its own, where rf first tries every write of
+/// the value and co only after.
+bool CandidateEnumerator::preferCoFirst(uint64_t RfChoices) const {
+  if (CoLocs.empty() || RfChoices <= 16)
+    return false;
+  double CoChoices = 1;
+  for (int32_t Loc : CoLocs) {
+    std::map<int32_t, unsigned> PerThread;
+    unsigned K = 0;
+    for (int32_t W : LocWrites[size_t(Loc)]) {
+      ++K;
+      // Interleavings: K! / (k_1! k_2! ...), built up write by write.
+      CoChoices *= double(K) / double(++PerThread[L.ThreadOf[size_t(W)]]);
+    }
+    if (K > 32)
+      return false; // startCo reports it
+  }
+  return CoChoices <= double(RfChoices);
+}
+
+void CandidateEnumerator::startCoFirst() {
+  CoPartial = Shape.PartialCoherence;
+  Rf.assign(L.Events.size(), -1);
+  std::vector<int32_t> ReadIndex(L.Events.size(), -1);
+  for (size_t I = 0; I != Reads.size(); ++I)
+    ReadIndex[size_t(Reads[I])] = int32_t(I);
+  std::vector<bool> Early(Reads.size(), false);
+  size_t NC = CoLocs.size();
+  CoRows.assign(NC, {});
+  CoUnordered.assign(NC, {});
+  CoUnplaced.assign(NC, 0);
+  CoRmwRead.assign(NC, {});
+  PlacedAt.assign(NC, {});
+  LastSkip.assign(NC, {});
+  WriteSlot.assign(L.Events.size(), -1);
+  for (size_t C = 0; C != NC; ++C) {
+    const std::vector<int32_t> &Ws = LocWrites[size_t(CoLocs[C])];
+    CoRows[C].assign(Ws.size(), 0);
+    CoUnordered[C].assign(Ws.size(), 0);
+    PlacedAt[C].assign(Ws.size(), -1);
+    LastSkip[C].assign(Ws.size(), -1);
+    CoUnplaced[C] = Ws.size() == 32 ? ~uint32_t(0)
+                                     : (uint32_t(1) << Ws.size()) - 1;
+    for (size_t I = 0; I != Ws.size(); ++I) {
+      const Event &E = *L.Events[size_t(Ws[I])].E;
+      WriteSlot[size_t(Ws[I])] = int32_t(C * 32 + I);
+      int32_t R = -1;
+      if (E.RmwRead >= 0) {
+        int32_t T = L.ThreadOf[size_t(Ws[I])];
+        R = ReadIndex[size_t(L.Base[size_t(T)] + E.RmwRead)];
+        Early[size_t(R)] = true;
+      }
+      CoRmwRead[C].push_back(R);
+    }
+  }
+  LateReads.clear();
+  for (unsigned I = 0; I != Reads.size(); ++I)
+    if (!Early[I])
+      LateReads.push_back(I);
+  DeferredOn.assign(Reads.size(), 0);
+  DeferC.assign(Reads.size(), 0);
+  MustOrder.assign(NC, {});
+  Relation Ordered(unsigned(L.Events.size()));
+  bool AnyOrdered = CoPartial && Pruner &&
+                    Pruner->coherenceOrdered(Prims.execution(), Ordered);
+  for (size_t C = 0; C != NC; ++C) {
+    const std::vector<int32_t> &Ws = LocWrites[size_t(CoLocs[C])];
+    MustOrder[C].assign(Ws.size(), 0);
+    for (size_t A = 0; A != Ws.size() && AnyOrdered; ++A)
+      for (size_t B = 0; B != Ws.size(); ++B)
+        if (A != B && (Ordered.contains(unsigned(Ws[A]), unsigned(Ws[B])) ||
+                       Ordered.contains(unsigned(Ws[B]), unsigned(Ws[A]))))
+          MustOrder[C][A] |= uint32_t(1) << B;
+  }
+  Prims.setRf(Rf);
+  PruneCoLower = Pruner && Pruner->canRefute(Prims.execution(), 1, 0);
+  PruneCoMixed = Pruner && Pruner->canRefute(Prims.execution(), 1, 1u << 2);
+  PruneCoUpper = Pruner && CoPartial &&
+                 Pruner->canRefute(Prims.execution(), 1, 3u << 1);
+  CurPending = 0;
+  placeCo(0);
+}
+
+bool CandidateEnumerator::placed(int32_t W) const {
+  int32_t Slot = WriteSlot[size_t(W)];
+  return Slot < 0 || !(CoUnplaced[size_t(Slot / 32)] >> (Slot % 32) & 1);
+}
+
+/// Whether the model forbids every completion of the rf chosen so far and
+/// the writes placed so far: with both at their least, with co at its most
+/// beside (fr then from rf at its most: each read not chosen yet reading
+/// from all its sources), or (\p Upper) with both at their most. Lower
+/// refutes first, Mixed after it: a failed Lower test runs Mixed too.
+bool CandidateEnumerator::coFirstRefuted(Bounds Which) {
+  const cat::Execution &X = Prims.execution();
+  if (Which != Bounds::Upper) {
+    if (PruneCoLower) {
+      buildCo(false);
+      Prims.setRf(Rf);
+      Prims.setCo(Co);
+      if (Pruner->refutes(X, 1, 0))
+        return true;
+    }
+    if (Which == Bounds::Lower || !PruneCoMixed)
+      return false;
+    buildRfUpper();
+    buildCoUpper();
+    Prims.setRf(Rf);
+    Prims.setCo(Co, &RfUpper);
+    return Pruner->refutes(X, 1, 1u << 2);
+  }
+  if (!PruneCoUpper)
+    return false;
+  buildRfUpper();
+  buildCoUpper();
+  Prims.setRfRelation(RfUpper);
+  Prims.setCo(Co);
+  return Pruner->refutes(X, 1, 3u << 1);
+}
+
+/// rf at its most: the sources chosen, and every source of the other reads.
+void CandidateEnumerator::buildRfUpper() {
+  clear(RfUpper, unsigned(L.Events.size()));
+  for (size_t I = 0; I != Reads.size(); ++I) {
+    unsigned R = unsigned(Reads[I]);
+    if (Rf[R] >= 0)
+      RfUpper.insert(unsigned(Rf[R]), R);
+    else
+      for (int32_t W : RfCands[I])
+        RfUpper.insert(unsigned(W), R);
+  }
+}
+
+/// co at its most while writes are being placed: the edges decided, every
+/// edge into a write not placed yet, and those the write being placed may
+/// still take (partial coherence).
+void CandidateEnumerator::buildCoUpper() {
+  buildCo(false);
+  for (size_t C = 0; C != CoLocs.size(); ++C) {
+    const std::vector<int32_t> &Ws = LocWrites[size_t(CoLocs[C])];
+    for (size_t B = 0; B != Ws.size(); ++B) {
+      uint32_t From = 0;
+      if (CoUnplaced[C] >> B & 1)
+        From = ~uint32_t(0);
+      else if (C == CurC && B == CurB)
+        From = CurPending;
+      for (size_t A = 0; A != Ws.size(); ++A)
+        if (A != B && (From >> A & 1))
+          Co.insert(unsigned(Ws[A]), unsigned(Ws[B]));
+    }
+  }
+}
+
+/// Places the next write of CoLocs[C], each unplaced one in turn.
+void CandidateEnumerator::placeCo(size_t C) {
+  while (C < CoLocs.size() && CoUnplaced[C] == 0)
+    ++C;
+  if (C == CoLocs.size()) {
+    forEachLateRf(0);
+    return;
+  }
+  size_t K = LocWrites[size_t(CoLocs[C])].size();
+  uint32_t All = K == 32 ? ~uint32_t(0) : (uint32_t(1) << K) - 1;
+  uint32_t Unplaced = CoUnplaced[C];
+  int32_t Step = int32_t(K) - __builtin_popcount(Unplaced);
+  std::vector<int32_t> SavedSkips = LastSkip[C];
+  for (uint32_t Left = Unplaced; Left && !Stop; Left &= Left - 1) {
+    if (!step())
+      return;
+    unsigned B = unsigned(__builtin_ctz(Left));
+    CoUnplaced[C] = Unplaced & ~(uint32_t(1) << B);
+    PlacedAt[C][B] = Step;
+    if (!CoPartial) {
+      CoRows[C][B] = CoUnplaced[C];
+      if (!coFirstRefuted(Bounds::Mixed))
+        placeOwnRead(unsigned(C), B);
+      CoRows[C][B] = 0;
+    } else {
+      // The unplaced writes numbered below B are passed over: each needs a
+      // predecessor placed from now on.
+      for (unsigned X = 0; X != B; ++X)
+        if (Unplaced >> X & 1)
+          LastSkip[C][X] = Step;
+      choosePred(unsigned(C), B, All & ~Unplaced);
+      LastSkip[C] = SavedSkips;
+    }
+    PlacedAt[C][B] = -1;
+    CoUnplaced[C] = Unplaced;
+  }
+}
+
+/// Partial coherence: decides, latest placed first, which of the placed
+/// writes in \p Pending precede write \p B (those before one that does
+/// follow by transitivity).
+void CandidateEnumerator::choosePred(unsigned C, unsigned B,
+                                     uint32_t Pending) {
+  std::vector<uint32_t> &Rows = CoRows[C];
+  if (Pending == 0) {
+    // The least linear extension: a write placed at or after B's last skip
+    // (the one placed then included) precedes it.
+    if (int32_t Skip = LastSkip[C][B]; Skip >= 0) {
+      bool Found = false;
+      for (unsigned X = 0; X != Rows.size() && !Found; ++X)
+        Found = PlacedAt[C][X] >= Skip && (Rows[X] >> B & 1);
+      if (!Found)
+        return;
+    }
+    CurPending = 0;
+    // The unplaced writes the model orders with B come after it.
+    std::vector<uint32_t> Saved = Rows;
+    uint32_t After = MustOrder[C][B] & CoUnplaced[C];
+    for (unsigned X = 0; X != Rows.size() && After; ++X)
+      if (X == B || (Rows[X] >> B & 1))
+        Rows[X] |= After;
+    if (!coFirstRefuted(Bounds::Mixed))
+      placeOwnRead(C, B);
+    Rows = Saved;
+    return;
+  }
+  unsigned A = 0;
+  for (uint32_t P = Pending; P; P &= P - 1) {
+    unsigned X = unsigned(__builtin_ctz(P));
+    if (PlacedAt[C][X] > PlacedAt[C][A] || !(Pending >> A & 1))
+      A = X;
+  }
+  uint32_t Rest = Pending & ~(uint32_t(1) << A);
+  if (Rows[A] >> B & 1) {
+    choosePred(C, B, Rest);
+    return;
+  }
+  if (!step())
+    return;
+  std::vector<uint32_t> Saved = Rows;
+  for (unsigned X = 0; X != Rows.size(); ++X)
+    if (X == A || (Rows[X] >> A & 1))
+      Rows[X] |= uint32_t(1) << B;
+  choosePred(C, B, Rest); // the lower bound is tested once all are decided
+  Rows = Saved;
+  if (Stop)
+    return;
+  // A and B unordered.
+  CurC = C;
+  CurB = B;
+  CurPending = Rest;
+  if (!coFirstRefuted(Bounds::Upper))
+    choosePred(C, B, Rest);
+  CurPending = 0;
+}
+
+/// Write \p B is placed: its atomic's read, if any, chooses its source
+/// among the placed writes and those co-after B; with partial coherence,
+/// where another write not placed yet may be its source, it may also wait
+/// for that one.
+void CandidateEnumerator::placeOwnRead(unsigned C, unsigned B) {
+  int32_t R = CoRmwRead[C][B];
+  if (R < 0) {
+    resolveDeferred(C, B, 0);
+    return;
+  }
+  int32_t &Src = Rf[size_t(Reads[size_t(R)])];
+  uint32_t Waits = 0;
+  for (int32_t W : RfCands[size_t(R)]) {
+    if (Stop || !step())
+      break;
+    int32_t Slot = WriteSlot[size_t(W)];
+    if (CoPartial && !placed(W) && !(CoRows[C][B] >> (Slot % 32) & 1)) {
+      Waits |= uint32_t(1) << (Slot % 32);
+      continue;
+    }
+    Src = W;
+    if (!coFirstRefuted(Bounds::Mixed))
+      resolveDeferred(C, B, 0);
+  }
+  Src = -1;
+  if (Waits && !Stop) {
+    DeferredOn[size_t(R)] = Waits;
+    DeferC[size_t(R)] = C;
+    resolveDeferred(C, B, 0);
+    DeferredOn[size_t(R)] = 0;
+  }
+}
+
+/// The reads waiting for a source from entry \p From on that may read
+/// from write \p B, now placed: each reads from it or, if another of its
+/// sources is still unplaced, waits on.
+void CandidateEnumerator::resolveDeferred(unsigned C, unsigned B,
+                                          size_t From) {
+  int32_t W = LocWrites[size_t(CoLocs[C])][B];
+  size_t I = From;
+  for (; I < Reads.size(); ++I)
+    if ((DeferredOn[I] >> B & 1) && DeferC[I] == C)
+      break;
+  if (I == Reads.size()) {
+    placeCo(C);
+    return;
+  }
+  if (Stop || !step())
+    return;
+  uint32_t Saved = DeferredOn[I];
+  DeferredOn[I] = 0;
+  Rf[size_t(Reads[I])] = W;
+  if (!coFirstRefuted(Bounds::Mixed))
+    resolveDeferred(C, B, I + 1);
+  Rf[size_t(Reads[I])] = -1;
+  // Or it waits on, if another of its sources is still to be placed.
+  DeferredOn[I] = Saved & ~(uint32_t(1) << B);
+  if (!Stop && DeferredOn[I])
+    resolveDeferred(C, B, I + 1);
+  DeferredOn[I] = Saved;
+}
+
+/// The reads left once co is whole, each pruned with co exact.
+void CandidateEnumerator::forEachLateRf(size_t I) {
+  if (I == LateReads.size()) {
+    coFirstCandidate();
+    return;
+  }
+  int32_t &Src = Rf[size_t(Reads[LateReads[I]])];
+  for (int32_t W : RfCands[LateReads[I]]) {
+    if (Stop || !step())
+      break;
+    Src = W;
+    if (I + 1 == LateReads.size() || !coFirstRefuted(Bounds::Mixed))
+      forEachLateRf(I + 1);
+  }
+  Src = -1;
+}
+
+void CandidateEnumerator::coFirstCandidate() {
+  buildCo(false);
+  Prims.setRf(Rf);
+  if (Pruner && !Pruner->admits(Prims.execution(), 1))
+    return;
+  Prims.setCo(Co);
+  if (Pruner && !Pruner->admits(Prims.execution(), 2)) {
+    ++Stats.Candidates; // forbidden: a check at co's level fails
+    return;
+  }
+  visitWithFenceOrders();
 }
 
 void CandidateEnumerator::visitCandidate() {

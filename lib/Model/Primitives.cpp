@@ -642,6 +642,15 @@ void Primitives::setRf(const std::vector<int32_t> &RfOf) {
   for (unsigned R = 0; R < N && R < RfOf.size(); ++R)
     if (RfOf[R] >= 0)
       Rf.insert(unsigned(RfOf[R]), R);
+  copyRf();
+}
+
+void Primitives::setRfRelation(const Relation &R) {
+  Rf = R;
+  copyRf();
+}
+
+void Primitives::copyRf() {
   // 0: whole, 1: & ext, 2: & int.
   const unsigned Part[NumDynamic] = {0, 0, 0, 1, 2, 1, 2, 1, 2};
   for (unsigned D = 0; D < NumDynamic; ++D)
@@ -651,12 +660,12 @@ void Primitives::setRf(const std::vector<int32_t> &RfOf) {
                  N);
 }
 
-void Primitives::setCo(const Relation &Co) {
+void Primitives::setCo(const Relation &Co, const Relation *FrRf) {
   // fr: a read before every write co-after its source (not itself).
   clearRelation(Fr, N);
   unsigned Wd = Co.wordsPerRow();
   for (unsigned W = 0; W < N; ++W) {
-    const uint64_t *RfRow = Rf.row(W);
+    const uint64_t *RfRow = (FrRf ? *FrRf : Rf).row(W);
     const uint64_t *CoRow = Co.row(W);
     for (unsigned K = 0; K < Wd; ++K)
       for (uint64_t Bits = RfRow[K]; Bits; Bits &= Bits - 1) {

@@ -56,10 +56,15 @@ public:
   /// Sets rf and its internal/external parts (level 1). \p Rf gives each
   /// read's write (-1 for non-reads).
   void setRf(const std::vector<int32_t> &Rf);
+  /// Sets rf to \p Rf itself, a relation from writes to reads (a read may
+  /// have several: an upper bound while rf is being chosen).
+  void setRfRelation(const cat::Relation &Rf);
   /// Sets co, fr and their parts (level 2) from \p Co: the coherence order
   /// (the initial writes before the others), or a bound on it while it is
   /// being chosen.
-  void setCo(const cat::Relation &Co);
+  /// fr is rf^-1 ; co with rf as set, or \p FrRf if given (an upper bound
+  /// on rf, for fr's upper bound beside rf's lower one).
+  void setCo(const cat::Relation &Co, const cat::Relation *FrRf = nullptr);
   const cat::Execution &execution() const { return *X; }
 
   /// The relations refilled per candidate.
@@ -71,6 +76,8 @@ public:
                                                        2, 2, 2, 2};
 
 private:
+  /// rf's slots (and its parts') from Rf.
+  void copyRf();
   std::optional<cat::Execution> X;
   unsigned N = 0;
   /// Where the dynamic relations sit in X.relations().

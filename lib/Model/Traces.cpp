@@ -530,27 +530,27 @@ TraceSet model::computeTraces(const litmus::Program &P,
   std::vector<std::vector<std::vector<Value>>> Written(
       NumThreads, std::vector<std::vector<Value>>(NumLocs));
   std::vector<std::vector<Value>> Visible(NumLocs);
-  // A bound on the write events of one execution: each thread's store and
-  // atom ops, times (Unroll + 1) per backward branch of the thread (nested
-  // loops multiply; the bound may be loose, never too small). A value
+  // A bound on the write events of one execution: each store and atom op
+  // once, plus Unroll more times per backward branch over it (a second
+  // visit of an op takes such a branch, and a run takes each at most
+  // Unroll times; the bound may be loose, never too small). A value
   // in an execution that is not out of thin air comes from a chain of
   // reads-from through distinct writes, at most that long, and round R finds
   // every chain of length R; so once Round reaches the bound the values are
   // complete even if the guesses still grow (two atom.add of one location
   // guess 0, 1, 2, then 3, ..., which no single execution holds).
   size_t WritesPerExecution = 0;
-  for (const litmus::ThreadProgram &T : P.Threads) {
-    size_t Writes = 0;
-    for (size_t I = 0; I < T.Ops.size(); ++I) {
-      const litmus::Op &O = T.Ops[I];
-      Writes += O.K == litmus::Op::Kind::Store || O.K == litmus::Op::Kind::Rmw;
+  for (const litmus::ThreadProgram &T : P.Threads)
+    for (size_t J = 0; J < T.Ops.size(); ++J) {
+      if (T.Ops[J].K != litmus::Op::Kind::Store &&
+          T.Ops[J].K != litmus::Op::Kind::Rmw)
+        continue;
+      size_t Over = 0;
+      for (size_t I = J; I < T.Ops.size(); ++I)
+        Over += T.Ops[I].K == litmus::Op::Kind::Branch &&
+                T.Ops[I].Target <= int32_t(J);
+      WritesPerExecution += 1 + Over * Opts.Unroll;
     }
-    for (size_t I = 0; I < T.Ops.size() && Writes < Opts.MaxRounds; ++I)
-      if (T.Ops[I].K == litmus::Op::Kind::Branch &&
-          T.Ops[I].Target <= int32_t(I))
-        Writes *= Opts.Unroll + 1;
-    WritesPerExecution += Writes;
-  }
   for (unsigned Round = 0;; ++Round) {
     // Total values per location, for the cap.
     std::vector<std::vector<Value>> All(NumLocs);

@@ -7,6 +7,7 @@
 #include "incant/Testing/Programs.h"
 
 #include <chrono>
+#include <set>
 #include <gtest/gtest.h>
 
 using namespace incant;
@@ -642,6 +643,107 @@ TEST(CheckTest, ExplodingLoopsStopAtTheWorkBound) {
   O.MaxReadsPerThread = 10000;
   TraceSet TS = computeTraces(P, O);
   EXPECT_TRUE(TS.Incomplete);
+}
+
+} // namespace
+
+namespace {
+
+/// Four threads each store 1 to x; a fifth reads x three times. Each
+/// combination where the reader reads 1 thrice has 4^3 rf choices, more
+/// than the 4! coherence orders, so coherence is placed first.
+litmus::Program fourWritersOneReader() {
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  for (int K = 0; K < 4; ++K) {
+    ThreadBuilder T = addThread(P);
+    T.st(A(X), I(1));
+  }
+  ThreadBuilder T = addThread(P);
+  for (int K = 0; K < 3; ++K)
+    T.ld(T.reg("r" + std::to_string(K)), A(X));
+  return P;
+}
+
+/// The candidates of the combination where every read reads 1: distinct,
+/// and as many as (co orders) x 4^3.
+uint64_t countAllOnes(const CandidateShape &Shape) {
+  litmus::Program P = fourWritersOneReader();
+  std::set<std::pair<std::vector<unsigned>, std::vector<uint64_t>>> Seen;
+  uint64_t N = 0;
+  forEachCandidate(P, {}, Shape, [&](const Candidate &C) {
+    for (unsigned R = 0; R != 3; ++R)
+      if (C.finalReg(4, R) != iv(1))
+        return true;
+    const cat::Relation &Co = *C.execution().relation("co");
+    // co is a strict partial order: irreflexive and transitive.
+    cat::Relation Closed = Co.compose(Co);
+    Closed |= Co;
+    EXPECT_EQ(Closed, Co);
+    std::vector<unsigned> Rf;
+    std::vector<uint64_t> Rows;
+    for (unsigned E = 0; E != C.numEvents(); ++E) {
+      EXPECT_FALSE(Co.contains(E, E));
+      Rows.push_back(Co.row(E)[0]);
+      if (C.event(E).E && C.event(E).E->K == EventKind::Read)
+        Rf.push_back(C.readsFrom(E));
+    }
+    EXPECT_TRUE(Seen.insert({Rf, Rows}).second);
+    ++N;
+    return true;
+  });
+  return N;
+}
+
+TEST(CheckTest, CoherencePlacedFirstReachesEveryOrderOnce) {
+  // 24 total orders of four writes; 219 strict partial orders.
+  EXPECT_EQ(countAllOnes({}), 24u * 64u);
+  CandidateShape Partial;
+  Partial.PartialCoherence = true;
+  EXPECT_EQ(countAllOnes(Partial), 219u * 64u);
+}
+
+/// Three threads each atom.add x twice: rf and co are chosen together.
+litmus::Program addChains(unsigned Threads, unsigned Adds) {
+  litmus::Program P;
+  int X = addLoc(P, "x");
+  for (unsigned K = 0; K < Threads; ++K) {
+    ThreadBuilder T = addThread(P);
+    for (unsigned J = 0; J < Adds; ++J) {
+      int R = T.reg("r" + std::to_string(J));
+      T.rmw(RmwOp::Add, R, A(X), {I(1)});
+      P.Observe.push_back({int32_t(K), R});
+    }
+  }
+  P.Observe.push_back({-1, X});
+  return P;
+}
+
+TEST(CheckTest, AtomicChainsUnderPartialCoherence) {
+  // A partial-coherence model (it closes co itself) that orders every two
+  // writes of a location and keeps atom atomic: the same executions as SC
+  // with atomicity, each atom reading a distinct value and x ending at 6.
+  auto Sc = catModel(ScCat);
+  auto Partial = catModel(R"("partial"
+let co = co+
+let fr = rf^-1 ; co
+acyclic po-loc | rf | co | fr as coherence
+empty (((W * W) & loc) \ id) \ (co | co^-1) as ordered
+empty rmw & (fre ; coe) as atomic
+)");
+  ASSERT_TRUE(Sc && Partial);
+  litmus::Program P = addChains(3, 2);
+  CheckResult A = check(P, *Sc), B = check(P, *Partial);
+  EXPECT_FALSE(A.Incomplete);
+  EXPECT_FALSE(B.Incomplete);
+  // 6!/(2!2!2!) interleavings of the three threads' atoms.
+  EXPECT_EQ(A.Positive + A.Negative, 90u);
+  ASSERT_EQ(A.States.size(), B.States.size());
+  for (size_t I = 0; I != A.States.size(); ++I) {
+    EXPECT_EQ(A.States[I].Values, B.States[I].Values);
+    EXPECT_EQ(A.States[I].Executions, B.States[I].Executions);
+    EXPECT_EQ(A.States[I].Values.back(), iv(6));
+  }
 }
 
 } // namespace

@@ -59,6 +59,12 @@ public:
   /// Whether refutes() can ever answer true with these bounds for this
   /// layout (some check moves the right way with every level from From).
   bool canRefute(const Execution &X, unsigned From, uint32_t UpperMask);
+  /// After stage(X, 0) of this X: adds to \p Out (sized to X's events)
+  /// the pairs that every execution the model allows with these level-0
+  /// primitives orders in co one way or the other, read from the model's
+  /// checks `empty E \ (co | co^-1)` (co the primitive or its closure
+  /// `co+`) whose E is of level 0. False, adding nothing, if it has none.
+  bool coherenceOrdered(const Execution &X, Relation &Out);
 
 private:
   std::unique_ptr<EvaluatorImpl> Impl;

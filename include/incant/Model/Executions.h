@@ -112,6 +112,12 @@ public:
   /// Whether refutes can ever answer true with such bounds.
   virtual bool canRefute(const cat::Execution &X, unsigned From,
                          uint32_t UpperMask) = 0;
+  /// After admits(X, 0) answered true: adds to \p Out the pairs of events
+  /// that every execution the pruner admits with these level-0 primitives
+  /// orders in co one way or the other; false if it knows of none.
+  virtual bool coherenceOrdered(const cat::Execution &, cat::Relation &) {
+    return false;
+  }
 };
 
 /// Calls \p Visit on every candidate execution of \p P that \p Pruner, if
