@@ -2,21 +2,43 @@
 #include "incant/Litmus/Format.h"
 
 #include <cassert>
+#include <charconv>
 
 namespace incant::litmus {
 
+/// Appends \p V as formatValue writes it (no temporary strings: a state
+/// of many values is printed per state of a large test).
+static void appendValue(std::string &S, const Program &P, const Value &V) {
+  char Buf[24];
+  if (V.isAddress()) {
+    S += V.Loc < (int)P.Locs.size() ? P.Locs[V.Loc].Name : "?";
+    if (V.Int == 0)
+      return;
+    if (V.Int > 0)
+      S += '+';
+  }
+  S.append(Buf, std::to_chars(Buf, Buf + sizeof(Buf), V.Int).ptr);
+}
+
 std::string formatValue(const Program &P, const Value &V) {
-  if (!V.isAddress())
-    return std::to_string(V.Int);
-  std::string S = V.Loc < (int)P.Locs.size() ? P.Locs[V.Loc].Name : "?";
-  if (V.Int != 0)
-    S += (V.Int > 0 ? "+" : "") + std::to_string(V.Int);
+  std::string S;
+  appendValue(S, P, V);
   return S;
 }
 
-static std::string regName(const Program &P, int32_t Thread, int32_t Reg) {
+static void appendReg(std::string &S, const Program &P, int32_t Thread,
+                      int32_t Reg) {
   const ThreadProgram &T = P.Threads[Thread];
-  return std::to_string(T.Id) + ":" + T.Regs[Reg].Name;
+  char Buf[24];
+  S.append(Buf, std::to_chars(Buf, Buf + sizeof(Buf), T.Id).ptr);
+  S += ':';
+  S += T.Regs[Reg].Name;
+}
+
+static std::string regName(const Program &P, int32_t Thread, int32_t Reg) {
+  std::string S;
+  appendReg(S, P, Thread, Reg);
+  return S;
 }
 
 std::string formatObserved(const Program &P, const Observed &O) {
@@ -31,8 +53,14 @@ std::string formatState(const Program &P, const std::vector<Value> &Values) {
   for (size_t I = 0; I != Values.size(); ++I) {
     if (I)
       S += ' ';
-    S +=
-        formatObserved(P, P.Observe[I]) + "=" + formatValue(P, Values[I]) + ";";
+    const Observed &O = P.Observe[I];
+    if (O.Thread < 0)
+      S += P.Locs[O.Index].Name;
+    else
+      appendReg(S, P, O.Thread, O.Index);
+    S += '=';
+    appendValue(S, P, Values[I]);
+    S += ';';
   }
   return S;
 }

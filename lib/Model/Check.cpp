@@ -6,6 +6,7 @@
 #include "incant/Litmus/Condition.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 using namespace incant;
@@ -62,7 +63,7 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
         for (std::string &F : V.Flags)
           if (std::find(Flags.begin(), Flags.end(), F) == Flags.end())
             Flags.push_back(std::move(F));
-        C.forEachFinalState([&] {
+        auto Record = [&] {
           Key.clear();
           for (const litmus::Observed &O : P.Observe) {
             if (O.Thread < 0) {
@@ -82,7 +83,10 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
           }
           ++It->second.Executions;
           (It->second.Satisfies ? Res.Positive : Res.Negative) += 1;
-        });
+        };
+        // By reference: a std::function of the lambda itself would be
+        // allocated per candidate.
+        C.forEachFinalState(std::ref(Record));
         return true;
       },
       &Pruner);
