@@ -5,6 +5,7 @@
 
 #include "incant/Support/CommandContext.h"
 #include "incant/Support/Hash.h"
+#include "incant/Support/Json.h"
 #include "incant/Support/Time.h"
 
 #include <fmt/format.h>
@@ -109,7 +110,7 @@ std::string stressJson(const StressCommand &Cmd,
                                                     S.Notes.end())}});
   }
   J["environments"] = std::move(E);
-  return J.dump();
+  return dumpJson(J);
 }
 
 harness::Proportion EnvSummary::rate() const {

@@ -8,20 +8,24 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 namespace incant::cuda {
 
 namespace {
 
-bool writeFile(const std::filesystem::path &P, const std::string &Text) {
-  std::ofstream F(P, std::ios::binary);
-  F << Text;
-  return static_cast<bool>(F);
+/// Writes \p Text to \p P; false with the first failure's reason in
+/// \p Error.
+bool writeFile(const std::filesystem::path &P, const std::string &Text,
+               std::string &Error) {
+  std::string E;
+  if (writeOutputFile(P.string(), Text, E))
+    return true;
+  if (Error.empty())
+    Error = E;
+  return false;
 }
 
 /// A test generated and compiled by prepare().
@@ -117,12 +121,13 @@ Expected<harness::RunResult> CudaBackend::emit(const harness::RunRequest &Req,
   // Files are named after the test, so that one --emit folder holds every
   // test of a run; the harness files are the same for all of them.
   std::string Stem = safeFileName(Req.Prog->Name);
-  bool Ok = writeFile(Dir / (Stem + ".cu"), G.Source);
+  std::string WriteError =
+      EC ? "cannot write to " + Req.EmitDir + ": " + EC.message() : "";
+  bool Ok = !EC && writeFile(Dir / (Stem + ".cu"), G.Source, WriteError);
   for (const auto &F : harnessFiles())
-    Ok &= writeFile(Dir / F.Name, F.Text);
+    Ok = Ok && writeFile(Dir / F.Name, F.Text, WriteError);
   if (!Ok) {
-    Diags.error("cannot write to " + Req.EmitDir + ": " +
-                (EC ? EC.message() : std::strerror(errno)));
+    Diags.error(WriteError);
     return ErrorKind::Input;
   }
   SharedLibraries &S = sharedLibraries();
@@ -142,9 +147,12 @@ Expected<harness::RunResult> CudaBackend::emit(const harness::RunRequest &Req,
     }
     Opt = C.Opt;
     Out.Device.Notes.push_back("NVRTC " + nvrtcVersion(S.Libs));
-    writeFile(Dir / (Stem + ".ptx"), C.Ptx);
-    if (!C.Sass.empty())
-      writeFile(Dir / (Stem + ".sass"), C.Sass);
+    if (!writeFile(Dir / (Stem + ".ptx"), C.Ptx, WriteError) ||
+        (!C.Sass.empty() &&
+         !writeFile(Dir / (Stem + ".sass"), C.Sass, WriteError))) {
+      Diags.error(WriteError);
+      return ErrorKind::Input;
+    }
   } else {
     Out.Device.Notes.push_back(Why + ": PTX not written");
   }

@@ -16,13 +16,14 @@
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Support/Cpus.h"
+#include "incant/Support/Json.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/StopSignals.h"
 #include "incant/Support/Time.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -42,7 +43,7 @@ std::string paramsKey(const std::string &Backend, const harness::RunParams &P) {
                       {"instances", P.Instances},
                       {"group_size", P.GroupSize}};
   harness::addParamsJson(P, J);
-  return J.dump();
+  return dumpJson(J);
 }
 
 bool collectTests(const std::vector<std::string> &Inputs,
@@ -149,13 +150,9 @@ int writeSlurm(const CampaignCommand &Cmd, size_t Tests, std::ostream &Out,
     Diags.error(E);
     return 2;
   }
-  {
-    std::ofstream F(Cmd.Slurm, std::ios::binary | std::ios::trunc);
-    F << Script;
-    if (!F) {
-      Diags.error("cannot write " + Cmd.Slurm);
-      return 2;
-    }
+  if (!writeOutputFile(Cmd.Slurm, Script, E)) {
+    Diags.error(E);
+    return 2;
   }
   fs::permissions(Cmd.Slurm,
                   fs::perms::owner_exec | fs::perms::group_exec |
@@ -291,6 +288,16 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     Diags.error(E);
     return 2;
   }
+  {
+    // The database is written too: neither it nor the script may be a
+    // test or the profile.
+    std::vector<std::string> Inputs = Files;
+    Inputs.push_back(Cmd.Profile);
+    if (!checkOutputs({Cmd.Slurm, Cmd.Db}, Inputs, E)) {
+      Diags.error(E);
+      return 2;
+    }
+  }
   size_t AllTests = Files.size();
   if (ShardCount) {
     std::vector<std::string> Mine;
@@ -394,7 +401,7 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       {"jobs", PC.Jobs},
       {"batch", PC.Batch}};
   // A write that fails is SQLite's or the disk's, not the input's.
-  if (!DB->addRun(utcNowIso(), Opt.dump())) {
+  if (!DB->addRun(utcNowIso(), dumpJson(Opt))) {
     Diags.error("cannot write " + DbPath + ": " + DB->error());
     return 3;
   }

@@ -3,13 +3,14 @@
 #include "incant/Campaign/ReportCommand.h"
 #include "incant/Harness/Stats.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/OutputFile.h"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 namespace incant::campaign {
 
@@ -57,7 +58,10 @@ bool loadReport(const std::vector<std::string> &Dbs, ReportData &Data,
       if (It == Tests.end()) {
         std::optional<TestRecord> T = S->test(R.TestHash);
         if (!T) {
-          Error = Path + ": a result of unknown test " + R.TestHash;
+          Error = Path + ": result " + std::to_string(R.Id) +
+                  " is of test " + R.TestHash +
+                  ", which is not in its tests table (the database is "
+                  "damaged)";
           return false;
         }
         It = Tests
@@ -338,16 +342,15 @@ int runReport(const ReportCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   }
   ReportData D;
   std::string E;
-  if (!loadReport(Cmd.Dbs, D, E)) {
+  if (!checkOutputs({Cmd.Html}, Cmd.Dbs, E) || !loadReport(Cmd.Dbs, D, E)) {
     Diags.error(E);
     return 2;
   }
   if (!Cmd.Html.empty()) {
-    std::ofstream F(Cmd.Html);
-    if (F)
-      printHtmlReport(D, F);
-    if (!F || !F.flush()) {
-      Diags.error("cannot write " + Cmd.Html);
+    std::ostringstream Page;
+    printHtmlReport(D, Page);
+    if (!writeOutputFile(Cmd.Html, Page.str(), E)) {
+      Diags.error(E);
       return 2;
     }
     // On stderr: stdout may be the text summary, redirected.

@@ -71,6 +71,8 @@ std::unique_ptr<Store> Store::open(const std::string &Path, Mode M,
                                    std::string &Error) {
   std::unique_ptr<Store> S(new Store());
   S->Path = Path;
+  S->Reader = M == Mode::Read;
+  S->RemoveSideFiles = S->Reader && !sqlite::hasSideFiles(Path);
   S->Db = sqlite::openDatabase(
       Path, M == Mode::Read ? sqlite::Access::Read : sqlite::Access::Write,
       Format, SchemaVersion, Schema, "campaign", S->Lock, Error);
@@ -79,7 +81,12 @@ std::unique_ptr<Store> Store::open(const std::string &Path, Mode M,
   return S;
 }
 
-Store::~Store() { sqlite3_close_v2(Db); }
+Store::~Store() {
+  if (Reader)
+    sqlite::closeReader(Db, Path, RemoveSideFiles);
+  else
+    sqlite3_close_v2(Db);
+}
 
 bool Store::exec(const char *Sql) { return sqlite::exec(Db, Sql, LastError); }
 
@@ -271,6 +278,7 @@ bool Store::forEachResult(const std::function<bool(const ResultRecord &)> &F) {
   while ((Rc = Q.step()) == SQLITE_ROW) {
     ResultRecord R;
     uint64_t Id = Q.u64(0);
+    R.Id = Id;
     R.TestHash = Q.text(1);
     R.Params = Q.text(2);
     R.Chip = Q.text(3);
@@ -303,8 +311,10 @@ bool Store::forEachResult(const std::function<bool(const ResultRecord &)> &F) {
     QO.bind(1, Id);
     while (QO && QO.step() == SQLITE_ROW)
       R.Histogram.push_back({QO.text(0), QO.flag(1), QO.u64(2)});
-    if (!F(R))
-      return true;
+    if (!F(R)) {
+      LastError.clear();
+      return false;
+    }
   }
   if (Rc != SQLITE_DONE) {
     LastError = sqlite3_errmsg(Db);
@@ -323,12 +333,13 @@ std::vector<std::pair<std::string, std::string>> Store::runs() {
 
 int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
                 MergeStats &Stats, std::string &Error) {
-  // The inputs first, read-only: a bad one leaves no output behind.
+  // The inputs first, read-only and checked whole: a bad one leaves no
+  // output behind.
   std::vector<std::unique_ptr<Store>> Ins;
   for (const std::string &P : Inputs) {
     std::error_code EC;
     if (std::filesystem::equivalent(P, Out, EC)) {
-      Error = P + " is the output database";
+      Error = "the input " + P + " is the output database " + Out;
       return 2;
     }
     Ins.push_back(Store::open(P, Store::Mode::Read, Error));
@@ -342,36 +353,50 @@ int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
     Error = "cannot write " + Out + ": " + O->error();
     return 2;
   }
+  // One transaction: every row of every input is copied, or none.
+  MergeStats Counted;
   for (std::unique_ptr<Store> &In : Ins) {
     bool Ok = true;
     for (const auto &[Started, Json] : In->runs())
-      Ok = Ok && O->addRun(Started, Json);
-    Ok = Ok && In->forEachResult([&](const ResultRecord &R) {
-      std::optional<TestRecord> T = In->test(R.TestHash);
-      if (!T) {
-        Error = In->path() + ": result of unknown test " + R.TestHash;
-        return Ok = false;
-      }
-      bool Added = false;
-      if (!O->put(*T, In->verdicts(R.TestHash), R, &Added)) {
+      if (Ok && !O->addRun(Started, Json)) {
         Error = "cannot write " + Out + ": " + O->error();
-        return Ok = false;
+        Ok = false;
       }
-      ++(Added ? Stats.Added : Stats.Duplicates);
-      return true;
-    });
-    if (!Ok) {
+    if (Ok && !In->forEachResult([&](const ResultRecord &R) {
+          std::optional<TestRecord> T = In->test(R.TestHash);
+          if (!T) {
+            Error = In->path() + ": result " + std::to_string(R.Id) +
+                    " is of test " + R.TestHash +
+                    ", which is not in its tests table (the database is "
+                    "damaged); nothing was merged";
+            return false;
+          }
+          bool Added = false;
+          if (!O->put(*T, In->verdicts(R.TestHash), R, &Added)) {
+            Error = "cannot write " + Out + ": " + O->error() +
+                    " (copying result " + std::to_string(R.Id) + " of " +
+                    In->path() + "); nothing was merged";
+            return false;
+          }
+          ++(Added ? Counted.Added : Counted.Duplicates);
+          return true;
+        })) {
       if (Error.empty())
-        Error = "cannot read " + In->path() + ": " + In->error();
+        Error = "cannot read " + In->path() + ": " + In->error() +
+                "; nothing was merged";
+      Ok = false;
+    }
+    if (!Ok) {
       O->rollback();
       return 2;
     }
   }
   if (!O->commit()) {
-    Error = "cannot write " + Out + ": " + O->error();
+    Error = "cannot write " + Out + ": " + O->error() + "; nothing was merged";
     O->rollback();
     return 2;
   }
+  Stats = Counted;
   return 0;
 }
 

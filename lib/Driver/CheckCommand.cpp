@@ -11,6 +11,7 @@
 #include "incant/Litmus/Load.h"
 #include "incant/Litmus/Printer.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/Json.h"
 #include "incant/Support/Progress.h"
 
 #include <chrono>
@@ -186,7 +187,7 @@ int checkFiles(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err,
     model::CheckResult R =
         timedCheck(Cmd, T->Prog, *M, ModelName, Diags, Err, Seconds);
     if (Cmd.Json)
-      Out << toJson(*T, ModelName, R, Seconds).dump() << '\n';
+      Out << dumpJson(toJson(*T, ModelName, R, Seconds)) << '\n';
     else
       printHerd(Out, *T, R, Seconds);
     auto Now = std::chrono::steady_clock::now();

@@ -7,6 +7,7 @@
 #include "incant/Backends/BackendChoice.h"
 #include "incant/Driver/RunCommand.h"
 #include "incant/Harness/Backend.h"
+#include "incant/Support/Json.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -81,7 +82,7 @@ int runDevices(const DevicesCommand &Cmd, std::ostream &Out,
     }
   }
   if (Cmd.Json)
-    Out << J.dump() << '\n';
+    Out << dumpJson(J) << '\n';
   return Any ? 0 : 3;
 }
 

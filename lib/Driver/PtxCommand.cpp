@@ -4,6 +4,7 @@
 #include "incant/IR/Summary.h"
 #include "incant/PTX/Module.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Json.h"
 #include "incant/Support/Process.h"
 #include "incant/Support/PtxCompiler.h"
 
@@ -49,7 +50,7 @@ int runPtx(const PtxCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   ir::ModuleIR IR(*M);
   ir::ModuleSummary S = ir::summarize(IR);
   if (Cmd.Json)
-    Out << ir::summaryToJson(S).dump() << "\n";
+    Out << dumpJson(ir::summaryToJson(S)) << "\n";
   else
     ir::printSummary(S, Cmd.Verbose, Out);
   return 0;

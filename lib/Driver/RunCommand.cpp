@@ -16,6 +16,7 @@
 #include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
 #include "incant/Support/Progress.h"
 
@@ -422,7 +423,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     T.EndToEnd = std::chrono::duration<double>(Now - Mark).count();
     T.First = FirstTest;
     if (C.Json)
-      Out << toJson(T, C, Ch->Note).dump() << '\n';
+      Out << dumpJson(toJson(T, C, Ch->Note)) << '\n';
     else
       printText(Out, T, C, Ch->Note);
     Out.flush();

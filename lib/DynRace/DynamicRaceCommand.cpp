@@ -6,9 +6,11 @@
 #include "incant/Intercept/BuildCommands.h"
 #include "incant/Intercept/ImageScan.h"
 #include "incant/Support/CommandContext.h"
+#include "incant/Support/Diagnostic.h"
 #include "incant/Support/FindProgram.h"
+#include "incant/Support/Json.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Process.h"
-#include "incant/Support/ReadFile.h"
 #include "incant/Support/TempDir.h"
 
 #include <fmt/format.h>
@@ -18,7 +20,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -85,9 +87,10 @@ std::optional<Failure> buildSource(const DynamicRaceCommand &Cmd,
 std::optional<Failure>
 readUnits(const DynamicRaceCommand &Cmd, const std::string &Path, bool Source,
           std::map<std::string, intercept::UnitManifest> &Units) {
-  std::string Bytes;
-  if (!readFile(Path, Bytes))
-    return Failure{ErrorKind::Input, fmt::format("cannot read {}", Path)};
+  std::string Bytes, Error;
+  if (!readInputFile(Path, Bytes, Error))
+    return Failure{ErrorKind::Input,
+                   fmt::format("cannot read {}: {}", Path, Error)};
   bool Pruned = false, Raced = false;
   for (intercept::FoundUnit &U : intercept::findUnits(Bytes))
     if (U.Manifest) {
@@ -182,7 +185,9 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
     return Ctx.fail(ErrorKind::Input,
                     fmt::format("--scheme '{}' (expected addr or stmt)",
                                 Cmd.Scheme));
-  if (int Rc = Ctx.checkOutputs({Cmd.Output}))
+  const char *PathVar = std::getenv("PATH");
+  const std::string OnPath = findOnPath(Cmd.Argv[0], PathVar ? PathVar : "");
+  if (int Rc = Ctx.checkOutputs({Cmd.Output}, {Cmd.Argv[0], OnPath}))
     return Rc;
   std::error_code EC;
   if (Cmd.InjectLibrary.empty() || !fs::exists(Cmd.InjectLibrary, EC))
@@ -204,8 +209,7 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
     if (auto F = buildSource(Cmd, Tmp.path().string(), Argv[0], Err))
       return Fail(*F);
   } else {
-    const char *Path = std::getenv("PATH");
-    Argv[0] = findOnPath(First, Path ? Path : "");
+    Argv[0] = OnPath;
     if (Argv[0].empty() || !fs::is_regular_file(Argv[0], EC))
       return Ctx.fail(ErrorKind::Input,
                       fmt::format("{}: no such program", First));
@@ -222,9 +226,9 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
   Out.flush();
   if (auto F = runApp(Cmd, Argv, RaceOut, End))
     return Fail(*F);
-  std::string Text, Why;
+  std::string Text, Why, ReadError;
   std::optional<RawRun> Run;
-  if (readFile(RaceOut, Text))
+  if (readInputFile(RaceOut, Text, ReadError))
     Run = parseRawRun(Text, Why);
   else
     Why = "the application ended without the checker's report (a crash, a "
@@ -255,22 +259,19 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
   R.Notes.push_back(fmt::format("the application exited with status {}",
                                 End.Status));
 
-  std::ofstream File;
-  std::ostream *OS = &Out;
-  if (!Cmd.Output.empty() && Cmd.Output != "-") {
-    File.open(Cmd.Output);
-    OS = &File;
-  }
+  std::ostringstream File;
+  bool ToFile = !Cmd.Output.empty() && Cmd.Output != "-";
+  std::ostream *OS = ToFile ? &File : &Out;
   if (Cmd.Json) {
     nlohmann::json J = reportToJson(R);
     J["exit_status"] = End.Status;
-    *OS << J.dump() << "\n";
+    *OS << dumpJson(J) << "\n";
   } else {
     printReport(R, *OS);
   }
-  if (!OS->flush())
-    return Ctx.fail(ErrorKind::Internal,
-                    fmt::format("cannot write {}", Cmd.Output));
+  std::string WriteError;
+  if (ToFile && !writeOutputFile(Cmd.Output, File.str(), WriteError))
+    return Ctx.fail(ErrorKind::Internal, WriteError);
   if (!R.Races.empty())
     return Ctx.done(Outcome::Found);
   // Tables lost to a failed device: nothing says the run was race-free.

@@ -11,7 +11,8 @@
 #include "incant/PTX/Module.h"
 #include "incant/Support/CommandContext.h"
 #include "incant/Support/Hash.h"
-#include "incant/Support/ReadFile.h"
+#include "incant/Support/Json.h"
+#include "incant/Support/OutputFile.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -153,9 +154,10 @@ private:
 std::optional<Failure> CostRun::readSetFile() {
   if (Cmd.Set.empty())
     return std::nullopt;
-  std::string Text;
-  if (!readFile(Cmd.Set, Text))
-    return Failure{ErrorKind::Input, fmt::format("cannot read {}", Cmd.Set)};
+  std::string Text, Error;
+  if (!readInputFile(Cmd.Set, Text, Error))
+    return Failure{ErrorKind::Input,
+                   fmt::format("cannot read {}: {}", Cmd.Set, Error)};
   SetFile = nlohmann::json::parse(Text, nullptr, false);
   if (SetFile.is_discarded() || !SetFile.contains("units") ||
       !SetFile["units"].is_object())
@@ -263,10 +265,9 @@ std::optional<Failure> CostRun::buildImages() {
           fmt::format("{}/incant-cost-{}-{}-{}.ptx", Tmp && *Tmp ? Tmp : "/tmp",
                       getpid(), U, V.Name);
       Temps.Files.push_back(Path);
-      std::ofstream Out(Path);
-      if (!(Out << ptx::printModule(*Mod)) || !Out.flush())
-        return Failure{ErrorKind::Internal,
-                       fmt::format("cannot write {}", Path)};
+      std::string Error;
+      if (!writeOutputFile(Path, ptx::printModule(*Mod), Error))
+        return Failure{ErrorKind::Internal, Error};
       V.Images += fmt::format("{}{}={}", V.Images.empty() ? "" : ";", U, Path);
       V.Cost.Fences += unsigned(Set.size());
     }
@@ -404,23 +405,19 @@ AppCost CostRun::summary() {
 
 /// --results (one more line) and --plot (every result there, or this one).
 std::optional<Failure> CostRun::writeFiles(const AppCost &A) {
-  if (!Cmd.Results.empty()) {
-    std::ofstream F(Cmd.Results, std::ios::app);
-    if (!(F << appCostJson(A) << "\n"))
-      return Failure{ErrorKind::Internal,
-                     fmt::format("cannot write {}", Cmd.Results)};
-  }
+  std::string Error;
+  if (!Cmd.Results.empty() &&
+      !writeOutputFile(Cmd.Results, appCostJson(A) + "\n", Error,
+                       /*Append=*/true))
+    return Failure{ErrorKind::Internal, Error};
   if (!Cmd.Plot.empty()) {
     std::vector<AppCost> All;
-    std::string Error;
     if (Cmd.Results.empty())
       All.push_back(A);
     else if (!readResults(Cmd.Results, All, Error))
       return Failure{ErrorKind::Input, Error};
-    std::ofstream F(Cmd.Plot);
-    if (!(F << costPlotSvg(All)))
-      return Failure{ErrorKind::Internal,
-                     fmt::format("cannot write {}", Cmd.Plot)};
+    if (!writeOutputFile(Cmd.Plot, costPlotSvg(All), Error))
+      return Failure{ErrorKind::Internal, Error};
   }
   return std::nullopt;
 }
@@ -475,9 +472,15 @@ int CostRun::run() {
   if (!Made)
     return Ctx.failed(Made.error());
   Runner = std::move(*Made);
-  if (!readFile(Runner->program(), Bytes))
+  // --results is read and appended to: it may not be the program or the
+  // fence set either.
+  if (int Rc = Ctx.checkOutputs({Cmd.Results, Cmd.Plot},
+                                {Runner->program(), Cmd.Set}))
+    return Rc;
+  std::string Error;
+  if (!readInputFile(Runner->program(), Bytes, Error))
     return Ctx.fail(ErrorKind::Input,
-                    fmt::format("cannot read {}", Runner->program()));
+                    fmt::format("cannot read {}: {}", Runner->program(), Error));
   for (intercept::FoundUnit &U : intercept::findUnits(Bytes))
     if (U.Manifest)
       Manifests.emplace(U.Id, std::move(*U.Manifest));
@@ -541,20 +544,16 @@ int runCost(const CostCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                       "no program to run: incant fences cost [options] -- "
                       "./app ARGS (or --results F.jsonl --plot F.svg to draw "
                       "earlier results)");
-    if (int Rc = Ctx.checkOutputs({Cmd.Plot}))
+    if (int Rc = Ctx.checkOutputs({Cmd.Plot}, {Cmd.Results}))
       return Rc;
     std::vector<AppCost> All;
     std::string Error;
     if (!readResults(Cmd.Results, All, Error))
       return Ctx.fail(ErrorKind::Input, Error);
-    std::ofstream F(Cmd.Plot);
-    if (!(F << costPlotSvg(All)))
-      return Ctx.fail(ErrorKind::Internal,
-                      fmt::format("cannot write {}", Cmd.Plot));
+    if (!writeOutputFile(Cmd.Plot, costPlotSvg(All), Error))
+      return Ctx.fail(ErrorKind::Internal, Error);
     return Ctx.done(Outcome::Clean);
   }
-  if (int Rc = Ctx.checkOutputs({Cmd.Results, Cmd.Plot}))
-    return Rc;
   return CostRun(Cmd, Ctx).run();
 }
 
@@ -570,7 +569,7 @@ std::string appCostJson(const AppCost &A) {
                  {"energy_j", C.EnergyJ},
                  {"energy_steps", C.EnergyChanges},
                  {"energy_ok", C.EnergyOk}});
-  return nlohmann::json{{"app", A.App}, {"variants", V}}.dump();
+  return dumpJson(nlohmann::json{{"app", A.App}, {"variants", V}});
 }
 
 bool appCostFromJson(const std::string &Line, AppCost &A, std::string &Error) {

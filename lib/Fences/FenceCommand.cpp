@@ -9,7 +9,9 @@
 
 #include "incant/Support/CommandContext.h"
 #include "incant/Support/Hash.h"
-#include "incant/Support/ReadFile.h"
+#include "incant/Support/Diagnostic.h"
+#include "incant/Support/Json.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Time.h"
 
 #include <fmt/format.h>
@@ -17,7 +19,6 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <fstream>
 #include <mutex>
 
 namespace incant::fences {
@@ -144,8 +145,8 @@ private:
 std::vector<intercept::UnitManifest> manifestsOf(const std::string &Path,
                                                  std::string &Error) {
   std::string Bytes;
-  if (!readFile(Path, Bytes)) {
-    Error = fmt::format("cannot read {}", Path);
+  if (!readInputFile(Path, Bytes, Error)) {
+    Error = fmt::format("cannot read {}: {}", Path, Error);
     return {};
   }
   std::vector<intercept::UnitManifest> Out;
@@ -250,14 +251,7 @@ nlohmann::json searchOptions(const FenceCommand &Cmd,
 bool writeResultFiles(const FenceCommand &Cmd, const FenceReportInput &In,
                       std::string &Error) {
   auto Write = [&](const std::string &Path, const std::string &Text) {
-    if (Path.empty())
-      return true;
-    std::ofstream F(Path);
-    if (!(F << Text) || !F.flush()) {
-      Error = fmt::format("cannot write {}", Path);
-      return false;
-    }
-    return true;
+    return Path.empty() || writeOutputFile(Path, Text, Error);
   };
   return (Cmd.Save.empty() || Write(Cmd.Save, fenceSetJson(In) + "\n")) &&
          (Cmd.Patch.empty() || Write(Cmd.Patch, fencePatch(In))) &&
@@ -277,9 +271,6 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   ReductionOptions Opts;
   if (!reductionOptions(Cmd, Opts, Error))
     return Ctx.fail(ErrorKind::Input, Error);
-  if (int Rc = Ctx.checkOutputs({Cmd.Save, Cmd.Patch, Cmd.ReportJson}))
-    return Rc;
-
   auto Made = AppRunner::make(Cmd.App, Ctx.diags());
   if (!Made)
     return Ctx.failed(Made.error());
@@ -294,6 +285,9 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (Reference.empty())
       return Ctx.fail(ErrorKind::Input, Error);
   }
+  if (int Rc = Ctx.checkOutputs({Cmd.Save, Cmd.Patch, Cmd.ReportJson, Cmd.Db},
+                                {Runner->program(), Cmd.Reference}))
+    return Rc;
   const std::string &Label = Cmd.App.label();
   // Its units' kernels run on the device: without one, every run fails.
   if (int Rc = Ctx.requireCudaDevice(Cmd.App.Argv[0]))
@@ -335,11 +329,11 @@ int runFences(const FenceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   for (const std::string &A : Cmd.App.Argv)
     App += (App.empty() ? "" : " ") + A;
   std::string Fingerprint =
-      hex16(fnv1a64(Options.dump() + "|" + Cands.dump()));
+      hex16(fnv1a64(dumpJson(Options) + "|" + dumpJson(Cands)));
   if (Store) {
     uint64_t Stored = 0;
     Options["candidates"] = Cands;
-    if (!Store->begin(Fingerprint, App, Options.dump(), Stored, Error))
+    if (!Store->begin(Fingerprint, App, dumpJson(Options), Stored, Error))
       return Ctx.fail(ErrorKind::Internal,
                       fmt::format("{}: {}", Cmd.Db, Error));
     if (Stored && Cmd.App.Progress)

@@ -14,6 +14,7 @@
 #include "incant/Intercept/Fences.h"
 
 #include "incant/IR/Summary.h"
+#include "incant/Support/Json.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -422,7 +423,7 @@ std::string fenceReportJson(const FenceReportInput &In) {
             {"orders", Orders},
             {"match", Cmp.Verdict},
             {"checks", Checks}};
-  return J.dump();
+  return dumpJson(J);
 }
 
 std::string fencePatch(const FenceReportInput &In) {
@@ -468,7 +469,7 @@ std::string fenceSetJson(const FenceReportInput &In) {
   json Units = json::object();
   for (const auto &[Unit, Sites] : Cons)
     Units[Unit] = {{"cons", formatSet(Sites)}, {"emp", formatSet(Emp[Unit])}};
-  return json{{"app", In.Label}, {"units", Units}}.dump();
+  return dumpJson(json{{"app", In.Label}, {"units", Units}});
 }
 
 } // namespace incant::fences

@@ -1,11 +1,10 @@
 //===- Command.cpp - `incant gen`: write a family of tests ----------------===//
 #include "incant/Gen/GenCommand.h"
+#include "incant/Support/OutputFile.h"
 #include "incant/Support/Progress.h"
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -73,12 +72,9 @@ int gen::runGen(const GenCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                               P.string()));
       return false;
     }
-    std::ofstream F(P, std::ios::binary | std::ios::trunc);
-    F << T.Text;
-    F.close();
-    if (!F) {
-      Diags.error(fmt::format("cannot write '{}': {}", P.string(),
-                              std::strerror(errno)));
+    std::string Error;
+    if (!writeOutputFile(P.string(), T.Text, Error)) {
+      Diags.error(Error);
       return false;
     }
     ++Written;

@@ -12,11 +12,12 @@
 #include "incant/Harness/Profile.h"
 #include "incant/Harness/ParamRanges.h"
 #include "incant/Support/DataFiles.h"
+#include "incant/Support/Json.h"
+#include "incant/Support/OutputFile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cassert>
-#include <fstream>
 
 namespace incant::harness {
 
@@ -174,7 +175,7 @@ std::string profileToJson(const Profile &Prof) {
                   {"data", Data.is_discarded() ? Json() : Data}});
   }
   J["findings"] = Fs;
-  return J.dump(2) + "\n";
+  return dumpJson(J, 2) + "\n";
 }
 
 std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
@@ -320,7 +321,7 @@ std::optional<Profile> profileFromJson(std::shared_ptr<const SourceFile> File,
         }
       }
       if (FJ.contains("data"))
-        Fd.DataJson = FJ["data"].dump();
+        Fd.DataJson = dumpJson(FJ["data"]);
       P.Findings.push_back(std::move(Fd));
     }
   }
@@ -340,14 +341,7 @@ std::optional<Profile> readProfile(const std::string &Path,
 
 bool writeProfile(const Profile &Prof, const std::string &Path,
                   std::string &Error) {
-  std::ofstream OS(Path, std::ios::binary);
-  OS << profileToJson(Prof);
-  OS.close();
-  if (!OS) {
-    Error = "cannot write " + Path;
-    return false;
-  }
-  return true;
+  return writeOutputFile(Path, profileToJson(Prof), Error);
 }
 
 std::optional<ShippedProfile> findShippedProfile(const std::string &Chip,

@@ -25,32 +25,6 @@ const SourceFrame *DebugLoc::userFrame() const {
   return &Frames[0];
 }
 
-bool isSpecialRegister(std::string_view Name) {
-  if (Name.size() < 2 || Name[0] != '%')
-    return false;
-  // %tid.x -> %tid
-  if (size_t Dot = Name.find('.'); Dot != std::string_view::npos)
-    Name = Name.substr(0, Dot);
-  static const std::set<std::string_view, std::less<>> Names = {
-      "%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid",
-      "%smid", "%nsmid", "%gridid", "%lanemask_eq", "%lanemask_le",
-      "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%clock", "%clock_hi",
-      "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
-      "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size",
-      "%current_graph_exec", "%is_explicit_cluster", "%clusterid",
-      "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank",
-      "%cluster_nctarank", "%reserved_smem_offset_begin",
-      "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
-      "%reserved_smem_offset_0", "%reserved_smem_offset_1"};
-  if (Names.count(Name))
-    return true;
-  for (std::string_view Prefix : {"%pm", "%envreg"})
-    if (Name.substr(0, Prefix.size()) == Prefix && Name.size() > Prefix.size() &&
-        Name[Prefix.size()] >= '0' && Name[Prefix.size()] <= '9')
-      return true;
-  return false;
-}
-
 bool endsBlock(const Instruction &I) {
   switch (I.Op) {
   case Opcode::Bra:

@@ -5,6 +5,7 @@
 
 #include "incant/Support/DataFiles.h"
 #include "incant/Support/FindProgram.h"
+#include "incant/Support/OutputFile.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -12,8 +13,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <unistd.h>
 
@@ -45,26 +44,6 @@ int execProgram(const std::vector<std::string> &Argv, std::ostream &Err) {
   // The tool was found but does not run: a needed tool failed.
   fmt::print(Err, "incant: cannot run {}: {}\n", Argv[0], std::strerror(errno));
   return 3;
-}
-
-bool writeFileAtomically(const std::string &Path, const std::string &Text,
-                         std::string &Error) {
-  std::string Tmp = Path + ".incant-tmp";
-  {
-    std::ofstream Out(Tmp, std::ios::binary | std::ios::trunc);
-    Out << Text;
-    if (!Out.flush()) {
-      Error = "cannot write " + Tmp;
-      return false;
-    }
-  }
-  std::error_code EC;
-  std::filesystem::rename(Tmp, Path, EC);
-  if (EC) {
-    Error = "cannot replace " + Path + ": " + EC.message();
-    return false;
-  }
-  return true;
 }
 
 } // namespace
@@ -155,7 +134,7 @@ int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
   }
   if (R.Status == InstrumentStatus::Rewritten) {
     std::string Error;
-    if (!writeFileAtomically(Ptx, R.Ptx, Error)) {
+    if (!writeOutputFile(Ptx, R.Ptx, Error)) {
       fmt::print(Err, "incant ptxas: {}\n", Error);
       return 2;
     }
@@ -163,11 +142,14 @@ int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
       unsigned Remapped = 0;
       for (const FunctionRecord &F : R.Manifest.Functions)
         Remapped += F.Remapped;
-      std::ofstream L(Log, std::ios::app);
-      fmt::print(L, "unit {} {} {} source={} functions={} remapped={} "
-                    "sites={}\n",
-                 R.Manifest.Id, Ptx, R.Manifest.Target, R.Manifest.Source,
-                 R.Manifest.Functions.size(), Remapped, R.Manifest.Sites.size());
+      std::string Line = fmt::format(
+          "unit {} {} {} source={} functions={} remapped={} sites={}\n",
+          R.Manifest.Id, Ptx, R.Manifest.Target, R.Manifest.Source,
+          R.Manifest.Functions.size(), Remapped, R.Manifest.Sites.size());
+      if (!writeOutputFile(Log, Line, Error, /*Append=*/true)) {
+        fmt::print(Err, "incant ptxas: INCANT_BUILD_LOG: {}\n", Error);
+        return 2;
+      }
     }
   }
   return execProgram(Argv, Err);
@@ -246,7 +228,7 @@ int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
   if (!File)
     return Ctx.fail(ErrorKind::Input,
                     fmt::format("cannot read {}: {}", Cmd.File, ReadError));
-  if (int Rc = Ctx.checkOutputs({Cmd.Output}))
+  if (int Rc = Ctx.checkOutputs({Cmd.Output}, {Cmd.File}))
     return Rc;
   DiagnosticEngine &Diags = Ctx.diags();
   InstrumentOptions Opts;
@@ -267,7 +249,7 @@ int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
     return Ctx.done(Outcome::Clean);
   }
   std::string Error;
-  if (!writeFileAtomically(Cmd.Output, Text, Error))
+  if (!writeOutputFile(Cmd.Output, Text, Error))
     return Ctx.fail(ErrorKind::Internal, Error);
   return Ctx.done(Outcome::Clean);
 }

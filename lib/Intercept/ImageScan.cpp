@@ -3,15 +3,17 @@
 #include "runtime/incant_control.h"
 
 #include <cctype>
+#include <cstdint>
 #include <map>
 
 namespace incant::intercept {
 
 namespace {
 
-/// Decodes `[N] = {b, b, ...}` (PTX text after a variable's name) into
-/// bytes; empty if the text is not such an initializer.
-std::string decodeByteList(std::string_view S) {
+/// Decodes `[N] = {v, v, ...}` (PTX text after a variable's name) into
+/// bytes, each value \p Width bytes little-endian (1 for `.b8`, 8 for
+/// `.b64`); empty if the text is not such an initializer.
+std::string decodeByteList(std::string_view S, unsigned Width) {
   size_t I = 0;
   auto Skip = [&] {
     while (I < S.size() && (S[I] == ' ' || S[I] == '\t' || S[I] == '\n' ||
@@ -21,7 +23,9 @@ std::string decodeByteList(std::string_view S) {
   Skip();
   if (I >= S.size() || S[I] != '[')
     return {};
-  size_t Close = S.find(']', I);
+  // `[N]`: a few digits, looked for nearby (a scan to the end of a large
+  // binary at each name would make the scan quadratic).
+  size_t Close = S.substr(0, I + 24).find(']', I);
   if (Close == std::string_view::npos)
     return {};
   I = Close + 1;
@@ -34,17 +38,29 @@ std::string decodeByteList(std::string_view S) {
     return {};
   ++I;
   std::string Out;
+  const uint64_t Max = Width == 8 ? UINT64_MAX : 255;
   for (;;) {
     Skip();
-    unsigned V = 0;
+    // A word may be written negative (the PTX printer writes .b64 values
+    // as signed): its two's complement.
+    bool Neg = Width == 8 && I < S.size() && S[I] == '-';
+    if (Neg)
+      ++I;
+    uint64_t V = 0;
     size_t Digits = 0;
-    while (I < S.size() && S[I] >= '0' && S[I] <= '9' && Digits < 4) {
-      V = V * 10 + unsigned(S[I++] - '0');
+    while (I < S.size() && S[I] >= '0' && S[I] <= '9' && Digits < 21) {
+      unsigned D = unsigned(S[I++] - '0');
+      if (V > (Max - D) / 10)
+        return {};
+      V = V * 10 + D;
       ++Digits;
     }
-    if (Digits == 0 || V > 255)
+    if (Digits == 0 || (Neg && V > (uint64_t(1) << 63)))
       return {};
-    Out += static_cast<char>(V);
+    if (Neg)
+      V = 0 - V;
+    for (unsigned B = 0; B < Width; ++B)
+      Out += static_cast<char>((V >> (8 * B)) & 0xff);
     Skip();
     if (I < S.size() && S[I] == ',') {
       ++I;
@@ -56,7 +72,8 @@ std::string decodeByteList(std::string_view S) {
   }
 }
 
-/// The manifest in \p Bytes (starting with the magic, ending at a NUL).
+/// The manifest in \p Bytes, which start with the magic and end where its
+/// NUL is (\p Bytes hold no NUL).
 std::optional<UnitManifest> readManifest(std::string_view Bytes,
                                          std::string &Error) {
   constexpr std::string_view Magic = INCANT_UNIT_MAGIC;
@@ -64,13 +81,16 @@ std::optional<UnitManifest> readManifest(std::string_view Bytes,
     Error = "no manifest magic";
     return std::nullopt;
   }
-  Bytes.remove_prefix(Magic.size());
+  return manifestFromJson(Bytes.substr(Magic.size()), Error);
+}
+
+/// \p Bytes up to their first NUL, or nothing if they have none (the
+/// manifest is cut short).
+std::optional<std::string_view> upToNul(std::string_view Bytes) {
   size_t End = Bytes.find('\0');
-  if (End == std::string_view::npos) {
-    Error = "the manifest is cut short";
+  if (End == std::string_view::npos)
     return std::nullopt;
-  }
-  return manifestFromJson(Bytes.substr(0, End), Error);
+  return Bytes.substr(0, End);
 }
 
 } // namespace
@@ -85,12 +105,18 @@ std::vector<FoundUnit> findUnits(std::string_view Bytes) {
     return Units[It->second];
   };
 
-  // Raw copies (cubin data).
+  // Raw copies (cubin data), each up to the first NUL after it: found once
+  // for all the copies before it, so that the scan stays linear.
   constexpr std::string_view Magic = INCANT_UNIT_MAGIC;
+  size_t Nul = 0;
   for (size_t At = Bytes.find(Magic); At != std::string_view::npos;
        At = Bytes.find(Magic, At + 1)) {
+    if (Nul < At)
+      Nul = Bytes.find('\0', At);
+    if (Nul == std::string_view::npos)
+      break; // no manifest after here is whole
     std::string Error;
-    if (auto M = readManifest(Bytes.substr(At), Error)) {
+    if (auto M = readManifest(Bytes.substr(At, Nul - At), Error)) {
       FoundUnit &U = Unit(M->Id);
       if (!U.Manifest)
         U.Manifest = std::move(M);
@@ -111,11 +137,24 @@ std::vector<FoundUnit> findUnits(std::string_view Bytes) {
     FoundUnit &U = Unit(std::string(Id));
     if (U.Manifest)
       continue;
-    std::string Data = decodeByteList(Bytes.substr(After, 1 << 30));
+    // The type before the name: `.b64` words (what incant writes) or
+    // `.b8` bytes (what it wrote before).
+    size_t TypeEnd = At;
+    while (TypeEnd > 0 && (Bytes[TypeEnd - 1] == ' ' || Bytes[TypeEnd - 1] == '\t'))
+      --TypeEnd;
+    unsigned Width =
+        TypeEnd >= 4 && Bytes.substr(TypeEnd - 4, 4) == ".b64" ? 8 : 1;
+    std::string Data = decodeByteList(Bytes.substr(After, 1 << 30), Width);
     if (Data.empty())
       continue;
     std::string Error;
-    if (auto M = readManifest(Data, Error); M && M->Id == U.Id)
+    std::optional<std::string_view> Text = upToNul(Data);
+    std::optional<UnitManifest> M;
+    if (Text)
+      M = readManifest(*Text, Error);
+    else
+      Error = "the manifest is cut short";
+    if (M && M->Id == U.Id)
       U.Manifest = std::move(M);
     else
       U.Error = Error.empty() ? "the manifest names another unit" : Error;

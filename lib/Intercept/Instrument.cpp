@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <set>
 
 namespace incant::intercept {
@@ -142,14 +143,20 @@ bool isInstrumented(const ptx::Module &M) {
   return false;
 }
 
-/// `.b8` initializer bytes of \p Text.
-static std::string byteList(std::string_view Text) {
+/// `.b64` initializer words of \p Text (little-endian, the last one padded
+/// with NULs): the bytes in the cubin are the text's, and a module of
+/// 100,000 sites parses an eighth of the operands bytes would need.
+static std::string wordList(std::string_view Text, size_t &Words) {
+  Words = (Text.size() + 7) / 8;
   std::string S;
-  S.reserve(Text.size() * 4);
-  for (size_t I = 0; I < Text.size(); ++I) {
-    if (I)
+  S.reserve(Words * 21);
+  for (size_t W = 0; W < Words; ++W) {
+    uint64_t V = 0;
+    for (size_t B = 0; B < 8 && W * 8 + B < Text.size(); ++B)
+      V |= uint64_t(static_cast<unsigned char>(Text[W * 8 + B])) << (8 * B);
+    if (W)
       S += ',';
-    S += std::to_string(static_cast<unsigned char>(Text[I]));
+    S += std::to_string(int64_t(V)); // as the PTX printer writes it back
   }
   return S;
 }
@@ -223,9 +230,11 @@ bool instrumentModule(ptx::Module &M, const std::string &Id,
   }
   std::string Text = INCANT_UNIT_MAGIC + manifestToJson(Man);
   Text += '\0';
+  size_t Words = 0;
+  std::string List = wordList(Text, Words);
   if (!U.rewriter().addModuleText(
-          fmt::format(".visible .global .align 1 .b8 {}[{}] = {{{}}};",
-                      unitVarName(Id), Text.size(), byteList(Text))))
+          fmt::format(".visible .global .align 8 .b64 {}[{}] = {{{}}};",
+                      unitVarName(Id), Words, List)))
     return false;
   U.applyEdits();
 
@@ -254,6 +263,12 @@ InstrumentResult instrumentPtx(std::shared_ptr<const SourceFile> File,
   std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
   if (!M)
     return R;
+  // Every PTX module begins with .version: without it (an empty file, a
+  // fragment) the output would be no module ptxas reads.
+  if (M->VersionMajor == 0) {
+    Diags.error(File->name() + ": no .version directive: not a PTX module");
+    return R;
+  }
   if (isInstrumented(*M)) {
     R.Status = InstrumentStatus::AlreadyInstrumented;
     return R;

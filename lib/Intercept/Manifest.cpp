@@ -1,6 +1,7 @@
 //===- Manifest.cpp - Unit manifests as JSON ------------------------------===//
 #include "incant/Intercept/Manifest.h"
 #include "runtime/incant_control.h"
+#include "incant/Support/Json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -50,7 +51,7 @@ std::string manifestToJson(const UnitManifest &M) {
             {"sites", std::move(Sites)}, {"notes", M.Notes}};
   if (!M.Orders.empty())
     J["orders"] = std::move(Orders);
-  return J.dump();
+  return dumpJson(J);
 }
 
 std::optional<UnitManifest> manifestFromJson(std::string_view Text,

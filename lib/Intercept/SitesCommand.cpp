@@ -1,17 +1,17 @@
 //===- SitesCommand.cpp - `incant sites` ----------------------------------===//
 #include "incant/Intercept/SitesCommand.h"
 #include "incant/Support/CommandContext.h"
-#include "incant/Support/ReadFile.h"
 #include "incant/Intercept/ImageScan.h"
 
 #include "incant/IR/Summary.h"
+#include "incant/Support/Diagnostic.h"
+#include "incant/Support/Json.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
 
 namespace incant::intercept {
 
@@ -30,9 +30,10 @@ std::string withDemangled(const std::string &Name) {
 
 int runSites(const SitesCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   CommandContext Ctx(Out, Err);
-  std::string Bytes;
-  if (!readFile(Cmd.File, Bytes))
-    return Ctx.fail(ErrorKind::Input, fmt::format("cannot read {}", Cmd.File));
+  std::string Bytes, Error;
+  if (!readInputFile(Cmd.File, Bytes, Error))
+    return Ctx.fail(ErrorKind::Input,
+                    fmt::format("cannot read {}: {}", Cmd.File, Error));
   std::vector<FoundUnit> Units = findUnits(Bytes);
   if (Units.empty())
     return Ctx.fail(ErrorKind::Input,
@@ -47,7 +48,7 @@ int runSites(const SitesCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     for (const FoundUnit &U : Units)
       J.push_back(U.Manifest ? nlohmann::json::parse(manifestToJson(*U.Manifest))
                              : nlohmann::json{{"unit", U.Id}, {"error", U.Error}});
-    Out << J.dump() << "\n";
+    Out << dumpJson(J) << "\n";
     return 0;
   }
   fmt::print(Out, "{}: {} instrumented module{}\n", Cmd.File, Units.size(),

@@ -7,11 +7,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <random>
 
 namespace incant::opencl {
@@ -592,12 +590,11 @@ Expected<harness::RunResult> emitKernel(const GeneratedKernel &K,
   std::filesystem::create_directories(Dir, EC);
   std::string Path =
       (std::filesystem::path(Dir) / (safeFileName(P.Name) + ".cl")).string();
-  std::ofstream OS(Path);
-  OS << "// Build options: " << K.BuildOptions << "\n" << K.Source;
-  OS.close();
-  if (!OS) {
-    Diags.error("cannot write '" + Path + "': " +
-                (EC ? EC.message() : std::strerror(errno)));
+  std::string Error;
+  if (!writeOutputFile(Path,
+                       "// Build options: " + K.BuildOptions + "\n" + K.Source,
+                       Error)) {
+    Diags.error(EC ? "cannot write '" + Path + "': " + EC.message() : Error);
     return ErrorKind::Input;
   }
   Res.EmittedFiles.push_back(Path);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "incant/PTX/Module.h"
 #include "InstParser.h"
+#include "ModuleCheck.h"
 #include "incant/PTX/Lexer.h"
 
 #include <fmt/format.h>
@@ -40,6 +41,16 @@ std::optional<AddrSpace> declSpaceOf(std::string_view D) {
       *S != AddrSpace::SharedCluster)
     return std::nullopt;
   return S;
+}
+
+/// Directives that only a module holds, never a function body.
+bool isModuleOnlyDirective(std::string_view D) {
+  for (std::string_view M : {".entry", ".func", ".version", ".target",
+                             ".address_size", ".file", ".section", ".visible",
+                             ".weak", ".common"})
+    if (D == M)
+      return true;
+  return false;
 }
 
 /// Directives kept as text without a warning.
@@ -168,6 +179,8 @@ std::optional<Module> ModuleParser::parse() {
   while (!Lex.peek().is(TokKind::Eof))
     if (!parseModuleItem(M))
       return std::nullopt;
+  if (!checkModule(M, Diags))
+    return std::nullopt;
   return M;
 }
 
@@ -687,6 +700,11 @@ bool ModuleParser::parseBody(Function &F) {
     case TokKind::Directive: {
       std::string_view D = T.Text;
       SourceLoc Begin = T.Range.Begin;
+      if (isModuleOnlyDirective(D))
+        return error(T.Range,
+                     fmt::format("'{}' inside the body of '{}' (only at "
+                                 "module level: is a '}}' missing?)",
+                                 D, F.Name));
       if (D == ".loc") {
         LocDirective L;
         if (!parseLoc(L))

@@ -86,8 +86,9 @@ private:
   struct Solving {
     Encoder Enc;
     smt::Solver S;
+    unsigned LimitMs; ///< The time limit S checks with.
     Solving(ir::ThreadValues &TV, const LaunchConfig &L, unsigned Ms)
-        : Enc(TV, L), S(smt::Limits{Ms, 0}) {
+        : Enc(TV, L), S(smt::Limits{Ms, 0}), LimitMs(Ms) {
       for (const Expr &E : Enc.launchFacts())
         S.add(E);
     }
@@ -213,6 +214,9 @@ private:
   ir::ExprPool Pool;
   ir::ThreadValues TV;
   ir::Uniformity U;
+  /// The time limit of the next solver check: Options::TimeoutMs, or what
+  /// is left of Options::KernelSeconds if less; 0 once that has run out.
+  unsigned queryMs() const;
   /// When the check began (Options::KernelSeconds).
   std::chrono::steady_clock::time_point Start;
   std::unique_ptr<Solving> Main;

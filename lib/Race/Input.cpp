@@ -5,24 +5,36 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <ostream>
+#include <string_view>
 
 namespace incant::race {
 
 namespace {
 
-/// An integer option value: decimal or 0x hex, optionally negative.
+/// An integer option value: decimal or 0x hex, optionally negative. A
+/// leading 0 does not make it octal: `010` is ten, as a user means it.
 std::optional<int64_t> parseInt(const std::string &S) {
-  if (S.empty())
+  std::string_view T = S;
+  bool Neg = !T.empty() && T[0] == '-';
+  if (Neg)
+    T.remove_prefix(1);
+  int Base = 10;
+  if (T.size() > 2 && T[0] == '0' && (T[1] == 'x' || T[1] == 'X')) {
+    Base = 16;
+    T.remove_prefix(2);
+  }
+  uint64_t Mag = 0;
+  auto [Ptr, Ec] = std::from_chars(T.data(), T.data() + T.size(), Mag, Base);
+  if (T.empty() || Ec != std::errc() || Ptr != T.data() + T.size())
     return std::nullopt;
-  char *End = nullptr;
-  errno = 0;
-  long long V = std::strtoll(S.c_str(), &End, 0);
-  if (errno || End != S.c_str() + S.size())
+  uint64_t Max = uint64_t(INT64_MAX) + (Neg ? 1 : 0);
+  if (Mag > Max)
     return std::nullopt;
-  return V;
+  return Neg ? int64_t(0 - Mag) : int64_t(Mag);
 }
 
 /// "X[,Y,Z]" with positive integers; missing dimensions are 1.
@@ -139,7 +151,12 @@ bool parseLaunch(const std::string &BlockDim, const std::string &GridDim,
                               P));
       return false;
     }
-    L.Params[P.substr(0, Eq)] = *V;
+    auto [It, New] = L.Params.emplace(P.substr(0, Eq), *V);
+    if (!New && It->second != *V) {
+      Diags.error(fmt::format("--param {}: given twice, as {} and {}",
+                              It->first, It->second, *V));
+      return false;
+    }
   }
   return true;
 }
@@ -176,6 +193,24 @@ bool checkParams(const ptx::Module &M, const LaunchConfig &L,
                               "PTX name or position){}",
                               Name, Names.empty() ? "" : "; parameters: " + Names));
       return false;
+    }
+  }
+  // One parameter given by its name and by its position: the values agree.
+  for (const ptx::ModuleItem &I : M.Items) {
+    const auto *Fn = std::get_if<ptx::Function>(&I);
+    if (!Fn || !Fn->IsEntry)
+      continue;
+    for (unsigned K = 0; K < Fn->Params.size(); ++K) {
+      auto ByName = L.Params.find(Fn->Params[K].Name);
+      auto ByPos = L.Params.find(std::to_string(K));
+      if (ByName != L.Params.end() && ByPos != L.Params.end() &&
+          ByName->second != ByPos->second) {
+        Diags.error(fmt::format("--param {}={} and --param {}={} name the "
+                                "same parameter of {}",
+                                ByName->first, ByName->second, ByPos->first,
+                                ByPos->second, Fn->Name));
+        return false;
+      }
     }
   }
   return true;

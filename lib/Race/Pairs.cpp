@@ -42,12 +42,36 @@ LaunchConfig Checker::launchOf(const smt::Model &Mo, Encoder &E) {
   return L;
 }
 
+unsigned Checker::queryMs() const {
+  if (O.KernelSeconds <= 0)
+    return O.TimeoutMs;
+  double Left =
+      O.KernelSeconds -
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  if (Left <= 0)
+    return 0;
+  return unsigned(std::clamp(Left * 1000, 1.0, double(O.TimeoutMs)));
+}
+
 Checker::Solved Checker::solve(const Builder &Build) {
   Solved Out;
   Solving &Mn = *Main;
-  if (O.KernelSeconds > 0 &&
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-              .count() >= O.KernelSeconds) {
+  // Each check gets the query's limit or what is left of the kernel's,
+  // whichever is less: the kernel's limit bounds all of its checks.
+  // The limit is set only when it changes: setting a solver's parameters
+  // again can change the models it finds.
+  auto OutOfTime = [&](Solving &Sv) {
+    unsigned Ms = queryMs();
+    if (Ms == 0)
+      return true;
+    if (Ms != Sv.LimitMs) {
+      Sv.S.setLimits(smt::Limits{Ms, 0});
+      Sv.LimitMs = Ms;
+    }
+    return false;
+  };
+  if (OutOfTime(Mn)) {
     Out.Res = smt::Result::unknown(
         fmt::format("the kernel's time limit ran out (--kernel-time {})",
                     O.KernelSeconds));
@@ -77,7 +101,8 @@ Checker::Solved Checker::solve(const Builder &Build) {
     LaunchConfig L = launchOf(Out.Res.model(), Mn.Enc);
     auto Conc = std::make_unique<Solving>(TV, L, O.TimeoutMs);
     std::vector<Expr> Q2 = Build(Conc->Enc);
-    if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }))
+    if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }) ||
+        OutOfTime(*Conc))
       break;
     flush(*Conc);
     for (const Expr &E : Q2)
@@ -110,6 +135,10 @@ Checker::Solved Checker::solve(const Builder &Build) {
                            .eq(Expr::mkInt(L.Params[Key])));
       }
     Mn.S.add(!Expr::mkAnd(Same));
+    if (OutOfTime(Mn)) {
+      Out.Res = smt::Result::unknown("the kernel's time limit ran out");
+      break;
+    }
     Out.Res = Mn.S.check();
   }
   if (Out.Res.isSat() && !Mn.Enc.validModel(Out.Res.model()))

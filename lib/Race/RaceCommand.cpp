@@ -7,6 +7,7 @@
 #include "incant/Race/Input.h"
 #include "incant/Race/Race.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
 #include "incant/Support/Process.h"
 #include "incant/Support/PtxCompiler.h"
@@ -15,7 +16,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
@@ -250,11 +250,9 @@ int worseExit(int A, int B) {
 
 bool writeText(const std::string &Path, const std::string &Text,
                const char *Option, DiagnosticEngine &Diags) {
-  std::ofstream Out(Path, std::ios::binary);
-  Out << Text;
-  Out.close();
-  if (!Out) {
-    Diags.error(fmt::format("{} {}: could not write the file", Option, Path));
+  std::string Error;
+  if (!writeOutputFile(Path, Text, Error)) {
+    Diags.error(fmt::format("{}: {}", Option, Error));
     return false;
   }
   return true;
@@ -272,9 +270,14 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
   if (!checkCompilerArgs(Cmd.CompilerArgs, Diags))
     return 2;
-  for (const std::string *Path : {&Cmd.SarifPath, &Cmd.BaselinePath}) {
+  {
+    // No output may be an input (a kernel file, the compile database, the
+    // suppressions read).
+    std::vector<std::string> Inputs = Cmd.Files;
+    Inputs.push_back(Cmd.CompileDatabase);
+    Inputs.push_back(Cmd.SuppressionsPath);
     std::string Error;
-    if (!Path->empty() && !checkWritable(*Path, Error)) {
+    if (!checkOutputs({Cmd.SarifPath, Cmd.BaselinePath}, Inputs, Error)) {
       Diags.error(Error);
       return 2;
     }
@@ -303,7 +306,7 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (Jobs.size() > 1 && !Cmd.Json)
       Out << "file " << J.Path << "\n";
     if (Cmd.Json)
-      Out << reportToJson(R).dump() << "\n";
+      Out << dumpJson(reportToJson(R)) << "\n";
     else
       printReport(R, Out, Cmd.Verbose, Cmd.CompilerLines);
     Checked.push_back(J.Path);
@@ -327,7 +330,7 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                            Sup->Path, S.DeclLine);
   if (!Cmd.SarifPath.empty() &&
       !writeText(Cmd.SarifPath,
-                 sarifLog(Findings, Checked, Cmd.ToolVersion).dump(2) + "\n",
+                 dumpJson(sarifLog(Findings, Checked, Cmd.ToolVersion), 2) + "\n",
                  "--sarif", Diags))
     Rc = worseExit(Rc, 2);
   // The baseline: every finding of today, suppressed or not.

@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -120,6 +122,17 @@ private:
   std::set<Var> Forbidden;
   unsigned Checks = 0;
   unsigned BaseUnknown = 0, BaseUnknownBarriers = 0;
+  /// When the repair of the kernel began (Options::KernelSeconds).
+  std::chrono::steady_clock::time_point Start =
+      std::chrono::steady_clock::now();
+  /// Seconds left of Options::KernelSeconds (infinite without a limit).
+  double secondsLeft() const {
+    if (O.KernelSeconds <= 0)
+      return std::numeric_limits<double>::infinity();
+    return O.KernelSeconds - std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - Start)
+                                 .count();
+  }
 };
 
 race::KernelReport Repairer::check(const std::set<Var> &Extra,
@@ -127,6 +140,11 @@ race::KernelReport Repairer::check(const std::set<Var> &Extra,
                                    bool Witnesses) {
   race::Options RO = O.Race;
   RO.Witnesses = Witnesses;
+  // The race check stops where the repair's time does (its pairs left
+  // unknown, which no repair verifies).
+  if (double Left = secondsLeft(); Left < std::numeric_limits<double>::infinity())
+    RO.KernelSeconds = std::max(
+        RO.KernelSeconds > 0 ? std::min(RO.KernelSeconds, Left) : Left, 1e-9);
   RO.Extra.clear();
   for (const Var &V : Extra)
     RO.Extra.push_back({V.first, V.second});
@@ -274,7 +292,12 @@ std::set<unsigned> Repairer::pathFor(const race::KernelReport &R,
 }
 
 std::optional<std::set<Var>> Repairer::solve() {
-  smt::MaxSat S(smt::Limits{O.Race.TimeoutMs, 0});
+  double Left = secondsLeft();
+  smt::MaxSat S(smt::Limits{
+      Left < O.Race.TimeoutMs / 1000.0
+          ? unsigned(std::max(Left * 1000, 1.0))
+          : O.Race.TimeoutMs,
+      0});
   std::map<Var, smt::Expr> Vars;
   auto VarOf = [&](const Var &V) {
     auto It = Vars.find(V);
@@ -477,6 +500,12 @@ KernelRepair Repairer::run() {
   bool Changed = K.Before.Races || K.Before.Divergent;
 
   while (K.After.Races || K.After.Divergent) {
+    if (secondsLeft() <= 0) {
+      K.Problems.push_back(fmt::format(
+          "the kernel's time limit ({} s) ran out after {} round(s)",
+          O.KernelSeconds, K.Rounds));
+      break;
+    }
     if (++K.Rounds > O.MaxRounds) {
       K.Problems.push_back(fmt::format(
           "no verified barrier set after {} rounds", O.MaxRounds));

@@ -4,6 +4,7 @@
 #include "SourcePatch.h"
 #include "incant/IR/Inliner.h"
 #include "incant/Race/Input.h"
+#include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
 #include "incant/Support/TempDir.h"
 
@@ -89,15 +90,16 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   Options O;
   O.Race.Kernel = Cmd.Kernel;
   O.Race.TimeoutMs = Cmd.TimeoutMs;
+  O.KernelSeconds = Cmd.KernelSeconds;
   O.GridLevel = Cmd.GridLevel;
   O.Remove = Cmd.Remove;
   if (!race::parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Race.Launch,
                          Diags) ||
       !race::checkCompilerArgs(Cmd.CompilerArgs, Diags))
     return 2;
-  for (const std::string *Path : {&Cmd.Output, &Cmd.Patch}) {
+  {
     std::string Error;
-    if (!Path->empty() && !checkWritable(*Path, Error)) {
+    if (!checkOutputs({Cmd.Output, Cmd.Patch}, {Cmd.File}, Error)) {
       Diags.error(Error);
       return 2;
     }
@@ -214,12 +216,19 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     }
   }
 
-  if (!Cmd.Output.empty())
-    std::ofstream(Cmd.Output) << Res.Ptx;
-  if (!Cmd.Patch.empty() && !Res.Diff.empty())
-    std::ofstream(Cmd.Patch) << Res.Diff;
+  bool WriteFailed = false;
+  auto Write = [&](const std::string &Path, const std::string &Text) {
+    std::string Error;
+    if (!Path.empty() && !writeOutputFile(Path, Text, Error)) {
+      Diags.error(Error);
+      WriteFailed = true;
+    }
+  };
+  Write(Cmd.Output, Res.Ptx);
+  if (!Res.Diff.empty())
+    Write(Cmd.Patch, Res.Diff);
   if (Cmd.Json)
-    Out << repairToJson(R, Res).dump() << "\n";
+    Out << dumpJson(repairToJson(R, Res)) << "\n";
   else
     printRepair(R, Res, Out, Cmd.Verbose);
 
@@ -230,7 +239,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!Cmd.Patch.empty() && Res.Diff.empty() && Changed)
     Err << "incant repair: no source patch written to " << Cmd.Patch << ": "
         << Res.PatchProblem << "\n";
-  return Bad ? 1 : 0;
+  return WriteFailed ? 2 : Bad ? 1 : 0;
 }
 
 } // namespace incant::repair

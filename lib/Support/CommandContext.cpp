@@ -12,14 +12,11 @@ int CommandContext::fail(ErrorKind K, std::string_view Message) {
   return exitCodeOf(K);
 }
 
-int CommandContext::checkOutputs(std::initializer_list<std::string_view> Paths) {
-  for (std::string_view P : Paths) {
-    if (P.empty() || P == "-")
-      continue;
-    std::string Error;
-    if (!checkWritable(std::string(P), Error))
-      return fail(ErrorKind::Input, Error);
-  }
+int CommandContext::checkOutputs(const std::vector<std::string> &Outputs,
+                                 const std::vector<std::string> &Inputs) {
+  std::string Error;
+  if (!incant::checkOutputs(Outputs, Inputs, Error))
+    return fail(ErrorKind::Input, Error);
   return 0;
 }
 

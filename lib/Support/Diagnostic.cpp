@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <ostream>
@@ -22,8 +23,9 @@ SourceFile::SourceFile(std::string Name, std::string Text)
     LineStarts.push_back(uint32_t(++P - B));
 }
 
-std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
-                                             std::string &Error) {
+bool readInputFile(const std::string &Path, std::string &Text,
+                   std::string &Error) {
+  using Limits = SourceFile;
   // One open, one fstat and reads straight into the text: check reads
   // thousands of small tests per run. A folder would read as nothing (it
   // would pass as an empty file). Locations are 32-bit offsets: larger
@@ -31,7 +33,7 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
   int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0) {
     Error = std::strerror(errno);
-    return nullptr;
+    return false;
   }
   struct FdCloser {
     int Fd;
@@ -40,30 +42,44 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
   struct stat St;
   if (::fstat(Fd, &St) != 0) {
     Error = std::strerror(errno);
-    return nullptr;
+    return false;
   }
   if (S_ISDIR(St.st_mode)) {
     Error = "is a folder, not a file";
-    return nullptr;
+    return false;
   }
+  const uint64_t MaxSize = Limits::MaxSize;
   if (S_ISREG(St.st_mode) && uint64_t(St.st_size) > MaxSize) {
     Error = "is " + std::to_string(St.st_size) +
             " bytes; input files are limited to " + std::to_string(MaxSize) +
             " bytes";
-    return nullptr;
+    return false;
   }
-  std::string Text;
+  const uint64_t Limit =
+      S_ISREG(St.st_mode) ? MaxSize : Limits::MaxStreamSize;
+  Text.clear();
   size_t Size = 0;
-  Text.resize(S_ISREG(St.st_mode) ? size_t(St.st_size) + 1 : 4096);
+  try {
+    Text.resize(S_ISREG(St.st_mode) ? size_t(St.st_size) + 1 : 4096);
+  } catch (const std::bad_alloc &) {
+    Error = "out of memory while reading it";
+    return false;
+  }
   while (true) {
-    if (Size == Text.size())
-      Text.resize(Text.size() * 2);
+    if (Size == Text.size()) {
+      try {
+        Text.resize(std::min<size_t>(Text.size() * 2, Limit + 1));
+      } catch (const std::bad_alloc &) {
+        Error = "out of memory while reading it";
+        return false;
+      }
+    }
     ssize_t N = ::read(Fd, Text.data() + Size, Text.size() - Size);
     if (N < 0 && errno == EINTR)
       continue;
     if (N < 0) {
       Error = errno == EISDIR ? "is a folder, not a file" : "read error";
-      return nullptr;
+      return false;
     }
     if (N == 0)
       break;
@@ -72,12 +88,24 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
     // to see its end (a system call per test, for check).
     if (S_ISREG(St.st_mode) && Size == size_t(St.st_size))
       break;
-    if (Size > MaxSize) {
-      Error = "is more than " + std::to_string(MaxSize) + " bytes";
-      return nullptr;
+    if (Size > Limit) {
+      Error = S_ISREG(St.st_mode)
+                  ? "is more than " + std::to_string(MaxSize) + " bytes"
+                  : "gives more than " + std::to_string(Limit) +
+                        " bytes; input that is not a regular file (a pipe, "
+                        "a device) is limited to that";
+      return false;
     }
   }
   Text.resize(Size);
+  return true;
+}
+
+std::shared_ptr<SourceFile> SourceFile::read(const std::string &Path,
+                                             std::string &Error) {
+  std::string Text;
+  if (!readInputFile(Path, Text, Error))
+    return nullptr;
   return std::make_shared<SourceFile>(Path, std::move(Text));
 }
 

@@ -46,7 +46,44 @@ std::string uriOf(const std::string &Path) {
   return Uri;
 }
 
+/// "" if SQLite finds \p Db whole (\p Pragma: integrity_check or
+/// quick_check), else what it found first.
+std::string damage(sqlite3 *Db, const char *Pragma) {
+  Stmt Q(Db, Pragma);
+  if (!Q)
+    return sqlite3_errmsg(Db);
+  int Rc = Q.step();
+  if (Rc != SQLITE_ROW)
+    return sqlite3_errmsg(Db);
+  std::string First = Q.text(0);
+  return First == "ok" ? "" : First;
+}
+
 } // namespace
+
+bool hasSideFiles(const std::string &Path) {
+  std::error_code EC;
+  return std::filesystem::exists(Path + "-wal", EC) ||
+         std::filesystem::exists(Path + "-shm", EC);
+}
+
+void closeReader(sqlite3 *Db, const std::string &Path, bool RemoveSideFiles) {
+  sqlite3_close_v2(Db);
+  if (!RemoveSideFiles || !hasSideFiles(Path))
+    return;
+  // A writer maps the -shm while it holds its lock: never take it from
+  // under one.
+  std::string Error;
+  std::unique_ptr<WriterLock> Lock = WriterLock::acquire(Path, Error);
+  if (!Lock)
+    return;
+  std::error_code EC;
+  uintmax_t Wal = std::filesystem::file_size(Path + "-wal", EC);
+  if (!EC && Wal != 0)
+    return;
+  std::filesystem::remove(Path + "-wal", EC);
+  std::filesystem::remove(Path + "-shm", EC);
+}
 
 sqlite3 *openDatabase(const std::string &Path, Access A,
                       const std::string &Format, const std::string &Schema,
@@ -146,6 +183,16 @@ sqlite3 *openDatabase(const std::string &Path, Access A,
     if (!Missing.empty())
       return Fail(Path + " is damaged: table(s) " + Missing +
                   " missing (it is left as it is)");
+    // Damage inside a page (an index that no longer matches its table)
+    // would be read as results: the whole file is checked before a
+    // report or a merge reads it, its structure before a writer adds to
+    // it.
+    std::string Damage =
+        damage(Db, A == Access::Read ? "PRAGMA integrity_check(1)"
+                                     : "PRAGMA quick_check(1)");
+    if (!Damage.empty())
+      return Fail(Path + " is damaged: " + Damage +
+                  " (SQLite's integrity check; it is left as it is)");
   }
   if (A == Access::Read)
     return Db;

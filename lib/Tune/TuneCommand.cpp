@@ -12,6 +12,7 @@
 #include "incant/Harness/Profile.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Support/DataFiles.h"
+#include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
 #include "incant/Support/Time.h"
 #include "incant/Tune/Plot.h"
@@ -23,7 +24,6 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 #include <tuple>
 
@@ -164,12 +164,6 @@ harness::ProfileValue num(uint64_t V) {
 harness::ProfileValue flag(bool V) { return harness::ProfileValue::boolean(V); }
 harness::ProfileValue seq(const std::vector<harness::StressAccess> &S) {
   return harness::ProfileValue::sequence(S);
-}
-
-bool writeText(const std::string &Path, const std::string &Text) {
-  std::ofstream OS(Path, std::ios::binary);
-  OS << Text;
-  return bool(OS);
 }
 
 using Json = nlohmann::json;
@@ -487,7 +481,7 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
     }
   // The results are written after the search: check where first.
   std::string WriteError;
-  if ((!Cmd.Out.empty() && !checkWritable(Cmd.Out, WriteError)) ||
+  if (!checkOutputs({Cmd.Out}, {Cmd.ProfileIn}, WriteError) ||
       (!Cmd.PlotsDir.empty() && !checkWritableDir(Cmd.PlotsDir, WriteError))) {
     Diags.error(WriteError);
     return 2;
@@ -633,7 +627,7 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
            "finished; the choice uses the points measured\n";
   F.Summary["complete"] = Complete ? "yes" : "no";
   F.Seconds = B.elapsed();
-  F.DataJson = Data.dump();
+  F.DataJson = dumpJson(Data);
   Out << fmt::format("Measurements {} in {:.1f} s\n", F.Measurements,
                      F.Seconds);
 
@@ -658,8 +652,9 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
     std::error_code EC;
     std::filesystem::create_directories(Cmd.PlotsDir, EC);
     std::string Path = (std::filesystem::path(Cmd.PlotsDir) / PlotName).string();
-    if (!writeText(Path, Plot)) {
-      Diags.error("cannot write " + Path);
+    std::string E;
+    if (!writeOutputFile(Path, Plot, E)) {
+      Diags.error(E);
       return 2;
     }
     Out << "wrote " << Path << '\n';

@@ -40,6 +40,11 @@ static void addRepair(CLI::App &App, int &Rc) {
   tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown")
       ->capture_default_str();
+  tool::addNumber(Sub, "--kernel-time", Cmd.KernelSeconds,
+                  RealRange{0, 86400},
+                  "Seconds per kernel: once they have passed, the kernel is "
+                  "unrepairable (0: no limit)")
+      ->capture_default_str();
   Sub->callback([&Rc] { Rc = repair::runRepair(Cmd, std::cout, std::cerr); });
 }
 

@@ -25,8 +25,8 @@ static void addStress(CLI::App &App, int &Rc) {
                 "memory stress and thread randomisation; count the runs "
                 "that fail its post-condition");
   tool::addEnvironmentOptions(Sub, Cmd, Profile);
-  tool::addNumber(Sub, "--runs", Cmd.Runs, IntRange{0, 10'000'000},
-                  "Runs per environment (default 100)");
+  tool::addNumber(Sub, "--runs", Cmd.Runs, IntRange{1, 10'000'000},
+                  "Runs per environment (default 100, or none with --time)");
   Sub->add_option("--time", Cmd.Time,
                   "Time per environment instead (90s, 5m, 1h); with --runs, "
                   "whichever ends first");

@@ -20,9 +20,11 @@
 #include "Subcommand.h"
 #include "UsageError.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/OutputFile.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -60,8 +62,20 @@ inline void herdSpellings(std::vector<std::string> &Args) {
         Args[I] = std::string("-") + Opt;
 }
 
+/// \p Rc once standard output is flushed: a write to it that failed (a
+/// full disk, a closed pipe) is an error, exit 2 (3 stays 3).
+inline int finishOutput(int Rc) {
+  std::string Error;
+  if (finishStandardOutput(Error))
+    return Rc;
+  DiagnosticEngine(&std::cerr).error(Error);
+  return Rc == 3 ? 3 : 2;
+}
+
 /// Parses the command line into \p App's commands and runs the one given;
-/// returns the exit code (\p Rc, which the command's callback sets).
+/// returns the exit code (\p Rc, which the command's callback sets). A
+/// command that runs out of memory ends with "out of memory while running
+/// `incant CMD`", exit 3, never an abort.
 inline int runTool(CLI::App &App, int Argc, char **Argv, const int &Rc) {
   std::vector<std::string> Words(Argv, Argv + Argc);
   herdSpellings(Words);
@@ -70,6 +84,14 @@ inline int runTool(CLI::App &App, int Argc, char **Argv, const int &Rc) {
     Ptrs.push_back(W.data());
   try {
     App.parse(Argc, Ptrs.data());
+  } catch (const std::bad_alloc &) {
+    const std::vector<std::string> &Args = commandLine();
+    std::cout.flush();
+    DiagnosticEngine(&std::cerr)
+        .error("out of memory while running `incant" +
+               (Args.size() > 1 ? " " + Args[1] : std::string()) +
+               "`; give it more memory or a smaller input");
+    return 3;
   } catch (const CLI::ParseError &E) {
     // CLI11 uses 0 for --help/--version and 1..N for usage errors; incant
     // reports every usage error as 2, in the one diagnostic format.
@@ -89,7 +111,7 @@ inline int runTool(CLI::App &App, int Argc, char **Argv, const int &Rc) {
                 "`incant --help` and `incant COMMAND --help` list the options");
     return 2;
   }
-  return Rc;
+  return finishOutput(Rc);
 }
 
 } // namespace incant::tool

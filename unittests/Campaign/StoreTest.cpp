@@ -1,9 +1,11 @@
 //===- StoreTest.cpp - The SQLite results store ---------------------------===//
+#include "incant/Campaign/Report.h"
 #include "incant/Campaign/Store.h"
 
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 using namespace incant::campaign;
@@ -271,6 +273,116 @@ TEST_F(StoreTest, MergeOfAMissingInputWritesNothing) {
   EXPECT_FALSE(fs::exists(path("all.sqlite")));
   EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 0);
   EXPECT_EQ(mergeStores(path("all.sqlite"), {path("all.sqlite")}, St, E), 2);
+}
+
+/// Runs \p Sql on the file at \p Path with a plain connection (no foreign
+/// keys): what another program, or damage, could do to it.
+void tamper(const std::string &Path, const char *Sql) {
+  sqlite3 *Db = nullptr;
+  ASSERT_EQ(sqlite3_open(Path.c_str(), &Db), SQLITE_OK);
+  char *Msg = nullptr;
+  EXPECT_EQ(sqlite3_exec(Db, Sql, nullptr, nullptr, &Msg), SQLITE_OK)
+      << (Msg ? Msg : "");
+  sqlite3_free(Msg);
+  sqlite3_close(Db);
+}
+
+/// A store of \p N tests, one result each (rows 1 to N).
+void fill(const std::string &Path, unsigned N) {
+  std::string E;
+  auto S = Store::open(Path, Store::Mode::Write, E);
+  ASSERT_TRUE(S) << E;
+  for (unsigned I = 1; I <= N; ++I) {
+    TestRecord T = test("MP+" + std::to_string(I));
+    ASSERT_TRUE(S->put(T, verdicts(), result(T)));
+  }
+}
+
+TEST_F(StoreTest, AResultWithoutItsTestStopsMergeAndReport) {
+  fill(path("s0.sqlite"), 10);
+  TestRecord Sixth = test("MP+6");
+  tamper(path("s0.sqlite"),
+         ("DELETE FROM tests WHERE hash='" + Sixth.Hash + "'").c_str());
+  MergeStats St;
+  std::string E;
+  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 2);
+  EXPECT_NE(E.find("result 6"), std::string::npos) << E;
+  EXPECT_NE(E.find("nothing was merged"), std::string::npos) << E;
+  // One transaction: none of the five results before it was kept.
+  EXPECT_EQ(St.Added, 0u);
+  auto M = Store::open(path("all.sqlite"), Store::Mode::Read, E);
+  ASSERT_TRUE(M) << E;
+  EXPECT_EQ(M->numResults(), 0u);
+  ReportData D;
+  EXPECT_FALSE(loadReport({path("s0.sqlite")}, D, E));
+  EXPECT_NE(E.find("result 6 is of test " + Sixth.Hash), std::string::npos)
+      << E;
+}
+
+TEST_F(StoreTest, ADamagedStoreIsNeverRead) {
+  fill(path("s0.sqlite"), 300);
+  // 400 bytes of 0xff over a page of the results' index (the damage that
+  // made report list results the intact database does not have).
+  uint64_t Root = 0, PageSize = 0;
+  {
+    sqlite3 *Db = nullptr;
+    ASSERT_EQ(sqlite3_open(path("s0.sqlite").c_str(), &Db), SQLITE_OK);
+    sqlite3_stmt *Q = nullptr;
+    sqlite3_prepare_v2(Db,
+                       "SELECT rootpage FROM sqlite_master WHERE type='index' "
+                       "AND tbl_name='results'",
+                       -1, &Q, nullptr);
+    ASSERT_EQ(sqlite3_step(Q), SQLITE_ROW);
+    Root = uint64_t(sqlite3_column_int64(Q, 0));
+    sqlite3_finalize(Q);
+    sqlite3_prepare_v2(Db, "PRAGMA page_size", -1, &Q, nullptr);
+    ASSERT_EQ(sqlite3_step(Q), SQLITE_ROW);
+    PageSize = uint64_t(sqlite3_column_int64(Q, 0));
+    sqlite3_finalize(Q);
+    sqlite3_close(Db);
+  }
+  ASSERT_GT(Root, 1u);
+  {
+    std::fstream F(path("s0.sqlite"),
+                   std::ios::in | std::ios::out | std::ios::binary);
+    F.seekp(std::streamoff((Root - 1) * PageSize + 8));
+    F << std::string(400, '\xff');
+  }
+  std::string E;
+  EXPECT_FALSE(Store::open(path("s0.sqlite"), Store::Mode::Read, E));
+  EXPECT_NE(E.find(path("s0.sqlite") + " is damaged"), std::string::npos)
+      << E;
+  ReportData D;
+  EXPECT_FALSE(loadReport({path("s0.sqlite")}, D, E));
+  MergeStats St;
+  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 2);
+  EXPECT_FALSE(fs::exists(path("all.sqlite")));
+}
+
+TEST_F(StoreTest, ReadersLeaveNoFilesBeside) {
+  fill(path("s0.sqlite"), 3);
+  ASSERT_FALSE(fs::exists(path("s0.sqlite-wal")));
+  std::string E;
+  {
+    auto R = Store::open(path("s0.sqlite"), Store::Mode::Read, E);
+    ASSERT_TRUE(R) << E;
+    EXPECT_EQ(R->numResults(), 3u);
+  }
+  ReportData D;
+  ASSERT_TRUE(loadReport({path("s0.sqlite")}, D, E)) << E;
+  MergeStats St;
+  ASSERT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 0)
+      << E;
+  for (const char *Side : {"-wal", "-shm", "-lock"})
+    EXPECT_FALSE(fs::exists(path("s0.sqlite") + Side)) << Side;
+  // While a writer holds the store, a reader leaves its files alone.
+  auto W = Store::open(path("s0.sqlite"), Store::Mode::Write, E);
+  ASSERT_TRUE(W) << E;
+  {
+    auto R = Store::open(path("s0.sqlite"), Store::Mode::Read, E);
+    ASSERT_TRUE(R) << E;
+  }
+  EXPECT_TRUE(fs::exists(path("s0.sqlite-shm")));
 }
 
 } // namespace

@@ -68,3 +68,16 @@ TEST(SourceFile, AFolderIsNotAFile) {
   EXPECT_EQ(SourceFile::read("/", Error), nullptr);
   EXPECT_EQ(Error, "is a folder, not a file");
 }
+
+TEST(SourceFile, ADeviceThatNeverEndsIsReadToItsLimitOnly) {
+  // /dev/zero gives bytes for ever: the read stops after MaxStreamSize
+  // (it used to go on to 2 GB and abort with std::bad_alloc).
+  std::string Text, Error;
+  EXPECT_FALSE(readInputFile("/dev/zero", Text, Error));
+  EXPECT_NE(Error.find("gives more than 268435456 bytes"), std::string::npos)
+      << Error;
+  EXPECT_FALSE(SourceFile::read("/dev/zero", Error));
+  // /dev/null ends at once: an empty input, as from an empty file.
+  ASSERT_TRUE(readInputFile("/dev/null", Text, Error)) << Error;
+  EXPECT_TRUE(Text.empty());
+}

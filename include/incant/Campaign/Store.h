@@ -63,6 +63,9 @@ struct VerdictRecord {
 
 /// One run of one test with one set of parameters on one chip.
 struct ResultRecord {
+  /// Its row in the database it was read from (for messages); 0 for one
+  /// not read from a database. Not copied by a merge.
+  uint64_t Id = 0;
   std::string TestHash;
   std::string Params; ///< paramsKey(): canonical JSON of what was asked for.
   std::string Chip;   ///< Device name.
@@ -142,7 +145,8 @@ public:
   std::optional<TestRecord> test(const std::string &Hash);
   std::vector<VerdictRecord> verdicts(const std::string &TestHash);
   /// Every result with its histogram, in insertion order; stops when \p F
-  /// returns false. False on a database error.
+  /// returns false. False when \p F stopped it (error() is then empty) or
+  /// on a database error.
   bool forEachResult(const std::function<bool(const ResultRecord &)> &F);
   /// The run log: (started, options JSON).
   std::vector<std::pair<std::string, std::string>> runs();
@@ -157,6 +161,8 @@ private:
   sqlite3 *Db = nullptr;
   std::string Path;
   std::string LastError;
+  /// Opened read-only; its -wal and -shm were not there before.
+  bool Reader = false, RemoveSideFiles = false;
 };
 
 /// 16 hex digits: a 64-bit FNV-1a hash of \p Text (stable across builds and

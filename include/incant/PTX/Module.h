@@ -202,9 +202,17 @@ struct Module {
   const Function *findFunction(std::string_view Name) const;
 };
 
+/// Whether \p Name is a PTX special register (%tid.x, %laneid, %clock64,
+/// %envreg3, ...).
+bool isSpecialRegister(std::string_view Name);
+
 /// Parses a whole PTX module. Errors (`file:line:col: error: expected ...`)
 /// go to \p Diags and give nullopt; unknown instructions give warnings and
-/// Opcode::Unknown instructions.
+/// Opcode::Unknown instructions. What ptxas would refuse in a module that
+/// parses is an error too: a name no declaration gives (a register beyond
+/// its range `%r<N>`), a branch to a label its function lacks, a label
+/// defined twice, a direct call to no function of the module, a function
+/// directive inside a body, `.reqntid`/`.maxntid` beyond 1024 threads.
 std::optional<Module> parseModule(std::shared_ptr<const SourceFile> File,
                                   DiagnosticEngine &Diags);
 

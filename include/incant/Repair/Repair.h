@@ -56,6 +56,10 @@ struct Options {
   bool Remove = true;
   /// Insert/verify rounds before giving up.
   unsigned MaxRounds = 64;
+  /// Wall-clock limit of one kernel's repair, in seconds (0: none). Once it
+  /// has passed, the race checks left give unknown and the kernel is
+  /// unrepairable ("the kernel's time limit ran out").
+  double KernelSeconds = 0;
 };
 
 /// The cost of a barrier at loop depth \p Depth: 10^Depth, plus 12 for a

@@ -43,6 +43,7 @@ struct RepairCommand {
   std::string Arch = "sm_90";
   std::vector<std::string> CompilerArgs;
   unsigned TimeoutMs = 5000;
+  double KernelSeconds = 600; ///< --kernel-time (0: no limit).
 };
 
 int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err);

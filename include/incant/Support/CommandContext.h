@@ -21,10 +21,10 @@
 #include "incant/Support/Diagnostic.h"
 #include "incant/Support/Error.h"
 
-#include <initializer_list>
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace incant {
 
@@ -55,10 +55,13 @@ public:
   /// The exit code of a command that ran to its end.
   static int done(Outcome O) { return exitCodeOf(O); }
 
-  /// Checks each path of \p Paths ("" and "-" are skipped: no file, or
-  /// standard output) before the work: 0 if all can be written, else the
-  /// exit code of an input error, with the message printed.
-  int checkOutputs(std::initializer_list<std::string_view> Paths);
+  /// Checks each path of \p Outputs ("" and "-" are skipped: no file, or
+  /// standard output) before the work: 0 if all can be written and none
+  /// is the same file as one of \p Inputs or another output (through any
+  /// link: checkOutputs of OutputFile.h), else the exit code of an input
+  /// error, with the message naming both paths printed.
+  int checkOutputs(const std::vector<std::string> &Outputs,
+                   const std::vector<std::string> &Inputs = {});
 
   /// Where a GPU is needed: 0 if a CUDA device can run kernels here
   /// (missingCudaDevice()), else the exit code of a device error after

@@ -80,16 +80,29 @@ enum class Access { Read, Write };
 /// Read: opened read-only and never written, whatever it holds: an empty
 /// file or a missing table is an error, never set up or repaired; a WAL
 /// database in a folder this user cannot write (read-only media, another
-/// user's results) is read as immutable.
+/// user's results) is read as immutable; the whole file is checked first
+/// (PRAGMA integrity_check): a damaged one is an error naming it, never
+/// read. Close it with closeReader().
 /// Write: created if absent; claimed for this process alone before
 /// anything is read (\p Lock, a WriterLock: a second writer gets an error
 /// at once; keep it until the connection is closed); \p Tables run once if
-/// the database is new; a missing table is an error here too.
+/// the database is new; a missing table is an error here too, and so is
+/// an existing database that fails PRAGMA quick_check.
 /// Null with \p Error set if it cannot be opened or is not such a database.
 sqlite3 *openDatabase(const std::string &Path, Access A,
                       const std::string &Format, const std::string &Schema,
                       const char *Tables, const std::string &Kind,
                       std::unique_ptr<WriterLock> &Lock, std::string &Error);
+
+/// Whether SQLite's -wal or -shm file is beside \p Path.
+bool hasSideFiles(const std::string &Path);
+
+/// Closes \p Db, a connection openDatabase() opened with Access::Read. A
+/// read-only connection to a WAL database makes its -wal and -shm files
+/// and cannot remove them: with \p RemoveSideFiles (they were not there
+/// before it opened), they are removed when no writer holds the database
+/// (its WriterLock is free) and the -wal holds nothing.
+void closeReader(sqlite3 *Db, const std::string &Path, bool RemoveSideFiles);
 
 /// Runs \p Sql; false with \p Error set on failure.
 bool exec(sqlite3 *Db, const char *Sql, std::string &Error);

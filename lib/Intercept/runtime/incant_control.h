@@ -7,8 +7,9 @@
  * integers only.
  *
  * Per unit, <ID> being 16 lowercase hex digits unique to the rewrite:
- *   __incant_unit_<ID>   .global .b8[]: INCANT_UNIT_MAGIC, then the unit's
- *                        manifest (JSON), then a NUL. The library and
+ *   __incant_unit_<ID>   .global .b64[]: INCANT_UNIT_MAGIC, then the unit's
+ *                        manifest (JSON), then a NUL, in little-endian
+ *                        words (the bytes of the text). The library and
  *                        `incant sites` find units by scanning a module
  *                        image (cubin or PTX) for this name.
  *   __incant_ctl_<ID>    .const .b8[INCANT_CTL_BYTES]: run-time switches and
