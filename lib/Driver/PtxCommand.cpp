@@ -3,6 +3,7 @@
 #include "incant/IR/FunctionIR.h"
 #include "incant/IR/Summary.h"
 #include "incant/PTX/Module.h"
+#include "incant/PTX/ModuleCheck.h"
 #include "incant/Support/Diagnostic.h"
 #include "incant/Support/Json.h"
 #include "incant/Support/Process.h"
@@ -45,7 +46,7 @@ int runPtx(const PtxCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     }
   }
   std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
-  if (!M)
+  if (!M || !ptx::checkModule(*M, Diags))
     return 2;
   ir::ModuleIR IR(*M);
   ir::ModuleSummary S = ir::summarize(IR);

@@ -2,6 +2,8 @@
 #include "incant/Intercept/BuildCommands.h"
 #include "incant/Support/CommandContext.h"
 #include "incant/Intercept/Instrument.h"
+#include "incant/PTX/Module.h"
+#include "incant/PTX/ModuleCheck.h"
 
 #include "incant/Support/DataFiles.h"
 #include "incant/Support/FindProgram.h"
@@ -231,6 +233,10 @@ int runInstrument(const InstrumentCommand &Cmd, std::ostream &Out,
   if (int Rc = Ctx.checkOutputs({Cmd.Output}, {Cmd.File}))
     return Rc;
   DiagnosticEngine &Diags = Ctx.diags();
+  // What ptxas would refuse is refused before it is rewritten.
+  if (std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+      !M || !ptx::checkModule(*M, Diags))
+    return Ctx.failed(ErrorKind::Input);
   InstrumentOptions Opts;
   if (!Cmd.Passes.empty())
     Opts.Passes = Cmd.Passes;

@@ -1,5 +1,13 @@
 //===- ModuleCheck.cpp - What a parsed PTX module must satisfy ------------===//
-#include "ModuleCheck.h"
+//
+// checkModule (Module.h): every name an instruction uses is declared
+// (registers in the function, ranges `%r<N>` to N-1, variables,
+// parameters, functions), every branch target is a label of its function
+// and no label is defined twice, a direct call names a function of the
+// module, and `.reqntid`/`.maxntid` ask for a block CUDA can launch.
+//
+//===----------------------------------------------------------------------===//
+#include "incant/PTX/ModuleCheck.h"
 
 #include <fmt/format.h>
 

@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "incant/PTX/Module.h"
 #include "InstParser.h"
-#include "ModuleCheck.h"
 #include "incant/PTX/Lexer.h"
 
 #include <fmt/format.h>
@@ -179,8 +178,6 @@ std::optional<Module> ModuleParser::parse() {
   while (!Lex.peek().is(TokKind::Eof))
     if (!parseModuleItem(M))
       return std::nullopt;
-  if (!checkModule(M, Diags))
-    return std::nullopt;
   return M;
 }
 

@@ -2,6 +2,7 @@
 #include "incant/Race/RaceCommand.h"
 #include "incant/IR/FunctionIR.h"
 #include "incant/PTX/Module.h"
+#include "incant/PTX/ModuleCheck.h"
 #include "incant/Race/CompileDatabase.h"
 #include "incant/Race/Findings.h"
 #include "incant/Race/Input.h"
@@ -163,12 +164,12 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
       return Failed;
   }
   std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
-  if (!M)
+  if (!M || !ptx::checkModule(*M, Diags))
     return 2;
   std::optional<ptx::Module> MU;
   if (Unopt) {
     MU = ptx::parseModule(Unopt, Diags);
-    if (!MU)
+    if (!MU || !ptx::checkModule(*MU, Diags))
       return 2;
   }
 

@@ -3,6 +3,7 @@
 #include "RepairReport.h"
 #include "SourcePatch.h"
 #include "incant/IR/Inliner.h"
+#include "incant/PTX/ModuleCheck.h"
 #include "incant/Race/Input.h"
 #include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
@@ -123,7 +124,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!File)
     return Failed;
   std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
-  if (!M)
+  if (!M || !ptx::checkModule(*M, Diags))
     return 2;
   if (!race::checkParams(*M, O.Race.Launch, Diags))
     return 2;

@@ -1,5 +1,6 @@
 //===- ModuleTest.cpp - Tests of the whole-module PTX parser and printer ---===//
 #include "incant/PTX/Module.h"
+#include "incant/PTX/ModuleCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -644,4 +645,76 @@ TEST(PTXModule, EveryMemoryInstructionHasAMemoryUse) {
   ASSERT_TRUE(T);
   EXPECT_EQ(T->ElemBits, 16u);
   EXPECT_EQ(T->StrideOperand, -1);
+
+namespace {
+
+/// checkModule's first error, "" if it accepts \p Text (which must parse).
+std::string checkError(const std::string &Text) {
+  auto F = std::make_shared<SourceFile>("k.ptx", Text);
+  DiagnosticEngine D;
+  std::optional<Module> M = parseModule(F, D);
+  EXPECT_TRUE(M) << Text;
+  if (!M)
+    return "parse error";
+  if (checkModule(*M, D))
+    return "";
+  return DiagnosticEngine::format(D.diagnostics().back());
+}
+
+} // namespace
+
+TEST(PTXModuleCheck, WhatPtxasAcceptsPasses) {
+  // Ranges up to N-1, vector components, special registers, WARP_SZ,
+  // parameters, module variables, an indirect call through a register
+  // with its prototype, a call to a declared function and to an alias.
+  EXPECT_EQ(checkError(std::string(Header) +
+                       ".extern .func ext(.param .b32 a);\n"
+                       ".func real()\n{\n\tret;\n}\n"
+                       ".alias other, real;\n"
+                       ".global .u32 g;\n"
+                       ".visible .entry k(.param .u64 k_param_0)\n{\n"
+                       "\t.reg .b32 %r<13>;\n\t.reg .v4 .f32 %v;\n"
+                       "\t.reg .b64 %rd<2>;\n\t.reg .pred %p<2>;\n"
+                       "\tmov.u32 %r12, %tid.x;\n\tmov.u32 %r0, WARP_SZ;\n"
+                       "\tmov.f32 %v.x, 0f00000000;\n"
+                       "\tld.param.u64 %rd0, [k_param_0];\n"
+                       "\tst.global.u32 [g], %r0;\n"
+                       "\tsetp.eq.u32 %p0, %r0, 0;\n"
+                       "\t@%p0 bra $L__end;\n"
+                       "\t{\n\t.param .b32 a;\n\tst.param.b32 [a], %r0;\n"
+                       "\tcall.uni ext, (a);\n\t}\n"
+                       "\tcall.uni real, ();\n\tcall.uni other, ();\n"
+                       "\tmov.u64 %rd1, real;\n"
+                       "\tproto: .callprototype _ ();\n"
+                       "\tcall %rd1, (), proto;\n"
+                       "$L__end:\n\tret;\n}\n"),
+            "");
+  EXPECT_EQ(checkError(std::string(Header) +
+                       ".visible .entry k() .reqntid 32, 32, 1 .maxntid 1024\n"
+                       "{\n\tret;\n}\n"),
+            "");
+}
+
+TEST(PTXModuleCheck, WhatPtxasRefusesIsAnError) {
+  auto Body = [](const std::string &B) {
+    return std::string(Header) + ".visible .entry k()\n{\n\t.reg .b32 %r<13>;\n" +
+           B + "\tret;\n}\n";
+  };
+  EXPECT_NE(checkError(Body("\tmov.u32 %r13, 0;\n")).find("'%r13' is not declared"),
+            std::string::npos);
+  EXPECT_NE(checkError(Body("\tmov.u32 %r012, 0;\n")).find("'%r012' is not declared"),
+            std::string::npos);
+  EXPECT_NE(checkError(Body("\tbra $L__none;\n")).find("not a label of this function"),
+            std::string::npos);
+  EXPECT_NE(checkError(Body("L:\nL:\n")).find("label 'L' is defined twice"),
+            std::string::npos);
+  EXPECT_NE(checkError(Body("\tcall.uni nobody, ();\n")).find("call to 'nobody'"),
+            std::string::npos);
+  EXPECT_NE(checkError(std::string(Header) +
+                       ".visible .entry k() .reqntid 1, 1, 65\n{\n\tret;\n}\n")
+                .find("dimension z is 65"),
+            std::string::npos);
+  // A kernel inside a body: the parser's error (a '}' is missing).
+  expectError(std::string(Header) + ".entry k()\n{\n.entry j()\n{\n}\n", 6, 1,
+              "'.entry' inside the body of 'k'");
 }

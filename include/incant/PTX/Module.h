@@ -208,11 +208,9 @@ bool isSpecialRegister(std::string_view Name);
 
 /// Parses a whole PTX module. Errors (`file:line:col: error: expected ...`)
 /// go to \p Diags and give nullopt; unknown instructions give warnings and
-/// Opcode::Unknown instructions. What ptxas would refuse in a module that
-/// parses is an error too: a name no declaration gives (a register beyond
-/// its range `%r<N>`), a branch to a label its function lacks, a label
-/// defined twice, a direct call to no function of the module, a function
-/// directive inside a body, `.reqntid`/`.maxntid` beyond 1024 threads.
+/// Opcode::Unknown instructions; `.entry`, `.func` or another module-level
+/// directive inside a body (a missing `}`) is an error. What else ptxas
+/// would refuse is checkModule's (ModuleCheck.h).
 std::optional<Module> parseModule(std::shared_ptr<const SourceFile> File,
                                   DiagnosticEngine &Diags);
 
