@@ -11,6 +11,7 @@
 #include "incant/PTX/Module.h"
 #include "incant/Support/CommandContext.h"
 #include "incant/Support/Hash.h"
+#include "incant/Support/InputFile.h"
 #include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
 

@@ -9,7 +9,7 @@
 
 #include "incant/Support/CommandContext.h"
 #include "incant/Support/Hash.h"
-#include "incant/Support/Diagnostic.h"
+#include "incant/Support/InputFile.h"
 #include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
 #include "incant/Support/Time.h"

@@ -1,5 +1,6 @@
 //===- FunctionIR.cpp - CFG, dominators, loops, def-use of PTX ------------===//
 #include "incant/IR/FunctionIR.h"
+#include "incant/PTX/ModuleCheck.h"
 
 #include <algorithm>
 #include <cassert>
@@ -23,6 +24,10 @@ const SourceFrame *DebugLoc::userFrame() const {
     if (Fr.FileIndex == Outer.FileIndex && Fr.Line != 0)
       return &Fr;
   return &Frames[0];
+}
+
+bool isSpecialRegister(std::string_view Name) {
+  return ptx::isSpecialRegister(Name);
 }
 
 bool endsBlock(const Instruction &I) {

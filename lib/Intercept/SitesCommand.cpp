@@ -4,7 +4,7 @@
 #include "incant/Intercept/ImageScan.h"
 
 #include "incant/IR/Summary.h"
-#include "incant/Support/Diagnostic.h"
+#include "incant/Support/InputFile.h"
 #include "incant/Support/Json.h"
 
 #include <fmt/format.h>

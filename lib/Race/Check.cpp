@@ -48,6 +48,12 @@ uint32_t Checker::lineOf(unsigned Item) const {
 }
 
 std::string Checker::whereText(unsigned Item) const {
+  // An opaque value may come from a body item that is no instruction (a
+  // variable's address): it has a PTX line, no debug location.
+  if (!F.isInstruction(Item))
+    return fmt::format("PTX line {}", Item < F.function().Body.size()
+                                          ? lineOf(Item)
+                                          : 0);
   const ir::DebugLoc &L = F.loc(Item);
   if (const ir::SourceFrame *Fr = L.userFrame()) {
     std::string File = Fr->File;

@@ -1,5 +1,6 @@
 //===- Diagnostic.cpp - Source files and diagnostic printing --------------===//
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/InputFile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,7 +26,6 @@ SourceFile::SourceFile(std::string Name, std::string Text)
 
 bool readInputFile(const std::string &Path, std::string &Text,
                    std::string &Error) {
-  using Limits = SourceFile;
   // One open, one fstat and reads straight into the text: check reads
   // thousands of small tests per run. A folder would read as nothing (it
   // would pass as an empty file). Locations are 32-bit offsets: larger
@@ -48,15 +48,14 @@ bool readInputFile(const std::string &Path, std::string &Text,
     Error = "is a folder, not a file";
     return false;
   }
-  const uint64_t MaxSize = Limits::MaxSize;
+  const uint64_t MaxSize = SourceFile::MaxSize;
   if (S_ISREG(St.st_mode) && uint64_t(St.st_size) > MaxSize) {
     Error = "is " + std::to_string(St.st_size) +
             " bytes; input files are limited to " + std::to_string(MaxSize) +
             " bytes";
     return false;
   }
-  const uint64_t Limit =
-      S_ISREG(St.st_mode) ? MaxSize : Limits::MaxStreamSize;
+  const uint64_t Limit = S_ISREG(St.st_mode) ? MaxSize : MaxStreamSize;
   Text.clear();
   size_t Size = 0;
   try {

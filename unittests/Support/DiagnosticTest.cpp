@@ -1,4 +1,5 @@
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/InputFile.h"
 
 #include <gtest/gtest.h>
 

@@ -165,7 +165,9 @@ private:
   std::vector<std::pair<unsigned, std::string>> UnknownLabels;
 };
 
-using ptx::isSpecialRegister;
+/// Whether \p Name is a PTX special register (%tid.x, %laneid, %clock64,
+/// %envreg3, ...).
+bool isSpecialRegister(std::string_view Name);
 
 /// Whether \p I ends a basic block (bra, brx, ret, exit, trap; guarded or
 /// not), and whether control can pass it to the next instruction.

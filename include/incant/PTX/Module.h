@@ -202,15 +202,9 @@ struct Module {
   const Function *findFunction(std::string_view Name) const;
 };
 
-/// Whether \p Name is a PTX special register (%tid.x, %laneid, %clock64,
-/// %envreg3, ...).
-bool isSpecialRegister(std::string_view Name);
-
 /// Parses a whole PTX module. Errors (`file:line:col: error: expected ...`)
 /// go to \p Diags and give nullopt; unknown instructions give warnings and
-/// Opcode::Unknown instructions; `.entry`, `.func` or another module-level
-/// directive inside a body (a missing `}`) is an error. What else ptxas
-/// would refuse is checkModule's (ModuleCheck.h).
+/// Opcode::Unknown instructions.
 std::optional<Module> parseModule(std::shared_ptr<const SourceFile> File,
                                   DiagnosticEngine &Diags);
 

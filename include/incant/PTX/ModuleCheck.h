@@ -11,7 +11,13 @@
 
 #include "incant/PTX/Module.h"
 
+#include <string_view>
+
 namespace incant::ptx {
+
+/// Whether \p Name is a PTX special register (%tid.x, %laneid, %clock64,
+/// %envreg3, ...).
+bool isSpecialRegister(std::string_view Name);
 
 /// False, with the first error (`file:line:col`) in \p Diags, if \p M has
 /// a name no declaration gives (a register beyond its range `%r<N>`), a

@@ -39,14 +39,6 @@ struct SourceRange {
   bool isValid() const { return Begin.isValid(); }
 };
 
-/// Reads the whole file \p Path into \p Text within SourceFile's limits
-/// (a regular file's size is checked before it is read; a pipe or device
-/// is read up to SourceFile::MaxStreamSize bytes). False with \p Error
-/// (errno text, "is a folder, not a file", a size limit, "out of memory
-/// while reading it") if not.
-bool readInputFile(const std::string &Path, std::string &Text,
-                   std::string &Error);
-
 /// The text of one input file, with a line index for printing carets.
 class SourceFile {
 public:
@@ -54,14 +46,9 @@ public:
 
   /// The largest file read() takes: locations are 32-bit byte offsets.
   static constexpr uint64_t MaxSize = (uint64_t(1) << 31) - 1;
-  /// The most read() takes from what is not a regular file (a pipe, a
-  /// device such as /dev/zero, a terminal), whose size is not known
-  /// before it is read: 256 MiB, read in a fraction of a second.
-  static constexpr uint64_t MaxStreamSize = uint64_t(1) << 28;
 
   /// Reads a file; returns null and sets Error (errno text, "is a folder,
-  /// not a file", a size limit, "out of memory while reading it") if it
-  /// cannot.
+  /// not a file", or the size limit) if it cannot.
   static std::shared_ptr<SourceFile> read(const std::string &Path,
                                           std::string &Error);
 
