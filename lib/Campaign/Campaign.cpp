@@ -152,7 +152,7 @@ int writeSlurm(const CampaignCommand &Cmd, size_t Tests, std::ostream &Out,
   }
   if (!writeOutputFile(Cmd.Slurm, Script, E)) {
     Diags.error(E);
-    return 2;
+    return 3;
   }
   fs::permissions(Cmd.Slurm,
                   fs::perms::owner_exec | fs::perms::group_exec |
@@ -290,10 +290,12 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   }
   {
     // The database is written too: neither it nor the script may be a
-    // test or the profile.
+    // test or the profile. With --slurm, --db is the shards' pattern
+    // (%i): each shard's run checks its own database.
     std::vector<std::string> Inputs = Files;
     Inputs.push_back(Cmd.Profile);
-    if (!checkOutputs({Cmd.Slurm, Cmd.Db}, Inputs, E)) {
+    if (!checkOutputs({Cmd.Slurm, Cmd.Slurm.empty() ? Cmd.Db : std::string()},
+                      Inputs, E)) {
       Diags.error(E);
       return 2;
     }

@@ -351,7 +351,7 @@ int runReport(const ReportCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     printHtmlReport(D, Page);
     if (!writeOutputFile(Cmd.Html, Page.str(), E)) {
       Diags.error(E);
-      return 2;
+      return 3;
     }
     // On stderr: stdout may be the text summary, redirected.
     Err << "incant report: wrote " << Cmd.Html << " (" << D.Rows.size()

@@ -138,7 +138,7 @@ int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
     std::string Error;
     if (!writeOutputFile(Ptx, R.Ptx, Error)) {
       fmt::print(Err, "incant ptxas: {}\n", Error);
-      return 2;
+      return 3;
     }
     if (const char *Log = std::getenv("INCANT_BUILD_LOG")) {
       unsigned Remapped = 0;
@@ -150,7 +150,7 @@ int runPtxasWrapper(const std::vector<std::string> &Args, std::ostream &Err,
           R.Manifest.Functions.size(), Remapped, R.Manifest.Sites.size());
       if (!writeOutputFile(Log, Line, Error, /*Append=*/true)) {
         fmt::print(Err, "incant ptxas: INCANT_BUILD_LOG: {}\n", Error);
-        return 2;
+        return 3;
       }
     }
   }

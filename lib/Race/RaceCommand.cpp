@@ -333,12 +333,12 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       !writeText(Cmd.SarifPath,
                  dumpJson(sarifLog(Findings, Checked, Cmd.ToolVersion), 2) + "\n",
                  "--sarif", Diags))
-    Rc = worseExit(Rc, 2);
+    Rc = worseExit(Rc, 3); // a write that fails: the disk's, not the input's
   // The baseline: every finding of today, suppressed or not.
   if (!Cmd.BaselinePath.empty() &&
       !writeText(Cmd.BaselinePath, suppressionsText(Findings),
                  "--baseline-out", Diags))
-    Rc = worseExit(Rc, 2);
+    Rc = worseExit(Rc, 3);
   return Rc;
 }
 

@@ -240,7 +240,8 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (!Cmd.Patch.empty() && Res.Diff.empty() && Changed)
     Err << "incant repair: no source patch written to " << Cmd.Patch << ": "
         << Res.PatchProblem << "\n";
-  return WriteFailed ? 2 : Bad ? 1 : 0;
+  // A write that fails is the disk's or device's, not the input's.
+  return WriteFailed ? 3 : Bad ? 1 : 0;
 }
 
 } // namespace incant::repair

@@ -655,7 +655,7 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
     std::string E;
     if (!writeOutputFile(Path, Plot, E)) {
       Diags.error(E);
-      return 2;
+      return 3;
     }
     Out << "wrote " << Path << '\n';
   }
@@ -663,7 +663,7 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
     std::string E;
     if (!harness::writeProfile(Prof, Cmd.Out, E)) {
       Diags.error(E);
-      return 2;
+      return 3;
     }
     Out << "wrote " << Cmd.Out << '\n';
     if (Cmd.Quick)

@@ -63,13 +63,13 @@ inline void herdSpellings(std::vector<std::string> &Args) {
 }
 
 /// \p Rc once standard output is flushed: a write to it that failed (a
-/// full disk, a closed pipe) is an error, exit 2 (3 stays 3).
+/// full disk, a closed pipe) is an error, exit 3, as every failed write.
 inline int finishOutput(int Rc) {
   std::string Error;
   if (finishStandardOutput(Error))
     return Rc;
   DiagnosticEngine(&std::cerr).error(Error);
-  return Rc == 3 ? 3 : 2;
+  return 3;
 }
 
 /// Parses the command line into \p App's commands and runs the one given;

@@ -645,6 +645,7 @@ TEST(PTXModule, EveryMemoryInstructionHasAMemoryUse) {
   ASSERT_TRUE(T);
   EXPECT_EQ(T->ElemBits, 16u);
   EXPECT_EQ(T->StrideOperand, -1);
+}
 
 namespace {
 

@@ -51,6 +51,24 @@ TEST(CommandContextTest, OutputsCheckedBeforeTheWork) {
   std::filesystem::remove_all(Dir);
 }
 
+TEST(CommandContextTest, AnOutputThatIsAnInputIsRefused) {
+  std::ostringstream Out, Err;
+  CommandContext Ctx(Out, Err);
+  std::string Dir =
+      ::testing::TempDir() + "/ctx-in-" + std::to_string(getpid());
+  std::filesystem::create_directories(Dir);
+  std::string In = Dir + "/k.ptx";
+  std::ofstream(In) << "x";
+  std::filesystem::create_symlink("k.ptx", Dir + "/link.ptx");
+  EXPECT_EQ(Ctx.checkOutputs({Dir + "/out.ptx"}, {In}), 0);
+  EXPECT_EQ(Ctx.checkOutputs({Dir + "/link.ptx"}, {In}), 2);
+  EXPECT_NE(Err.str().find("is the input"), std::string::npos) << Err.str();
+  std::ifstream F(In);
+  std::string Text((std::istreambuf_iterator<char>(F)), {});
+  EXPECT_EQ(Text, "x");
+  std::filesystem::remove_all(Dir);
+}
+
 TEST(CommandContextTest, ToolNamedByItsVariable) {
   ::setenv("INCANT_PTXAS", "/nonexistent/ptxas", 1);
   EXPECT_EQ(findCudaProgram("ptxas"), "");
