@@ -11,6 +11,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libsqlite3-dev           # the campaign store (incant campaign, merge, report)
   libz3-dev                # lib/SMT: incant race (optional; left out without it)
+  libclang-14-dev          # lib/Source: host launches, statement boundaries (optional)
   libgtest-dev libgmock-dev libbenchmark-dev
   llvm-14-tools            # lit and FileCheck for the tool-output tests
   clang-14                 # compiles lib/OpenCL/runtime/harness.cl on its own

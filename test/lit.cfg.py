@@ -25,6 +25,18 @@ config.substitutions.append(("%injectlib", config.inject_lib))
 config.substitutions.append(("%fakefenceapp-fenced", os.path.join(config.test_bin, "incant-fakefenceapp-fenced")))
 config.substitutions.append(("%fakefenceapp", os.path.join(config.test_bin, "incant-fakefenceapp")))
 
+# "libclang": incant reads source structure (host launches, statement
+# boundaries): built with libclang's headers and the library is here.
+import ctypes
+if getattr(config, "have_libclang", False):
+    for _lib in ("libclang-14.so.1", "libclang.so.1"):
+        try:
+            ctypes.CDLL(_lib)
+            config.available_features.add("libclang")
+            break
+        except OSError:
+            pass
+
 # A feature per command the tool was built with ("cmd-campaign"): a command
 # left out for want of an optional library marks its tests unsupported
 # (test/<command>/lit.local.cfg).

@@ -328,12 +328,15 @@ KernelReport Checker::run() {
     B.Item = Bar.Item;
     B.PtxLine = lineOf(Bar.Item);
     B.Loc = F.loc(Bar.Item);
-    B.Text = Bar.Assumed ? "bar.sync 0 (assumed)" : ptx::printInstruction(F.inst(Bar.Item));
+    B.Text = !Bar.Assumed ? ptx::printInstruction(F.inst(Bar.Item))
+             : Bar.Kind == ir::BarrierKind::Warp ? "bar.warp.sync -1 (assumed)"
+                                                 : "bar.sync 0 (assumed)";
     B.Kind = Bar.Kind;
     B.Assumed = Bar.Assumed;
     B.Note = Bar.Note;
     if (Bar.Kind == ir::BarrierKind::CTA || Bar.Kind == ir::BarrierKind::Grid ||
-        Bar.Kind == ir::BarrierKind::Cluster)
+        Bar.Kind == ir::BarrierKind::Cluster ||
+        (Bar.Kind == ir::BarrierKind::Warp && Bar.Assumed))
       checkBarrier(B, Bar);
     else
       B.Reason = Bar.Kind == ir::BarrierKind::Warp
@@ -380,7 +383,23 @@ ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
     if (auto Kept = In.Kept.find(F.name()); Kept != In.Kept.end())
       for (const auto &[Item, Why] : Kept->second)
         OK.KeptCalls[Item] = Why;
-    KernelReport K = checkKernel(M, F, OK);
+    auto Known = O.HostLaunches.find(F.name());
+    if (Known == O.HostLaunches.end()) {
+      MR.Kernels.push_back(checkKernel(M, F, OK));
+    } else {
+      for (const KnownLaunch &L : Known->second) {
+        Options OL = OK;
+        OL.Launch = L.Launch;
+        MR.Kernels.push_back(checkKernel(M, F, OL));
+        MR.Kernels.back().Launch = L.Description;
+      }
+    }
+  }
+  for (KernelReport &K : MR.Kernels) {
+    const ir::FunctionIR *Fp = IR.find(K.Name);
+    if (!Fp)
+      continue;
+    const ir::FunctionIR &F = *Fp;
     // Positions in the module as given.
     auto Orig = In.Origins.find(F.name());
     auto Map = [&](unsigned Item, std::string &Fn, unsigned &At,
@@ -398,7 +417,6 @@ ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
       Map(A.Item, A.OriginFunction, A.OriginItem, &A.OriginCalls);
     for (BarrierResult &B : K.Barriers)
       Map(B.Item, B.OriginFunction, B.OriginItem, nullptr);
-    MR.Kernels.push_back(std::move(K));
   }
   if (!Found)
     MR.Error = ir::noKernelNamed(IR, O.Kernel);

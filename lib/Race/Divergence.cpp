@@ -11,6 +11,10 @@ namespace incant::race {
 
 void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
   bool GridWide = Bar.Kind == ir::BarrierKind::Grid;
+  // A warp barrier (one repair assumes): the lanes of a warp must agree.
+  Relation Among = GridWide                              ? Relation::OtherBlocks
+                   : Bar.Kind == ir::BarrierKind::Warp ? Relation::SameWarp
+                                                       : Relation::SameBlock;
   ir::Variance Need = GridWide ? ir::Variance::Grid : ir::Variance::Block;
   // A grid barrier is entered at the first bar.sync of its sequence; after
   // that, one thread of each CTA spins on a counter while the others wait
@@ -70,9 +74,9 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
       }
       Q.push_back(Expr::mkOr(Diff));
     } else {
-      Q.push_back(relationFacts(Enc, Relation::SameBlock, true));
+      Q.push_back(relationFacts(Enc, Among, /*AnyWarp=*/Among != Relation::SameWarp));
     }
-    Relation Rel = GridWide ? Relation::OtherBlocks : Relation::SameBlock;
+    Relation Rel = Among;
     Q.push_back(sharing(Enc, {Pc}, {Pc}, Rel));
     // Values broadcast through memory (a flag thread 0 wrote before a
     // barrier) and reads of memory nothing writes agree.
@@ -87,7 +91,9 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     const smt::Model &Mo = Sv.Res.model();
     B.V = Verdict::Race;
     B.Reason = GridWide ? "two threads of the grid disagree on reaching it"
-                        : "two threads of one CTA disagree on reaching it";
+               : Among == Relation::SameWarp
+                   ? "two lanes of one warp disagree on reaching it"
+                   : "two threads of one CTA disagree on reaching it";
     if (O.Witnesses)
       B.W = witness(Enc, Mo, At, At, NoExpr, NoExpr, {Pc}, {Pc});
     Frame FB{1, NoNode};

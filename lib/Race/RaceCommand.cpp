@@ -33,20 +33,13 @@ std::string accessKey(const Access &A) {
                      A.Reads ? "r" : "", A.Writes ? "w" : "");
 }
 
-/// Adds to \p R the races that \p RU (the unoptimised build) finds between
-/// accesses of which at least one is missing from the optimised build: the
-/// optimiser removed it (a store to memory nothing reads, a copy of an
-/// undefined value), and with it a race of the source. Only for kernels in
-/// which the optimised build, analysed more precisely, shows no race or
-/// divergence.
+} // namespace
+
 /// Wall-clock seconds of one kernel's check in the unoptimised build when
 /// --kernel-time gives none: its libraries' inlined code (a cuda::barrier
 /// pipeline: 175 functions) can take minutes, for races that are extra.
 constexpr double UnoptimisedSeconds = 5;
 
-/// The unoptimised build's check, for addUnoptimisedRaces: only the
-/// kernels whose optimised build shows no race or divergence, and in each
-/// only the pairs with an access that build no longer makes.
 ModuleReport checkUnoptimised(const ptx::Module &MU, const ModuleReport &R,
                               const Options &O) {
   ModuleReport Out;
@@ -60,6 +53,14 @@ ModuleReport checkUnoptimised(const ptx::Module &MU, const ModuleReport &R,
     OU.Kernel = K.Name;
     if (OU.KernelSeconds <= 0)
       OU.KernelSeconds = UnoptimisedSeconds;
+    // The launch this report checked, alone.
+    if (auto Known = O.HostLaunches.find(K.Name); Known != O.HostLaunches.end()) {
+      std::vector<KnownLaunch> One;
+      for (const KnownLaunch &L : Known->second)
+        if (L.Description == K.Launch)
+          One = {L};
+      OU.HostLaunches = {{K.Name, One}};
+    }
     // An asynchronous copy is never the optimiser's to remove (inline asm,
     // intrinsics), though its source line may differ between the builds
     // (the helper it was written in): its pairs are the optimised build's.
@@ -82,7 +83,7 @@ void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
       continue;
     const KernelReport *KU = nullptr;
     for (const KernelReport &C : RU.Kernels)
-      if (C.Name == K.Name)
+      if (C.Name == K.Name && C.Launch == K.Launch)
         KU = &C;
     if (!KU)
       continue;
@@ -133,6 +134,8 @@ void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
   }
 }
 
+namespace {
+
 /// What one file needs besides the options that all share.
 struct FileJob {
   std::string Path;
@@ -176,15 +179,24 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
   // Parameters named on the command line must exist in the kernels checked.
   if (!checkParams(*M, O.Launch, Diags))
     return 2;
+  // The launches the host code makes (each checked with its own values).
+  Options OF = O;
+  if (Lang == KernelLanguage::Cuda && !Cmd.AnyLaunch) {
+    std::string Note;
+    OF.HostLaunches = hostLaunches(J.Path, J.Args, *M, O.Launch, Note);
+    if (!Note.empty())
+      Err << "incant race: note: " << Note << "; every kernel is checked for "
+          << "any launch\n";
+  }
 
-  R = checkModule(*M, O);
+  R = checkModule(*M, OF);
   if (!R.Error.empty()) {
     Diags.error(fmt::format("{}: {}", J.Path, R.Error));
     return 2;
   }
   R.File = J.Path;
   if (MU)
-    addUnoptimisedRaces(R, checkUnoptimised(*MU, R, O));
+    addUnoptimisedRaces(R, checkUnoptimised(*MU, R, OF));
   return 0;
 }
 

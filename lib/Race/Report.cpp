@@ -246,6 +246,8 @@ void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose,
     OS << fmt::format("kernel {}{} at PTX line {}\n", K.Name,
                       K.Demangled.empty() ? "" : " (" + K.Demangled + ")",
                       K.PtxLine);
+    if (!K.Launch.empty())
+      OS << "  launch: " << K.Launch << "\n";
     std::vector<Hazard> Hs = fold(K, Verdict::Race);
     for (const Hazard &H : Hs) {
       const PairResult &P = K.Pairs[H.Pairs[0]];
@@ -433,6 +435,7 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
         {{"name", K.Name},
          {"demangled", K.Demangled},
          {"build", K.Build},
+         {"launch", K.Launch},
          {"ptx_line", K.PtxLine},
          {"accesses", Accs},
          {"pairs", Pairs},

@@ -150,7 +150,10 @@ bool applyRepairs(ptx::Module &M, const ModuleRepair &R,
         Grid = true;
         if (!insertGridBarrier(RW, Func, Item, Serial++))
           return false;
-      } else if (!RW.insertBefore(Func, Item, "bar.sync 0;")) {
+      } else if (!RW.insertBefore(Func, Item,
+                                  C.Kind == ir::BarrierKind::Warp
+                                      ? "bar.warp.sync -1;"
+                                      : "bar.sync 0;")) {
         return false;
       }
     }

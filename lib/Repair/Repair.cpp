@@ -3,6 +3,7 @@
 #include "Paths.h"
 #include "incant/IR/Summary.h"
 #include "incant/IR/Uniformity.h"
+#include "incant/Race/Input.h"
 #include "incant/SMT/Solver.h"
 
 #include <fmt/format.h>
@@ -31,7 +32,7 @@ uint64_t barrierCost(BarrierKind Kind, unsigned Depth) {
   uint64_t C = 1;
   for (unsigned I = 0; I < Depth && C < (uint64_t(1) << 50); ++I)
     C *= 10;
-  return C + (Kind == BarrierKind::Grid ? 12 : 0);
+  return Kind == BarrierKind::Warp ? C : 2 * C + (Kind == BarrierKind::Grid ? 24 : 0);
 }
 
 namespace {
@@ -179,7 +180,8 @@ bool Repairer::inBarrierCall(unsigned Item) const {
 
 bool Repairer::candidate(unsigned Item, BarrierKind K, bool AnyControl) const {
   if (!F.isInstruction(Item) || !inKernel(Item) || Forbidden.count({Item, K}) ||
-      (K == BarrierKind::Grid && !O.GridLevel))
+      (K == BarrierKind::Grid && !O.GridLevel) ||
+      (K == BarrierKind::Warp && !O.WarpLevel))
     return false;
   if (AnyControl)
     return true;
@@ -561,6 +563,12 @@ KernelRepair Repairer::run() {
           for (unsigned I : Path)
             if (candidate(I, Kind, true))
               Clause.insert({I, Kind});
+        // Lanes of one warp: a warp barrier anywhere between them (the
+        // check decides whether the warp's lanes all reach it).
+        if (P.Rel == race::Relation::SameWarp)
+          for (unsigned I : Path)
+            if (candidate(I, BarrierKind::Warp, true))
+              Clause.insert({I, BarrierKind::Warp});
         It = Clauses.emplace(Key, std::move(Clause)).first;
         Learned = true;
       }
@@ -656,8 +664,18 @@ ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
       continue;
     Found = true;
     auto Orig = In.Origins.find(F.name());
+    // The host code's launches: one that covers them all.
+    Options OK = O;
+    std::string Launch;
+    if (auto Known = O.Race.HostLaunches.find(F.name());
+        Known != O.Race.HostLaunches.end() && !Known->second.empty()) {
+      race::KnownLaunch C = race::commonLaunch(Known->second);
+      OK.Race.Launch = C.Launch;
+      Launch = C.Description;
+    }
     MR.Kernels.push_back(repairKernel(
-        In.M, F, Orig == In.Origins.end() ? None : Orig->second, O));
+        In.M, F, Orig == In.Origins.end() ? None : Orig->second, OK));
+    MR.Kernels.back().Launch = Launch;
     // A barrier removed with its call: the call's line in the module given.
     for (Change &C : MR.Kernels.back().Removed) {
       const ptx::Function *Fn = ir::definitionOf(Given, C.OriginFunction);

@@ -128,6 +128,15 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
   if (!race::checkParams(*M, O.Race.Launch, Diags))
     return 2;
+  O.WarpLevel = Lang != KernelLanguage::OpenCL;
+  if (Lang == KernelLanguage::Cuda && !Cmd.AnyLaunch) {
+    std::string Note;
+    O.Race.HostLaunches =
+        race::hostLaunches(Cmd.File, Cmd.CompilerArgs, *M, O.Race.Launch, Note);
+    if (!Note.empty())
+      Err << "incant repair: note: " << Note << "; every kernel is repaired "
+          << "for any launch\n";
+  }
 
   auto Start = std::chrono::steady_clock::now();
   ModuleRepair R = repairModule(*M, O);
@@ -135,10 +144,12 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Diags.error(fmt::format("{}: {}", Cmd.File, R.Error));
     return 2;
   }
-  // nvcc's optimiser may move an access to where no barrier separates it
-  // from its partner (a load into the other branch of the if that guards
-  // the store): then the unoptimised build (-Xcicc -O0), which keeps the
-  // source's structure, is repaired instead if that repairs more kernels.
+  // The builds `incant race` checks: nvcc's optimiser may delete an
+  // access and its race (a store nothing reads), or move an access to
+  // where no barrier separates it from its partner (a load into the other
+  // branch of the if that guards the store); the unoptimised build (-Xcicc
+  // -O0), which keeps the source's structure, is repaired instead where it
+  // has races the optimised build lost, or where it repairs more kernels.
   auto Unrepaired = [](const ModuleRepair &X) {
     unsigned N = 0;
     for (const KernelRepair &K : X.Kernels)
@@ -146,7 +157,8 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return N;
   };
   std::string Build = Lang == KernelLanguage::Cuda ? "optimized" : "";
-  if (Lang == KernelLanguage::Cuda && Unrepaired(R)) {
+  std::string BuildWhy;
+  if (Lang == KernelLanguage::Cuda) {
     Req.Unoptimised = true;
     std::ostringstream Log;
     DiagnosticEngine D(&Log);
@@ -157,12 +169,37 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (UFile)
       UM = ptx::parseModule(UFile, D);
     if (UM) {
-      ModuleRepair UR = repairModule(*UM, O);
-      if (UR.Error.empty() && Unrepaired(UR) < Unrepaired(R)) {
-        R = std::move(UR);
-        M = std::move(UM);
-        File = UFile;
-        Build = "unoptimized";
+      // As incant race reports it: the optimised build's races and those
+      // of the unoptimised build between accesses the optimised one lacks.
+      race::ModuleReport Opt, Unopt = race::checkModule(*UM, O.Race);
+      unsigned Races = 0, Hidden = 0;
+      for (const KernelRepair &K : R.Kernels) {
+        Opt.Kernels.push_back(K.Before);
+        Opt.Kernels.back().Launch = K.Launch;
+        Races += K.Before.Races + K.Before.Divergent;
+      }
+      for (race::KernelReport &K : Unopt.Kernels)
+        if (auto C = O.Race.HostLaunches.find(K.Name);
+            C != O.Race.HostLaunches.end() && !C->second.empty())
+          K.Launch = race::commonLaunch(C->second).Description;
+      race::addUnoptimisedRaces(Opt, Unopt);
+      for (const race::KernelReport &K : Opt.Kernels)
+        Hidden += K.Races + K.Divergent;
+      Hidden -= Races;
+      if (Hidden || Unrepaired(R)) {
+        ModuleRepair UR = repairModule(*UM, O);
+        if (UR.Error.empty() && (Hidden || Unrepaired(UR) < Unrepaired(R))) {
+          BuildWhy = Hidden ? fmt::format(
+                                  "nvcc's unoptimised build has {} race{} "
+                                  "between accesses its optimised build no "
+                                  "longer makes",
+                                  Hidden, Hidden == 1 ? "" : "s")
+                            : "nvcc's optimised build could not be repaired";
+          R = std::move(UR);
+          M = std::move(UM);
+          File = UFile;
+          Build = "unoptimized";
+        }
       }
     }
   }
@@ -175,6 +212,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   Res.File = Cmd.File;
   Res.Seconds = Seconds;
   Res.Build = Build;
+  Res.BuildWhy = BuildWhy;
   ptx::Module Fixed = *M;
   if (!applyRepairs(Fixed, R, Diags))
     return 2;
@@ -200,8 +238,15 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (Src) {
       ir::Inlined In = ir::inlineCalls(*M);
       ir::ModuleIR IR(In.M);
-      SourcePatch SP = makeSourcePatch(Cmd.File, std::string(Src->text()),
-                                       Lang, R, IR);
+      SourcePatch SP =
+          makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R, IR);
+      if (!SP.Complete) { // the source's statements, parsed (libclang)
+        source::Statements Stmts(Cmd.File, Lang == KernelLanguage::Cuda,
+                                 Cmd.CompilerArgs);
+        if (Stmts.ok())
+          SP = makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R, IR,
+                               &Stmts);
+      }
       Res.Edits = SP.Edits;
       Res.PatchComplete = SP.Complete;
       if (SP.Complete) {
@@ -237,9 +282,11 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   for (const KernelRepair &K : R.Kernels)
     Bad |= K.Result == Outcome::Unrepairable || K.After.Unknown ||
            K.After.UnknownBarriers;
-  if (!Cmd.Patch.empty() && Res.Diff.empty() && Changed)
+  if (!Cmd.Patch.empty() && Res.Diff.empty() && Changed) {
     Err << "incant repair: no source patch written to " << Cmd.Patch << ": "
         << Res.PatchProblem << "\n";
+    Bad = true;
+  }
   // A write that fails is the disk's or device's, not the input's.
   return WriteFailed ? 3 : Bad ? 1 : 0;
 }

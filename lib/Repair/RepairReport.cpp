@@ -71,8 +71,8 @@ nlohmann::json countsJson(const race::KernelReport &K) {
 void printRepair(const ModuleRepair &R, const RepairResult &Res,
                  std::ostream &OS, bool Verbose) {
   if (Res.Build == "unoptimized")
-    OS << "note: nvcc's optimised build could not be repaired; this is the "
-          "repair of its unoptimised build (-Xcicc -O0)\n";
+    OS << "note: " << Res.BuildWhy << "; this is the repair of nvcc's "
+          "unoptimised build (-Xcicc -O0)\n";
   for (const KernelRepair &K : R.Kernels) {
     OS << "kernel " << K.Name;
     if (!K.Demangled.empty())
@@ -90,9 +90,13 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
       OS << ": cannot be repaired\n";
       break;
     }
+    if (!K.Launch.empty())
+      OS << "  launch: " << K.Launch << "\n";
     for (const Change &C : K.Added) {
       OS << fmt::format("  add {} barrier before {}, loop depth {}, cost {}\n",
-                        C.Kind == ir::BarrierKind::Grid ? "grid" : "block",
+                        C.Kind == ir::BarrierKind::Grid   ? "grid"
+                        : C.Kind == ir::BarrierKind::Warp ? "warp"
+                                                          : "block",
                         where(C), C.LoopDepth, C.Cost);
       if (const SourceEdit *E = editOf(Res, C))
         OS << (E->Problem.empty()
@@ -156,6 +160,7 @@ nlohmann::json repairToJson(const ModuleRepair &R, const RepairResult &Res) {
   for (const KernelRepair &K : R.Kernels) {
     nlohmann::json KJ = {{"name", K.Name},
                          {"demangled", K.Demangled},
+                         {"launch", K.Launch},
                          {"result", outcomeName(K.Result)},
                          {"rounds", K.Rounds},
                          {"checks", K.Checks},

@@ -20,6 +20,7 @@ struct RepairResult {
   /// For CUDA: "optimized", or "unoptimized" when nvcc's -O0 build was
   /// repaired because the optimised one could not be.
   std::string Build;
+  std::string BuildWhy; ///< Why the unoptimised build was repaired.
   std::string Ptx;    ///< The repaired module.
   bool PtxVerified = false; ///< Checked again from its text.
   std::string PtxProblem;

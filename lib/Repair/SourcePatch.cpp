@@ -215,6 +215,8 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
 std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
   if (K == ir::BarrierKind::Grid)
     return "cooperative_groups::this_grid().sync();";
+  if (K == ir::BarrierKind::Warp)
+    return "__syncwarp();";
   if (Lang == KernelLanguage::OpenCL)
     return Global ? "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"
                   : "barrier(CLK_LOCAL_MEM_FENCE);";
@@ -225,7 +227,8 @@ std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
 
 SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
                             KernelLanguage Lang, const ModuleRepair &R,
-                            const ir::ModuleIR &IR) {
+                            const ir::ModuleIR &IR,
+                            const source::Statements *Stmts) {
   SourcePatch P;
   std::vector<std::string> Lines = splitLines(Source);
   std::map<uint32_t, std::vector<std::string>> Before; // line -> statements
@@ -234,7 +237,7 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
   // __syncthreads(); OpenCL's barrier(...); cooperative groups'
   // g.sync(), this_grid().sync(), cg::sync(g) and synchronize(g).
   static const std::regex OnlyBarrier(
-      R"(^(__syncthreads\s*\(\s*\)|barrier\s*\([^;]*\)|work_group_barrier\s*\([^;]*\))"
+      R"(^(__syncthreads\s*\(\s*\)|__syncwarp\s*\([^;]*\)|barrier\s*\([^;]*\)|work_group_barrier\s*\([^;]*\))"
       R"(|[\w:]+(\(\s*\))?\s*(\.|->)\s*sync\s*\(\s*\))"
       R"(|([\w]+::)*(sync|synchronize)\s*\(\s*\w+\s*\))\s*;$)");
   for (const KernelRepair &K : R.Kernels) {
@@ -274,15 +277,33 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
       std::set<unsigned> Others = Added;
       Others.erase(C.Item);
       E.Line = boundary(*F, C.Item, Path, Lines, Accesses, Others);
+      if (!E.Line && Stmts) {
+        // The statement of a block that holds the position (the source's
+        // syntax tree), or the end of the loop body whose header does.
+        const ir::SourceFrame *Fr = F->loc(C.Item).userFrame();
+        if (Fr && sameFile(Fr->File, Path))
+          if (std::optional<source::Spot> S = Stmts->before(Fr->Line, Fr->Col))
+            E.Line = S->Line;
+      }
       if (!E.Line)
         E.Problem = fmt::format(
             "no statement boundary in the source matches the PTX position "
             "(PTX line {})",
             C.PtxLine);
       if (E.Problem.empty()) {
-        // Copies of one statement (an unrolled loop) get one barrier.
+        // Copies of one statement (an unrolled loop) get one barrier: the
+        // block barrier where some copies have a warp barrier and others
+        // a block barrier (it orders the warp too).
         std::vector<std::string> &At = Before[E.Line];
-        if (std::find(At.begin(), At.end(), E.Text) == At.end())
+        const std::string Warp = barrierText(Lang, ir::BarrierKind::Warp, false);
+        bool Block = C.Kind == ir::BarrierKind::CTA;
+        if (Block)
+          At.erase(std::remove(At.begin(), At.end(), Warp), At.end());
+        bool HasBlock = std::any_of(At.begin(), At.end(), [&](const std::string &T) {
+          return T != Warp && T.find("this_grid") == std::string::npos;
+        });
+        if (std::find(At.begin(), At.end(), E.Text) == At.end() &&
+            !(C.Kind == ir::BarrierKind::Warp && HasBlock))
           At.push_back(E.Text);
         Grid |= C.Kind == ir::BarrierKind::Grid;
       }

@@ -5,7 +5,8 @@
 // starts, all of that line's code is in the same loop, and the line before
 // ends a statement), the barrier statement goes on its own line before
 // it; a removed barrier's line is deleted when it holds only the barrier
-// call. Anything else is not patched, and says why.
+// call. Where those rules find no line, the source's statements (libclang)
+// do. Anything else is not patched, and says why.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_LIB_REPAIR_SOURCEPATCH_H
@@ -13,6 +14,7 @@
 
 #include "incant/IR/FunctionIR.h"
 #include "incant/Repair/Repair.h"
+#include "incant/Source/Statements.h"
 #include "incant/Support/PtxCompiler.h"
 
 #include <string>
@@ -39,9 +41,14 @@ struct SourcePatch {
 /// The edits for the repairs in \p R of a kernel source \p Path (its text
 /// \p Source, language \p Lang), whose PTX (with its calls inlined, as the
 /// repair saw it) is \p IR.
+/// Where the line-based rules find no boundary, \p Stmts (the source's
+/// statements, when libclang read them) places the barrier before the
+/// statement of a block that holds the PTX position's `.loc`, or at the
+/// end of the loop body whose header holds it.
 SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
                             KernelLanguage Lang, const ModuleRepair &R,
-                            const ir::ModuleIR &IR);
+                            const ir::ModuleIR &IR,
+                            const source::Statements *Stmts = nullptr);
 
 /// A unified diff of \p Old and \p New, both named \p Path (a/ and b/).
 std::string unifiedDiff(const std::string &Path, const std::string &Old,

@@ -1,5 +1,6 @@
 // A barrier inside a thread-dependent branch is divergent: the repair
-// takes it out and puts one where every thread passes (a hoist). An
+// takes it out and puts one where every thread passes (a hoist): a warp
+// barrier, since t and t ^ 1 are lanes of one warp. An
 // unnecessary barrier is removed, unless --no-remove.
 // REQUIRES: nvcc
 // RUN: %incant repair %s --grid-dim 1 --kernel divergent --patch %t.diff > %t; test $? -eq 0
@@ -11,15 +12,15 @@
 // RUN: FileCheck %s --check-prefix=KEEP < %t3
 
 // DIV:      kernel _Z9divergentPiPKi (divergent(int*, int const*)): repaired
-// DIV-NEXT:   add block barrier before divergence.cu:[[@LINE+16]] ({{.*}}), loop depth 0, cost 1
-// DIV-NEXT:     source: insert '__syncthreads();' before line [[@LINE+15]]
+// DIV-NEXT:   add warp barrier before divergence.cu:[[@LINE+16]] ({{.*}}), loop depth 0, cost 1
+// DIV-NEXT:     source: insert '__syncwarp();' before line [[@LINE+15]]
 // DIV-NEXT:   remove barrier at divergence.cu:[[@LINE+12]] ({{.*}}): divergent (threads of a block disagree on reaching it)
 // DIV-NEXT:     source: delete line [[@LINE+11]]
 // DIV:        before: 1 race, 1 divergent barrier, 0 unknown pairs; after: 0 races, 0 divergent barriers, 0 unknown pairs
 // DIFF:           s[t] = in[t];
 // DIFF-NEXT:  -    __syncthreads();
 // DIFF-NEXT:     }
-// DIFF-NEXT:  +  __syncthreads();
+// DIFF-NEXT:  +  __syncwarp();
 __global__ void divergent(int *out, const int *in) {
   __shared__ int s[1024];
   unsigned t = threadIdx.x;

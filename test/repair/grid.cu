@@ -1,6 +1,6 @@
 // Blocks exchange data through global memory: only a grid barrier orders
 // them. Without --grid-level the kernel cannot be repaired (exit 1); with
-// it, a grid barrier (cost 1 + 12) and cooperative groups in the patch.
+// it, a grid barrier (cost 2 + 24) and cooperative groups in the patch.
 // REQUIRES: nvcc
 // RUN: %incant repair %s > %t; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=BLOCK < %t
@@ -12,7 +12,7 @@
 // BLOCK:      kernel _Z8exchangePiS_ (exchange(int*, int*)): cannot be repaired
 // BLOCK-NEXT:   cannot repair: write-read on global memory, {{.*}} grid.cu:[[@LINE+15]] and grid.cu:[[@LINE+16]]: threads of two blocks race: only a grid barrier orders them (--grid-level)
 // GRID:       kernel _Z8exchangePiS_ (exchange(int*, int*)): repaired
-// GRID-NEXT:    add grid barrier before grid.cu:[[@LINE+14]] ({{.*}}), loop depth 0, cost 13
+// GRID-NEXT:    add grid barrier before grid.cu:[[@LINE+14]] ({{.*}}), loop depth 0, cost 26
 // GRID-NEXT:      source: insert 'cooperative_groups::this_grid().sync();' before line [[@LINE+13]]
 // GRID:       repaired PTX: checked again by incant race: no race, no divergent barrier
 // DIFF:       +#include <cooperative_groups.h>

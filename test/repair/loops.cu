@@ -2,7 +2,9 @@
 // barriers after its loads and at its end; nested loops (not unrolled, so
 // that each PTX position has a statement of its own, the outer one's end
 // the brace that closes its body), where the cheaper
-// barriers are in the outer loop (cost 10 each, not 100 in the inner one).
+// barriers are in the outer loop (cost 20 each, not 200 in the inner one).
+// The tiled loop runs one warp a block (--block-dim 32): warp barriers
+// order the whole block, at half a block barrier's cost.
 // REQUIRES: nvcc
 // RUN: %incant repair %s --kernel reduce > %t; test $? -eq 0
 // RUN: FileCheck %s --check-prefix=REDUCE < %t
@@ -13,7 +15,7 @@
 // RUN: FileCheck %s --check-prefix=NESTED < %t3
 
 // REDUCE:      kernel _Z6reducePfPKf (reduce(float*, float const*)): repaired
-// REDUCE-NEXT:   add block barrier before loops.cu:[[@LINE+9]] ({{.*}}), loop depth 1, cost 10
+// REDUCE-NEXT:   add block barrier before loops.cu:[[@LINE+9]] ({{.*}}), loop depth 1, cost 20
 // REDUCE-NEXT:     source: insert '__syncthreads();' before line [[@LINE+8]]
 // REDUCE-NOT:    add
 // REDUCE:        after: 0 races, 0 divergent barriers, 0 unknown pairs
@@ -30,17 +32,17 @@ __global__ void reduce(float *out, const float *in) {
 }
 
 // TILED:      kernel _Z5tiledPfPKfi (tiled(float*, float const*, int)): repaired
-// TILED-NEXT:   add block barrier before loops.cu:{{[0-9]+}} ({{.*}}), loop depth 1, cost 10
-// TILED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+17]]
-// TILED-NEXT:   add block barrier before loops.cu:{{[0-9]+}} ({{.*}}), loop depth 1, cost 10
-// TILED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+16]]
+// TILED-NEXT:   add warp barrier before loops.cu:{{[0-9]+}} ({{.*}}), loop depth 1, cost 10
+// TILED-NEXT:     source: insert '__syncwarp();' before line [[@LINE+17]]
+// TILED-NEXT:   add warp barrier before loops.cu:{{[0-9]+}} ({{.*}}), loop depth 1, cost 10
+// TILED-NEXT:     source: insert '__syncwarp();' before line [[@LINE+16]]
 // TILED-NOT:    add
 // TILED:        after: 0 races, 0 divergent barriers, 0 unknown pairs
 // TILED:      source patch (compiled again and checked by incant race):
 // TILEDDIFF:       for (int i = 0; i < n; i += 32) {
-// TILEDDIFF-NEXT: +    __syncthreads();
+// TILEDDIFF-NEXT: +    __syncwarp();
 // TILEDDIFF-NEXT:      s[t] = in[i + t];
-// TILEDDIFF-NEXT: +    __syncthreads();
+// TILEDDIFF-NEXT: +    __syncwarp();
 // TILEDDIFF-NEXT:  #pragma unroll 1
 __global__ void tiled(float *out, const float *in, int n) {
   __shared__ float s[32];
@@ -59,9 +61,9 @@ __global__ void tiled(float *out, const float *in, int n) {
 // The second barrier is at the outer loop's latch (its increment, on the
 // for line): in the source, at the end of the body, before its brace.
 // NESTED:      kernel _Z6nestedPii (nested(int*, int)): repaired
-// NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 10
+// NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 20
 // NESTED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+17]]
-// NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 10
+// NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 20
 // NESTED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+18]]
 // NESTED-NOT:    add
 // NESTED:        after: 0 races, 0 divergent barriers, 0 unknown pairs

@@ -9,9 +9,9 @@
 // RUN: FileCheck %s --check-prefix=SHIFT < %t2
 
 // REDUCE:      kernel tiles: repaired
-// REDUCE-NEXT:   add block barrier before opencl.cl:{{[0-9]+}} ({{.*}}), loop depth 1, cost 10
+// REDUCE-NEXT:   add block barrier before opencl.cl:{{[0-9]+}} ({{.*}}), loop depth 1, cost 20
 // REDUCE-NEXT:     source: insert 'barrier(CLK_LOCAL_MEM_FENCE);' before line [[@LINE+15]]
-// REDUCE-NEXT:   add block barrier before opencl.cl:{{[0-9]+}} ({{.*}}), loop depth 1, cost 10
+// REDUCE-NEXT:   add block barrier before opencl.cl:{{[0-9]+}} ({{.*}}), loop depth 1, cost 20
 // REDUCE-NEXT:     source: insert 'barrier(CLK_LOCAL_MEM_FENCE);' before line [[@LINE+14]]
 // REDUCE-NOT:    add
 // REDUCE:        after: 0 races, 0 divergent barriers, 0 unknown pairs
@@ -32,7 +32,7 @@ __kernel void tiles(__global float *out, __global const float *in, int n) {
 }
 
 // SHIFT:      kernel shift: repaired
-// SHIFT-NEXT:   add block barrier before opencl.cl:[[@LINE+6]] ({{.*}}), loop depth 0, cost 1
+// SHIFT-NEXT:   add block barrier before opencl.cl:[[@LINE+6]] ({{.*}}), loop depth 0, cost 2
 // SHIFT-NEXT:     source: insert 'barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);' before line [[@LINE+5]]
 __kernel void shift(__global int *a, __global int *b) {
   unsigned t = get_local_id(0);

@@ -8,7 +8,7 @@
 // RUN: FileCheck %s --check-prefix=TILE < %t2
 
 // NEIGHBOR:      kernel _Z8neighborPi (neighbor(int*)): repaired
-// NEIGHBOR-NEXT:   add block barrier before shared.cu:[[@LINE+12]] ({{.*}}), loop depth 0, cost 1
+// NEIGHBOR-NEXT:   add block barrier before shared.cu:[[@LINE+12]] ({{.*}}), loop depth 0, cost 2
 // NEIGHBOR-NEXT:     source: insert '__syncthreads();' before line [[@LINE+11]]
 // NEIGHBOR:      repaired PTX: checked again by incant race: no race, no divergent barrier
 // NEIGHBOR:      source patch (compiled again and checked by incant race):
@@ -24,7 +24,7 @@ __global__ void neighbor(int *out) {
 }
 
 // TILE:      kernel _Z4tilePfPKf (tile(float*, float const*)): repaired
-// TILE-NEXT:   add block barrier before shared.cu:[[@LINE+8]] ({{.*}}), loop depth 0, cost 1
+// TILE-NEXT:   add block barrier before shared.cu:[[@LINE+8]] ({{.*}}), loop depth 0, cost 2
 // TILE-NOT:    add
 // TILE:        before: 1 race, {{.*}}; after: 0 races, 0 divergent barriers, 0 unknown pairs
 __global__ void tile(float *out, const float *in) {

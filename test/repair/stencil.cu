@@ -10,7 +10,7 @@
 // RUN: FileCheck %s < %t
 
 // CHECK:      kernel _Z7stencilPfPKf (stencil(float*, float const*)): repaired
-// CHECK-NEXT:   add block barrier before stencil.cu:[[@LINE+12]] ({{.*}}), loop depth 0, cost 1
+// CHECK-NEXT:   add block barrier before stencil.cu:[[@LINE+12]] ({{.*}}), loop depth 0, cost 2
 // CHECK-NEXT:     source: insert '__syncthreads();' before line [[@LINE+11]]
 // CHECK-NOT:    add
 // CHECK:        before: {{[0-9]+}} races, 0 divergent barriers, 0 unknown pairs; after: 0 races, 0 divergent barriers, 0 unknown pairs

@@ -8,9 +8,9 @@
 // RUN: FileCheck %s --check-prefix=NONE < %t
 
 // CHECK:      kernel _Z4tileIiEvPT_ (void tile<int>(int*)): repaired
-// CHECK-NEXT:   add block barrier before template.cu:[[@LINE+11]] {{.*}}, loop depth 0, cost 1
+// CHECK-NEXT:   add block barrier before template.cu:[[@LINE+11]] {{.*}}, loop depth 0, cost 2
 // CHECK:      kernel _Z4tileIfEvPT_ (void tile<float>(float*)): repaired
-// CHECK-NEXT:   add block barrier before template.cu:[[@LINE+9]] {{.*}}, loop depth 0, cost 1
+// CHECK-NEXT:   add block barrier before template.cu:[[@LINE+9]] {{.*}}, loop depth 0, cost 2
 // ONE-NOT:    tile<int>
 // ONE:        kernel _Z4tileIfEvPT_ (void tile<float>(float*)): repaired
 // ONE-NOT:    tile<int>

@@ -77,6 +77,9 @@ void addRace(CLI::App &App, int &Rc) {
                   "Seconds per kernel: once they have passed, the pairs and "
                   "barriers not yet decided are unknown (0: no limit)")
       ->capture_default_str();
+  Sub->add_flag("--any-launch", S.AnyLaunch,
+                "Check every kernel for any launch (default: a .cu file's "
+                "kernels with the launches its host code makes)");
   Sub->add_flag("--optimized", S.Optimized,
                 "Check only nvcc's optimised build of a .cu file (default: "
                 "also its unoptimised build, for races the optimiser hides)");
@@ -131,7 +134,7 @@ void addRace(CLI::App &App, int &Rc) {
       for (const char *N :
            {"--kernel", "--block-dim", "--grid-dim", "--param", "--strict",
             "--optimized", "--kernel-time", "-p", "--diagnostics", "--sarif",
-            "--suppressions", "--baseline-out"})
+            "--suppressions", "--baseline-out", "--any-launch"})
         if (Given(N)) {
           std::cerr << "incant race: " << N << " is for the static check, "
                     << "not --dynamic\n";

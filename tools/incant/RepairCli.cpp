@@ -25,6 +25,9 @@ static void addRepair(CLI::App &App, int &Rc) {
   Sub->add_option("file", Cmd.File, "A .cu, .cl or .ptx file")->required();
   tool::addLaunchOptions(Sub, "Repair", Cmd.Kernel, Cmd.BlockDim,
                          Cmd.GridDim, Cmd.Params);
+  Sub->add_flag("--any-launch", Cmd.AnyLaunch,
+                "Repair every kernel for any launch (default: a .cu file's "
+                "kernels for the launches its host code makes)");
   Sub->add_flag("--grid-level", Cmd.GridLevel,
                 "Also place grid barriers (need a cooperative launch)");
   tool::addSwitch(Sub, "remove", Cmd.Remove,

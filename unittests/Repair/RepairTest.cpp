@@ -79,10 +79,14 @@ race::KernelReport recheck(const Repaired &X, const Options &O,
 }
 
 TEST(Repair, CostsFollowGPURepair) {
-  EXPECT_EQ(barrierCost(ir::BarrierKind::CTA, 0), 1u);
-  EXPECT_EQ(barrierCost(ir::BarrierKind::CTA, 2), 100u);
-  EXPECT_EQ(barrierCost(ir::BarrierKind::Grid, 0), 13u);
-  EXPECT_EQ(barrierCost(ir::BarrierKind::Grid, 1), 22u);
+  EXPECT_EQ(barrierCost(ir::BarrierKind::CTA, 0), 2u);
+  EXPECT_EQ(barrierCost(ir::BarrierKind::CTA, 2), 200u);
+  EXPECT_EQ(barrierCost(ir::BarrierKind::Grid, 0), 26u);
+  EXPECT_EQ(barrierCost(ir::BarrierKind::Grid, 1), 44u);
+  // A warp barrier costs less than a block barrier at its depth and more
+  // than one a loop further out.
+  EXPECT_EQ(barrierCost(ir::BarrierKind::Warp, 0), 1u);
+  EXPECT_EQ(barrierCost(ir::BarrierKind::Warp, 1), 10u);
 }
 
 TEST(Repair, OneBarrierBetweenStoreAndNeighboursLoad) {

@@ -15,6 +15,7 @@
 #include "incant/Support/Diagnostic.h"
 
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,37 @@ bool checkCompilerArgs(const std::vector<std::string> &Args,
 /// (reports an error naming the parameters there are, if not).
 bool checkParams(const ptx::Module &M, const LaunchConfig &L,
                  DiagnosticEngine &Diags);
+
+/// The launches that the host code of the CUDA source \p File makes of the
+/// kernels of \p M (source::readHostLaunches), as Options::HostLaunches:
+/// each with \p Given's values where given, the host code's where it fixes
+/// them (within CUDA's limits), any value elsewhere; a kernel whose address
+/// the host code uses otherwise gets an "any launch" entry too, and a
+/// kernel not launched there none. \p Note says why nothing was read.
+std::map<std::string, std::vector<KnownLaunch>>
+hostLaunches(const std::string &File, const std::vector<std::string> &Args,
+             const ptx::Module &M, const LaunchConfig &Given,
+             std::string &Note);
+
+/// One launch that covers every launch of \p Ls (not empty): the values
+/// they all agree on, any value elsewhere (what a repair must hold for).
+KnownLaunch commonLaunch(const std::vector<KnownLaunch> &Ls);
+
+/// nvcc's unoptimised build \p MU of the source whose optimised build
+/// gave \p R, checked as addUnoptimisedRaces needs it: only the kernels
+/// (and launches) of \p R with no race or divergence, and in each only the
+/// pairs with an access the optimised build no longer makes; 5 s per kernel
+/// unless \p O gives a time.
+ModuleReport checkUnoptimised(const ptx::Module &MU, const ModuleReport &R,
+                              const Options &O);
+
+/// Adds to \p R the races that \p RU (the unoptimised build of the same
+/// source) finds between accesses of which at least one is missing from
+/// the optimised build: the optimiser removed it (a store to memory
+/// nothing reads, a copy of an undefined value), and with it a race of the
+/// source. Only for kernels (and launches) in which the optimised build,
+/// analysed more precisely, shows no race or divergence.
+void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU);
 
 /// clang 14's NVPTX output with -gline-tables-only, made PTX (debug labels
 /// inside call operand lists dropped, `.file 1 "dir" "name"` joined).

@@ -70,6 +70,16 @@ struct LaunchConfig {
   int64_t MaxThreads = 1024;
 };
 
+/// A launch of a kernel that the host code of its source makes (read by
+/// lib/Source): the values it fixes, with the command line's winning.
+struct KnownLaunch {
+  LaunchConfig Launch;
+  /// Where and what: "k.cu:16:3 k<<<1, N>>>: gridDim (1,1,1), blockDim
+  /// (128,1,1), n = 128"; for a kernel whose address escapes, why any
+  /// launch is checked.
+  std::string Description;
+};
+
 /// A barrier assumed at a position of a kernel (for barrier repair).
 struct AssumedBarrier {
   unsigned Item = 0; ///< Body index of the instruction it goes before.
@@ -80,6 +90,11 @@ struct Access;
 
 struct Options {
   LaunchConfig Launch;
+  /// The host code's launches by kernel (PTX name; readHostLaunches in
+  /// Input.h): checkModule checks a kernel named here once per launch,
+  /// with that launch's values where Launch leaves a value open. A kernel
+  /// not named is checked with Launch alone.
+  std::map<std::string, std::vector<KnownLaunch>> HostLaunches;
   /// Check only this kernel (its PTX or demangled name); empty: all.
   std::string Kernel;
   /// Wall-clock limit of one solver query, in milliseconds.
@@ -227,6 +242,9 @@ struct KernelReport {
   /// What was assumed about the launch ("blockDim.y = 1: the kernel never
   /// reads %tid.y or %ntid.y").
   std::vector<std::string> Assumptions;
+  /// The launch checked, as KnownLaunch::Description; "" when the host
+  /// code was not read (the command line's values or any launch).
+  std::string Launch;
   unsigned Races = 0, Safe = 0, Unknown = 0; ///< Pair counts.
   unsigned Divergent = 0;                    ///< Barrier verdicts Race.
   unsigned UnknownBarriers = 0;

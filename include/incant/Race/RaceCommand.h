@@ -2,7 +2,8 @@
 //
 //   incant race FILE.cu|FILE.cl|FILE.ptx... [-p BUILD] [--kernel NAME]
 //       [--block-dim X[,Y,Z]] [--grid-dim X[,Y,Z]] [--param NAME=VALUE]...
-//       [--json] [--strict] [-v] [--arch sm_90] [--optimized] [-X ARG]...
+//       [--json] [--strict] [-v] [--arch sm_90] [--optimized] [--any-launch]
+//       [-X ARG]...
 //       [--timeout MS] [--diagnostics auto|always|never] [--sarif FILE]
 //       [--suppressions FILE] [--baseline-out FILE]
 //
@@ -15,6 +16,12 @@
 // unoptimised build (-Xcicc -O0) too, in which every access the source
 // makes is still there (the optimiser removes stores to memory nothing
 // reads, for example, and with them their races).
+//
+// A .cu file's host code is read too (source::readHostLaunches, where
+// incant has libclang): each kernel it launches is checked once per
+// distinct launch, with the values that launch fixes (the command line's
+// winning), and the report says which launch each check is about. Kernels
+// the host code does not launch, and --any-launch, get any launch.
 //
 // Several files are checked one after the other (their reports in turn;
 // with --json one JSON object a line); -p BUILD takes each file's flags
@@ -59,6 +66,8 @@ struct RaceCommand {
   /// unoptimised build, -Xcicc -O0, is checked too, for races that the
   /// optimiser hides: stores to memory nothing reads, ...).
   bool Optimized = false;
+  /// Ignore the host code's launches (Options::HostLaunches).
+  bool AnyLaunch = false;
   std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
   unsigned TimeoutMs = 5000;             ///< Per solver query.
   double KernelSeconds = 0;              ///< Per kernel (0: no limit).

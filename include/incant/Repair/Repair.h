@@ -18,8 +18,14 @@
 //      without GridLevel). A divergent barrier of the programmer's is taken
 //      out (the races that follow ask for a barrier outside the divergent
 //      code: a hoist); a divergent added one is forbidden.
-//   3. Cheapest set: weighted MaxSAT (smt::MaxSat), a barrier costing
-//      10^(loop depth), a grid barrier 12 more, as in GPURepair.
+//      A pair of lanes of one warp may also be ordered by a warp barrier
+//      (bar.warp.sync -1) anywhere between them; the race checker decides
+//      whether the lanes of a warp all reach it (a divergent one is
+//      forbidden), so it is chosen where a block barrier would diverge
+//      (warp-synchronous code under `if (tid < 32)`).
+//   3. Cheapest set: weighted MaxSAT (smt::MaxSat), barrierCost(): a
+//      block barrier 2 * 10^(loop depth), a grid barrier 24 more (as in
+//      GPURepair, doubled), a warp barrier 10^(loop depth).
 //   4. Re-verify with the barriers assumed (race::Options::Extra, Removed);
 //      repeat until no race and no divergent barrier is left.
 //   5. Removal: each barrier (the programmer's and the added ones, the
@@ -52,6 +58,9 @@ struct Options {
   race::Options Race;
   /// Grid-level barriers as candidates (they need a cooperative launch).
   bool GridLevel = false;
+  /// Warp barriers (bar.warp.sync -1, CUDA's __syncwarp()) as candidates
+  /// for pairs of lanes of one warp (CUDA and PTX; OpenCL C has none).
+  bool WarpLevel = true;
   /// Try removing barriers once the kernel verifies.
   bool Remove = true;
   /// Insert/verify rounds before giving up.
@@ -62,8 +71,10 @@ struct Options {
   double KernelSeconds = 0;
 };
 
-/// The cost of a barrier at loop depth \p Depth: 10^Depth, plus 12 for a
-/// grid barrier (GPURepair's default weights).
+/// The cost of a barrier at loop depth \p Depth: 2 * 10^Depth for a block
+/// barrier, 24 more for a grid barrier (GPURepair's default weights, 10^d
+/// and +12, doubled), 10^Depth for a warp barrier (__syncwarp: cheaper
+/// than a block barrier at the same depth, dearer than one a loop out).
 uint64_t barrierCost(ir::BarrierKind Kind, unsigned Depth);
 
 /// A barrier the repair adds or removes.
@@ -99,6 +110,9 @@ const char *outcomeName(Outcome O);
 
 struct KernelRepair {
   std::string Name, Demangled;
+  /// The launch repaired for (race::KnownLaunch::Description); "" for the
+  /// command line's values alone.
+  std::string Launch;
   Outcome Result = Outcome::Clean;
   std::vector<Change> Added, Removed;
   /// Why it could not be repaired: one line per pair or barrier.

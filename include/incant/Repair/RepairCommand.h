@@ -13,11 +13,20 @@
 // to, removed barrier lines deleted) that is compiled again and checked by
 // the race checker before it is offered; --patch writes it as a diff.
 //
+// The launch: the command line's values; for a .cu file also what the
+// host code's launches of a kernel all agree on (race::hostLaunches) and
+// the kernel's __requires(param == value) equalities; the report says
+// which were used. A .cu file's kernels are checked in both of nvcc's
+// builds as `incant race` checks them: where the unoptimised build (-Xcicc
+// -O0) has races that the optimised one lost with the accesses nvcc
+// deleted, or where it repairs more kernels, that build is repaired.
+//
 // Exit codes: 0 repaired, or nothing to repair; 1 some kernel cannot be
 // repaired (a race no barrier orders, a grid barrier needed without
 // --grid-level) or is not proved race-free after the repair (pairs the
-// checker cannot decide, listed); 2 usage or input error; 3 nvcc or clang
-// is needed and not found.
+// checker cannot decide, listed), or --patch was asked and no verified
+// source patch could be made (the reason is printed); 2 usage or input
+// error; 3 nvcc or clang is needed and not found.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_REPAIR_REPAIRCOMMAND_H
@@ -35,6 +44,7 @@ struct RepairCommand {
   std::string BlockDim, GridDim;   ///< "X[,Y,Z]" as given; "" for symbolic.
   std::vector<std::string> Params; ///< "NAME=VALUE" as given.
   bool GridLevel = false;
+  bool AnyLaunch = false; ///< Ignore the host code's launches.
   bool Remove = true; ///< --no-remove clears it.
   std::string Output; ///< -o: the repaired PTX.
   std::string Patch;  ///< --patch: the source patch as a unified diff.

@@ -1,0 +1,59 @@
+//===- Statements.h - Where a statement may go in a kernel's source -*- C++ -*-===//
+//
+// The statement structure of a CUDA or OpenCL C file (libclang), for
+// placing a barrier the repair adds at a statement boundary: given the
+// source position an instruction comes from (a PTX .loc's line and
+// column), the start of the statement that holds it, among the statements
+// of a block ({ ... }); or, for a position in a loop's header (a for
+// loop's condition or increment, a do-while's condition), which run after
+// the body, the end of that loop's body. Only positions where the
+// statement (or the closing brace) is the first code on its line are
+// given, so that the barrier goes on a line of its own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef INCANT_SOURCE_STATEMENTS_H
+#define INCANT_SOURCE_STATEMENTS_H
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace incant::source {
+
+struct Spot {
+  /// The line to insert before (1-based).
+  uint32_t Line = 0;
+  /// The end of a loop's body (before its closing brace), not the start of
+  /// a statement.
+  bool LoopEnd = false;
+};
+
+class Statements {
+public:
+  /// Parses \p Path (CUDA when \p Cuda, else OpenCL C) with the compiler
+  /// arguments \p Args (-I, -D, ...). ok() is false (problem() says why)
+  /// when it could not, or this build has no libclang.
+  Statements(const std::string &Path, bool Cuda,
+             const std::vector<std::string> &Args);
+  ~Statements();
+  Statements(const Statements &) = delete;
+  Statements &operator=(const Statements &) = delete;
+
+  bool ok() const;
+  const std::string &problem() const { return Problem; }
+
+  /// Where a barrier before the code at \p Line : \p Col goes, or nullopt
+  /// (no statement of a block holds it, or it does not start its line).
+  std::optional<Spot> before(uint32_t Line, uint32_t Col) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> I;
+  std::string Problem;
+};
+
+} // namespace incant::source
+
+#endif // INCANT_SOURCE_STATEMENTS_H

@@ -1,0 +1,203 @@
+//===- Launches.cpp - The host code's launches as race options ------------===//
+#include "incant/IR/Summary.h"
+#include "incant/Race/Input.h"
+#include "incant/Source/HostLaunches.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace incant::race {
+
+namespace {
+
+/// CUDA's limits on a launch (the programming guide's table of technical
+/// specifications): a value outside them makes the launch fail, so it
+/// says nothing about the launches that run.
+bool validBlock(const source::Dims &B) {
+  static constexpr int64_t Max[3] = {1024, 1024, 64};
+  int64_t Product = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!B[D])
+      continue;
+    if (*B[D] < 1 || *B[D] > Max[D])
+      return false;
+    Product *= *B[D];
+  }
+  return Product <= 1024;
+}
+
+bool validGrid(const source::Dims &G) {
+  static constexpr int64_t Max[3] = {2147483647, 65535, 65535};
+  for (unsigned D = 0; D < 3; ++D)
+    if (G[D] && (*G[D] < 1 || *G[D] > Max[D]))
+      return false;
+  return true;
+}
+
+std::string dims(const std::array<std::optional<int64_t>, 3> &D) {
+  auto One = [](const std::optional<int64_t> &V) {
+    return V ? std::to_string(*V) : std::string("any");
+  };
+  return fmt::format("({},{},{})", One(D[0]), One(D[1]), One(D[2]));
+}
+
+bool givenParam(const LaunchConfig &L, const ptx::Function &Fn, unsigned I) {
+  return L.Params.count(Fn.Params[I].Name) || L.Params.count(std::to_string(I));
+}
+
+/// The launch \p H of \p Fn with \p Given's values winning.
+/// \p Where is the launch's position.
+KnownLaunch known(const source::HostLaunch &H, const ptx::Function &Fn,
+                  const LaunchConfig &Given, const std::string &File,
+                  std::string &Where) {
+  KnownLaunch K;
+  K.Launch = Given;
+  bool BlockOk = validBlock(H.Block), GridOk = validGrid(H.Grid);
+  for (unsigned D = 0; D < 3; ++D) {
+    if (!K.Launch.Block[D] && BlockOk)
+      K.Launch.Block[D] = H.Block[D];
+    if (!K.Launch.Grid[D] && GridOk)
+      K.Launch.Grid[D] = H.Grid[D];
+  }
+  std::vector<std::string> Values;
+  bool ArgsFit = H.Args.size() == Fn.Params.size();
+  for (unsigned I = 0; ArgsFit && I < H.Args.size(); ++I) {
+    if (!H.Args[I] || givenParam(Given, Fn, I))
+      continue;
+    K.Launch.Params[Fn.Params[I].Name] = *H.Args[I];
+    std::string Name = I < H.ParamNames.size() && !H.ParamNames[I].empty()
+                           ? H.ParamNames[I]
+                           : Fn.Params[I].Name;
+    Values.push_back(fmt::format("{} = {}", Name, *H.Args[I]));
+  }
+  Where = fmt::format(
+      "{}:{}:{} ({})", std::filesystem::path(File).filename().string(), H.Line,
+      H.Column, H.How == "<<<>>>" ? H.Spelling + "<<<...>>>" : H.How);
+  K.Description = fmt::format("{}: gridDim {}, blockDim {}", Where,
+                              dims(K.Launch.Grid), dims(K.Launch.Block));
+  if (H.Cluster[0] || H.Cluster[1] || H.Cluster[2])
+    K.Description += ", cluster " + dims(H.Cluster);
+  if (H.Cooperative)
+    K.Description += ", cooperative";
+  for (const std::string &V : Values)
+    K.Description += ", " + V;
+  if (!BlockOk || !GridOk)
+    K.Description += fmt::format(
+        " (its {} is outside CUDA's limits: not used)",
+        !BlockOk ? "block" : "grid");
+  if (!ArgsFit)
+    K.Description += fmt::format(" ({} arguments for {} parameters: not used)",
+                                 H.Args.size(), Fn.Params.size());
+  return K;
+}
+
+bool sameLaunch(const LaunchConfig &A, const LaunchConfig &B) {
+  return A.Block == B.Block && A.Grid == B.Grid && A.Params == B.Params;
+}
+
+} // namespace
+
+std::map<std::string, std::vector<KnownLaunch>>
+hostLaunches(const std::string &File, const std::vector<std::string> &Args,
+             const ptx::Module &M, const LaunchConfig &Given,
+             std::string &Note) {
+  std::map<std::string, std::vector<KnownLaunch>> R;
+  source::HostCode H = source::readHostLaunches(File, Args);
+  if (!H.Problem.empty()) {
+    Note = H.Problem;
+    return R;
+  }
+  for (const ptx::ModuleItem &I : M.Items) {
+    const auto *Fn = std::get_if<ptx::Function>(&I);
+    if (!Fn || !Fn->IsEntry)
+      continue;
+    std::vector<KnownLaunch> &Ls = R[Fn->Name];
+    for (const source::HostLaunch &L : H.Launches) {
+      if (L.Kernel != Fn->Name)
+        continue;
+      std::string Where;
+      KnownLaunch K = known(L, *Fn, Given, File, Where);
+      bool Merged = false;
+      for (KnownLaunch &Old : Ls)
+        if (sameLaunch(Old.Launch, K.Launch)) {
+          Old.Description += "; the same at " + Where;
+          Merged = true;
+          break;
+        }
+      if (!Merged)
+        Ls.push_back(std::move(K));
+    }
+    // The kernel's identifier: `fill` of `fill(int*)`, `reduce4` of
+    // `void reduce4<int, 256u>(int*, int*, unsigned int)`, `k` of `ns::k`.
+    std::string Base = ir::demangle(Fn->Name);
+    Base = Base.substr(0, Base.find_first_of("<("));
+    Base = Base.substr(Base.find_last_of(" :") == std::string::npos
+                           ? 0 : Base.find_last_of(" :") + 1);
+    if (Base.empty())
+      Base = Fn->Name;
+    std::string Name = std::filesystem::path(File).filename().string();
+    for (const auto &[Kernel, Line] : H.Escapes)
+      if (Kernel == Base) {
+        Ls.push_back({Given, fmt::format("any launch: {} is used at {}:{} "
+                                         "other than in a launch that incant "
+                                         "reads",
+                                         Kernel, Name, Line)});
+        break;
+      }
+    // __requires(param == value): in every launch that leaves it open.
+    bool Any = Ls.empty();
+    if (Any)
+      Ls.push_back({Given, ""});
+    bool Used = false;
+    for (const source::Requirement &Q : H.Requires) {
+      if (Q.Kernel != Base || Q.Param >= Fn->Params.size() ||
+          givenParam(Given, *Fn, Q.Param))
+        continue;
+      for (KnownLaunch &L : Ls) {
+        auto [It, New] = L.Launch.Params.emplace(Fn->Params[Q.Param].Name, Q.Value);
+        if (!New)
+          continue; // the launch's own value
+        L.Description += fmt::format("{}{} = {} (__requires at {}:{})",
+                                     L.Description.empty() ? "" : ", ", Q.Name,
+                                     Q.Value, Name, Q.Line);
+        Used = true;
+      }
+    }
+    if (Any && Used)
+      Ls.back().Description = "any launch with " + Ls.back().Description;
+    else if (Any)
+      Ls.pop_back();
+    if (Ls.empty())
+      R.erase(Fn->Name);
+  }
+  return R;
+}
+
+KnownLaunch commonLaunch(const std::vector<KnownLaunch> &Ls) {
+  KnownLaunch C = Ls.front();
+  for (const KnownLaunch &L : Ls) {
+    for (unsigned D = 0; D < 3; ++D) {
+      if (C.Launch.Block[D] != L.Launch.Block[D])
+        C.Launch.Block[D].reset();
+      if (C.Launch.Grid[D] != L.Launch.Grid[D])
+        C.Launch.Grid[D].reset();
+    }
+    for (auto It = C.Launch.Params.begin(); It != C.Launch.Params.end();) {
+      auto Other = L.Launch.Params.find(It->first);
+      It = Other == L.Launch.Params.end() || Other->second != It->second
+               ? C.Launch.Params.erase(It)
+               : std::next(It);
+    }
+  }
+  if (Ls.size() > 1) {
+    C.Description = fmt::format("what the {} launches agree on: gridDim {}, "
+                                "blockDim {}",
+                                Ls.size(), dims(C.Launch.Grid), dims(C.Launch.Block));
+    for (const auto &[Name, V] : C.Launch.Params)
+      C.Description += fmt::format(", {} = {}", Name, V);
+  }
+  return C;
+}
+
+} // namespace incant::race
