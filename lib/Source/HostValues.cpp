@@ -255,15 +255,9 @@ std::optional<int64_t> HostValues::intOf(int N, unsigned Depth) const {
     return std::nullopt;
   if (std::optional<int64_t> V = evaluate(X.C))
     return V;
+  if (int S = strip(N); S != N) // a cast, parentheses
+    return intOf(S, Depth + 1);
   switch (X.K) {
-  case CXCursor_UnexposedExpr:
-  case CXCursor_ParenExpr:
-  case CXCursor_CStyleCastExpr:
-  case CXCursor_CXXFunctionalCastExpr:
-  case CXCursor_CXXStaticCastExpr: {
-    int S = strip(N);
-    return S == N ? std::nullopt : intOf(S, Depth + 1);
-  }
   case CXCursor_DeclRefExpr: {
     CXCursor V = lc().clang_getCursorReferenced(X.C);
     if (lc().clang_getCursorKind(V) != CXCursor_VarDecl || !unmodified(V))
@@ -303,15 +297,9 @@ Dims HostValues::dimOf(int N, unsigned Depth) const {
     std::optional<int64_t> V = intOf(N, Depth + 1);
     return V ? Dims{V, 1, 1} : Dims{std::nullopt, 1, 1};
   }
+  if (int S = strip(N); S != N) // a cast, parentheses
+    return dimOf(S, Depth + 1);
   switch (X.K) {
-  case CXCursor_UnexposedExpr:
-  case CXCursor_ParenExpr:
-  case CXCursor_CStyleCastExpr:
-  case CXCursor_CXXFunctionalCastExpr:
-  case CXCursor_CXXStaticCastExpr: {
-    int S = strip(N);
-    return S == N ? Unknown : dimOf(S, Depth + 1);
-  }
   case CXCursor_CallExpr: {
     // A dim3 constructor: (x, y, z) with defaults 1, or a copy.
     unsigned Args = numArgs(N);
