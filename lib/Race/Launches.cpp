@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <filesystem>
 
 namespace incant::race {
@@ -92,6 +93,30 @@ KnownLaunch known(const source::HostLaunch &H, const ptx::Function &Fn,
   return K;
 }
 
+/// \p Mangled with each anonymous namespace spelled as clang spells it
+/// (`12_GLOBAL__N_1`): nvcc names one after the file
+/// (`46_GLOBAL__N__ec5de1b9_13_ci_kernels_cu_2293c141`), so that the host
+/// code's name of a kernel there (libclang's) and its .entry's differ.
+std::string anonymousAsClang(const std::string &Mangled) {
+  static const std::string Anon = "_GLOBAL__N_";
+  std::string Out;
+  size_t At = 0;
+  for (size_t P; (P = Mangled.find(Anon, At)) != std::string::npos;) {
+    size_t Digits = P;
+    while (Digits > At && std::isdigit(static_cast<unsigned char>(Mangled[Digits - 1])))
+      --Digits;
+    size_t Length = Digits < P ? std::stoul(Mangled.substr(Digits, P - Digits)) : 0;
+    if (Digits == P || P + Length > Mangled.size() || Length < Anon.size()) {
+      Out += Mangled.substr(At, P + Anon.size() - At);
+      At = P + Anon.size();
+      continue;
+    }
+    Out += Mangled.substr(At, Digits - At) + "12_GLOBAL__N_1";
+    At = P + Length;
+  }
+  return Out + Mangled.substr(At);
+}
+
 bool sameLaunch(const LaunchConfig &A, const LaunchConfig &B) {
   return A.Block == B.Block && A.Grid == B.Grid && A.Params == B.Params;
 }
@@ -113,8 +138,9 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
     if (!Fn || !Fn->IsEntry)
       continue;
     std::vector<KnownLaunch> &Ls = R[Fn->Name];
+    const std::string Entry = anonymousAsClang(Fn->Name);
     for (const source::HostLaunch &L : H.Launches) {
-      if (L.Kernel != Fn->Name)
+      if (L.Kernel != Fn->Name && anonymousAsClang(L.Kernel) != Entry)
         continue;
       std::string Where;
       KnownLaunch K = known(L, *Fn, Given, File, Where);

@@ -84,6 +84,28 @@ bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
   return raceFree(race::checkModule(*M, O), R, Why);
 }
 
+/// The races nvcc's unoptimised build \p UM has between accesses that the
+/// optimised build repaired in \p R no longer makes, as incant race
+/// reports them, for the launch each kernel was repaired for.
+unsigned hiddenRaces(const ptx::Module &UM, const ModuleRepair &R,
+                     const race::Options &O) {
+  race::Options Common = O;
+  for (auto &[Kernel, Ls] : Common.HostLaunches)
+    if (!Ls.empty())
+      Ls = {race::commonLaunch(Ls)};
+  race::ModuleReport Opt;
+  unsigned Races = 0, All = 0;
+  for (const KernelRepair &K : R.Kernels) {
+    Opt.Kernels.push_back(K.Before);
+    Opt.Kernels.back().Launch = K.Launch;
+    Races += K.Before.Races + K.Before.Divergent;
+  }
+  race::addUnoptimisedRaces(Opt, race::checkUnoptimised(UM, Opt, Common));
+  for (const race::KernelReport &K : Opt.Kernels)
+    All += K.Races + K.Divergent;
+  return All - Races;
+}
+
 } // namespace
 
 int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
@@ -169,23 +191,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (UFile)
       UM = ptx::parseModule(UFile, D);
     if (UM) {
-      // As incant race reports it: the optimised build's races and those
-      // of the unoptimised build between accesses the optimised one lacks.
-      race::ModuleReport Opt, Unopt = race::checkModule(*UM, O.Race);
-      unsigned Races = 0, Hidden = 0;
-      for (const KernelRepair &K : R.Kernels) {
-        Opt.Kernels.push_back(K.Before);
-        Opt.Kernels.back().Launch = K.Launch;
-        Races += K.Before.Races + K.Before.Divergent;
-      }
-      for (race::KernelReport &K : Unopt.Kernels)
-        if (auto C = O.Race.HostLaunches.find(K.Name);
-            C != O.Race.HostLaunches.end() && !C->second.empty())
-          K.Launch = race::commonLaunch(C->second).Description;
-      race::addUnoptimisedRaces(Opt, Unopt);
-      for (const race::KernelReport &K : Opt.Kernels)
-        Hidden += K.Races + K.Divergent;
-      Hidden -= Races;
+      unsigned Hidden = hiddenRaces(*UM, R, O.Race);
       if (Hidden || Unrepaired(R)) {
         ModuleRepair UR = repairModule(*UM, O);
         if (UR.Error.empty() && (Hidden || Unrepaired(UR) < Unrepaired(R))) {

@@ -5,6 +5,7 @@
 #include "ClangTree.h"
 #include "HostValues.h"
 
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -55,6 +56,24 @@ std::string deviceName(std::string M) {
   size_t At = M.find(Stub);
   if (At == std::string::npos)
     return M;
+  // Left to right over the <length><identifier> components of the name:
+  // unambiguous, where reading the length back from the stub would take an
+  // identifier's last digit (`12_GLOBAL__N_1` of an anonymous namespace).
+  size_t P = M.rfind("_Z", 0) == 0 ? 2 : M.size();
+  if (P < M.size() && M[P] == 'N')
+    ++P;
+  while (P < M.size() && std::isdigit(static_cast<unsigned char>(M[P]))) {
+    size_t Q = P;
+    while (Q < M.size() && std::isdigit(static_cast<unsigned char>(M[Q])))
+      ++Q;
+    size_t Len = std::stoul(M.substr(P, Q - P));
+    if (Len > M.size() - Q)
+      break;
+    if (Len > Stub.size() && M.compare(Q, Stub.size(), Stub) == 0)
+      return M.substr(0, P) + std::to_string(Len - Stub.size()) +
+             M.substr(Q + Stub.size());
+    P = Q + Len;
+  }
   size_t Digits = At;
   while (Digits > 0 && M[Digits - 1] >= '0' && M[Digits - 1] <= '9')
     --Digits;

@@ -3,6 +3,9 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+#include <string>
+
 namespace incant::source {
 
 namespace {
@@ -16,11 +19,20 @@ struct Loaded {
 Loaded load() {
   Loaded L;
   void *H = nullptr;
-  for (const char *Name : {"libclang-14.so.1", "libclang.so.1", "libclang-14.so"})
-    if ((H = dlopen(Name, RTLD_NOW | RTLD_LOCAL)))
-      break;
+  // $INCANT_LIBCLANG names the library (another version, another place).
+  if (const char *Named = std::getenv("INCANT_LIBCLANG"); Named && *Named) {
+    if (!(H = dlopen(Named, RTLD_NOW | RTLD_LOCAL))) {
+      L.Why = std::string("libclang ($INCANT_LIBCLANG=") + Named +
+              ") cannot be opened: " + dlerror();
+      return L;
+    }
+  } else {
+    for (const char *Name : {"libclang-14.so.1", "libclang.so.1", "libclang-14.so"})
+      if ((H = dlopen(Name, RTLD_NOW | RTLD_LOCAL)))
+        break;
+  }
   if (!H) {
-    L.Why = "libclang (Debian's libclang1-14) is not installed";
+    L.Why = "libclang (libclang-14.so.1, Debian's libclang1-14) is not installed";
     return L;
   }
 #define INCANT_LIBCLANG_LOAD(F)                                                \

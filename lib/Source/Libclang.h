@@ -2,9 +2,10 @@
 //
 // The functions of libclang's C API that lib/Source uses, found with
 // dlopen/dlsym in Debian's libclang-14.so.1 (or libclang.so.1) when the
-// first file is parsed, so that incant starts on machines without it (the
-// GPU machine): there the host code is simply not read. The declarations
-// come from libclang-14-dev's headers at build time.
+// first file is parsed ($INCANT_LIBCLANG names another), so that incant
+// starts on machines without it (the GPU machine): there the host code is
+// not read, and a note says so. The declarations come from
+// libclang-14-dev's headers at build time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_LIB_SOURCE_LIBCLANG_H

@@ -9,6 +9,10 @@
 // RUN: %incant race %s --any-launch > %t; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=ANY < %t
 // RUN: %incant race %s --json | FileCheck %s --check-prefix=JSON
+// Without libclang: a note naming it, and any launch.
+// RUN: env INCANT_LIBCLANG=%t.none.so %incant race %s > %t 2> %t.err; test $? -eq 1
+// RUN: FileCheck %s --check-prefix=ANY < %t
+// RUN: FileCheck %s --check-prefix=NOLIB < %t.err
 
 #include <cstdio>
 #define N 128
@@ -24,10 +28,11 @@ int main() {
 }
 
 // ONE: kernel _Z4fillPi
-// ONE-NEXT: launch: host-launch.cu:21:3 (fill<<<...>>>): gridDim (1,1,1), blockDim (128,1,1)
+// ONE-NEXT: launch: host-launch.cu:25:3 (fill<<<...>>>): gridDim (1,1,1), blockDim (128,1,1)
 // ONE: summary: 0 races, 0 divergent barriers; pairs: 0 race, 1 safe, 0 unknown
-// CLI: launch: host-launch.cu:21:3 (fill<<<...>>>): gridDim (2,1,1), blockDim (128,1,1)
+// CLI: launch: host-launch.cu:25:3 (fill<<<...>>>): gridDim (2,1,1), blockDim (128,1,1)
 // CLI: race: write-write on global memory, {{.*}} between threads of different blocks
 // ANY-NOT: launch:
 // ANY: race: write-write on global memory, {{.*}} between threads of different blocks
-// JSON: "launch":"host-launch.cu:21:3 (fill<<<...>>>): gridDim (1,1,1), blockDim (128,1,1)"
+// NOLIB: incant race: note: libclang ($INCANT_LIBCLANG={{.*}}none.so) cannot be opened: {{.*}}; every kernel is checked for any launch
+// JSON: "launch":"host-launch.cu:25:3 (fill<<<...>>>): gridDim (1,1,1), blockDim (128,1,1)"

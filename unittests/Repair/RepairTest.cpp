@@ -165,7 +165,7 @@ TEST(Repair, InterBlockRaceNeedsGridLevel) {
   EXPECT_EQ(K.Result, Outcome::Repaired) << problems(K);
   ASSERT_EQ(K.Added.size(), 1u);
   EXPECT_EQ(K.Added[0].Kind, ir::BarrierKind::Grid);
-  EXPECT_EQ(K.Added[0].Cost, 13u);
+  EXPECT_EQ(K.Added[0].Cost, 26u);
   // The inserted sequence is recognised as a grid barrier.
   race::KernelReport R = recheck(G, O, "_Z8exchangePiS_");
   EXPECT_EQ(R.Races, 0u);
