@@ -186,6 +186,9 @@ def one(incant, suite, path, oversize="refuse"):
                       for a in k["removed"]]
     rec["cost"] = sum(k["added_cost"] for k in ks)
     rec["patch"] = j["patch"]["verified"]
+    if "problem" in j["patch"]:
+        rec["patch_problem"] = j["patch"]["problem"][:300]
+    rec["build"] = j.get("build", "")
 
     # Ground truth: the commented-out barriers.
     if gt:
@@ -266,6 +269,20 @@ def summarise(recs):
     print(f"kernels: {n}")
     for k, v in sorted(by.items(), key=lambda kv: -kv[1]):
         print(f"  {k:17} {v:4}  {100.0 * v / n:5.1f} %")
+    proved = sum(r["outcome"] in ("clean", "repaired") for r in recs)
+    print(f"repaired or clean, every pair proved: {proved} of {n}")
+    rep = [r for r in recs if r["outcome"] == "repaired"]
+    if rep:
+        pv = sum(bool(r.get("patch")) for r in rep)
+        print(f"repaired with a source patch that compiled and verified: "
+              f"{pv} of {len(rep)} ({100.0 * pv / len(rep):.1f} %)")
+        why = {}
+        for r in rep:
+            if not r.get("patch"):
+                k = r.get("patch_problem", "?").split(":")[0][:70]
+                why[k] = why.get(k, 0) + 1
+        for k, v in sorted(why.items(), key=lambda kv: -kv[1]):
+            print(f"    no verified patch: {v:3}  {k}")
     secs = [r["seconds"] for r in recs if "seconds" in r]
     walls = [r["wall"] for r in recs if isinstance(r.get("wall"), float)]
     if secs:
