@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <random>
 
 namespace incant::cuda {
@@ -146,17 +147,38 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   Checker S(Libs, Diags);
   harness::RunResult Res;
   CUdevice Dev = 0;
-  if (!State.activate(Diags) ||
-      !S.check(D.cuDeviceGet(&Dev, static_cast<int>(Device)), "cuDeviceGet"))
+  if (!S.check(D.cuDeviceGet(&Dev, static_cast<int>(Device)), "cuDeviceGet"))
     return ErrorKind::Device;
-  char Name[256] = {};
-  D.cuDeviceGetName(Name, sizeof(Name), Dev);
   int Ma = 0, Mi = 0, SMs = 0, MaxThreads = 1024;
   D.cuDeviceGetAttribute(&Ma, CU_ATTR_COMPUTE_CAPABILITY_MAJOR, Dev);
   D.cuDeviceGetAttribute(&Mi, CU_ATTR_COMPUTE_CAPABILITY_MINOR, Dev);
+  const std::string Arch = fmt::format("sm_{}{}", Ma, Mi);
+  // NVRTC and the SASS check need no context: the harness compiles on
+  // another thread while the device's context is made (a fresh process
+  // spends about as long on each).
+  CompiledKernels Here;
+  std::string CompileLog;
+  bool NeedCompile =
+      !Compiled || !Compiled->Module || Compiled->Module->Arch != Arch;
+  std::future<bool> Compiling;
+  if (NeedCompile)
+    Compiling = std::async(std::launch::async, [&] {
+      return compileCached(Libs, G, Arch, Here, CompileLog);
+    });
+  bool Active = State.activate(Diags);
+  if (NeedCompile) {
+    if (!Compiling.get()) {
+      Diags.error("NVRTC failed to compile the harness:\n" + CompileLog);
+      return ErrorKind::Internal;
+    }
+    Compiled = &Here;
+  }
+  if (!Active)
+    return ErrorKind::Device;
+  char Name[256] = {};
+  D.cuDeviceGetName(Name, sizeof(Name), Dev);
   D.cuDeviceGetAttribute(&SMs, CU_ATTR_MULTIPROCESSOR_COUNT, Dev);
   D.cuDeviceGetAttribute(&MaxThreads, CU_ATTR_MAX_THREADS_PER_BLOCK, Dev);
-  const std::string Arch = fmt::format("sm_{}{}", Ma, Mi);
   harness::DeviceInfo &Info = Res.Device;
   Info.Backend = "cuda";
   Info.Index = Device;
@@ -183,15 +205,6 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
     return ErrorKind::Device;
   }
 
-  CompiledKernels Here;
-  if (!Compiled || !Compiled->Module || Compiled->Module->Arch != Arch) {
-    std::string Log;
-    if (!compileCached(Libs, G, Arch, Here, Log)) {
-      Diags.error("NVRTC failed to compile the harness:\n" + Log);
-      return ErrorKind::Internal;
-    }
-    Compiled = &Here;
-  }
   Res.OptCheck = Compiled->Opt.line();
   CUmodule Module = nullptr;
   CUfunction TestFn = nullptr, HistFn = nullptr;

@@ -313,9 +313,13 @@ KernelReport Checker::run() {
     R.Notes.push_back("the control flow is irreducible: loops without a "
                       "single header are not analysed as loops");
 
+  size_t Done = 0, Total = Items.size() * (Items.size() + 1) / 2;
   for (unsigned I = 0; I < Items.size(); ++I)
-    for (unsigned J = I; J < Items.size(); ++J)
+    for (unsigned J = I; J < Items.size(); ++J) {
+      if (O.Progress)
+        O.Progress(R.Name, Done++, Total);
       checkPair(I, J);
+    }
   if (!CallNote.empty())
     for (PairResult &P : R.Pairs)
       if (P.V == Verdict::Safe && P.Reason.find("barrier") != std::string::npos) {

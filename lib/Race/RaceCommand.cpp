@@ -1,6 +1,7 @@
 //===- RaceCommand.cpp - `incant race`: data races and divergence ---------===//
 #include "incant/Race/RaceCommand.h"
 #include "incant/IR/FunctionIR.h"
+#include "incant/IR/Summary.h"
 #include "incant/PTX/Module.h"
 #include "incant/PTX/ModuleCheck.h"
 #include "incant/Race/CompileDatabase.h"
@@ -11,15 +12,18 @@
 #include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
 #include "incant/Support/Process.h"
+#include "incant/Support/Progress.h"
 #include "incant/Support/PtxCompiler.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 namespace incant::race {
 
@@ -36,8 +40,10 @@ std::string accessKey(const Access &A) {
 } // namespace
 
 /// Wall-clock seconds of one kernel's check in the unoptimised build when
-/// --kernel-time gives none: its libraries' inlined code (a cuda::barrier
-/// pipeline: 175 functions) can take minutes, for races that are extra.
+/// the options give none (incant race: when --kernel-time is not given;
+/// the optimised build's default is longer): its libraries' inlined code
+/// (a cuda::barrier pipeline: 175 functions) can take minutes, for races
+/// that are extra.
 constexpr double UnoptimisedSeconds = 5;
 
 ModuleReport checkUnoptimised(const ptx::Module &MU, const ModuleReport &R,
@@ -156,16 +162,34 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
   Req.Arch = J.Arch;
   Req.Args = J.Args;
   Req.Verbose = Cmd.Verbose;
-  std::shared_ptr<SourceFile> File = kernelPtx(J.Path, Req, Diags, Err, Failed);
+  // The two builds run at once (nvcc is most of a small file's time); the
+  // unoptimised one's messages are kept apart and shown after the other's.
+  std::shared_ptr<SourceFile> Unopt;
+  std::ostringstream UnoptErr;
+  DiagnosticEngine UnoptDiags(&UnoptErr);
+  int UnoptFailed = 0;
+  // (A future of std::async waits for its thread even when unwinding.)
+  std::future<void> UnoptBuild;
+  if (Lang == KernelLanguage::Cuda && !Cmd.Optimized) {
+    CompileRequest U = Req;
+    U.Unoptimised = true;
+    UnoptBuild = std::async(std::launch::async, [&, U] {
+      Unopt = kernelPtx(J.Path, U, UnoptDiags, UnoptErr, UnoptFailed);
+    });
+  }
+  std::shared_ptr<SourceFile> File =
+      kernelPtx(J.Path, Req, Diags, Err, Failed);
+  if (UnoptBuild.valid()) {
+    UnoptBuild.get();
+    // Its messages (--verbose's command line, or its failure) only where
+    // the optimised build succeeded: a failure is reported once.
+    if (File)
+      Err << UnoptErr.str();
+    if (File && !Unopt)
+      return UnoptFailed;
+  }
   if (!File)
     return Failed;
-  std::shared_ptr<SourceFile> Unopt;
-  if (Lang == KernelLanguage::Cuda && !Cmd.Optimized) {
-    Req.Unoptimised = true;
-    Unopt = kernelPtx(J.Path, Req, Diags, Err, Failed);
-    if (!Unopt)
-      return Failed;
-  }
   std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
   if (!M || !ptx::checkModule(*M, Diags))
     return 2;
@@ -189,14 +213,30 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
           << "any launch\n";
   }
 
+  // A long file shows which kernel and pair it is at (standard error, on a
+  // terminal, after a second).
+  ProgressLine Progress(Err);
+  OF.Progress = [&](const std::string &Kernel, size_t Done, size_t Total) {
+    Progress.update([&] {
+      return fmt::format("race: {}: pair {} of {}, {:.0f} s",
+                         ir::demangle(Kernel), Done + 1, Total,
+                         Progress.elapsed());
+    });
+  };
   R = checkModule(*M, OF);
   if (!R.Error.empty()) {
     Diags.error(fmt::format("{}: {}", J.Path, R.Error));
     return 2;
   }
   R.File = J.Path;
-  if (MU)
-    addUnoptimisedRaces(R, checkUnoptimised(*MU, R, OF));
+  if (MU) {
+    // The unoptimised build's check: UnoptimisedSeconds per kernel unless
+    // --kernel-time is given (its default is the optimised build's).
+    Options OU = OF;
+    if (!Cmd.KernelTimeGiven)
+      OU.KernelSeconds = 0;
+    addUnoptimisedRaces(R, checkUnoptimised(*MU, R, OU));
+  }
   return 0;
 }
 

@@ -171,6 +171,7 @@ void addRace(CLI::App &App, int &Rc) {
     O.Static.Json = O.Json;
     O.Static.Arch = O.Arch;
     O.Static.ArchGiven = Given("--arch");
+    O.Static.KernelTimeGiven = Given("--kernel-time");
     O.Static.CompilerLines =
         O.Diagnostics == "always" ||
         (O.Diagnostics == "auto" && isatty(STDOUT_FILENO));

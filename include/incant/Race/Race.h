@@ -39,8 +39,8 @@
 
 #include <array>
 #include <cstdint>
-#include <iosfwd>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <set>
@@ -121,6 +121,11 @@ struct Options {
   /// Only the pairs of accesses this accepts are checked (none: all); the
   /// others are left out of KernelReport::Pairs.
   std::function<bool(const Access &, const Access &)> PairFilter;
+  /// Called before each pair of accesses is checked, with the kernel's
+  /// name, the pairs done and their number (a progress display); may be
+  /// empty.
+  std::function<void(const std::string &Kernel, size_t Done, size_t Total)>
+      Progress;
 };
 
 enum class Verdict : uint8_t { Safe, Race, Unknown };

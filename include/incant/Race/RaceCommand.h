@@ -70,7 +70,12 @@ struct RaceCommand {
   bool AnyLaunch = false;
   std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
   unsigned TimeoutMs = 5000;             ///< Per solver query.
-  double KernelSeconds = 0;              ///< Per kernel (0: no limit).
+  /// Per kernel (0: no limit): what is not decided by then is unknown.
+  double KernelSeconds = DefaultKernelSeconds;
+  static constexpr double DefaultKernelSeconds = 60;
+  /// Whether --kernel-time was given: then the unoptimised build's check
+  /// has the same limit (else a shorter one of its own).
+  bool KernelTimeGiven = false;
   /// Head races and divergent barriers with `file:line:col: warning:`.
   bool CompilerLines = false;
   std::string SarifPath;        ///< --sarif: write the findings here.
