@@ -104,19 +104,21 @@ bool mappedAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
     if (!S || S->K != SymKind::Opaque || S->Item == ~0u ||
         !TV.function().isInstruction(S->Item))
       continue;
-    const Instruction &I = TV.function().inst(S->Item);
+    // splitAddress below adds symbols to the pool: S does not outlive it.
+    const unsigned Mapa = S->Item;
+    const Instruction &I = TV.function().inst(Mapa);
     if (I.Name != "mapa" || I.Ops.size() < 3)
       continue;
     AffineForm Rest = F;
     Rest.Terms.erase(M);
     MemoryAccess Local = A;
-    Local.Address = P.add(TV.operand(S->Item, 1), P.fromAffine(Rest));
+    Local.Address = P.add(TV.operand(Mapa, 1), P.fromAffine(Rest));
     Local.Rank = NoExpr;
     splitAddress(TV, Ptrs, Local);
     if (Local.Object.K == ObjectKind::Unknown)
       return false;
     Local.Address = A.Address;
-    Local.Rank = TV.operand(S->Item, 2);
+    Local.Rank = TV.operand(Mapa, 2);
     Local.Space = AddrSpace::SharedCluster;
     A = std::move(Local);
     return true;
@@ -475,7 +477,12 @@ std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV) {
                     ? AddrSpace::Shared
                     : AddrSpace::Generic;
       A.AnyMemory = U.K == ptx::MemoryUse::Unknown;
-      A.Why = U.K == ptx::MemoryUse::Unknown
+      A.Why = U.K == ptx::MemoryUse::Unknown && I.Op != ptx::Opcode::Unknown
+                  ? fmt::format("'{}' without an address operand is a form "
+                                "the analysis does not know: it may read and "
+                                "write any memory",
+                                What)
+              : U.K == ptx::MemoryUse::Unknown
                   ? fmt::format("'{}' is an instruction the analysis does not "
                                 "know: it may read and write any memory",
                                 I.Name)

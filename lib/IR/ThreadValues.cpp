@@ -166,7 +166,10 @@ ExprId ThreadValues::value(unsigned Item, const Operand &O) {
 
 ExprId ThreadValues::operand(unsigned Item, unsigned Idx) {
   const Instruction &I = F->inst(Item);
-  assert(Idx < I.Ops.size());
+  // An instruction with fewer operands than its form has (PTX that ptxas
+  // would refuse): the missing one is a value the analysis cannot know.
+  if (Idx >= I.Ops.size())
+    return opaque(Item, 1000 + Idx, "missing operand", false);
   return value(Item, I.Ops[Idx]);
 }
 

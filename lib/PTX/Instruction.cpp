@@ -1430,6 +1430,12 @@ MemoryUse memoryUse(const Instruction &I) {
     return Set(Bulk ? MemoryUse::Bulk : MemoryUse::Copy, true, true);
   }
   case Opcode::Tensor:
+    // A tile, rows or an allocation's address with no address operand is
+    // a form the analyses do not know: it may touch any memory.
+    if (Addr < 0 && ((N == "wmma" && (M0 == ".load" || M0 == ".store")) ||
+                     N == "ldmatrix" || N == "stmatrix" ||
+                     (N == "tcgen05" && M0 == ".alloc")))
+      return Set(MemoryUse::Unknown, true, true);
     if (N == "wmma" && (M0 == ".load" || M0 == ".store")) {
       U.Collective = true;
       return Set(MemoryUse::Tile, M0 == ".load", M0 == ".store");

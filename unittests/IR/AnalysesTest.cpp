@@ -302,4 +302,65 @@ TEST(IRInliner, CallsBecomeBodies) {
   EXPECT_TRUE(In.Kept.empty());
 }
 
+/// A kernel of the module \p Text (which must parse).
+Kernel kernelOf(const std::string &Text, const std::string &Name) {
+  DiagnosticEngine Diags;
+  std::optional<ptx::Module> M =
+      ptx::parseModule(std::make_shared<SourceFile>("k.ptx", Text), Diags);
+  EXPECT_TRUE(M.has_value()) << Text;
+  return Kernel(Name, std::make_shared<ptx::Module>(std::move(*M)));
+}
+
+TEST(IRMemoryEvents, MatrixRowsWithoutAnAddressMayTouchAnyMemory) {
+  // ptxas refuses an ldmatrix with no address operand; the analyses take
+  // it as touching any memory (the address operand was read out of the
+  // operand list's bounds).
+  Kernel K = kernelOf(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1};
+	ret;
+}
+)",
+                      "k");
+  ASSERT_EQ(K.Accesses.size(), 1u);
+  EXPECT_TRUE(K.Accesses[0].AnyMemory);
+  EXPECT_NE(K.Accesses[0].Why.find("without an address operand"),
+            std::string::npos)
+      << K.Accesses[0].Why;
+}
+
+TEST(IRMemoryEvents, MappedAddressOfAnotherRank) {
+  // mapa's address operand is first evaluated while the mapped address is
+  // split, adding symbols to the pool (the mapa symbol was read after that,
+  // from freed memory: AddressSanitizer, found by RaceFuzzer).
+  Kernel K = kernelOf(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+.reqnctapercluster 2, 1, 1
+{
+	.reg .b32 %r<8>;
+	.shared .align 4 .b8 buf[512];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, buf;
+	shl.b32 %r3, %r1, 2;
+	add.s32 %r4, %r2, %r3;
+	mov.u32 %r6, %cluster_ctarank;
+	xor.b32 %r7, %r6, 1;
+	mapa.shared::cluster.u32 %r5, %r4, %r7;
+	st.shared::cluster.u32 [%r5+4], %r1;
+	ret;
+}
+)",
+                      "k");
+  const MemoryAccess &A = K.access("st.shared::cluster");
+  EXPECT_EQ(A.Space, ptx::AddrSpace::SharedCluster);
+  EXPECT_EQ(A.Object.Name, "buf");
+  EXPECT_NE(A.Rank, NoExpr);
+}
+
 } // namespace

@@ -85,8 +85,8 @@ struct MemoryAccess {
   bool Collective = false;
   /// Tensor memory (tcgen05), which only tcgen05 instructions touch.
   bool TensorMemory = false;
-  /// An instruction the analysis does not know: any memory, tensor memory
-  /// included.
+  /// An instruction the analysis does not know (or a form of one it does
+  /// not: no address operand): any memory, tensor memory included.
   bool AnyMemory = false;
   /// A condition on the thread's choices that the access also needs
   /// (NoExpr: none): the row of a wmma tile a lane touches is below the
