@@ -2,8 +2,8 @@
 //
 // The pieces of checkKernel: collecting accesses and barriers
 // (Check.cpp), the pair queries and their contexts (Pairs.cpp), barrier
-// divergence (Divergence.cpp), witnesses and synchronisation through
-// memory (Witness.cpp).
+// divergence (Divergence.cpp), witnesses (Witness.cpp), synchronisation
+// through memory (MemorySync.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_LIB_RACE_CHECKER_H
@@ -20,6 +20,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace incant::race {
@@ -159,7 +160,62 @@ private:
   void fillThread(Encoder &Enc, const smt::Model &Mo, unsigned T, unsigned Item, ExprId Off,
                   const std::vector<ExprId> &Es, ThreadWitness &W,
                   std::vector<std::pair<std::string, int64_t>> &Params);
+  /// A fence or atomic that might order the pair in a way unsynchronised()
+  /// does not follow, in words; empty when there is none.
   std::string memorySync(unsigned I, unsigned J, Relation R);
+
+  //===-- Synchronisation through memory (MemorySync.cpp) -----------------===//
+  /// Facts that every witness of items I (thread 0) and J (thread 1) in
+  /// which no flag hand-off and no lock orders them satisfies; the patterns
+  /// used go to SyncWhy.
+  Expr unsynchronised(Encoder &Enc, unsigned I, unsigned J, Relation Rel);
+  /// A strong read (Items index) that runs before an access in every
+  /// execution of it: in its iteration, or in a loop with one exit that the
+  /// access follows (Loop, left by the edge ExitFrom -> ExitTo).
+  struct Guard {
+    unsigned Read = 0;
+    unsigned Loop = NoNode, ExitFrom = NoNode, ExitTo = NoNode;
+    /// barrierGuardsOf(): the CTA barrier that hands the read on.
+    unsigned Barrier = NoNode;
+  };
+  std::vector<Guard> guardsOf(unsigned Item);
+  /// Thread T left the guard's loop in its current iteration.
+  Expr guardFacts(Encoder &Enc, unsigned T, const Guard &G);
+  /// What thread T's read \p Read returns.
+  Expr readValue(Encoder &Enc, unsigned T, unsigned Read);
+  /// Thread T's Read returned a value that no release ordered after body
+  /// item X wrote (true when that is not known); Why names the release.
+  Expr unorderedRead(Encoder &Enc, unsigned T, unsigned Read, unsigned X,
+                     unsigned Depth, std::string &Why);
+  /// Every execution of write \p Write (Items index) follows every
+  /// execution of body item X in causality order, as a release that \p
+  /// Read's thread may observe; Depth: how many flag links may lie between.
+  bool orderedAfter(unsigned X, unsigned Write, unsigned Read, unsigned Depth);
+  /// Guards that thread 0 of an access's CTA passes before a barrier that
+  /// comes before the access.
+  std::vector<Guard> barrierGuardsOf(unsigned Item);
+  bool ctaBarrier(unsigned Item) const;
+  bool barrierThenRelease(unsigned X, unsigned Write, ptx::Scope Need);
+  bool linkedThroughFlag(unsigned X, unsigned WI, unsigned Write,
+                         ptx::Scope Need, unsigned Depth);
+  std::optional<Guard> lockHeldAt(unsigned Item, ptx::Scope Need);
+  bool lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken);
+  bool acquireOrders(unsigned Read, unsigned Item, ptx::Scope Need);
+  bool releaseOrders(unsigned FromItem, unsigned Write, ptx::Scope Need);
+  bool releaseOrdersFrom(unsigned Read, unsigned Write, ptx::Scope Need);
+  ptx::Scope acquireNeed(unsigned Read);
+  std::optional<int64_t> initialValue(const ir::MemoryObject &Obj);
+  std::optional<ExprId> writtenValue(unsigned Write, bool &Keeps);
+  bool uniformValue(ExprId E);
+  std::optional<int64_t> constOperand(unsigned Item, unsigned Idx);
+  std::optional<unsigned> singleExit(unsigned Loop, unsigned &Exit);
+  /// Every way from body item From to To (NoNode: the kernel's end) passes
+  /// an instruction for which Pass holds.
+  bool allPathsPass(unsigned From, unsigned To,
+                    const std::function<bool(unsigned)> &Pass);
+  enum class ThreadPair : uint8_t { Same, Distinct, OtherBlocks };
+  /// Whether two threads so related may run body items P and Q.
+  bool mayRunBoth(unsigned P, unsigned Q, ThreadPair Who);
   /// Whether a model's two threads, computed concretely on the kernel's
   /// values (Witness.cpp), make accesses \p I and \p J and touch a common
   /// byte.
@@ -242,6 +298,11 @@ private:
   std::unique_ptr<ir::BarrierIntervals> ClusterBI;
   /// query() uses these intervals instead of the relation's.
   const ir::BarrierIntervals *IntervalsOverride = nullptr;
+  /// query() adds unsynchronised().
+  bool SyncFacts = false;
+  std::vector<std::string> SyncWhy;
+  std::map<std::tuple<unsigned, unsigned, ThreadPair>, bool> RunBoth;
+  std::map<std::tuple<unsigned, unsigned, unsigned, unsigned>, bool> Ordered;
   /// Per asynchronous copy (index in Asyncs) and pair scope: the intervals
   /// with the copy's waits as barriers too.
   std::map<std::pair<unsigned, ir::PairScope>,

@@ -19,16 +19,20 @@ static const char *Dims[] = {"x", "y", "z"};
 Encoder::Encoder(ir::ThreadValues &Values, const LaunchConfig &L)
     : TV(&Values), Launch(L) {
   size_t NL = TV->function().loops().loops().size();
-  UsedLoops[0].assign(NL, 0);
-  UsedLoops[1].assign(NL, 0);
+  for (std::vector<char> &U : UsedLoops)
+    U.assign(NL, 0);
 }
+
+namespace {
+const char *threadKey(unsigned T) { return T == 0 ? "A" : T == 1 ? "B" : "C"; }
+} // namespace
 
 Expr Encoder::fresh(const std::string &Name, bool Bool) {
   return Expr::mkFreshVar(Name, Bool ? smt::Sort::boolean() : smt::Sort::integer());
 }
 
 std::string Encoder::frameKey(Frame Fr) const {
-  std::string K = Fr.Thread ? "B" : "A";
+  std::string K = threadKey(Fr.Thread);
   if (Fr.ShiftLoop != NoNode)
     K += "@L" + std::to_string(Fr.ShiftLoop);
   return K;
@@ -51,14 +55,14 @@ Expr Encoder::nctaid(unsigned D) {
 Expr Encoder::tid(unsigned T, unsigned D) {
   if (Launch.Block[D] == std::optional<int64_t>(1))
     return Expr::mkInt(0);
-  return Expr::mkVar(std::string("tid.") + Dims[D] + (T ? "!B" : "!A"),
+  return Expr::mkVar(std::string("tid.") + Dims[D] + "!" + threadKey(T),
                      smt::Sort::integer());
 }
 
 Expr Encoder::ctaid(unsigned T, unsigned D) {
   if (Launch.Grid[D] == std::optional<int64_t>(1))
     return Expr::mkInt(0);
-  return Expr::mkVar(std::string("ctaid.") + Dims[D] + (T ? "!B" : "!A"),
+  return Expr::mkVar(std::string("ctaid.") + Dims[D] + "!" + threadKey(T),
                      smt::Sort::integer());
 }
 
@@ -90,10 +94,8 @@ std::vector<Expr> Encoder::launchFacts() {
     F.push_back(G.ge(Expr::mkInt(1)) && G.le(Expr::mkInt(MaxGrid[D])));
     if (!N.isConst())
       NonConst.push_back(N);
-    for (unsigned T = 0; T < 2; ++T) {
-      F.push_back(tid(T, D).ge(Expr::mkInt(0)) && tid(T, D).lt(N));
-      F.push_back(ctaid(T, D).ge(Expr::mkInt(0)) && ctaid(T, D).lt(G));
-    }
+    for (unsigned T = 0; T < 2; ++T)
+      F.push_back(idFacts(T, D));
   }
   // At most 1024 threads per CTA.
   int64_t Known = 1;
@@ -108,11 +110,16 @@ std::vector<Expr> Encoder::launchFacts() {
   return F;
 }
 
+Expr Encoder::idFacts(unsigned T, unsigned D) {
+  return tid(T, D).ge(Expr::mkInt(0)) && tid(T, D).lt(ntid(D)) &&
+         ctaid(T, D).ge(Expr::mkInt(0)) && ctaid(T, D).lt(nctaid(D));
+}
+
 //===-- Symbols -----------------------------------------------------------===//
 
 Expr Encoder::iter(unsigned T, unsigned Loop) {
   UsedLoops[T][Loop] = 1;
-  std::string Name = "iter" + std::to_string(Loop) + (T ? "!B" : "!A");
+  std::string Name = "iter" + std::to_string(Loop) + "!" + threadKey(T);
   Expr K = Expr::mkVar(Name, smt::Sort::integer());
   if (IterMade.insert({T, Loop}).second)
     Side.push_back(K.ge(Expr::mkInt(0)));

@@ -1,7 +1,8 @@
 //===- Encoder.h - IR expressions as SMT formulas for two threads ---------===//
 //
 // Turns ThreadValues expressions into integer SMT terms for one of two
-// symbolic threads (0 = A, 1 = B). Thread-local symbols (tid, ctaid, loop
+// symbolic threads (0 = A, 1 = B), and a third (2 = C) that
+// synchronisation through memory may bring in. Thread-local symbols (tid, ctaid, loop
 // counters, opaque values) get one variable per thread; grid-uniform ones
 // (ntid, nctaid, parameters) one shared variable, or the constant the
 // launch configuration gives.
@@ -68,8 +69,11 @@ public:
   smt::Expr linearTid(unsigned T);
   smt::Expr warp(unsigned T);
 
-  /// Facts every launch satisfies: geometry limits, ids within them.
+  /// Facts every launch satisfies: geometry limits, ids within them (of
+  /// threads 0 and 1).
   std::vector<smt::Expr> launchFacts();
+  /// Thread \p T's ids in dimension \p D are within the geometry.
+  smt::Expr idFacts(unsigned T, unsigned D);
   /// Iteration \p k of \p Loop exists for thread \p T: k == 0, or the back
   /// edge was taken in iteration k-1 (with the values of that iteration).
   smt::Expr iterationExists(unsigned T, unsigned Loop);
@@ -152,9 +156,9 @@ private:
   size_t LemmasDone = 0;
   std::set<std::pair<unsigned, unsigned>> IterMade;
   std::map<std::vector<void *>, unsigned> ProductIndex;
-  std::vector<unsigned> Used[2];
+  std::vector<unsigned> Used[3];
   std::vector<LoopVarInstance> Instances;
-  std::vector<char> UsedLoops[2];
+  std::vector<char> UsedLoops[3];
   bool Approx = false;
   unsigned Fresh = 0;
 };

@@ -515,6 +515,8 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
       Q.push_back(Enc.iterationExists(1, L));
     Q.push_back(sharing(Enc, EA, EB, Rel));
     Q.push_back(consistency(Enc, EA, EB, SameThread, Rel));
+    if (SyncFacts)
+      Q.push_back(unsynchronised(Enc, I, J, Rel));
     return Q;
   };
   Solved Sv = solve(Build);
@@ -634,6 +636,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
   // touches each byte once for the whole warp: its lanes do not race.
   bool OneCollective = I == J && X.Collective;
 
+  auto Queries = [&] {
   std::vector<Outcome> Outs;
   for (Relation Rel : Rels) {
     if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
@@ -668,6 +671,9 @@ void Checker::checkPair(unsigned I, unsigned J) {
       Outs.push_back(pairQuery(I, J, Rel, false, Affine));
     }
   }
+  return Outs;
+  };
+  std::vector<Outcome> Outs = Queries();
   // Combine: a race if any, else unknown if any, else safe.
   const Outcome *Race = nullptr, *Unk = nullptr;
   for (const Outcome &Oc : Outs) {
@@ -698,8 +704,22 @@ void Checker::checkPair(unsigned I, unsigned J) {
     P.W = Race->W;
     P.Sources = Race->Sources;
     if (std::string Sync = memorySync(I, J, Race->Rel); !Sync.empty()) {
-      P.V = Verdict::Unknown;
+      // Ask again without the witnesses that flags and locks order.
+      SyncFacts = true;
+      SyncWhy.clear();
+      std::vector<Outcome> Again = Queries();
+      SyncFacts = false;
+      bool Synced = std::all_of(Again.begin(), Again.end(), [](const Outcome &Oc) {
+        return Oc.V == Verdict::Safe;
+      });
+      P.W.reset();
+      P.V = Synced ? Verdict::Safe : Verdict::Unknown;
       P.Reason = Sync;
+      if (Synced) {
+        P.Reason = "ordered through memory: ";
+        for (size_t K = 0; K < SyncWhy.size(); ++K)
+          P.Reason += (K ? "; " : "") + SyncWhy[K];
+      }
     } else if (Race->Reason == "intra-warp only" && X.Item != Y.Item) {
       P.Hint = "the two threads are lanes of one warp: under independent "
                "thread scheduling (sm_70 and later) lanes are not in lockstep, "

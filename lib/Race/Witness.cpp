@@ -1,4 +1,4 @@
-//===- Witness.cpp - Witnesses, and synchronisation through memory --------===//
+//===- Witness.cpp - Witnesses and their replay ---------------------------===//
 #include "Checker.h"
 
 #include <fmt/format.h>
@@ -239,70 +239,6 @@ bool Checker::reaches(unsigned From, unsigned To) {
   if (BF == BT && From < To)
     return true;
   return BlockReach[BF][BT] != 0;
-}
-
-std::string Checker::memorySync(unsigned I, unsigned J, Relation Rel) {
-  // Fences and release/acquire operations can order the pair (message
-  // passing, locks), given a strong access to communicate through; the
-  // analysis does not model that. Their scope must include both threads,
-  // or, for threads of two blocks, a third thread of the same block may
-  // carry the order on (causality order is transitive) when some fence or
-  // release in the kernel has gpu scope; not when a block has one thread.
-  struct Op {
-    unsigned Item;
-    ptx::Scope Sc;
-  };
-  std::vector<Op> Release, Acquire;
-  bool Comm = false, Wide = false;
-  for (unsigned Item : F.instructions()) {
-    const ptx::Instruction &In = F.inst(Item);
-    ptx::Scope Sc = In.Sc;
-    bool Fence = In.Op == ptx::Opcode::Membar ||
-                 (In.Op == ptx::Opcode::Fence && !In.hasMod(".proxy"));
-    bool Strong = In.Op == ptx::Opcode::Atom || In.Op == ptx::Opcode::Red ||
-                  ((In.Op == ptx::Opcode::Ld || In.Op == ptx::Opcode::St) &&
-                   In.S != ptx::Sem::None && In.S != ptx::Sem::Weak);
-    if (Strong && (In.Op == ptx::Opcode::Atom || In.Op == ptx::Opcode::Red) &&
-        Sc == ptx::Scope::None)
-      Sc = ptx::Scope::GPU;
-    if (In.S == ptx::Sem::Volatile)
-      Sc = ptx::Scope::Sys;
-    if (Sc == ptx::Scope::None)
-      continue;
-    bool Rel_ = Fence || In.S == ptx::Sem::Release || In.S == ptx::Sem::AcqRel ||
-                In.S == ptx::Sem::SC;
-    // A strong read may observe a flag that a fenced write set: with a
-    // fence on the other side that is how many CUDA programs pass messages
-    // (the PTX ISA wants an acquire or a fence on this side as well).
-    bool StrongRead = Strong && In.Op != ptx::Opcode::St &&
-                      In.Op != ptx::Opcode::Red;
-    bool Acq = Fence || StrongRead || In.S == ptx::Sem::Acquire ||
-               In.S == ptx::Sem::AcqRel || In.S == ptx::Sem::SC;
-    Comm |= Strong && scopeIncludes(Sc, Rel);
-    Wide |= Rel_ && scopeIncludes(Sc, Relation::OtherBlocks);
-    if (Rel_)
-      Release.push_back({Item, Sc});
-    if (Acq)
-      Acquire.push_back({Item, Sc});
-  }
-  if (!Comm)
-    return "";
-  bool OneThreadBlocks = true;
-  for (const std::optional<int64_t> &D : O.Launch.Block)
-    OneThreadBlocks &= D == std::optional<int64_t>(1);
-  Wide &= !OneThreadBlocks;
-  auto Usable = [&](const Op &O) { return scopeIncludes(O.Sc, Rel) || Wide; };
-  unsigned X = Items[I].A.Item, Y = Items[J].A.Item;
-  for (auto [A, B] : {std::pair{X, Y}, std::pair{Y, X}})
-    for (const Op &Rl : Release)
-      if (Usable(Rl) && reaches(A, Rl.Item))
-        for (const Op &Aq : Acquire)
-          if (Usable(Aq) && reaches(Aq.Item, B))
-            return fmt::format(
-                "may be ordered through the fence or atomic at {} and {} "
-                "(synchronisation through memory is not modelled)",
-                whereText(Rl.Item), whereText(Aq.Item));
-  return "";
 }
 
 } // namespace incant::race

@@ -1,5 +1,6 @@
-// Synchronisation through memory between blocks, which incant does not
-// model: the pairs a fence or atomic may order are unknown, never safe. A
+// A flag in memory a parameter points to (its value at launch is not
+// known) and fences of block scope between blocks: the pairs a fence or
+// atomic may order are unknown, never safe (sync-memory.cu has the proofs). A
 // fence of block scope orders threads of two blocks only through a third
 // thread of the same block (when some fence in the kernel has gpu scope);
 // with one thread per block there is none, and the pairs race.
@@ -10,17 +11,17 @@
 // RUN: FileCheck %s --check-prefix=ONE < %t
 
 // ANY-LABEL: kernel _Z7messagePViS0_
-// ANY:       unknown: 1 pair: may be ordered through the fence or atomic at lock.cu:30 and lock.cu:33
-// ANY-NEXT:    lock.cu:36 and lock.cu:29
-// ANY:       unknown: 1 pair: may be ordered through the fence or atomic at lock.cu:35 and lock.cu:30
-// ANY-NEXT:    lock.cu:33 and lock.cu:31
+// ANY:       unknown: 1 pair: may be ordered through the fence or atomic at lock.cu:31 and lock.cu:34
+// ANY-NEXT:    lock.cu:37 and lock.cu:30
+// ANY:       unknown: 1 pair: may be ordered through the fence or atomic at lock.cu:36 and lock.cu:31
+// ANY-NEXT:    lock.cu:34 and lock.cu:32
 // ANY:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 5 safe, 2 unknown
 // ONE-LABEL: kernel _Z7messagePViS0_
 // ONE:       race: read-write on global memory, parameter 1, between threads of different blocks
 // ONE:       race: read-write on global memory, parameter 0, between threads of different blocks
-// ONE-NEXT:    read  at lock.cu:36
-// ONE-NEXT:          36 | int d = data[0];
-// ONE-NEXT:    write at lock.cu:29
+// ONE-NEXT:    read  at lock.cu:37
+// ONE-NEXT:          37 | int d = data[0];
+// ONE-NEXT:    write at lock.cu:30
 // ONE:       summary: 2 races, 0 divergent barriers; pairs: 2 race, 5 safe, 0 unknown
 __global__ void message(volatile int *data, volatile int *flag) {
   if (threadIdx.x != 0)
