@@ -200,6 +200,8 @@ private:
                          ptx::Scope Need, unsigned Depth);
   std::optional<Guard> lockHeldAt(unsigned Item, ptx::Scope Need);
   bool lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken);
+  bool heldUntil(const Guard &G, unsigned Item);
+  bool acquiredOnExit(const Guard &G, int64_t Free);
   bool acquireOrders(unsigned Read, unsigned Item, ptx::Scope Need);
   bool releaseOrders(unsigned FromItem, unsigned Write, ptx::Scope Need);
   bool releaseOrdersFrom(unsigned Read, unsigned Write, ptx::Scope Need);
@@ -303,6 +305,7 @@ private:
   std::vector<std::string> SyncWhy;
   std::map<std::tuple<unsigned, unsigned, ThreadPair>, bool> RunBoth;
   std::map<std::tuple<unsigned, unsigned, unsigned, unsigned>, bool> Ordered;
+  std::map<std::pair<unsigned, int64_t>, bool> Acquired;
   /// Per asynchronous copy (index in Asyncs) and pair scope: the intervals
   /// with the copy's waits as barriers too.
   std::map<std::pair<unsigned, ir::PairScope>,

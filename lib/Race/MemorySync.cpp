@@ -494,13 +494,7 @@ std::optional<Checker::Guard> Checker::lockHeldAt(unsigned Z, ptx::Scope Need) {
         !C.Affine || scopeRank(strongScope(C)) < scopeRank(Need) ||
         !acquireOrders(G.Read, Z, Need))
       continue;
-    // The lock is still held at Z: no write of it between.
-    bool Between = false;
-    for (const Item &W : Items)
-      Between |= W.A.Writes && W.A.Object == C.Object && W.A.Item != C.Item &&
-                 reaches(C.Item, W.A.Item) && reaches(W.A.Item, Z) &&
-                 !reaches(Z, W.A.Item);
-    if (Between)
+    if (!heldUntil(G, Z) || !acquiredOnExit(G, *Free))
       continue;
     bool Released = allPathsPass(Z, NoNode, [&](unsigned It) {
       for (unsigned K = 0; K < Items.size(); ++K)
@@ -519,6 +513,33 @@ std::optional<Checker::Guard> Checker::lockHeldAt(unsigned Z, ptx::Scope Need) {
       return G;
   }
   return std::nullopt;
+}
+
+bool Checker::heldUntil(const Guard &G, unsigned Z) {
+  // No write of the lock between the compare-and-swap and Z.
+  const ir::MemoryAccess &C = Items[G.Read].A;
+  for (const Item &W : Items)
+    if (W.A.Writes && W.A.Object == C.Object && W.A.Item != C.Item &&
+        W.A.Item != Z && reaches(C.Item, W.A.Item) && reaches(W.A.Item, Z) &&
+        !reaches(Z, W.A.Item))
+      return false;
+  return true;
+}
+
+bool Checker::acquiredOnExit(const Guard &G, int64_t Free) {
+  // Leaving the spin loop means its compare-and-swap found the lock free.
+  auto Key = std::make_pair(G.Read, Free);
+  if (auto It = Acquired.find(Key); It != Acquired.end())
+    return It->second;
+  unsigned Cas = Items[G.Read].A.Item;
+  Builder Build = [&](Encoder &Enc) {
+    return std::vector<Expr>{
+        Enc.encode(Frame{0, NoNode}, TV.execCond(Cas)), guardFacts(Enc, 0, G),
+        readValue(Enc, 0, G.Read).ne(Expr::mkInt(Free))};
+  };
+  bool Yes = solve(Build).Res.isUnsat();
+  Acquired[Key] = Yes;
+  return Yes;
 }
 
 bool Checker::lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken) {
@@ -547,14 +568,17 @@ bool Checker::lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken) {
       continue;
     if (!Val || Pool.asConst(*Val) != Free)
       return false;
-    bool AfterAcquire = false;
-    for (const Item &A : Items)
-      if (A.A.Object == C.Object && A.A.Writes &&
-          F.inst(A.A.Item).Op == ptx::Opcode::Atom &&
-          F.inst(A.A.Item).Atom == ptx::AtomOp::Cas &&
-          F.dominates(A.A.Item, W.A.Item))
-        AfterAcquire = true;
-    if (!AfterAcquire)
+    // Written only by a holder: after leaving a spin loop whose compare-
+    // and-swap on the same address succeeded, the lock held until here.
+    bool ByHolder = false;
+    for (const Guard &G : guardsOf(W.A.Item)) {
+      const ir::MemoryAccess &A = Items[G.Read].A;
+      ByHolder |= G.Loop != NoNode && A.Object == C.Object &&
+                  A.Offset == W.A.Offset && A.Writes &&
+                  F.inst(A.Item).Atom == ptx::AtomOp::Cas &&
+                  heldUntil(G, W.A.Item) && acquiredOnExit(G, Free);
+    }
+    if (!ByHolder)
       return false;
   }
   return true;

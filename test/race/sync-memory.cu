@@ -11,7 +11,7 @@
 // RUN: FileCheck %s < %t
 
 // CHECK-LABEL: kernel _Z7handoffPi
-// CHECK:       safe: sync-memory.cu:56 and sync-memory.cu:51: ordered through memory: the read of ready at sync-memory.cu:54 waits for a value that only the release at sync-memory.cu:52 writes, after the other access (assuming ready is 0 at launch)
+// CHECK:       safe: sync-memory.cu:59 and sync-memory.cu:54: ordered through memory: the read of ready at sync-memory.cu:57 waits for a value that only the release at sync-memory.cu:55 writes, after the other access (assuming ready is 0 at launch)
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 7 safe, 0 unknown
 // CHECK-LABEL: kernel _Z15handoff_relaxedPi
 // CHECK:       race: read-write on global memory, parameter 0, between threads of different blocks
@@ -24,20 +24,23 @@
 // CHECK:       unknown: 1 pair: may be ordered through the fence or atomic at {{.*}}, but no flag hand-off or lock that the analysis follows orders every execution of the pair
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 10 safe, 1 unknown
 // CHECK-LABEL: kernel _Z6lockedPi
-// CHECK:       safe: sync-memory.cu:105 and sync-memory.cu:105: ordered through memory: both accesses hold the lock mutex (compare-and-swap at sync-memory.cu:102 and sync-memory.cu:102, released after a fence)
+// CHECK:       safe: sync-memory.cu:108 and sync-memory.cu:108: ordered through memory: both accesses hold the lock mutex (compare-and-swap at sync-memory.cu:105 and sync-memory.cu:105, released after a fence)
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 5 safe, 0 unknown
 // CHECK-LABEL: kernel _Z16locked_per_blockPi
 // CHECK:       unknown: 2 pairs: may be ordered
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 3 safe, 2 unknown
 // CHECK-LABEL: kernel _Z17locked_by_elementPiPKi
-// CHECK:       safe: sync-memory.cu:128 and sync-memory.cu:128: ordered through memory: both accesses hold the lock locks
+// CHECK:       safe: sync-memory.cu:131 and sync-memory.cu:131: ordered through memory: both accesses hold the lock locks
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 5 safe, 0 unknown
 // CHECK-LABEL: kernel _Z13publish_blockPi
-// CHECK:       safe: sync-memory.cu:150 and sync-memory.cu:137: ordered through memory: thread 0 of the block: the read of published at sync-memory.cu:145 waits for a value that only the release at sync-memory.cu:141 writes, after the other access (assuming published is 0 at launch); the barrier at sync-memory.cu:149 passes it on
+// CHECK:       safe: sync-memory.cu:153 and sync-memory.cu:140: ordered through memory: thread 0 of the block: the read of published at sync-memory.cu:148 waits for a value that only the release at sync-memory.cu:144 writes, after the other access (assuming published is 0 at launch); the barrier at sync-memory.cu:152 passes it on
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 8 safe, 0 unknown
 // CHECK-LABEL: kernel _Z18publish_no_barrierPi
 // CHECK:       unknown: 1 pair: may be ordered
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, 7 safe, 1 unknown
+// CHECK-LABEL: kernel _Z17unlock_by_anotherPi
+// CHECK:       unknown: 2 pairs: may be ordered
+// CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, {{[0-9]+}} safe, 2 unknown
 #include <cuda/atomic>
 
 __device__ int ready;
@@ -167,4 +170,18 @@ __global__ void publish_no_barrier(int *data) {
     }
     data[256 + threadIdx.x] = data[255 - threadIdx.x];
   }
+}
+
+// A thread that frees a lock it does not hold lets two holders in.
+__global__ void unlock_by_another(int *total) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(&mutex, 0, 1) != 0) {
+    }
+    __threadfence();
+    total[0] += blockIdx.x;
+    __threadfence();
+    atomicExch(&mutex, 0);
+  }
+  if (threadIdx.x == 1)
+    atomicExch(&mutex, 0);
 }
