@@ -171,10 +171,11 @@ private:
   Expr unsynchronised(Encoder &Enc, unsigned I, unsigned J, Relation Rel);
   /// A strong read (Items index) that runs before an access in every
   /// execution of it: in its iteration, or in a loop with one exit that the
-  /// access follows (Loop, left by the edge ExitFrom -> ExitTo).
+  /// access follows (Loop, left by one of the edges Exits).
   struct Guard {
     unsigned Read = 0;
-    unsigned Loop = NoNode, ExitFrom = NoNode, ExitTo = NoNode;
+    unsigned Loop = NoNode;
+    std::vector<std::pair<unsigned, unsigned>> Exits;
     /// barrierGuardsOf(): the CTA barrier that hands the read on.
     unsigned Barrier = NoNode;
   };
@@ -201,20 +202,21 @@ private:
   std::optional<Guard> lockHeldAt(unsigned Item, ptx::Scope Need);
   bool lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken);
   bool heldUntil(const Guard &G, unsigned Item);
-  bool acquiredOnExit(const Guard &G, int64_t Free);
-  bool acquireOrders(unsigned Read, unsigned Item, ptx::Scope Need);
+  bool acquiredOnExit(const Guard &G, int64_t Free, unsigned At);
+  bool acquireOrders(const Guard &G, unsigned Item, ptx::Scope Need);
   bool releaseOrders(unsigned FromItem, unsigned Write, ptx::Scope Need);
-  bool releaseOrdersFrom(unsigned Read, unsigned Write, ptx::Scope Need);
   ptx::Scope acquireNeed(unsigned Read);
   std::optional<int64_t> initialValue(const ir::MemoryObject &Obj);
   std::optional<ExprId> writtenValue(unsigned Write, bool &Keeps);
   bool uniformValue(ExprId E);
   std::optional<int64_t> constOperand(unsigned Item, unsigned Idx);
-  std::optional<unsigned> singleExit(unsigned Loop, unsigned &Exit);
+  /// The edges (from, to) that leave a loop.
+  std::vector<std::pair<unsigned, unsigned>> exitsOf(unsigned Loop);
   /// Every way from body item From to To (NoNode: the kernel's end) passes
   /// an instruction for which Pass holds.
   bool allPathsPass(unsigned From, unsigned To,
-                    const std::function<bool(unsigned)> &Pass);
+                    const std::function<bool(unsigned)> &Pass,
+                    bool Inclusive = false);
   enum class ThreadPair : uint8_t { Same, Distinct, OtherBlocks };
   /// Whether two threads so related may run body items P and Q.
   bool mayRunBoth(unsigned P, unsigned Q, ThreadPair Who);
@@ -232,6 +234,9 @@ private:
   Expr consistency(Encoder &Enc, const std::vector<ExprId> &EA,
                    const std::vector<ExprId> &EB, bool SameThread,
                    Relation Rel);
+  /// For two threads in one iteration of \p Loop: in the iteration before,
+  /// the loads of its exit condition that all threads read alike agree.
+  Expr previousIterationAgrees(Encoder &Enc, unsigned Loop, Relation Rel);
   /// Whether every two threads related by \p Rel read one value at load
   /// \p L (an Items index) for one address: a value broadcast through
   /// memory.
@@ -305,7 +310,7 @@ private:
   std::vector<std::string> SyncWhy;
   std::map<std::tuple<unsigned, unsigned, ThreadPair>, bool> RunBoth;
   std::map<std::tuple<unsigned, unsigned, unsigned, unsigned>, bool> Ordered;
-  std::map<std::pair<unsigned, int64_t>, bool> Acquired;
+  std::map<std::tuple<unsigned, int64_t, unsigned>, bool> Acquired;
   /// Per asynchronous copy (index in Asyncs) and pair scope: the intervals
   /// with the copy's waits as barriers too.
   std::map<std::pair<unsigned, ir::PairScope>,

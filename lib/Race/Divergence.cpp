@@ -61,6 +61,8 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
         // around it, which B may not have.
         ReachB.push_back(Enc.iterationExists(1, L));
         Q.push_back(Enc.iter(0, L).eq(Enc.iter(1, L)));
+        Q.push_back(previousIterationAgrees(
+            Enc, L, GridWide ? Relation::OtherBlocks : Relation::SameBlock));
       } else {
         Q.push_back(Enc.iterationExists(1, L));
       }

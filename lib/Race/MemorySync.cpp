@@ -97,14 +97,16 @@ std::optional<int64_t> Checker::constOperand(unsigned Item, unsigned Idx) {
 //===-- Paths and threads -------------------------------------------------===//
 
 bool Checker::allPathsPass(unsigned From, unsigned To,
-                           const std::function<bool(unsigned)> &Pass) {
-  // Walk forward from just after From; a path ends at an item that passes,
-  // and fails when it meets To (NoNode: the kernel's end).
+                           const std::function<bool(unsigned)> &Pass,
+                           bool Inclusive) {
+  // Walk forward from just after From (from From itself when Inclusive);
+  // a path ends at an item that passes, and fails when it meets To
+  // (NoNode: the kernel's end).
   const auto &Blocks = F.blocks();
   std::vector<char> Seen(Blocks.size(), 0);
   std::vector<std::pair<unsigned, unsigned>> Work; // (block, first item)
   unsigned B0 = F.blockOf(From);
-  Work.emplace_back(B0, From + 1);
+  Work.emplace_back(B0, Inclusive ? From : From + 1);
   while (!Work.empty()) {
     auto [B, Start] = Work.back();
     Work.pop_back();
@@ -162,18 +164,14 @@ bool Checker::mayRunBoth(unsigned P, unsigned Q, ThreadPair Who) {
 
 //===-- Flags -------------------------------------------------------------===//
 
-std::optional<unsigned> Checker::singleExit(unsigned Loop, unsigned &Exit) {
+std::vector<std::pair<unsigned, unsigned>> Checker::exitsOf(unsigned Loop) {
   const ir::Loop &L = F.loops().loops()[Loop];
-  std::optional<unsigned> From;
+  std::vector<std::pair<unsigned, unsigned>> Out;
   for (unsigned N : L.Nodes)
     for (unsigned S : F.cfg().succs(N))
-      if (!L.contains(S)) {
-        if (From)
-          return std::nullopt;
-        From = N;
-        Exit = S;
-      }
-  return From;
+      if (!L.contains(S))
+        Out.emplace_back(N, S);
+  return Out;
 }
 
 std::vector<Checker::Guard> Checker::guardsOf(unsigned Z) {
@@ -193,14 +191,11 @@ std::vector<Checker::Guard> Checker::guardsOf(unsigned Z) {
     G.Read = K;
     unsigned LR = F.loops().loopFor(F.blockOf(R.Item));
     if (LR != NoNode && !Loops[LR].contains(BZ)) {
-      unsigned Exit = NoNode;
-      std::optional<unsigned> From = singleExit(LR, Exit);
       unsigned Parent = Loops[LR].Parent;
-      if (!From || (Parent != NoNode && !Loops[Parent].contains(BZ)))
+      if (Parent != NoNode && !Loops[Parent].contains(BZ))
         continue;
       G.Loop = LR;
-      G.ExitFrom = *From;
-      G.ExitTo = Exit;
+      G.Exits = exitsOf(LR);
     }
     Out.push_back(G);
   }
@@ -211,10 +206,14 @@ Expr Checker::guardFacts(Encoder &Enc, unsigned T, const Guard &G) {
   Frame FT{T, NoNode};
   std::vector<Expr> C;
   if (G.Loop != NoNode) {
-    // The thread left the loop in its current iteration.
+    // The thread left the loop in its current iteration, by one of its
+    // exits.
     C.push_back(Enc.iterationExists(T, G.Loop));
-    C.push_back(Enc.encode(FT, TV.pathCond(G.ExitFrom)));
-    C.push_back(Enc.encode(FT, TV.edgeCond(G.ExitFrom, G.ExitTo)));
+    std::vector<Expr> Left;
+    for (auto [From, To] : G.Exits)
+      Left.push_back(Enc.encode(FT, TV.pathCond(From)) &&
+                     Enc.encode(FT, TV.edgeCond(From, To)));
+    C.push_back(Expr::mkOr(Left));
   }
   return Expr::mkAnd(C);
 }
@@ -237,13 +236,29 @@ ptx::Scope Checker::acquireNeed(unsigned Read) {
   return ptx::Scope::CTA;
 }
 
-bool Checker::acquireOrders(unsigned Read, unsigned Z, ptx::Scope Need) {
-  const ptx::Instruction &In = F.inst(Items[Read].A.Item);
-  if (acquireSem(In.S))
+bool Checker::acquireOrders(const Guard &G, unsigned Z, ptx::Scope Need) {
+  // An acquire read, or a fence on every way from the read to Z; from a
+  // loop, on every way from each exit that Z can be reached by.
+  unsigned R = Items[G.Read].A.Item;
+  if (acquireSem(F.inst(R).S))
     return true;
-  return allPathsPass(Items[Read].A.Item, Z, [&](unsigned It) {
-    return acquireFence(F.inst(It), Need);
-  });
+  auto Fenced = [&](unsigned It) { return acquireFence(F.inst(It), Need); };
+  if (G.Loop == NoNode)
+    return allPathsPass(R, Z, Fenced);
+  for (auto [From, To] : G.Exits) {
+    if (allPathsPass(F.blocks()[To].Begin, Z, Fenced, true))
+      continue;
+    Builder Build = [&](Encoder &Enc) {
+      Frame F0{0, NoNode};
+      return std::vector<Expr>{Enc.encode(F0, TV.execCond(Z)),
+                               Enc.iterationExists(0, G.Loop),
+                               Enc.encode(F0, TV.pathCond(From)),
+                               Enc.encode(F0, TV.edgeCond(From, To))};
+    };
+    if (!solve(Build).Res.isUnsat())
+      return false;
+  }
+  return true;
 }
 
 bool Checker::releaseOrders(unsigned X, unsigned Write, ptx::Scope Need) {
@@ -380,18 +395,15 @@ std::vector<Checker::Guard> Checker::barrierGuardsOf(unsigned Z) {
           !reaches(R.Item, B.Item) || reaches(B.Item, R.Item))
         continue;
       unsigned LR = LI.loopFor(F.blockOf(R.Item));
-      unsigned Exit = NoNode;
-      std::optional<unsigned> From =
-          LR == NoNode ? std::nullopt : singleExit(LR, Exit);
-      if (!From || LI.loops()[LR].Parent != NoNode ||
-          !acquireOrders(K, B.Item, acquireNeed(K)))
+      if (LR == NoNode || LI.loops()[LR].Parent != NoNode)
         continue;
       Guard G;
       G.Read = K;
       G.Loop = LR;
-      G.ExitFrom = *From;
-      G.ExitTo = Exit;
+      G.Exits = exitsOf(LR);
       G.Barrier = B.Item;
+      if (!acquireOrders(G, B.Item, acquireNeed(K)))
+        continue;
       Out.push_back(G);
     }
   }
@@ -404,8 +416,8 @@ bool Checker::linkedThroughFlag(unsigned X, unsigned WI, unsigned Write,
   // values are all ordered after X; the Write is its release.
   std::vector<Guard> Gs = guardsOf(WI);
   for (const Guard &G : Gs) {
-    if (!acquireOrders(G.Read, WI, acquireNeed(G.Read)) ||
-        !releaseOrdersFrom(G.Read, Write, Need))
+    if (!acquireOrders(G, WI, acquireNeed(G.Read)) ||
+        !releaseOrders(Items[G.Read].A.Item, Write, Need))
       continue;
     Builder Build = [&](Encoder &Enc) {
       Frame F0{0, NoNode}, F1{1, NoNode};
@@ -424,11 +436,6 @@ bool Checker::linkedThroughFlag(unsigned X, unsigned WI, unsigned Write,
       return true;
   }
   return false;
-}
-
-bool Checker::releaseOrdersFrom(unsigned Read, unsigned Write,
-                                ptx::Scope Need) {
-  return releaseOrders(Items[Read].A.Item, Write, Need);
 }
 
 Expr Checker::unorderedRead(Encoder &Enc, unsigned T, unsigned Read, unsigned X,
@@ -492,9 +499,9 @@ std::optional<Checker::Guard> Checker::lockHeldAt(unsigned Z, ptx::Scope Need) {
     if (G.Loop == NoNode || In.Op != ptx::Opcode::Atom ||
         In.Atom != ptx::AtomOp::Cas || !Free || !Taken || *Free == *Taken ||
         !C.Affine || scopeRank(strongScope(C)) < scopeRank(Need) ||
-        !acquireOrders(G.Read, Z, Need))
+        !acquireOrders(G, Z, Need))
       continue;
-    if (!heldUntil(G, Z) || !acquiredOnExit(G, *Free))
+    if (!heldUntil(G, Z) || !acquiredOnExit(G, *Free, Z))
       continue;
     bool Released = allPathsPass(Z, NoNode, [&](unsigned It) {
       for (unsigned K = 0; K < Items.size(); ++K)
@@ -526,15 +533,17 @@ bool Checker::heldUntil(const Guard &G, unsigned Z) {
   return true;
 }
 
-bool Checker::acquiredOnExit(const Guard &G, int64_t Free) {
-  // Leaving the spin loop means its compare-and-swap found the lock free.
-  auto Key = std::make_pair(G.Read, Free);
+bool Checker::acquiredOnExit(const Guard &G, int64_t Free, unsigned At) {
+  // Reaching At after the spin loop means its compare-and-swap found the
+  // lock free (a loop with a time-out exit reaches At only by the other).
+  auto Key = std::make_tuple(G.Read, Free, At);
   if (auto It = Acquired.find(Key); It != Acquired.end())
     return It->second;
   unsigned Cas = Items[G.Read].A.Item;
   Builder Build = [&](Encoder &Enc) {
     return std::vector<Expr>{
-        Enc.encode(Frame{0, NoNode}, TV.execCond(Cas)), guardFacts(Enc, 0, G),
+        Enc.encode(Frame{0, NoNode}, TV.execCond(Cas)),
+        Enc.encode(Frame{0, NoNode}, TV.execCond(At)), guardFacts(Enc, 0, G),
         readValue(Enc, 0, G.Read).ne(Expr::mkInt(Free))};
   };
   bool Yes = solve(Build).Res.isUnsat();
@@ -576,7 +585,7 @@ bool Checker::lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken) {
       ByHolder |= G.Loop != NoNode && A.Object == C.Object &&
                   A.Offset == W.A.Offset && A.Writes &&
                   F.inst(A.Item).Atom == ptx::AtomOp::Cas &&
-                  heldUntil(G, W.A.Item) && acquiredOnExit(G, Free);
+                  heldUntil(G, W.A.Item) && acquiredOnExit(G, Free, W.A.Item);
     }
     if (!ByHolder)
       return false;
@@ -603,7 +612,7 @@ Expr Checker::unsynchronised(Encoder &Enc, unsigned I, unsigned J,
       // hand-off rather than a volatile race.
       ptx::Scope AcqNeed = acquireNeed(G.Read);
       if (scopeRank(strongScope(Items[G.Read].A)) < scopeRank(AcqNeed) ||
-          (!BothStrong && !acquireOrders(G.Read, Z, AcqNeed)))
+          (!BothStrong && !acquireOrders(G, Z, AcqNeed)))
         continue;
       std::string Why;
       Expr Facts = unorderedRead(Enc, T, G.Read, Other, 3, Why);

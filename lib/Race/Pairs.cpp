@@ -362,24 +362,58 @@ Checker::loadsIn(const std::vector<ExprId> &Es) {
 }
 
 bool Checker::broadcast(unsigned L, Relation Rel) {
-  // One instance per thread (outside loops), and no write to its memory
-  // that such two threads could make concurrently with it: each write is
-  // ordered by a barrier before every thread's load or after it, so all
-  // of them read one value. Never across blocks for shared memory (each
-  // block has its own).
+  // No write to its memory that such two threads could make concurrently
+  // with it: each write is ordered by a barrier before every thread's
+  // load or after it, so all of them read one value in the same
+  // iterations of the loops around the load (consistency() asks for
+  // those). Never across blocks for shared memory (each block has its
+  // own).
   const ir::MemoryAccess &A = Items[L].A;
   if (Items[L].Call || !A.Affine || A.Object.K == ir::ObjectKind::Unknown ||
-      F.loops().depth(F.blockOf(A.Item)) != 0 ||
       (Rel == Relation::OtherBlocks && sharedSpace(A.Space)))
     return false;
   const ir::BarrierIntervals &BI =
       Rel == Relation::OtherBlocks ? *Grid : *Cta;
+  // A write through an unknown pointer reaches the load's memory unless
+  // the two name different state spaces.
+  auto MayAlias = [&](const ir::MemoryAccess &W) {
+    if (W.Object.K != ir::ObjectKind::Unknown)
+      return W.Object == A.Object;
+    return W.Space == AddrSpace::Generic || A.Space == AddrSpace::Generic ||
+           W.Space == A.Space ||
+           (sharedSpace(W.Space) && sharedSpace(A.Space));
+  };
   for (const Item &W : Items)
-    if (W.A.Writes && (W.Call || W.A.Object.K == ir::ObjectKind::Unknown ||
-                       W.A.Object == A.Object) &&
+    if (W.A.Writes && (W.Call || MayAlias(W.A)) &&
         (W.A.Async || BI.mayShareInterval(W.A.Item, A.Item)))
       return false;
   return true;
+}
+
+Expr Checker::previousIterationAgrees(Encoder &Enc, unsigned Loop,
+                                      Relation Rel) {
+  // Two threads in one iteration of Loop were in one iteration before it:
+  // there, the loads of its exit condition that every thread reads alike
+  // (memory nothing writes, a value broadcast after a barrier) agree.
+  std::vector<Expr> Out;
+  for (auto [Sym, Li] : loadsIn({TV.backEdgeCond(Loop)})) {
+    const ir::MemoryAccess &A = Items[Li].A;
+    if (ticket(A.Item) || !A.Affine || A.Object.K == ir::ObjectKind::Unknown ||
+        F.loops().loopFor(F.blockOf(A.Item)) != Loop)
+      continue;
+    bool Alike = (ReadOnly[Li] &&
+                  !(Rel == Relation::OtherBlocks && sharedSpace(A.Space))) ||
+                 broadcast(Li, Rel);
+    if (!Alike)
+      continue;
+    Frame F0{0, Loop}, F1{1, Loop};
+    Expr V0 = Enc.symbolVar(F0, Sym), V1 = Enc.symbolVar(F1, Sym);
+    if (V0.sort() == V1.sort())
+      Out.push_back(Enc.encode(F0, A.Offset)
+                        .eq(Enc.encode(F1, A.Offset))
+                        .implies(V0.eq(V1)));
+  }
+  return Expr::mkAnd(Out);
 }
 
 Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
@@ -439,8 +473,14 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
       Frame FP{TP, NoNode}, FQ{TQ, NoNode};
       Expr OP = Enc.encode(FP, AP.Offset), OQ = Enc.encode(FQ, AQ.Offset);
       Expr VP = Enc.symbolVar(FP, LP.first), VQ = Enc.symbolVar(FQ, LQ.first);
+      // Two threads' instances of one load in a loop: the same iterations.
+      std::vector<Expr> Same = {OP.eq(OQ)};
+      if (TP != TQ && LP.second == LQ.second && !ReadOnly[LP.second])
+        for (unsigned Lp = 0; Lp < F.loops().loops().size(); ++Lp)
+          if (F.loops().loops()[Lp].contains(F.blockOf(AP.Item)))
+            Same.push_back(Enc.iter(TP, Lp).eq(Enc.iter(TQ, Lp)));
       if (VP.sort() == VQ.sort())
-        Out.push_back(OP.eq(OQ).implies(VP.eq(VQ)));
+        Out.push_back(Expr::mkAnd(Same).implies(VP.eq(VQ)));
     }
   return Expr::mkAnd(Out);
 }
