@@ -1,9 +1,11 @@
 //===- Inliner.cpp - Calls replaced by the bodies they call ---------------===//
 #include "incant/IR/Inliner.h"
 
-#include <fmt/format.h>
 #include "Builtins.h"
+#include "incant/Support/Diagnostic.h"
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -54,7 +56,8 @@ public:
         if (V->Space == ptx::AddrSpace::Reg) {
           if (V->IsRange)
             for (uint32_t K = 0; K < V->RangeCount; ++K)
-              Names[V->Name + std::to_string(K)] = reg(V->Name + std::to_string(K));
+              Names[V->Name + std::to_string(K)] =
+                  reg(V->Name + std::to_string(K));
           else
             Names[V->Name] = reg(V->Name);
         } else if (V->Space == ptx::AddrSpace::Param ||
@@ -143,6 +146,105 @@ std::vector<BodyItem> cloneBody(const ptx::Function &F, const Renamer &R,
   return Out;
 }
 
+/// The functions an indirect call's target register can hold: every
+/// instruction of \p G that writes it (or a register it is copied from)
+/// is a `mov` or `selp` of functions' names, registers or 0. Empty when
+/// something else writes it (a load, a parameter, arithmetic): the call stays
+/// indirect.
+std::vector<std::string> indirectTargets(const ptx::Module &M,
+                                         const ptx::Function &G,
+                                         const std::string &Reg) {
+  std::vector<std::string> Targets;
+  std::set<std::string> Seen, Work = {Reg};
+  while (!Work.empty()) {
+    std::string R = *Work.begin();
+    Work.erase(Work.begin());
+    if (!Seen.insert(R).second)
+      continue;
+    bool Written = false;
+    for (const BodyItem &B : G.Body) {
+      const auto *I = std::get_if<Instruction>(&B);
+      if (!I || I->Ops.empty() || I->Op == Opcode::St || I->Op == Opcode::Bra ||
+          I->Op == Opcode::Call)
+        continue;
+      const Operand &D = I->Ops[0];
+      bool Writes = D.Name == R;
+      for (const Operand &E : D.Elems)
+        Writes |= E.Name == R;
+      if (!Writes)
+        continue;
+      Written = true;
+      // mov d, s; or selp d, a, b, p (either of two), unguarded.
+      bool Mov = I->Op == Opcode::Mov && I->Ops.size() == 2;
+      bool Selp = I->Op == Opcode::Other && I->Ops.size() == 4 &&
+                  I->Name.rfind("selp", 0) == 0;
+      if ((!Mov && !Selp) || I->G || D.K != Operand::Reg)
+        return {};
+      for (unsigned K = 1; K < (Mov ? 2u : 3u); ++K) {
+        const Operand &S = I->Ops[K];
+        if (S.K == Operand::Imm && S.Value == 0)
+          continue; // a null pointer: calling it faults
+        if (S.K != Operand::Reg || S.Name.empty())
+          return {};
+        if (S.Name[0] == '%') {
+          Work.insert(S.Name);
+          continue;
+        }
+        if (!definitionOf(M, S.Name))
+          return {}; // a variable's address, not a function
+        if (std::find(Targets.begin(), Targets.end(), S.Name) == Targets.end())
+          Targets.push_back(S.Name);
+      }
+    }
+    if (!Written)
+      return {}; // a parameter or an undeclared value
+  }
+  return Targets;
+}
+
+/// `call (rets), %r, (args), proto;` as a choice of direct calls, one per
+/// function %r can hold (a thread whose %r matches none calls nothing: a
+/// null pointer faults). Parsed from text so that the parser's grammar
+/// builds the instructions.
+std::optional<std::vector<BodyItem>>
+dispatch(const Instruction &Call, const CallShape &Shape,
+         const std::vector<std::string> &Targets, unsigned N) {
+  std::string Pred = fmt::format("%ic{}_p", N),
+              End = fmt::format("$Lic{}_end", N);
+  std::string Rets, Args;
+  for (const std::string &R : Shape.Rets)
+    Rets += (Rets.empty() ? "" : ", ") + R;
+  for (const std::string &A : Shape.Args)
+    Args += (Args.empty() ? "" : ", ") + A;
+  std::string Text;
+  for (unsigned K = 0; K < Targets.size(); ++K)
+    Text += fmt::format("setp.eq.u64 {}, {}, {};\n@{} bra $Lic{}_{};\n", Pred,
+                        Shape.Callee, Targets[K], Pred, N, K);
+  Text += fmt::format("bra.uni {};\n", End);
+  for (unsigned K = 0; K < Targets.size(); ++K)
+    Text += fmt::format("$Lic{}_{}:\ncall {}{}{};\nbra.uni {};\n", N, K,
+                        Rets.empty() ? "" : "(" + Rets + "), ", Targets[K],
+                        Args.empty() ? "" : ", (" + Args + ")", End);
+  Text += End + ":\n";
+  std::string Module = fmt::format(".version 8.0\n.target sm_90\n"
+                                   ".address_size 64\n.func __incant_dispatch()"
+                                   "\n{{\n.reg .pred {};\n{}}}\n",
+                                   Pred, Text);
+  auto File = std::make_shared<SourceFile>("<indirect call>", Module);
+  DiagnosticEngine Diags;
+  std::optional<ptx::Module> P = ptx::parseModule(File, Diags);
+  if (!P || P->Items.empty())
+    return std::nullopt;
+  const auto *F = std::get_if<ptx::Function>(&P->Items.back());
+  if (!F)
+    return std::nullopt;
+  std::vector<BodyItem> Out = F->Body;
+  // The new code stands at the call's place in the source.
+  for (BodyItem &B : Out)
+    std::visit([&](auto &Node) { Node.Range = Call.Range; }, B);
+  return Out;
+}
+
 } // namespace
 
 const ptx::Function *definitionOf(const ptx::Module &M, std::string_view Name) {
@@ -156,7 +258,8 @@ const ptx::Function *definitionOf(const ptx::Module &M, std::string_view Name) {
   return Decl;
 }
 
-Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) {
+Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth,
+                    size_t MaxItems) {
   Inlined Out;
   Out.M = Src;
   unsigned Counter = 0;
@@ -195,9 +298,28 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth, size_t MaxItems) 
         for (const auto &C : Origins[I].Calls)
           Chain.insert(C.first);
         Chain.insert(Origins[I].Function);
-        if (Call.Indirect)
+        if (Call.Indirect) {
+          // A target register that only ever holds known functions: one
+          // direct call per function, inlined at the next depth.
+          std::vector<std::string> Targets =
+              indirectTargets(Src, *G, Call.Callee);
+          std::optional<std::vector<BodyItem>> Choice;
+          if (!Targets.empty() && Depth < MaxDepth)
+            Choice = dispatch(*In, Call, Targets, Counter++);
+          if (Choice) {
+            Changed = Any = true;
+            Body.push_back(ptx::BlockBegin{In->Range});
+            Orig.push_back(Origins[I]);
+            for (BodyItem &B : *Choice) {
+              Body.push_back(std::move(B));
+              Orig.push_back(Origins[I]);
+            }
+            Body.push_back(ptx::BlockEnd{In->Range});
+            Orig.push_back(Origins[I]);
+            continue;
+          }
           Why = "an indirect call";
-        else if (!F || !F->HasBody)
+        } else if (!F || !F->HasBody)
           Why = "the callee is only declared";
         else if (Chain.count(F->Name))
           Why = "a recursive call";

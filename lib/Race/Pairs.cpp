@@ -677,41 +677,41 @@ void Checker::checkPair(unsigned I, unsigned J) {
   bool OneCollective = I == J && X.Collective;
 
   auto Queries = [&] {
-  std::vector<Outcome> Outs;
-  for (Relation Rel : Rels) {
-    if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
-        scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes && !Affine) {
-      Outcome Oc;
-      Oc.Reason = "morally strong (atomic or scoped strong accesses)";
-      Outs.push_back(Oc);
-      continue;
-    }
-    if (Remote && (SharedMem || X.Rank != NoExpr || Y.Rank != NoExpr)) {
-      Outs.push_back(clusterQuery(I, J, Rel, Rel == Relation::SameBlock,
-                                  Affine));
-    } else if (Rel == Relation::SameBlock && OneCollective) {
-      Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
-    } else if (Rel == Relation::SameBlock && HasWarpBarriers) {
-      // Lanes of one warp and threads of different warps are ordered by
-      // different barriers.
-      Outs.push_back(pairQuery(I, J, Relation::SameWarp, false, Affine));
-      Outs.push_back(pairQuery(I, J, Relation::SameBlock, false, Affine));
-    } else if (Rel == Relation::SameBlock) {
-      Outcome Oc = pairQuery(I, J, Relation::SameBlock, true, Affine);
-      if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine) {
-        // Only lanes of one warp? Then the warp-synchronous idiom.
-        Outcome Other = pairQuery(I, J, Relation::SameBlock, false, Affine);
-        if (Other.V == Verdict::Safe)
-          Oc.Reason = "intra-warp only";
-        else if (Other.V == Verdict::Race)
-          Oc = Other;
+    std::vector<Outcome> Outs;
+    for (Relation Rel : Rels) {
+      if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
+          scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes && !Affine) {
+        Outcome Oc;
+        Oc.Reason = "morally strong (atomic or scoped strong accesses)";
+        Outs.push_back(Oc);
+        continue;
       }
-      Outs.push_back(Oc);
-    } else {
-      Outs.push_back(pairQuery(I, J, Rel, false, Affine));
+      if (Remote && (SharedMem || X.Rank != NoExpr || Y.Rank != NoExpr)) {
+        Outs.push_back(
+            clusterQuery(I, J, Rel, Rel == Relation::SameBlock, Affine));
+      } else if (Rel == Relation::SameBlock && OneCollective) {
+        Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
+      } else if (Rel == Relation::SameBlock && HasWarpBarriers) {
+        // Lanes of one warp and threads of different warps are ordered by
+        // different barriers.
+        Outs.push_back(pairQuery(I, J, Relation::SameWarp, false, Affine));
+        Outs.push_back(pairQuery(I, J, Relation::SameBlock, false, Affine));
+      } else if (Rel == Relation::SameBlock) {
+        Outcome Oc = pairQuery(I, J, Relation::SameBlock, true, Affine);
+        if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine) {
+          // Only lanes of one warp? Then the warp-synchronous idiom.
+          Outcome Other = pairQuery(I, J, Relation::SameBlock, false, Affine);
+          if (Other.V == Verdict::Safe)
+            Oc.Reason = "intra-warp only";
+          else if (Other.V == Verdict::Race)
+            Oc = Other;
+        }
+        Outs.push_back(Oc);
+      } else {
+        Outs.push_back(pairQuery(I, J, Rel, false, Affine));
+      }
     }
-  }
-  return Outs;
+    return Outs;
   };
   std::vector<Outcome> Outs = Queries();
   // Combine: a race if any, else unknown if any, else safe.

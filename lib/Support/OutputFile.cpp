@@ -22,6 +22,15 @@ bool checkWritable(const std::string &Path, std::string &Error) {
     Error = "cannot write '" + Path + "': it is a folder";
     return false;
   }
+  if (Existed && !S_ISREG(St.st_mode)) {
+    // A pipe, socket or device is not opened to check it: opening and
+    // closing a pipe would hand its reader an end of file before the
+    // output, and the real write would then wait for a reader forever.
+    if (::access(Path.c_str(), W_OK) == 0)
+      return true;
+    Error = "cannot write '" + Path + "': " + std::strerror(errno);
+    return false;
+  }
   int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
                   0644);
   if (Fd < 0) {
