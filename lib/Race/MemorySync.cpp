@@ -245,7 +245,10 @@ bool Checker::acquireOrders(const Guard &G, unsigned Z, ptx::Scope Need) {
   auto Fenced = [&](unsigned It) { return acquireFence(F.inst(It), Need); };
   if (G.Loop == NoNode)
     return allPathsPass(R, Z, Fenced);
-  for (auto [From, To] : G.Exits) {
+  for (const auto &Exit : G.Exits) {
+    // Named copies: a lambda cannot capture structured bindings in clang
+    // before 16.
+    unsigned From = Exit.first, To = Exit.second;
     if (allPathsPass(F.blocks()[To].Begin, Z, Fenced, true))
       continue;
     Builder Build = [&](Encoder &Enc) {
