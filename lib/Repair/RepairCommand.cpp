@@ -81,7 +81,23 @@ bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
     Why = "the patched source does not compile: " + Log.str();
     return false;
   }
-  return raceFree(race::checkModule(*M, O), R, Why);
+  race::ModuleReport Checked = race::checkModule(*M, O);
+  // Both builds, as incant race checks a .cu file.
+  if (kernelLanguageOf(Cmd.File) == KernelLanguage::Cuda) {
+    Req.Unoptimised = true;
+    std::shared_ptr<SourceFile> UPtx =
+        race::kernelPtx(File.string(), Req, Diags, Log, Failed);
+    std::optional<ptx::Module> UM;
+    if (UPtx)
+      UM = ptx::parseModule(UPtx, Diags);
+    if (!UM) {
+      Why = "the patched source's unoptimised build does not compile: " +
+            Log.str();
+      return false;
+    }
+    race::addUnoptimisedRaces(Checked, race::checkUnoptimised(*UM, Checked, O));
+  }
+  return raceFree(Checked, R, Why);
 }
 
 /// The races nvcc's unoptimised build \p UM has between accesses that the
@@ -160,6 +176,22 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
           << "for any launch\n";
   }
 
+  // nvcc's unoptimised build (-Xcicc -O0), which keeps the source's
+  // structure, for the choice of build below; compiled before the repair's
+  // clock starts, as the optimised one is.
+  std::shared_ptr<SourceFile> UFile;
+  std::optional<ptx::Module> UM;
+  if (Lang == KernelLanguage::Cuda) {
+    race::CompileRequest UReq = Req;
+    UReq.Unoptimised = true;
+    std::ostringstream Log;
+    DiagnosticEngine D(&Log);
+    int F = 0;
+    UFile = race::kernelPtx(Cmd.File, UReq, D, Log, F);
+    if (UFile)
+      UM = ptx::parseModule(UFile, D);
+  }
+
   auto Start = std::chrono::steady_clock::now();
   ModuleRepair R = repairModule(*M, O);
   if (!R.Error.empty()) {
@@ -169,9 +201,9 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   // The builds `incant race` checks: nvcc's optimiser may delete an
   // access and its race (a store nothing reads), or move an access to
   // where no barrier separates it from its partner (a load into the other
-  // branch of the if that guards the store); the unoptimised build (-Xcicc
-  // -O0), which keeps the source's structure, is repaired instead where it
-  // has races the optimised build lost, or where it repairs more kernels.
+  // branch of the if that guards the store); the unoptimised build is
+  // repaired instead where it has races the optimised build lost, or where
+  // it repairs more kernels.
   auto Unrepaired = [](const ModuleRepair &X) {
     unsigned N = 0;
     for (const KernelRepair &K : X.Kernels)
@@ -180,32 +212,21 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   };
   std::string Build = Lang == KernelLanguage::Cuda ? "optimized" : "";
   std::string BuildWhy;
-  if (Lang == KernelLanguage::Cuda) {
-    Req.Unoptimised = true;
-    std::ostringstream Log;
-    DiagnosticEngine D(&Log);
-    int F = 0;
-    std::shared_ptr<SourceFile> UFile =
-        race::kernelPtx(Cmd.File, Req, D, Log, F);
-    std::optional<ptx::Module> UM;
-    if (UFile)
-      UM = ptx::parseModule(UFile, D);
-    if (UM) {
-      unsigned Hidden = hiddenRaces(*UM, R, O.Race);
-      if (Hidden || Unrepaired(R)) {
-        ModuleRepair UR = repairModule(*UM, O);
-        if (UR.Error.empty() && (Hidden || Unrepaired(UR) < Unrepaired(R))) {
-          BuildWhy = Hidden ? fmt::format(
-                                  "nvcc's unoptimised build has {} race{} "
-                                  "between accesses its optimised build no "
-                                  "longer makes",
-                                  Hidden, Hidden == 1 ? "" : "s")
-                            : "nvcc's optimised build could not be repaired";
-          R = std::move(UR);
-          M = std::move(UM);
-          File = UFile;
-          Build = "unoptimized";
-        }
+  if (UM) {
+    unsigned Hidden = hiddenRaces(*UM, R, O.Race);
+    if (Hidden || Unrepaired(R)) {
+      ModuleRepair UR = repairModule(*UM, O);
+      if (UR.Error.empty() && (Hidden || Unrepaired(UR) < Unrepaired(R))) {
+        BuildWhy = Hidden ? fmt::format(
+                                "nvcc's unoptimised build has {} race{} "
+                                "between accesses its optimised build no "
+                                "longer makes",
+                                Hidden, Hidden == 1 ? "" : "s")
+                          : "nvcc's optimised build could not be repaired";
+        R = std::move(UR);
+        M = std::move(UM);
+        File = UFile;
+        Build = "unoptimized";
       }
     }
   }
