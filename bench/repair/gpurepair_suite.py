@@ -180,6 +180,12 @@ def one(incant, suite, path, oversize="refuse"):
     else:
         rec["outcome"] = "clean"
     rec["problems"] = [p for k in ks for p in k["problems"]]
+    # What the repaired build had before repairing (race_agreement.py).
+    rec["before_races"] = sum(k["before"]["races"] + k["before"]["divergent"]
+                              for k in ks)
+    rec["before_unknown"] = sum(k["before"]["unknown"] +
+                                k["before"].get("unknown_barriers", 0)
+                                for k in ks)
     rec["added"] = [(a.get("source", {}).get("line"), a["kind"], a["cost"])
                     for k in ks for a in k["added"]]
     rec["removed"] = [(a.get("line"), a.get("why")) for k in ks

@@ -51,7 +51,7 @@ nlohmann::json changeJson(const Change &C, const RepairResult &Res) {
   if (C.GridStart)
     J["origin_grid_start"] = C.OriginGridStart;
   if (const SourceEdit *E = editOf(Res, C)) {
-    J["source"] = {{"line", E->Line}, {"text", E->Text}};
+    J["source"] = {{"line", E->Line}, {"text", E->Text}, {"split", E->Split}};
     if (!E->Problem.empty())
       J["source"]["problem"] = E->Problem;
   }
@@ -100,8 +100,11 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
                         where(C), C.LoopDepth, C.Cost);
       if (const SourceEdit *E = editOf(Res, C))
         OS << (E->Problem.empty()
-                   ? fmt::format("    source: insert '{}' before line {}\n",
-                                 E->Text, E->Line)
+                   ? E->Split ? fmt::format("    source: split the assignment at "
+                                            "line {} around '{}'\n",
+                                            E->Line, E->Text)
+                              : fmt::format("    source: insert '{}' before line {}\n",
+                                            E->Text, E->Line)
                    : fmt::format("    source: {}\n", E->Problem));
     }
     for (const Change &C : K.Removed) {

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -212,6 +214,71 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
   return 0;
 }
 
+/// The source position of the store that a barrier at \p Item would
+/// separate from the reads of its own line: the last access before Item in
+/// its block and the first at or after it, a store, come from one line of
+/// \p Path (nullptr: they do not).
+const ir::SourceFrame *storeSplit(const ir::FunctionIR &F, unsigned Item,
+                                  const std::string &Path,
+                                  const std::set<unsigned> &Fixed,
+                                  const std::set<unsigned> &Writes) {
+  unsigned Prev = ir::NoNode, Next = ir::NoNode;
+  for (unsigned I : F.blocks()[F.blockOf(Item)].Insts) {
+    if (!Fixed.count(I))
+      continue;
+    if (I < Item)
+      Prev = I;
+    else if (Next == ir::NoNode)
+      Next = I;
+  }
+  if (Prev == ir::NoNode || Next == ir::NoNode || !Writes.count(Next))
+    return nullptr;
+  const ir::SourceFrame *P = F.loc(Prev).userFrame(), *N = F.loc(Next).userFrame();
+  if (!P || !N || !sameFile(N->File, Path) || !sameFile(P->File, Path) ||
+      P->Line != N->Line)
+    return nullptr;
+  return N;
+}
+
+/// \p A when the barrier can split it: its line holds it and nothing else,
+/// and its target has no effect of its own (it is evaluated after the
+/// barrier, and twice for a compound assignment).
+std::optional<source::Assignment>
+splittable(std::optional<source::Assignment> A,
+           const std::vector<std::string> &Lines) {
+  if (!A || A->Line > Lines.size())
+    return std::nullopt;
+  auto Squeeze = [](std::string S) {
+    S.erase(std::remove_if(S.begin(), S.end(),
+                           [](unsigned char C) { return std::isspace(C); }),
+            S.end());
+    return S;
+  };
+  if (Squeeze(code(Lines[A->Line - 1])) != Squeeze(A->Lhs + A->Op + A->Rhs + ";") ||
+      A->Lhs.find_first_of("(=") != std::string::npos ||
+      A->Lhs.find("++") != std::string::npos || A->Lhs.find("--") != std::string::npos)
+    return std::nullopt;
+  return A;
+}
+
+/// The lines that replace assignment \p A split around \p Barrier.
+std::vector<std::string> splitAssignmentLines(const source::Assignment &A,
+                                    const std::string &Barrier,
+                                    KernelLanguage Lang) {
+  std::string Type = "auto";
+  if (Lang != KernelLanguage::Cuda) { // C: the target's type, unqualified
+    static const std::regex Qualifiers(
+        R"(\b(const|volatile|__local|__global|__private|__constant)\b\s*|__attribute__\(\(address_space\(\d+\)\)\)\s*)");
+    Type = trim(std::regex_replace(A.Type, Qualifiers, ""));
+  }
+  std::string Name = fmt::format("incant_split{}", A.Line);
+  std::string Value = A.Op == "=" ? "(" + A.Rhs + ")"
+                                  : fmt::format("{} {} ({})", A.Lhs,
+                                                A.Op.substr(0, A.Op.size() - 1), A.Rhs);
+  return {fmt::format("{} {} = {};", Type, Name, Value), Barrier,
+          fmt::format("{} = {};", A.Lhs, Name)};
+}
+
 std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
   if (K == ir::BarrierKind::Grid)
     return "cooperative_groups::this_grid().sync();";
@@ -233,6 +300,8 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
   std::vector<std::string> Lines = splitLines(Source);
   std::map<uint32_t, std::vector<std::string>> Before; // line -> statements
   std::set<uint32_t> Deleted;
+  // line -> the assignment there and the barrier that splits it
+  std::map<uint32_t, std::pair<source::Assignment, std::string>> Split;
   bool Grid = false;
   // __syncthreads(); OpenCL's barrier(...); cooperative groups'
   // g.sync(), this_grid().sync(), cg::sync(g) and synchronize(g).
@@ -268,6 +337,10 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
       Accesses.insert(A.Item);
     for (const race::BarrierResult &B : K.Before.Barriers)
       Accesses.insert(B.Item);
+    std::set<unsigned> Writes;
+    for (const race::Access &A : K.Before.Accesses)
+      if (A.Writes)
+        Writes.insert(A.Item);
     std::set<unsigned> Added;
     for (const Change &C : K.Added)
       Added.insert(C.Item);
@@ -277,6 +350,31 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
       std::set<unsigned> Others = Added;
       Others.erase(C.Item);
       E.Line = boundary(*F, C.Item, Path, Lines, Accesses, Others);
+      const ir::SourceFrame *Store =
+          !E.Line && Stmts ? storeSplit(*F, C.Item, Path, Accesses, Writes) : nullptr;
+      if (std::optional<source::Spot> S =
+              Store ? Stmts->before(Store->Line, Store->Col) : std::nullopt;
+          S && S->Line == Store->Line && !S->LoopEnd) {
+        // Between the reads and the store of one statement.
+        if (auto A = splittable(Stmts->assignmentAt(Store->Line, Store->Col), Lines)) {
+          E.Line = A->Line;
+          E.Split = true;
+          // One barrier per statement: a block barrier orders a warp too.
+          std::string &At = Split[A->Line].second;
+          if (At.empty() || C.Kind == ir::BarrierKind::CTA)
+            At = E.Text;
+          Split[A->Line].first = *A;
+          Grid |= C.Kind == ir::BarrierKind::Grid;
+        } else {
+          E.Problem = fmt::format(
+              "the barrier goes between the reads and the store of the "
+              "statement at line {}, which is no assignment alone on its line "
+              "with a target free of effects (PTX line {})",
+              Store->Line, C.PtxLine);
+        }
+        P.Edits.push_back(E);
+        continue;
+      }
       if (!E.Line && Stmts) {
         // The statement of a block that holds the position (the source's
         // syntax tree), or the end of the loop body whose header does.
@@ -351,7 +449,11 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     }
     for (const std::string &S : Before[L])
       Out += Indent + S + "\n";
-    if (!Deleted.count(L))
+    if (auto It = Split.find(L); It != Split.end())
+      for (const std::string &S :
+           splitAssignmentLines(It->second.first, It->second.second, Lang))
+        Out += Indent + S + "\n";
+    else if (!Deleted.count(L))
       Out += Line + "\n";
   }
   P.Patched = Out;

@@ -30,6 +30,9 @@ struct SourceEdit {
   std::string Text;         ///< The statement inserted (or deleted).
   std::string Problem;      ///< Non-empty: not patched, and why.
   const Change *From = nullptr;
+  /// The barrier goes inside the assignment at Line, between its reads and
+  /// its store: `T v = (rhs); barrier; lhs = v;`.
+  bool Split = false;
 };
 
 struct SourcePatch {
@@ -44,7 +47,8 @@ struct SourcePatch {
 /// Where the line-based rules find no boundary, \p Stmts (the source's
 /// statements, when libclang read them) places the barrier before the
 /// statement of a block that holds the PTX position's `.loc`, or at the
-/// end of the loop body whose header holds it.
+/// end of the loop body whose header holds it; a barrier between the reads
+/// and the store of one assignment alone on its line splits it in two.
 SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
                             KernelLanguage Lang, const ModuleRepair &R,
                             const ir::ModuleIR &IR,

@@ -3,6 +3,8 @@
 
 #ifdef INCANT_HAVE_LIBCLANG
 #include "ClangTree.h"
+
+#include <set>
 #endif
 
 namespace incant::source {
@@ -18,6 +20,9 @@ Statements::Statements(const std::string &, bool,
 Statements::~Statements() = default;
 bool Statements::ok() const { return false; }
 std::optional<Spot> Statements::before(uint32_t, uint32_t) const {
+  return std::nullopt;
+}
+std::optional<Assignment> Statements::assignmentAt(uint32_t, uint32_t) const {
   return std::nullopt;
 }
 
@@ -65,33 +70,42 @@ bool isLoop(CXCursorKind K) {
          K == CXCursor_DoStmt;
 }
 
+/// The innermost statement of a block that holds \p At (-1: none) and,
+/// in \p Header, the body of the innermost loop whose header (not its
+/// body) holds it (-1: none).
+int statementAt(const ClangTree &T, Pos At, int &Header) {
+  auto Holds = [&](int N) {
+    Pos B = startOf(T.node(N).C), E = endOf(T.node(N).C);
+    return B <= At && At < E;
+  };
+  int Best = -1;
+  Header = -1;
+  for (int N = 0; N < static_cast<int>(T.nodes().size()); ++N) {
+    const ClangTree::Node &X = T.node(N);
+    // An expression statement is its expression's cursor in libclang.
+    bool Statement = lc().clang_isStatement(X.K);
+    if (!(Statement || lc().clang_isExpression(X.K)) || !Holds(N))
+      continue;
+    if (X.Parent >= 0 && T.node(X.Parent).K == CXCursor_CompoundStmt &&
+        X.K != CXCursor_CompoundStmt)
+      Best = N; // later nodes are inside earlier ones
+    if (Statement && isLoop(X.K) && !X.Kids.empty()) {
+      int Body = X.K == CXCursor_DoStmt ? X.Kids.front() : X.Kids.back();
+      if (!Holds(Body) && T.node(Body).K == CXCursor_CompoundStmt)
+        Header = Body;
+    }
+  }
+  return Best;
+}
+
 } // namespace
 
 std::optional<Spot> Statements::before(uint32_t Line, uint32_t Col) const {
   if (!ok() || !Line)
     return std::nullopt;
   const ClangTree &T = I->T;
-  Pos At{Line, Col ? Col : 1};
-  auto Holds = [&](int N) {
-    Pos B = startOf(T.node(N).C), E = endOf(T.node(N).C);
-    return B <= At && At < E;
-  };
-  // The innermost statement of a block that holds the position, and the
-  // innermost loop whose header (not its body) holds it.
-  int Best = -1, Header = -1;
-  for (int N = 0; N < static_cast<int>(T.nodes().size()); ++N) {
-    const ClangTree::Node &X = T.node(N);
-    if (!lc().clang_isStatement(X.K) || !Holds(N))
-      continue;
-    if (X.Parent >= 0 && T.node(X.Parent).K == CXCursor_CompoundStmt &&
-        X.K != CXCursor_CompoundStmt)
-      Best = N; // later nodes are inside earlier ones
-    if (isLoop(X.K) && !X.Kids.empty()) {
-      int Body = X.K == CXCursor_DoStmt ? X.Kids.front() : X.Kids.back();
-      if (!Holds(Body) && T.node(Body).K == CXCursor_CompoundStmt)
-        Header = Body;
-    }
-  }
+  int Header = -1;
+  int Best = statementAt(T, Pos{Line, Col ? Col : 1}, Header);
   // A loop header nested in the statement found runs after the body.
   if (Header >= 0 && (Best < 0 || Header > Best)) {
     Pos Close = endOf(T.node(Header).C); // just after the '}'
@@ -105,6 +119,35 @@ std::optional<Spot> Statements::before(uint32_t Line, uint32_t Col) const {
   if (!T.firstOnLine(S.first, S.second))
     return std::nullopt;
   return Spot{S.first, false};
+}
+
+std::optional<Assignment> Statements::assignmentAt(uint32_t Line,
+                                                   uint32_t Col) const {
+  if (!ok() || !Line)
+    return std::nullopt;
+  const ClangTree &T = I->T;
+  int Header = -1;
+  int N = statementAt(T, Pos{Line, Col ? Col : 1}, Header);
+  if (N < 0 || Header > N)
+    return std::nullopt;
+  const ClangTree::Node &X = T.node(N);
+  if ((X.K != CXCursor_BinaryOperator && X.K != CXCursor_CompoundAssignOperator) ||
+      X.Kids.size() != 2)
+    return std::nullopt;
+  Pos S = startOf(X.C), E = endOf(X.C);
+  if (S.first != E.first || !T.firstOnLine(S.first, S.second))
+    return std::nullopt;
+  Assignment A;
+  A.Line = S.first;
+  A.Op = T.tokenBetween(X.Kids[0], X.Kids[1]);
+  static const std::set<std::string> Ops = {"=",  "+=", "-=", "*=",  "/=", "%=",
+                                            "&=", "|=", "^=", "<<=", ">>="};
+  if (!Ops.count(A.Op))
+    return std::nullopt;
+  A.Lhs = T.text(X.Kids[0]);
+  A.Rhs = T.text(X.Kids[1]);
+  A.Type = ClangTree::typeName(T.node(X.Kids[0]).C);
+  return A;
 }
 
 #endif

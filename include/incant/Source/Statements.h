@@ -30,6 +30,15 @@ struct Spot {
   bool LoopEnd = false;
 };
 
+/// An expression statement `Lhs Op Rhs;` (Op `=` or a compound assignment
+/// such as `+=`) alone on its line.
+struct Assignment {
+  uint32_t Line = 0;
+  std::string Lhs, Op, Rhs;
+  /// Lhs's type, canonical ("int"), for a temporary of C without `auto`.
+  std::string Type;
+};
+
 class Statements {
 public:
   /// Parses \p Path (CUDA when \p Cuda, else OpenCL C) with the compiler
@@ -47,6 +56,11 @@ public:
   /// Where a barrier before the code at \p Line : \p Col goes, or nullopt
   /// (no statement of a block holds it, or it does not start its line).
   std::optional<Spot> before(uint32_t Line, uint32_t Col) const;
+
+  /// The assignment that the statement of a block holding \p Line : \p Col
+  /// is, when it is one alone on its line: a barrier between its reads and
+  /// its store splits it in two.
+  std::optional<Assignment> assignmentAt(uint32_t Line, uint32_t Col) const;
 
 private:
   struct Impl;
