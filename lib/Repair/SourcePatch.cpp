@@ -216,13 +216,13 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
 
 /// The source position of the store that a barrier at \p Item would
 /// separate from the reads of its own line: the last access before Item in
-/// its block and the first at or after it, a store, come from one line of
-/// \p Path (nullptr: they do not).
+/// its block, the first at or after it and the first store after it come
+/// from one line of \p Path (nullptr: they do not).
 const ir::SourceFrame *storeSplit(const ir::FunctionIR &F, unsigned Item,
                                   const std::string &Path,
                                   const std::set<unsigned> &Fixed,
                                   const std::set<unsigned> &Writes) {
-  unsigned Prev = ir::NoNode, Next = ir::NoNode;
+  unsigned Prev = ir::NoNode, Next = ir::NoNode, Store = ir::NoNode;
   for (unsigned I : F.blocks()[F.blockOf(Item)].Insts) {
     if (!Fixed.count(I))
       continue;
@@ -230,14 +230,17 @@ const ir::SourceFrame *storeSplit(const ir::FunctionIR &F, unsigned Item,
       Prev = I;
     else if (Next == ir::NoNode)
       Next = I;
+    if (I >= Item && Store == ir::NoNode && Writes.count(I))
+      Store = I;
   }
-  if (Prev == ir::NoNode || Next == ir::NoNode || !Writes.count(Next))
+  if (Prev == ir::NoNode || Next == ir::NoNode || Store == ir::NoNode)
     return nullptr;
-  const ir::SourceFrame *P = F.loc(Prev).userFrame(), *N = F.loc(Next).userFrame();
-  if (!P || !N || !sameFile(N->File, Path) || !sameFile(P->File, Path) ||
-      P->Line != N->Line)
+  const ir::SourceFrame *P = F.loc(Prev).userFrame(), *N = F.loc(Next).userFrame(),
+                        *S = F.loc(Store).userFrame();
+  if (!P || !N || !S || !sameFile(S->File, Path) || !sameFile(P->File, Path) ||
+      !sameFile(N->File, Path) || P->Line != S->Line || N->Line != S->Line)
     return nullptr;
-  return N;
+  return S;
 }
 
 /// \p A when the barrier can split it: its line holds it and nothing else,
