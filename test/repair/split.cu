@@ -13,6 +13,8 @@
 // RUN: %incant repair %s --kernel step --patch %t.step.diff > %t; test $? -eq 0
 // RUN: FileCheck %s --check-prefix=STEP < %t
 // RUN: FileCheck %s --check-prefix=STEPDIFF < %t.step.diff
+// RUN: %incant repair %s --kernel accumulate --patch %t.acc.diff > %t; test $? -eq 0
+// RUN: FileCheck %s --check-prefix=ACCDIFF < %t.acc.diff
 // RUN: %incant repair %s --kernel called --patch %t.called.diff > %t 2> %t.err; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=CALLED < %t
 // RUN: FileCheck %s --check-prefix=CALLEDERR < %t.err
@@ -60,6 +62,23 @@ __global__ void step(int *out, const int *in) {
   out[t] = v;
 }
 
+// A compound assignment reads its target too: both reads before the
+// barrier, the store after it.
+// ACCDIFF:       +  auto incant_split[[A:[0-9]+]] = s[t] + (s[t + 1]);
+// ACCDIFF-NEXT:  +  __syncwarp();
+// ACCDIFF-NEXT:  +  s[t] = incant_split[[A]];
+// ACCDIFF-NEXT:  -  s[t] += s[t + 1];
+__global__ void accumulate(int *out) {
+  __shared__ int s[33];
+  unsigned t = threadIdx.x;
+  s[t] = t;
+  if (t == 0)
+    s[32] = 0;
+  __syncthreads();
+  s[t] += s[t + 1];
+  out[t] = s[t];
+}
+
 // CALLED:      kernel _Z6calledPi (called(int*)): repaired
 // CALLED:        source: the barrier goes between the reads and the store of the statement at line {{[0-9]+}}, which is no assignment alone on its line with a target free of effects
 // CALLED:      repaired PTX: checked again by incant race: no race, no divergent barrier
@@ -82,6 +101,7 @@ int main() {
   cudaMalloc(&e, 64 * sizeof(int));
   shift<<<1, 32>>>(d);
   step<<<1, 32>>>(d, e);
+  accumulate<<<1, 32>>>(d);
   called<<<1, 32>>>(d);
   return 0;
 }
