@@ -51,7 +51,8 @@ nlohmann::json changeJson(const Change &C, const RepairResult &Res) {
   if (C.GridStart)
     J["origin_grid_start"] = C.OriginGridStart;
   if (const SourceEdit *E = editOf(Res, C)) {
-    J["source"] = {{"line", E->Line}, {"text", E->Text}, {"split", E->Split}};
+    J["source"] = {{"line", E->Line}, {"text", E->Text}, {"split", E->Split},
+                   {"kept", E->Kept}};
     if (!E->Problem.empty())
       J["source"]["problem"] = E->Problem;
   }
@@ -115,9 +116,11 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
                               "reaching it)"
                             : "unnecessary");
       if (const SourceEdit *E = editOf(Res, C))
-        OS << (E->Problem.empty()
-                   ? fmt::format("    source: delete line {}\n", E->Line)
-                   : fmt::format("    source: {}\n", E->Problem));
+        OS << (!E->Problem.empty() ? fmt::format("    source: {}\n", E->Problem)
+               : E->Kept ? fmt::format("    source: line {} stays (a copy of "
+                                       "this barrier there is kept)\n",
+                                       E->Line)
+                         : fmt::format("    source: delete line {}\n", E->Line));
     }
     for (const std::string &P : K.Problems)
       OS << "  cannot repair: " << P << "\n";

@@ -322,16 +322,26 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     for (const race::PairResult &Pr : K.Before.Pairs)
       Global |= Pr.V == race::Verdict::Race &&
                 K.Before.Accesses[Pr.First].Space != "shared";
+    // The lines of the barriers that stay.
+    std::set<unsigned> RemovedItems;
+    for (const Change &C : K.Removed)
+      RemovedItems.insert(C.Item);
+    std::set<uint32_t> Staying;
+    for (const race::BarrierResult &B : K.Before.Barriers)
+      if (!B.Assumed && !RemovedItems.count(B.Item))
+        Staying.insert(lineIn(*F, B.Item, Path));
     for (const Change &C : K.Removed) {
       SourceEdit E{K.Name, false, lineIn(*F, C.Item, Path), "", "", &C};
-      if (!E.Line || E.Line > Lines.size())
+      if (E.Line && Staying.count(E.Line))
+        E.Kept = true;
+      else if (!E.Line || E.Line > Lines.size())
         E.Problem = "the barrier has no line in the source";
       else if (!std::regex_match(code(Lines[E.Line - 1]), OnlyBarrier))
         E.Problem = fmt::format("line {} holds more than the barrier call",
                                 E.Line);
       else
         E.Text = trim(Lines[E.Line - 1]);
-      if (E.Problem.empty())
+      if (E.Problem.empty() && !E.Kept)
         Deleted.insert(E.Line);
       P.Edits.push_back(E);
     }

@@ -33,6 +33,9 @@ struct SourceEdit {
   /// The barrier goes inside the assignment at Line, between its reads and
   /// its store: `T v = (rhs); barrier; lhs = v;`.
   bool Split = false;
+  /// A removed copy of a barrier whose line stays: another copy of it (an
+  /// unrolled loop's) is kept, so the source keeps the line.
+  bool Kept = false;
 };
 
 struct SourcePatch {
