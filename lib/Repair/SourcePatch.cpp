@@ -326,13 +326,13 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     std::set<unsigned> RemovedItems;
     for (const Change &C : K.Removed)
       RemovedItems.insert(C.Item);
-    std::set<uint32_t> Staying;
+    std::set<std::pair<uint32_t, ir::BarrierKind>> Staying;
     for (const race::BarrierResult &B : K.Before.Barriers)
       if (!B.Assumed && !RemovedItems.count(B.Item))
-        Staying.insert(lineIn(*F, B.Item, Path));
+        Staying.insert({lineIn(*F, B.Item, Path), B.Kind});
     for (const Change &C : K.Removed) {
       SourceEdit E{K.Name, false, lineIn(*F, C.Item, Path), "", "", &C};
-      if (E.Line && Staying.count(E.Line))
+      if (E.Line && Staying.count({E.Line, C.Kind}))
         E.Kept = true;
       else if (!E.Line || E.Line > Lines.size())
         E.Problem = "the barrier has no line in the source";
