@@ -122,6 +122,27 @@ unsigned hiddenRaces(const ptx::Module &UM, const ModuleRepair &R,
   return All - Races;
 }
 
+/// Whether \p U (the unoptimised build's repair) repairs, with every pair
+/// proved, a kernel that \p R (the optimised build's) cannot, and calls no
+/// kernel free of races that R shows racy: the unoptimised build is
+/// analysed less precisely (values kept in memory), and a race it leaves
+/// undecided is still one in the code that runs.
+bool repairsMore(const ModuleRepair &U, const ModuleRepair &R) {
+  bool More = false;
+  for (const KernelRepair &KR : R.Kernels)
+    for (const KernelRepair &KU : U.Kernels) {
+      if (KU.Name != KR.Name || KU.Launch != KR.Launch)
+        continue;
+      if (KR.Before.Races + KR.Before.Divergent &&
+          !(KU.Before.Races + KU.Before.Divergent))
+        return false;
+      More |= KR.Result == Outcome::Unrepairable &&
+              KU.Result == Outcome::Repaired && !KU.After.Unknown &&
+              !KU.After.UnknownBarriers;
+    }
+  return More;
+}
+
 } // namespace
 
 int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
@@ -216,7 +237,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     unsigned Hidden = hiddenRaces(*UM, R, O.Race);
     if (Hidden || Unrepaired(R)) {
       ModuleRepair UR = repairModule(*UM, O);
-      if (UR.Error.empty() && (Hidden || Unrepaired(UR) < Unrepaired(R))) {
+      if (UR.Error.empty() && (Hidden || repairsMore(UR, R))) {
         BuildWhy = Hidden ? fmt::format(
                                 "nvcc's unoptimised build has {} race{} "
                                 "between accesses its optimised build no "
