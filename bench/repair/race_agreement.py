@@ -38,7 +38,8 @@ def one(incant, suite, rec):
     before = rec.get("before_races")
     unknown_before = rec.get("before_unknown", 0)
     if before is None:  # a record of an earlier script: from the outcome
-        before = int(rec["outcome"] == "unrepairable" or bool(rec["added"]))
+        before = int(rec["outcome"] == "unrepairable" or bool(rec["added"]) or
+                     any(why == "divergent" for _, why in rec["removed"]))
         unknown_before = int(rec["outcome"].endswith("-unknown"))
     want = 1 if before else (0 if not unknown_before else 4)
     return {"kernel": rec["kernel"], "outcome": rec["outcome"],

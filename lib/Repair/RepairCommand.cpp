@@ -71,30 +71,27 @@ bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
   Req.Args.insert(Req.Args.begin(), "-I" + Src.string());
   std::ostringstream Log;
   DiagnosticEngine Diags(&Log);
-  int Failed = 0;
-  std::shared_ptr<SourceFile> Ptx =
-      race::kernelPtx(File.string(), Req, Diags, Log, Failed);
-  std::optional<ptx::Module> M;
-  if (Ptx)
-    M = ptx::parseModule(Ptx, Diags);
-  if (!M) {
-    Why = "the patched source does not compile: " + Log.str();
+  auto Build = [&](bool Unoptimised) -> std::optional<ptx::Module> {
+    Req.Unoptimised = Unoptimised;
+    int Failed = 0;
+    std::shared_ptr<SourceFile> Ptx =
+        race::kernelPtx(File.string(), Req, Diags, Log, Failed);
+    if (Ptx)
+      if (std::optional<ptx::Module> M = ptx::parseModule(Ptx, Diags))
+        return M;
+    Why = fmt::format("the patched source{} does not compile: {}",
+                      Unoptimised ? "'s unoptimised build" : "", Log.str());
+    return std::nullopt;
+  };
+  std::optional<ptx::Module> M = Build(false);
+  if (!M)
     return false;
-  }
   race::ModuleReport Checked = race::checkModule(*M, O);
   // Both builds, as incant race checks a .cu file.
   if (kernelLanguageOf(Cmd.File) == KernelLanguage::Cuda) {
-    Req.Unoptimised = true;
-    std::shared_ptr<SourceFile> UPtx =
-        race::kernelPtx(File.string(), Req, Diags, Log, Failed);
-    std::optional<ptx::Module> UM;
-    if (UPtx)
-      UM = ptx::parseModule(UPtx, Diags);
-    if (!UM) {
-      Why = "the patched source's unoptimised build does not compile: " +
-            Log.str();
+    std::optional<ptx::Module> UM = Build(true);
+    if (!UM)
       return false;
-    }
     race::addUnoptimisedRaces(Checked, race::checkUnoptimised(*UM, Checked, O));
   }
   return raceFree(Checked, R, Why);
