@@ -244,6 +244,9 @@ private:
   /// Whether instruction \p Item hands out tickets: an atomic add of a
   /// constant, whose results differ between threads at one address.
   bool ticket(unsigned Item) const;
+  /// Whether every write of ticket \p Ticket's memory (an Items index) is
+  /// a ticket atomic moving the value the same way.
+  bool monotoneTickets(unsigned Ticket) const;
   void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
   bool reaches(unsigned From, unsigned To);
   /// Block \p To is reachable from block \p From without a back edge.

@@ -343,6 +343,31 @@ bool Checker::ticket(unsigned Item) const {
   return F.isInstruction(Item) && ir::ticketAtomic(F.inst(Item));
 }
 
+bool Checker::monotoneTickets(unsigned Ticket) const {
+  // Every write of the ticket's memory is a ticket atomic that moves the
+  // value the same way (adds of positive constants, or all negative):
+  // then no two of them return one value.
+  const ir::MemoryObject &Obj = Items[Ticket].A.Object;
+  int Sign = 0;
+  for (const Item &W : Items) {
+    if (!W.A.Writes)
+      continue;
+    if (W.Call || W.A.Object.K == ir::ObjectKind::Unknown)
+      return false;
+    if (!(W.A.Object == Obj))
+      continue;
+    if (!ticket(W.A.Item))
+      return false;
+    const ptx::Instruction &In = F.inst(W.A.Item);
+    int64_t Step = In.Ops.back().Value;
+    int S = (Step > 0) == (In.Atom == ptx::AtomOp::Add) ? 1 : -1;
+    if (Sign != 0 && S != Sign)
+      return false;
+    Sign = S;
+  }
+  return Sign != 0;
+}
+
 std::vector<std::pair<unsigned, unsigned>>
 Checker::loadsIn(const std::vector<ExprId> &Es) {
   std::vector<std::pair<unsigned, unsigned>> Out; // (symbol, Items index)
@@ -430,17 +455,23 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
     for (size_t Q = P + 1; Q < All.size(); ++Q) {
       auto [TP, LP] = All[P];
       auto [TQ, LQ] = All[Q];
-      if (TP != TQ && LP.second == LQ.second &&
-          ticket(Items[LP.second].A.Item)) {
-        // Atomic tickets: two threads' results differ at one address.
-        const ir::MemoryAccess &T = Items[LP.second].A;
-        if (!T.Affine || T.Object.K == ir::ObjectKind::Unknown)
+      if (TP != TQ && ticket(Items[LP.second].A.Item) &&
+          ticket(Items[LQ.second].A.Item) &&
+          Items[LP.second].A.Object == Items[LQ.second].A.Object &&
+          monotoneTickets(LP.second)) {
+        // Atomic tickets: two threads' results differ at one address when
+        // every write there moves the value the same way (a reset between
+        // would let them repeat), whether of one instruction or of two
+        // (the copies of an unrolled loop's atomicAdd).
+        const ir::MemoryAccess &T = Items[LP.second].A,
+                               &T2 = Items[LQ.second].A;
+        if (!T.Affine || !T2.Affine || T.Object.K == ir::ObjectKind::Unknown)
           continue;
         Frame FP{TP, NoNode}, FQ{TQ, NoNode};
         Expr VP = Enc.symbolVar(FP, LP.first), VQ = Enc.symbolVar(FQ, LQ.first);
         if (VP.sort() == VQ.sort())
           Out.push_back(Enc.encode(FP, T.Offset)
-                            .eq(Enc.encode(FQ, T.Offset))
+                            .eq(Enc.encode(FQ, T2.Offset))
                             .implies(VP.ne(VQ)));
         continue;
       }
