@@ -207,6 +207,20 @@ inline Verdict check_outputs(const std::vector<unsigned> &got,
   return pass(detail);
 }
 
+// One timed launch of a kernel that writes every element of `out` (filled
+// first with a pattern no output takes), then every output compared with
+// `expected`: the run() of the tiled case studies.
+template <class Launch>
+Verdict run_checked(Timer &t, DeviceArray<unsigned> &out,
+                    const std::vector<unsigned> &expected, size_t per_tile,
+                    const std::string &detail, Launch launch) {
+  out.fill_bytes(0xff);
+  t.start();
+  launch();
+  t.stop();
+  return check_outputs(out.download(), expected, per_tile, detail);
+}
+
 // Whole-grid default: enough blocks of `threads` to fill every
 // multiprocessor `per_sm` times (or what --blocks asks for).
 inline unsigned default_blocks(const Options &o, unsigned per_sm) {

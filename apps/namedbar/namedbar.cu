@@ -95,15 +95,14 @@ struct NamedBar {
   }
 
   app::Verdict run(app::Timer &t) {
-    out_.fill_bytes(0xff);
-    t.start();
-    specialised<<<blocks_, kThreads>>>(in_.get(), tiles_, out_.get());
-    t.stop();
-    return app::check_outputs(
-        out_.download(), expected_, kRole,
+    return app::run_checked(
+        t, out_, expected_, kRole,
         app::format("%u tiles through 2 stages in %u blocks, "
                     "every output exact",
-                    tiles_, blocks_));
+                    tiles_, blocks_),
+        [&] {
+          specialised<<<blocks_, kThreads>>>(in_.get(), tiles_, out_.get());
+        });
   }
 
   unsigned tiles_, blocks_;

@@ -130,15 +130,14 @@ struct TmaPipe {
   }
 
   app::Verdict run(app::Timer &t) {
-    out_.fill_bytes(0xff);
-    t.start();
-    pipelined<<<blocks_, kThreads>>>(in_.get(), tiles_, out_.get());
-    t.stop();
-    return app::check_outputs(
-        out_.download(), expected_, kThreads,
+    return app::run_checked(
+        t, out_, expected_, kThreads,
         app::format("%u tiles of 8 KiB through 2 stages in %u "
                     "blocks, every output exact",
-                    tiles_, blocks_));
+                    tiles_, blocks_),
+        [&] {
+          pipelined<<<blocks_, kThreads>>>(in_.get(), tiles_, out_.get());
+        });
   }
 
   unsigned tiles_, blocks_;
