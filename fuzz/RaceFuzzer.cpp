@@ -8,6 +8,7 @@
 // parse must have an error reported.
 //
 //===----------------------------------------------------------------------===//
+#include "FuzzPtx.h"
 #include "incant/PTX/Module.h"
 #include "incant/Race/Race.h"
 #include "incant/Support/Json.h"
@@ -23,19 +24,9 @@
 using namespace incant;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  if (Size > 1 << 12)
+  std::optional<ptx::Module> M = fuzz::fuzzModule(Data, Size);
+  if (!M)
     return 0;
-  auto F = std::make_shared<SourceFile>(
-      "fuzz.ptx", std::string(reinterpret_cast<const char *>(Data), Size));
-  DiagnosticEngine Diags;
-  std::optional<ptx::Module> M = ptx::parseModule(F, Diags);
-  if (!M) {
-    if (!Diags.hasErrors()) {
-      std::fprintf(stderr, "parse failed without a diagnostic\n");
-      std::abort();
-    }
-    return 0;
-  }
   race::Options O;
   O.TimeoutMs = 100;
   O.KernelSeconds = 1;

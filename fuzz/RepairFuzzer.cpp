@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../lib/Repair/RepairReport.h"
+#include "FuzzPtx.h"
 #include "incant/PTX/Module.h"
 #include "incant/Repair/Repair.h"
 #include "incant/Support/Json.h"
@@ -24,12 +25,7 @@
 using namespace incant;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  if (Size > 1 << 12)
-    return 0;
-  auto F = std::make_shared<SourceFile>(
-      "fuzz.ptx", std::string(reinterpret_cast<const char *>(Data), Size));
-  DiagnosticEngine Diags;
-  std::optional<ptx::Module> M = ptx::parseModule(F, Diags);
+  std::optional<ptx::Module> M = fuzz::fuzzModule(Data, Size);
   if (!M)
     return 0;
   repair::Options O;
