@@ -179,7 +179,7 @@ private:
     /// barrierGuardsOf(): the CTA barrier that hands the read on.
     unsigned Barrier = NoNode;
   };
-  std::vector<Guard> guardsOf(unsigned Item);
+  const std::vector<Guard> &guardsOf(unsigned Item);
   /// Thread T left the guard's loop in its current iteration.
   Expr guardFacts(Encoder &Enc, unsigned T, const Guard &G);
   /// What thread T's read \p Read returns.
@@ -310,6 +310,8 @@ private:
   const ir::BarrierIntervals *IntervalsOverride = nullptr;
   /// query() adds unsynchronised().
   bool SyncFacts = false;
+  /// guardsOf(), per body item.
+  std::map<unsigned, std::vector<Guard>> Guards;
   std::vector<std::string> SyncWhy;
   std::map<std::tuple<unsigned, unsigned, ThreadPair>, bool> RunBoth;
   std::map<std::tuple<unsigned, unsigned, unsigned, unsigned>, bool> Ordered;

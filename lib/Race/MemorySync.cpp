@@ -174,11 +174,14 @@ std::vector<std::pair<unsigned, unsigned>> Checker::exitsOf(unsigned Loop) {
   return Out;
 }
 
-std::vector<Checker::Guard> Checker::guardsOf(unsigned Z) {
+const std::vector<Checker::Guard> &Checker::guardsOf(unsigned Z) {
   // Strong reads that run before Z in every execution of it, whose value
-  // Z's thread used to get there: in a loop that Z follows and that has
-  // one exit, or in Z's own iteration.
-  std::vector<Guard> Out;
+  // Z's thread used to get there: in a loop that Z follows, or in Z's own
+  // iteration. Asked for each query a pair builds: kept per item.
+  auto [It, New] = Guards.try_emplace(Z);
+  if (!New)
+    return It->second;
+  std::vector<Guard> &Out = It->second;
   const auto &Loops = F.loops().loops();
   unsigned BZ = F.blockOf(Z);
   for (unsigned K = 0; K < Items.size(); ++K) {
@@ -417,8 +420,7 @@ bool Checker::linkedThroughFlag(unsigned X, unsigned WI, unsigned Write,
                                 ptx::Scope Need, unsigned Depth) {
   // A thread other than X's reaches its Write only after a guard whose
   // values are all ordered after X; the Write is its release.
-  std::vector<Guard> Gs = guardsOf(WI);
-  for (const Guard &G : Gs) {
+  for (const Guard &G : guardsOf(WI)) {
     if (!acquireOrders(G, WI, acquireNeed(G.Read)) ||
         !releaseOrders(Items[G.Read].A.Item, Write, Need))
       continue;
