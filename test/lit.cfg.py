@@ -26,13 +26,36 @@ config.substitutions.append(("%fakefenceapp-fenced", os.path.join(config.test_bi
 config.substitutions.append(("%fakefenceapp", os.path.join(config.test_bin, "incant-fakefenceapp")))
 
 # "libclang": incant reads source structure (host launches, statement
-# boundaries): built with libclang's headers and the library is here.
+# boundaries): built with libclang's headers and the library is here. Where
+# incant says that it cannot read this machine's CUDA headers (a note
+# quoting clang), the feature is left out and lit says why; a probe that
+# reads no launch and gives no reason is a fault, left to the tests.
 import ctypes
+import subprocess
+def _libclang_reads_cuda():
+    _incant = os.path.join(config.incant_bin, "incant")
+    _probe = os.path.join(config.test_source_root, "Inputs", "launch-probe.cu")
+    try:
+        _help = subprocess.run([_incant, "race", "--help"], capture_output=True,
+                               text=True, timeout=60).stdout
+        if "--kernel" not in _help:
+            return True  # no static race checker to probe with
+        _r = subprocess.run([_incant, "race", _probe], capture_output=True,
+                            text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError):
+        return True
+    _note = [l for l in _r.stderr.splitlines() if "note:" in l]
+    if "launch:" not in _r.stdout and _note:
+        lit_config.warning("tests that read host code are unsupported here: " +
+                           _note[0])
+        return False
+    return True
 if getattr(config, "have_libclang", False):
     for _lib in ("libclang-14.so.1", "libclang.so.1"):
         try:
             ctypes.CDLL(_lib)
-            config.available_features.add("libclang")
+            if _libclang_reads_cuda():
+                config.available_features.add("libclang")
             break
         except OSError:
             pass
@@ -41,7 +64,6 @@ if getattr(config, "have_libclang", False):
 # left out for want of an optional library marks its tests unsupported
 # (test/<command>/lit.local.cfg).
 import re
-import subprocess
 try:
     _help = subprocess.run([os.path.join(config.incant_bin, "incant"), "--help"],
                            capture_output=True, text=True, timeout=60).stdout

@@ -1,12 +1,16 @@
 //===- ClangTree.cpp - A parsed source file's syntax tree (libclang) ------===//
 #include "ClangTree.h"
 #include "incant/Support/PtxCompiler.h"
+#include "incant/Support/Process.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
+#include <sstream>
 
 namespace incant::source {
 
@@ -49,6 +53,100 @@ void addUserArgs(const std::vector<std::string> &In,
   }
 }
 
+/// Where nvcc itself finds the CUDA headers: its installation's root (TOP)
+/// and the folders of its -I and -isystem options, as `nvcc -dryrun`
+/// prints them (a wrapper script or a packaged layout with the headers
+/// under targets/ is read right). Without an answer, the root above
+/// nvcc's bin/ and its include/.
+struct CudaHeaders {
+  std::string Root;
+  std::vector<std::string> Dirs;
+};
+
+/// The paths of one `#$ NAME=...` line of nvcc's dry run: its quoted words
+/// that are paths (the word after -isystem, or what follows -I).
+void dryRunPaths(const std::string &Value, std::vector<std::string> &Dirs) {
+  std::vector<std::string> Words;
+  for (size_t At = 0; (At = Value.find('"', At)) != std::string::npos;) {
+    size_t End = Value.find('"', At + 1);
+    if (End == std::string::npos)
+      break;
+    Words.push_back(Value.substr(At + 1, End - At - 1));
+    At = End + 1;
+  }
+  for (size_t I = 0; I < Words.size(); ++I) {
+    if (Words[I] == "-isystem" && I + 1 < Words.size())
+      Dirs.push_back(Words[++I]);
+    else if (Words[I].rfind("-I", 0) == 0 && Words[I].size() > 2)
+      Dirs.push_back(Words[I].substr(2));
+  }
+}
+
+CudaHeaders cudaHeadersOf(const std::string &Nvcc) {
+  CudaHeaders H;
+  std::error_code EC;
+  ProcessResult R =
+      runProcess({Nvcc, "-dryrun", "-x", "cu", "-ptx", "/dev/null", "-o", "/dev/null"});
+  std::vector<std::string> Dirs;
+  std::istringstream Lines(R.Out + R.Err);
+  for (std::string L; std::getline(Lines, L);) {
+    if (L.rfind("#$ TOP=", 0) == 0)
+      H.Root = L.substr(7);
+    else if (L.rfind("#$ INCLUDES=", 0) == 0 || L.rfind("#$ SYSTEM_INCLUDES=", 0) == 0)
+      dryRunPaths(L.substr(L.find('=') + 1), Dirs);
+  }
+  if (H.Root.empty())
+    H.Root = fs::canonical(Nvcc, EC).parent_path().parent_path().string();
+  H.Root = fs::weakly_canonical(H.Root, EC).string();
+  if (Dirs.empty())
+    Dirs = {H.Root + "/include", H.Root + "/include/cccl"};
+  for (const std::string &D : Dirs)
+    if (fs::is_directory(D, EC))
+      H.Dirs.push_back(fs::weakly_canonical(D, EC).string());
+  return H;
+}
+
+/// cudaHeadersOf, asked once per nvcc (race and repair parse a file twice).
+const CudaHeaders &cudaHeaders(const std::string &Nvcc) {
+  static std::mutex Lock;
+  static std::map<std::string, CudaHeaders> Known;
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Known.find(Nvcc);
+  if (It == Known.end())
+    It = Known.emplace(Nvcc, cudaHeadersOf(Nvcc)).first;
+  return It->second;
+}
+
+/// The first error that leaves the tree unfit to read: one in the main
+/// file, or a header that was not found (then the declarations the file
+/// uses are missing, and its launches parse as errors). Other errors in
+/// headers are those of CUDA's headers that clang 14 rejects in code the
+/// host side does not use (texture references, device-only templates).
+std::string unfitError(CXTranslationUnit TU) {
+  std::string First;
+  for (unsigned I = 0, N = lc().clang_getNumDiagnostics(TU); I < N; ++I) {
+    CXDiagnostic D = lc().clang_getDiagnostic(TU, I);
+    std::string Msg = take(lc().clang_getDiagnosticSpelling(D));
+    CXSourceLocation Loc = lc().clang_getDiagnosticLocation(D);
+    bool Error = lc().clang_getDiagnosticSeverity(D) >= CXDiagnostic_Error;
+    lc().clang_disposeDiagnostic(D);
+    bool Missing = Msg.find("file not found") != std::string::npos;
+    if (!Error || !(Missing || lc().clang_Location_isFromMainFile(Loc)))
+      continue;
+    CXFile F = nullptr;
+    unsigned Line = 0, Col = 0;
+    lc().clang_getExpansionLocation(Loc, &F, &Line, &Col, nullptr);
+    std::string Where = F ? take(lc().clang_getFileName(F)) : "";
+    if (!Where.empty())
+      Where += ":" + std::to_string(Line) + ":" + std::to_string(Col) + ": ";
+    if (Missing) // the cause of what follows
+      return "clang: " + Where + Msg;
+    if (First.empty())
+      First = "clang: " + Where + Msg;
+  }
+  return First;
+}
+
 } // namespace
 
 ClangTree::ClangTree(const std::string &Path, SourceKind Kind,
@@ -62,12 +160,18 @@ ClangTree::ClangTree(const std::string &Path, SourceKind Kind,
       Problem = "no CUDA installation (nvcc) for the CUDA headers";
       return;
     }
-    std::error_code EC;
-    fs::path Root = fs::canonical(Nvcc, EC).parent_path().parent_path();
+    const CudaHeaders &H = cudaHeaders(Nvcc);
+    if (std::none_of(H.Dirs.begin(), H.Dirs.end(), [](const std::string &D) {
+          return fs::exists(fs::path(D) / "cuda_runtime.h");
+        })) {
+      Problem = "no CUDA headers (cuda_runtime.h) where " + Nvcc +
+                " finds them (its -dryrun) or in " + H.Root + "/include";
+      return;
+    }
     Args = {"-x", "cuda", "--cuda-host-only", "-std=c++17", "-nocudalib",
-            "--cuda-path=" + Root.string(), std::string("-I") + StubDir};
-    if (fs::is_directory(Root / "include" / "cccl"))
-      Args.insert(Args.end(), {"-isystem", (Root / "include" / "cccl").string()});
+            "--cuda-path=" + H.Root, std::string("-I") + StubDir};
+    for (const std::string &D : H.Dirs)
+      Args.insert(Args.end(), {"-isystem", D});
   } else {
     Args = {"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header"};
   }
@@ -88,6 +192,12 @@ ClangTree::ClangTree(const std::string &Path, SourceKind Kind,
     TU = nullptr;
     Problem = "clang could not parse the file (libclang error " +
               std::to_string(static_cast<int>(E)) + ")";
+    return;
+  }
+  if (std::string Unfit = unfitError(TU); !Unfit.empty()) {
+    lc().clang_disposeTranslationUnit(TU);
+    TU = nullptr;
+    Problem = Unfit;
     return;
   }
   std::ifstream In(Path, std::ios::binary);

@@ -9,7 +9,9 @@
 // for what later CUDAs removed from them (texture references): the
 // missing `texture_fetch_functions.h` that clang's CUDA wrapper includes
 // is given as an empty in-memory file, and errors in the headers are
-// ignored (only the main file's code is read).
+// ignored (only the main file's code is read) but for a header not found:
+// that, or an error in the main file, leaves no tree (problem() quotes
+// clang). The CUDA headers are those nvcc itself uses (`nvcc -dryrun`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_LIB_SOURCE_CLANGTREE_H

@@ -24,11 +24,14 @@ namespace incant::source {
   X(clang_EvalResult_getAsLongLong) X(clang_EvalResult_getAsUnsigned)          \
   X(clang_EvalResult_getKind) X(clang_EvalResult_isUnsignedInt)                \
   X(clang_Location_isFromMainFile) X(clang_createIndex) X(clang_disposeIndex)  \
-  X(clang_disposeString) X(clang_disposeTokens)                                \
+  X(clang_disposeDiagnostic) X(clang_disposeString) X(clang_disposeTokens)     \
   X(clang_disposeTranslationUnit) X(clang_equalCursors) X(clang_getCString)    \
   X(clang_getCanonicalType) X(clang_getCursorExtent) X(clang_getCursorKind)    \
   X(clang_getCursorLocation) X(clang_getCursorReferenced)                      \
   X(clang_getCursorSpelling) X(clang_getCursorType)                            \
+  X(clang_getDiagnostic) X(clang_getDiagnosticLocation)                        \
+  X(clang_getDiagnosticSeverity) X(clang_getDiagnosticSpelling)                \
+  X(clang_getFileName) X(clang_getNumDiagnostics)                              \
   X(clang_getExpansionLocation) X(clang_getNullCursor)                         \
   X(clang_getNumOverloadedDecls) X(clang_getOverloadedDecl)                    \
   X(clang_getRangeEnd) X(clang_getRangeStart) X(clang_getTokenLocation)        \
