@@ -38,14 +38,7 @@ std::optional<LoadedTest> loadTest(const std::string &Path,
   std::optional<litmus::LoadedTest> L = litmus::loadTest(Path, Diags);
   if (!L)
     return std::nullopt;
-  // herd prints a digest of the test; ours is FNV-1a over the canonical form,
-  // so two files that differ only in layout get the same hash.
-  uint64_t H = 14695981039346656037ull;
-  for (unsigned char C : litmus::printTest(L->AST)) {
-    H ^= C;
-    H *= 1099511628211ull;
-  }
-  return LoadedTest{std::move(L->Prog), fmt::format("{:016x}", H)};
+  return LoadedTest{std::move(L->Prog), litmus::testHash(L->AST)};
 }
 
 const char *observation(const model::CheckResult &R) {

@@ -76,6 +76,7 @@ nlohmann::json stateJson(const litmus::Program &P, const harness::Outcome &O) {
 
 struct TestRun {
   litmus::Program Prog;
+  std::string Hash; ///< litmus::testHash of the test.
   harness::RunResult R;
   /// Seconds this test took in the command, from reading it (the first
   /// test: from the command's start) until its result was ready.
@@ -87,8 +88,11 @@ struct TestRun {
   std::vector<std::pair<harness::Outcome, uint64_t>> Forbidden;
 };
 
+/// One test's report. A note (the device's choice, the backend's notes)
+/// is printed with the first test that has it, not again with the others
+/// of a command (\p Shown holds those printed).
 void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
-               const std::string &Note) {
+               const std::string &Note, std::set<std::string> &Shown) {
   const litmus::Program &P = T.Prog;
   const harness::RunResult &R = T.R;
   std::set<harness::Outcome> Allowed;
@@ -111,6 +115,7 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   OS << "Positive: " << T.W.Positive << ", Negative: " << T.W.Negative << '\n';
   OS << "Condition " << litmus::formatCondition(P) << " is "
      << (T.W.Ok ? "validated" : "NOT validated") << '\n';
+  OS << "Hash=" << T.Hash << '\n';
   const char *Obs = T.W.Positive == 0   ? "Never"
                     : T.W.Negative == 0 ? "Always"
                                         : "Sometimes";
@@ -137,7 +142,8 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
                     Pr.Rate, Pr.Low, Pr.High);
   OS << "Device " << R.Device.Backend << ':' << R.Device.Index << ' '
      << R.Device.Name << " (" << R.Device.Platform << ", " << R.Device.Version
-     << ")" << (Note.empty() ? "" : "; " + Note) << '\n';
+     << ")" << (Note.empty() || !Shown.insert(Note).second ? "" : "; " + Note)
+     << '\n';
   if (!R.OptCheck.empty())
     OS << R.OptCheck << '\n';
   OS << fmt::format("Parameters iterations={} instances/launch={} "
@@ -161,8 +167,60 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   if (R.Lost)
     OS << "WARNING: " << R.Lost << " instance(s) could not be recorded\n";
   for (const std::string &N : R.Device.Notes)
-    OS << "Note " << N << '\n';
+    if (Shown.insert(N).second)
+      OS << "Note " << N << '\n';
   OS << fmt::format("Time {} {:.2f}\n\n", P.Name, R.Seconds);
+}
+
+/// The line of one test in the summary of a run of several.
+struct SummaryRow {
+  std::string Test, Kind, Observation, Model;
+  uint64_t Positive = 0, Total = 0, Forbidden = 0;
+};
+
+SummaryRow summaryRow(const TestRun &T) {
+  SummaryRow Row{T.Prog.Name, litmus::conditionKind(T.Prog), "", "", 0, 0, 0};
+  Row.Positive = T.W.Positive;
+  Row.Total = T.W.Positive + T.W.Negative;
+  Row.Observation = T.W.Positive == 0   ? "Never"
+                    : T.W.Negative == 0 ? "Always"
+                                        : "Sometimes";
+  if (T.Verdict)
+    Row.Model = T.ModelName + (T.Verdict->Incomplete ? " incomplete"
+                               : T.Verdict->Ok      ? " Ok"
+                                                    : " No");
+  for (const auto &[O, N] : T.Forbidden)
+    Row.Forbidden += N;
+  return Row;
+}
+
+/// The table after the reports of several tests: a line each (condition
+/// kind, observation, positive of all outcomes, the model's verdict,
+/// outcomes the model forbids), and the tests that did not run.
+void printSummary(std::ostream &OS, const std::vector<SummaryRow> &Rows,
+                  size_t NotRun) {
+  size_t W = 4;
+  for (const SummaryRow &R : Rows)
+    W = std::max(W, R.Test.size());
+  size_t Seen = 0, Forbidden = 0;
+  for (const SummaryRow &R : Rows) {
+    Seen += R.Positive > 0;
+    Forbidden += R.Forbidden > 0;
+  }
+  OS << fmt::format("Summary: {} test{} run, {} observed their condition, {} "
+                    "showed a state the model forbids{}\n",
+                    Rows.size(), Rows.size() == 1 ? "" : "s", Seen, Forbidden,
+                    NotRun ? fmt::format(", {} did not run (see above)", NotRun)
+                           : "");
+  OS << fmt::format("{:<{}}  {:<9}  {:<9}  {:>21}  {}\n", "Test", W,
+                    "Condition", "Observed", "positive/outcomes", "Model");
+  for (const SummaryRow &R : Rows)
+    OS << fmt::format("{:<{}}  {:<9}  {:<9}  {:>21}  {}{}\n", R.Test, W,
+                      R.Kind, R.Observation,
+                      fmt::format("{}/{}", R.Positive, R.Total),
+                      R.Model.empty() ? "-" : R.Model,
+                      R.Forbidden ? fmt::format(" ({} forbidden)", R.Forbidden)
+                                  : "");
 }
 
 nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
@@ -175,6 +233,7 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
       Allowed.insert(S.Values);
   nlohmann::json J;
   J["test"] = P.Name;
+  J["hash"] = T.Hash;
   J["condition"] = litmus::formatCondition(P);
   nlohmann::json H = nlohmann::json::array();
   for (const auto &[O, N] : R.Hist.outcomes()) {
@@ -347,16 +406,21 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
   }
   std::map<std::string, std::string> EmittedBy; ///< File -> test that wrote it.
+  std::set<std::string> NotesShown;
+  std::vector<SummaryRow> Summary;
+  size_t NotRun = 0;
   for (const std::string &Path : Files) {
     if (!FirstTest)
       Mark = std::chrono::steady_clock::now();
     std::optional<litmus::LoadedTest> Loaded = litmus::loadTest(Path, Diags);
     if (!Loaded) {
       InputError = true;
+      ++NotRun;
       continue;
     }
     TestRun T;
     T.Prog = std::move(Loaded->Prog);
+    T.Hash = litmus::testHash(Loaded->AST);
     harness::RunRequest Req;
     Req.Prog = &T.Prog;
     Req.File = Loaded->File;
@@ -382,6 +446,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       // The test's fault, or the device's (or incant's): the other tests
       // still run.
       (R.error() == ErrorKind::Input ? InputError : DeviceError) = true;
+      ++NotRun;
       continue;
     }
     if (!C.EmitDir.empty()) {
@@ -425,10 +490,13 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (C.Json)
       Out << dumpJson(toJson(T, C, Ch->Note)) << '\n';
     else
-      printText(Out, T, C, Ch->Note);
+      printText(Out, T, C, Ch->Note, NotesShown);
+    Summary.push_back(summaryRow(T));
     Out.flush();
     FirstTest = false;
   }
+  if (!C.Json && C.EmitDir.empty() && Summary.size() + NotRun > 1)
+    printSummary(Out, Summary, NotRun);
   if (InputError)
     return exitCodeOf(ErrorKind::Input);
   if (DeviceError)

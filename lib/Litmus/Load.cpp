@@ -2,6 +2,9 @@
 #include "incant/Litmus/Load.h"
 #include "incant/Litmus/Lower.h"
 #include "incant/Litmus/Parser.h"
+#include "incant/Litmus/Printer.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -23,6 +26,15 @@ std::optional<LoadedTest> loadTest(const std::string &Path,
   if (!P)
     return std::nullopt;
   return LoadedTest{std::move(File), std::move(*T), std::move(*P)};
+}
+
+std::string testHash(const Test &T) {
+  uint64_t H = 14695981039346656037ull;
+  for (unsigned char C : printTest(T)) {
+    H ^= C;
+    H *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", H);
 }
 
 bool expandFolders(const std::vector<std::string> &Inputs,

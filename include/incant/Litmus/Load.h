@@ -25,6 +25,11 @@ struct LoadedTest {
 std::optional<LoadedTest> loadTest(const std::string &Path,
                                    DiagnosticEngine &Diags);
 
+/// The digest that `check` and `run` print as `Hash=` (herd7 and litmus7
+/// print one): FNV-1a over the test's canonical form, so that two files
+/// that differ only in layout get the same hash.
+std::string testHash(const Test &T);
+
 /// \p Inputs with every folder replaced by the *.litmus files under it
 /// (searched recursively, sorted); other inputs stay as given, in order.
 /// False with \p Error for a folder that cannot be listed or holds no
