@@ -11,6 +11,7 @@
 #include "incant/Litmus/Load.h"
 #include "incant/Litmus/Printer.h"
 #include "incant/Model/Check.h"
+#include "incant/Model/Ignored.h"
 #include "incant/Support/Json.h"
 #include "incant/Support/Progress.h"
 
@@ -31,6 +32,7 @@ namespace {
 struct LoadedTest {
   litmus::Program Prog;
   std::string Hash;
+  std::shared_ptr<const SourceFile> File;
 };
 
 std::optional<LoadedTest> loadTest(const std::string &Path,
@@ -38,7 +40,8 @@ std::optional<LoadedTest> loadTest(const std::string &Path,
   std::optional<litmus::LoadedTest> L = litmus::loadTest(Path, Diags);
   if (!L)
     return std::nullopt;
-  return LoadedTest{std::move(L->Prog), litmus::testHash(L->AST)};
+  return LoadedTest{std::move(L->Prog), litmus::testHash(L->AST),
+                    std::move(L->File)};
 }
 
 const char *observation(const model::CheckResult &R) {
@@ -154,6 +157,24 @@ model::CheckResult timedCheck(const CheckCommand &Cmd,
   return R;
 }
 
+/// A warning for each feature of the test's instructions that the model
+/// cannot see (model::ignoredFeatures), at the first instruction with it.
+void warnIgnored(const LoadedTest &T, const cat::Model &M,
+                 const std::string &ModelName, DiagnosticEngine &Diags) {
+  for (const model::IgnoredFeature &F : model::ignoredFeatures(T.Prog, M)) {
+    std::string Names;
+    for (const std::string &N : F.Through)
+      Names += (Names.empty() ? "" : ", ") + N;
+    const SourceRange &R = F.First->Range;
+    std::string Text(T.File->text().substr(R.Begin.Offset,
+                                           R.End.Offset - R.Begin.Offset));
+    Diags.warning(T.File, R,
+                  fmt::format("{} ignores {} of `{}` (it names none of {}): "
+                              "the test is checked without it",
+                              ModelName, F.What, Text, Names));
+  }
+}
+
 int checkFiles(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err,
                DiagnosticEngine &Diags) {
   cat::ModelFinder Finder(Cmd.ModelDirs);
@@ -176,6 +197,7 @@ int checkFiles(const CheckCommand &Cmd, std::ostream &Out, std::ostream &Err,
     std::optional<LoadedTest> T = loadTest(Path, Diags);
     if (!T)
       continue;
+    warnIgnored(*T, *M, ModelName, Diags);
     double Seconds = 0;
     model::CheckResult R =
         timedCheck(Cmd, T->Prog, *M, ModelName, Diags, Err, Seconds);
