@@ -321,7 +321,7 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (Cmd.Json)
     Out << dumpJson(repairToJson(R, Res)) << "\n";
   else
-    printRepair(R, Res, Out, Cmd.Verbose);
+    printRepair(R, Res, Out, Cmd.Verbose, Cmd.CompilerLines);
 
   bool Bad = !Res.PtxVerified;
   for (const KernelRepair &K : R.Kernels)

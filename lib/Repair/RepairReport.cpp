@@ -70,7 +70,14 @@ nlohmann::json countsJson(const race::KernelReport &K) {
 } // namespace
 
 void printRepair(const ModuleRepair &R, const RepairResult &Res,
-                 std::ostream &OS, bool Verbose) {
+                 std::ostream &OS, bool Verbose, bool CompilerLines) {
+  // An edit's line: compiler-style (FILE:LINE:1: note:) or indented.
+  auto Edit = [&](const SourceEdit &E, const std::string &What) {
+    if (CompilerLines && E.Problem.empty() && E.Line)
+      return fmt::format("{}:{}:1: note: incant repair: {}\n", Res.File,
+                         E.Line, What);
+    return fmt::format("    source: {}\n", What);
+  };
   if (Res.Build == "unoptimized")
     OS << "note: " << Res.BuildWhy << "; this is the repair of nvcc's "
           "unoptimised build (-Xcicc -O0)\n";
@@ -100,13 +107,12 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
                                                           : "block",
                         where(C), C.LoopDepth, C.Cost);
       if (const SourceEdit *E = editOf(Res, C))
-        OS << (E->Problem.empty()
-                   ? E->Split ? fmt::format("    source: split the assignment at "
-                                            "line {} around '{}'\n",
-                                            E->Line, E->Text)
-                              : fmt::format("    source: insert '{}' before line {}\n",
-                                            E->Text, E->Line)
-                   : fmt::format("    source: {}\n", E->Problem));
+        OS << Edit(*E, !E->Problem.empty() ? E->Problem
+                       : E->Split ? fmt::format("split the assignment at line "
+                                                "{} around '{}'",
+                                                E->Line, E->Text)
+                                  : fmt::format("insert '{}' before line {}",
+                                                E->Text, E->Line));
     }
     for (const Change &C : K.Removed) {
       OS << fmt::format("  remove {}barrier at {}: {}\n",
@@ -116,11 +122,14 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
                               "reaching it)"
                             : "unnecessary");
       if (const SourceEdit *E = editOf(Res, C))
-        OS << (!E->Problem.empty() ? fmt::format("    source: {}\n", E->Problem)
-               : E->Kept ? fmt::format("    source: line {} stays (a copy of "
-                                       "this barrier there is kept)\n",
-                                       E->Line)
-                         : fmt::format("    source: delete line {}\n", E->Line));
+        OS << (!E->Problem.empty() || E->Kept
+                   ? fmt::format("    source: {}\n",
+                                 E->Kept ? fmt::format("line {} stays (a copy "
+                                                       "of this barrier there "
+                                                       "is kept)",
+                                                       E->Line)
+                                         : E->Problem)
+                   : Edit(*E, fmt::format("delete line {}", E->Line)));
     }
     for (const std::string &P : K.Problems)
       OS << "  cannot repair: " << P << "\n";

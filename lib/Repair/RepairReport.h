@@ -30,8 +30,11 @@ struct RepairResult {
   std::string Diff; ///< Only when verified.
 };
 
+/// The text report; with \p CompilerLines each clean source edit is also
+/// a `FILE:LINE:1: note: incant repair: ...` line (editors and CI jump to
+/// those), in place of its indented `source:` line.
 void printRepair(const ModuleRepair &R, const RepairResult &Res,
-                 std::ostream &OS, bool Verbose);
+                 std::ostream &OS, bool Verbose, bool CompilerLines = false);
 nlohmann::json repairToJson(const ModuleRepair &R, const RepairResult &Res);
 
 } // namespace incant::repair

@@ -14,6 +14,8 @@
 
 #include <iostream>
 
+#include <unistd.h>
+
 using namespace incant;
 
 static void addRepair(CLI::App &App, int &Rc) {
@@ -39,6 +41,12 @@ static void addRepair(CLI::App &App, int &Rc) {
   Sub->add_flag("--json", Cmd.Json, "One JSON object");
   Sub->add_flag("-v,--verbose", Cmd.Verbose,
                 "The compiler's command, counts and existing barriers");
+  static std::string Diagnostics = "auto";
+  Sub->add_option("--diagnostics", Diagnostics,
+                  "file:line:col: note: lines for the source edits: auto "
+                  "(when standard output is a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   tool::addCompilerOptions(Sub, Cmd.Arch, Cmd.CompilerArgs);
   tool::addNumber(Sub, "--timeout", Cmd.TimeoutMs, IntRange{1, 3'600'000},
                   "Milliseconds per solver query before a pair is unknown")
@@ -48,7 +56,11 @@ static void addRepair(CLI::App &App, int &Rc) {
                   "Seconds per kernel: once they have passed, the kernel is "
                   "unrepairable (0: no limit)")
       ->capture_default_str();
-  Sub->callback([&Rc] { Rc = repair::runRepair(Cmd, std::cout, std::cerr); });
+  Sub->callback([&Rc] {
+    Cmd.CompilerLines = Diagnostics == "always" ||
+                        (Diagnostics == "auto" && isatty(STDOUT_FILENO));
+    Rc = repair::runRepair(Cmd, std::cout, std::cerr);
+  });
 }
 
 static tool::Subcommand Repair(71, addRepair);

@@ -50,6 +50,8 @@ struct RepairCommand {
   std::string Patch;  ///< --patch: the source patch as a unified diff.
   bool Json = false;
   bool Verbose = false;
+  /// Each source edit also as a `file:line:col: note:` line (--diagnostics).
+  bool CompilerLines = false;
   std::string Arch = "sm_90";
   std::vector<std::string> CompilerArgs;
   unsigned TimeoutMs = 5000;
