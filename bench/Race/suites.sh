@@ -17,7 +17,10 @@
 # or from the J+1-th with SAMPLE_FROM=J.
 #
 # GPUVerify kernels get the launch and -D options of their second line
-# (a block of more than 1024 threads stays symbolic).
+# (a block of more than 1024 threads stays symbolic), and
+# --assume-pure-externals: that suite's convention is that a function
+# declared without a body has no effect on memory (GPUVerify treats it so);
+# the reports name every function the assumption was used for.
 #
 # Labels: GPUVerify's kernels say pass or xfail on their first line;
 # bench/Race/gpuverify-labels.tsv relabels those whose expected result is not
@@ -139,7 +142,8 @@ gpuverify)
     # GPUVerify's own cuda.h brings cuRAND's device API.
     grep -q curand "$f" && args+=(--compiler-arg=-include \
       --compiler-arg=curand_kernel.h)
-    run "$label" "$f" "${args[@]}" --compiler-arg=-include \
+    run "$label" "$f" "${args[@]}" --assume-pure-externals \
+      --compiler-arg=-include \
       --compiler-arg="$here/gpuverify-stubs.h"
   done
   ;;

@@ -198,7 +198,7 @@ void Checker::collectAccesses() {
   }
   // Calls: what the callee does is not followed; one that may touch memory
   // counts as an access of unknown address that reads and writes.
-  std::set<std::string> Quiet;
+  std::set<std::string> Pure;
   for (unsigned I : F.instructions()) {
     const ptx::Instruction &In = F.inst(I);
     if (In.Op != ptx::Opcode::Call)
@@ -225,6 +225,9 @@ void Checker::collectAccesses() {
         }
     } else if (Fn && !Fn->HasBody && Callee.rfind("vprintf", 0) == 0) {
       Touches = false; // printf's buffer is not the program's memory
+    } else if (Fn && !Fn->HasBody && O.PureExternals) {
+      Touches = false;
+      Pure.insert(ir::demangle(Callee));
     }
     if (Barrier)
       CallNote = fmt::format("the call to {} at {} contains a barrier, which "
@@ -259,6 +262,15 @@ void Checker::collectAccesses() {
   }
   if (!CallNote.empty())
     R.Notes.push_back(CallNote);
+  if (!Pure.empty()) {
+    std::string Names;
+    for (const std::string &N : Pure)
+      Names += (Names.empty() ? "" : ", ") + N;
+    R.OptionAssumptions.push_back(fmt::format(
+        "{} {} declared without a body: assumed to touch no memory and to "
+        "reach no barrier (--assume-pure-externals)",
+        Names, Pure.size() == 1 ? "is" : "are"));
+  }
 }
 
 void Checker::collectBarriers() {

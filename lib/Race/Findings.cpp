@@ -89,6 +89,7 @@ Finding pairFinding(const ModuleReport &R, unsigned KI, const Hazard &H,
   F.Variable = objectName(A.Object.empty() ? B.Object : A.Object);
   F.KernelIndex = KI;
   F.Pairs = H.Pairs;
+  F.Assumptions = K.OptionAssumptions;
   F.Suppressed = P.Suppressed;
   F.Sites = {site(R, A.Loc, A.PtxLine, A.Text, accessRole(A), SC),
              site(R, B.Loc, B.PtxLine, B.Text, accessRole(B), SC)};
@@ -124,6 +125,7 @@ Finding barrierFinding(const ModuleReport &R, unsigned KI, unsigned BI,
   F.Variable = "";
   F.KernelIndex = KI;
   F.Barrier = BI;
+  F.Assumptions = K.OptionAssumptions;
   F.Suppressed = B.Suppressed;
   F.Sites = {site(R, B.Loc, B.PtxLine, B.Text, "barrier", SC)};
   if (F.Kind == FindingKind::Divergence) {

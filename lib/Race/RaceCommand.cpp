@@ -93,6 +93,10 @@ void addUnoptimisedRaces(ModuleReport &R, const ModuleReport &RU) {
         KU = &C;
     if (!KU)
       continue;
+    for (const std::string &A : KU->OptionAssumptions)
+      if (std::find(K.OptionAssumptions.begin(), K.OptionAssumptions.end(),
+                    A) == K.OptionAssumptions.end())
+        K.OptionAssumptions.push_back(A);
     std::set<std::string> Present;
     for (const Access &A : K.Accesses)
       Present.insert(accessKey(A));
@@ -319,6 +323,7 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   O.Kernel = Cmd.Kernel;
   O.TimeoutMs = Cmd.TimeoutMs;
   O.KernelSeconds = Cmd.KernelSeconds;
+  O.PureExternals = Cmd.PureExternals;
   if (!parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Launch, Diags))
     return 2;
   if (!checkCompilerArgs(Cmd.CompilerArgs, Diags))
@@ -347,7 +352,7 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
 
   int Rc = 0;
   std::vector<Finding> Findings;
-  std::vector<std::string> Checked;
+  std::vector<std::string> Checked, Assumed;
   for (const FileJob &J : Jobs) {
     ModuleReport R;
     if (int Failed = checkFile(Cmd, J, O, Diags, Err, R)) {
@@ -363,6 +368,10 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     else
       printReport(R, Out, Cmd.Verbose, Cmd.CompilerLines);
     Checked.push_back(J.Path);
+    for (const KernelReport &K : R.Kernels)
+      for (const std::string &A : K.OptionAssumptions)
+        if (std::find(Assumed.begin(), Assumed.end(), A) == Assumed.end())
+          Assumed.push_back(A);
     // 0 only when every pair and barrier not suppressed is proved; one left
     // undecided is its own outcome (4), a failure with --strict.
     bool Open = false;
@@ -383,7 +392,7 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
                            Sup->Path, S.DeclLine);
   if (!Cmd.SarifPath.empty() &&
       !writeText(Cmd.SarifPath,
-                 dumpJson(sarifLog(Findings, Checked, Cmd.ToolVersion), 2) + "\n",
+                 dumpJson(sarifLog(Findings, Checked, Cmd.ToolVersion, Assumed), 2) + "\n",
                  "--sarif", Diags))
     Rc = worseExit(Rc, 3); // a write that fails: the disk's, not the input's
   // The baseline: every finding of today, suppressed or not.

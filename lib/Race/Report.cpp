@@ -288,6 +288,8 @@ void printReport(const ModuleReport &MR, std::ostream &OS, bool Verbose,
       printVerboseLists(OS, K);
     for (const std::string &N : K.Notes)
       OS << "  note: " << N << "\n";
+    for (const std::string &A : K.OptionAssumptions)
+      OS << "  assuming " << A << "\n";
     if (Verbose)
       for (const std::string &A : K.Assumptions)
         OS << "  assuming " << A << "\n";
@@ -443,6 +445,7 @@ nlohmann::json reportToJson(const ModuleReport &MR) {
          {"barriers", Bars},
          {"notes", K.Notes},
          {"assumptions", K.Assumptions},
+         {"option_assumptions", K.OptionAssumptions},
          {"unproved", K.unproved()},
          {"summary",
           {{"races", Hazards.size()},

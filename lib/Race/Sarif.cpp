@@ -120,6 +120,8 @@ json result(const Finding &F) {
             {"locations", Locations},
             {"partialFingerprints", {{"incantFinding/v1", hex16(H)}}},
             {"properties", {{"kernel", F.Kernel}, {"variable", F.Variable}}}};
+  if (!F.Assumptions.empty())
+    R["properties"]["assumptions"] = F.Assumptions;
   if (F.Suppressed)
     R["suppressions"] = json::array(
         {{{"kind", "external"},
@@ -132,7 +134,8 @@ json result(const Finding &F) {
 
 json sarifLog(const std::vector<Finding> &Findings,
               const std::vector<std::string> &Files,
-              const std::string &Version) {
+              const std::string &Version,
+              const std::vector<std::string> &Assumptions) {
   json RuleList = json::array();
   for (const Rule &R : Rules)
     RuleList.push_back({{"id", findingRuleId(R.Kind)},
@@ -152,12 +155,15 @@ json sarifLog(const std::vector<Finding> &Findings,
                  {"rules", RuleList}};
   if (!Version.empty())
     Driver["version"] = Version;
+  json Run = {{"tool", {{"driver", Driver}}},
+              {"artifacts", Artifacts},
+              {"columnKind", "unicodeCodePoints"},
+              {"results", Results}};
+  if (!Assumptions.empty())
+    Run["properties"] = {{"assumptions", Assumptions}};
   return {{"$schema", SchemaUri},
           {"version", "2.1.0"},
-          {"runs", json::array({{{"tool", {{"driver", Driver}}},
-                                 {"artifacts", Artifacts},
-                                 {"columnKind", "unicodeCodePoints"},
-                                 {"results", Results}}})}};
+          {"runs", json::array({Run})}};
 }
 
 } // namespace incant::race

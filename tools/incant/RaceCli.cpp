@@ -80,6 +80,10 @@ void addRace(CLI::App &App, int &Rc) {
   Sub->add_flag("--any-launch", S.AnyLaunch,
                 "Check every kernel for any launch (default: a .cu file's "
                 "kernels with the launches its host code makes)");
+  Sub->add_flag("--assume-pure-externals", S.PureExternals,
+                "Assume that functions declared without a body touch no "
+                "memory and reach no barrier (GPUVerify's convention; every "
+                "report that relies on it says so)");
   Sub->add_flag("--optimized", S.Optimized,
                 "Check only nvcc's optimised build of a .cu file (default: "
                 "also its unoptimised build, for races the optimiser hides)");
@@ -134,7 +138,8 @@ void addRace(CLI::App &App, int &Rc) {
       for (const char *N :
            {"--kernel", "--block-dim", "--grid-dim", "--param", "--strict",
             "--optimized", "--kernel-time", "-p", "--diagnostics", "--sarif",
-            "--suppressions", "--baseline-out", "--any-launch"})
+            "--suppressions", "--baseline-out", "--any-launch",
+            "--assume-pure-externals"})
         if (Given(N)) {
           std::cerr << "incant race: " << N << " is for the static check, "
                     << "not --dynamic\n";

@@ -64,6 +64,9 @@ struct Finding {
   /// The witness (threads, launch, byte) or, for unknown, the reason.
   std::string Detail;
   std::vector<FindingSite> Sites;
+  /// What an option told the check to assume for the kernel
+  /// (KernelReport::OptionAssumptions).
+  std::vector<std::string> Assumptions;
   bool Suppressed = false;
   /// Where it is in its report: the kernel, and the pairs (or barrier) it
   /// folds.
@@ -87,10 +90,13 @@ std::string normalizeSourceLine(const std::string &Line);
 
 /// A SARIF 2.1.0 log with one run: incant \p Version as the tool (the three
 /// rules), one result per finding; suppressed ones carry an external
-/// suppression. \p Files are the files checked (the run's artifacts).
+/// suppression. \p Files are the files checked (the run's artifacts);
+/// \p Assumptions, what an option told the check to assume for any kernel
+/// (the run's property "assumptions", and each result's for its kernel).
 nlohmann::json sarifLog(const std::vector<Finding> &Findings,
                         const std::vector<std::string> &Files,
-                        const std::string &Version);
+                        const std::string &Version,
+                        const std::vector<std::string> &Assumptions = {});
 
 //===-- Suppressions ------------------------------------------------------===//
 

@@ -115,6 +115,14 @@ struct Options {
   /// gridDim.y) is taken to be 1 unless given: launched wider, every thread
   /// would repeat another's work. KernelReport::Assumptions says which.
   bool UnreadDimensionsAreOne = true;
+  /// A named assumption, off by default (`incant race
+  /// --assume-pure-externals`): a call to a function the module declares
+  /// without a body touches no memory and reaches no barrier, and returns
+  /// any value (GPUVerify's convention for such functions). Without it,
+  /// such a call is an access of unknown address (an external function may
+  /// do anything). KernelReport::OptionAssumptions names every function it
+  /// was used for.
+  bool PureExternals = false;
   /// Why calls of the kernel stay calls, by body index (checkModule fills
   /// it from the inliner): the report names the reason, a limit included.
   std::map<unsigned, std::string> KeptCalls;
@@ -247,6 +255,10 @@ struct KernelReport {
   /// What was assumed about the launch ("blockDim.y = 1: the kernel never
   /// reads %tid.y or %ntid.y").
   std::vector<std::string> Assumptions;
+  /// What an option told the check to assume and the verdicts rely on
+  /// (Options::PureExternals): shown with every report of the kernel, in
+  /// the text, the JSON and the SARIF log.
+  std::vector<std::string> OptionAssumptions;
   /// The launch checked, as KnownLaunch::Description; "" when the host
   /// code was not read (the command line's values or any launch).
   std::string Launch;

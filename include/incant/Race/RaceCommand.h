@@ -3,6 +3,7 @@
 //   incant race FILE.cu|FILE.cl|FILE.ptx... [-p BUILD] [--kernel NAME]
 //       [--block-dim X[,Y,Z]] [--grid-dim X[,Y,Z]] [--param NAME=VALUE]...
 //       [--json] [--strict] [-v] [--arch sm_90] [--optimized] [--any-launch]
+//       [--assume-pure-externals]
 //       [-X ARG]...
 //       [--timeout MS] [--diagnostics auto|always|never] [--sarif FILE]
 //       [--suppressions FILE] [--baseline-out FILE]
@@ -68,6 +69,8 @@ struct RaceCommand {
   bool Optimized = false;
   /// Ignore the host code's launches (Options::HostLaunches).
   bool AnyLaunch = false;
+  /// --assume-pure-externals: Options::PureExternals.
+  bool PureExternals = false;
   std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
   unsigned TimeoutMs = 5000;             ///< Per solver query.
   /// Per kernel (0: no limit): what is not decided by then is unknown.
