@@ -228,12 +228,29 @@ private:
   /// Loads (index into Items) whose values the expressions mention.
   std::vector<std::pair<unsigned, unsigned>>
   loadsIn(const std::vector<ExprId> &Es);
+  /// Which two loads of one location by one thread consistency() takes to
+  /// return one value.
+  enum class OwnReads : uint8_t {
+    Apart, ///< none
+    /// those with no write by the thread to that memory between them (a
+    /// witness's reads agree)
+    Agree,
+    /// of those, the plain loads with no synchronisation between them
+    /// either (coherentReads): another thread's write between would race
+    /// with the second load, a pair that is checked itself
+    Coherent,
+  };
   /// Two loads of one location return one value: always for memory the
-  /// kernel never writes; with \p SameThread, also for two loads by one
-  /// thread with no write by it to that memory between them.
+  /// kernel never writes; for two loads by one thread, as \p Own says.
   Expr consistency(Encoder &Enc, const std::vector<ExprId> &EA,
-                   const std::vector<ExprId> &EB, bool SameThread,
-                   Relation Rel);
+                   const std::vector<ExprId> &EB, OwnReads Own, Relation Rel);
+  /// Whether two plain loads of one location by one thread (Items indices)
+  /// see no write of another thread between them unless it races with the
+  /// second: neither is strong or atomic, and no instruction on a way from
+  /// one to the other synchronises (a barrier, a fence, an atomic or strong
+  /// access, a call, an asynchronous copy or mbarrier operation, a warp
+  /// collective).
+  bool coherentReads(unsigned L1, unsigned L2);
   /// For two threads in one iteration of \p Loop: in the iteration before,
   /// the loads of its exit condition that all threads read alike agree.
   Expr previousIterationAgrees(Encoder &Enc, unsigned Loop, Relation Rel);

@@ -82,7 +82,7 @@ void Checker::checkBarrier(BarrierResult &B, const ir::Barrier &Bar) {
     Q.push_back(sharing(Enc, {Pc}, {Pc}, Rel));
     // Values broadcast through memory (a flag thread 0 wrote before a
     // barrier) and reads of memory nothing writes agree.
-    Q.push_back(consistency(Enc, {Pc}, {Pc}, false, Rel));
+    Q.push_back(consistency(Enc, {Pc}, {Pc}, OwnReads::Apart, Rel));
     for (auto [P, S2] : Away)
       Enc.encode(FB, Pool.land(TV.pathCond(P), TV.edgeCond(P, S2)));
     return Q;

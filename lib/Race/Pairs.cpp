@@ -441,8 +441,53 @@ Expr Checker::previousIterationAgrees(Encoder &Enc, unsigned Loop,
   return Expr::mkAnd(Out);
 }
 
+bool Checker::coherentReads(unsigned L1, unsigned L2) {
+  const ir::MemoryAccess &A = Items[L1].A, &B = Items[L2].A;
+  auto Plain = [](const ir::MemoryAccess &X) {
+    return !X.Atomic && !X.Strong && !X.Volatile && !X.Async;
+  };
+  if (!Plain(A) || !Plain(B))
+    return false;
+  // A copy that completes later may land between the two reads.
+  for (const Item &W : Items)
+    if (W.A.Writes && W.A.Async && W.A.Object == A.Object)
+      return false;
+  for (unsigned X : F.instructions()) {
+    if (!(reaches(A.Item, X) && reaches(X, B.Item)) &&
+        !(reaches(B.Item, X) && reaches(X, A.Item)))
+      continue;
+    const ptx::Instruction &In = F.inst(X);
+    switch (In.Op) {
+    case ptx::Opcode::Ld:
+    case ptx::Opcode::Ldu:
+    case ptx::Opcode::St:
+      if (In.hasMod(".volatile") || In.hasMod(".relaxed") ||
+          In.hasMod(".acquire") || In.hasMod(".release") ||
+          In.hasMod(".async") || In.hasMod(".mmio"))
+        return false;
+      break;
+    case ptx::Opcode::Mov: case ptx::Opcode::Add: case ptx::Opcode::Sub:
+    case ptx::Opcode::Mul: case ptx::Opcode::And: case ptx::Opcode::Or:
+    case ptx::Opcode::Xor: case ptx::Opcode::Not: case ptx::Opcode::Cvt:
+    case ptx::Opcode::Setp: case ptx::Opcode::Bra: case ptx::Opcode::CmpBra:
+    case ptx::Opcode::Brx: case ptx::Opcode::Cvta: case ptx::Opcode::Prefetch:
+    case ptx::Opcode::Activemask:
+      break;
+    case ptx::Opcode::Other:
+      // Arithmetic; an instruction of that class that touches memory
+      // (a surface, a texture, a tensor map) is no plain step.
+      if (ptx::memoryUse(In).K != ptx::MemoryUse::None)
+        return false;
+      break;
+    default: // barriers, fences, atomics, calls, mbarriers, collectives
+      return false;
+    }
+  }
+  return true;
+}
+
 Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
-                          const std::vector<ExprId> &EB, bool SameThread,
+                          const std::vector<ExprId> &EB, OwnReads Own,
                           Relation Rel) {
   std::vector<std::pair<unsigned, unsigned>> LA = loadsIn(EA), LB = loadsIn(EB);
   std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> All;
@@ -489,7 +534,7 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
       // One load by two threads after the barrier that orders the writes.
       if (!Ok && TP != TQ && LP.second == LQ.second)
         Ok = broadcast(LP.second, Rel);
-      if (!Ok && SameThread && TP == TQ && LP.first != LQ.first) {
+      if (!Ok && Own != OwnReads::Apart && TP == TQ && LP.first != LQ.first) {
         // No write by the thread to that memory between the two reads.
         Ok = true;
         unsigned I1 = AP.Item, I2 = AQ.Item;
@@ -498,6 +543,8 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
               ((reaches(I1, W.A.Item) && reaches(W.A.Item, I2)) ||
                (reaches(I2, W.A.Item) && reaches(W.A.Item, I1))))
             Ok = false;
+        if (Ok && Own == OwnReads::Coherent)
+          Ok = coherentReads(LP.second, LQ.second);
       }
       if (!Ok)
         continue;
@@ -545,7 +592,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     EB.insert(EB.end(), Y.Coords.begin(), Y.Coords.end());
   }
   bool First = true;
-  bool SameThread = false;
+  OwnReads Own = OwnReads::Apart;
   Builder Build = [&](Encoder &Enc) {
     Frame FA{0, NoNode}, FB{1, NoNode};
     std::vector<Expr> Q;
@@ -585,7 +632,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     for (unsigned L : LB)
       Q.push_back(Enc.iterationExists(1, L));
     Q.push_back(sharing(Enc, EA, EB, Rel));
-    Q.push_back(consistency(Enc, EA, EB, SameThread, Rel));
+    Q.push_back(consistency(Enc, EA, EB, Own, Rel));
     if (SyncFacts)
       Q.push_back(unsynchronised(Enc, I, J, Rel));
     return Q;
@@ -594,9 +641,19 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
   if (Sv.Res.isSat() && (!loadsIn(EA).empty() || !loadsIn(EB).empty())) {
     // The witness depends on loaded values: ask for one where a thread's
     // two reads of one location agree (unless it writes there between).
-    SameThread = true;
+    Own = OwnReads::Agree;
     Solved Again = solve(Build);
     if (Again.Res.isUnsat()) {
+      // Is the other thread's write between the reads itself a race?
+      Own = OwnReads::Coherent;
+      if (solve(Build).Res.isUnsat()) {
+        Out.V = Verdict::Safe;
+        Out.Reason = "safe when two reads of a location by one thread, "
+                     "with nothing synchronising between them, agree (a "
+                     "write between them by another thread would race with "
+                     "them, which its own pair decides)";
+        return Out;
+      }
       Out.V = Verdict::Unknown;
       Out.Reason = "a race only if another thread changes a location between "
                    "two reads by one thread (the loaded values decide)";
