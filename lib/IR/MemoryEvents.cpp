@@ -216,6 +216,51 @@ void splitAddress(ThreadValues &TV, const std::set<std::string> &Ptrs,
   }
   A.Affine = true;
 }
+
+/// A select between addresses (`selp.b64 %rd, %a, %b, %p`: `c ? A : B`,
+/// a double buffer's halves): \p A's address as the sum of one select and
+/// the rest, split into the access of either side, each with the side's
+/// condition (MemoryAccess::Cond). Empty when the address has no such
+/// select, or a side's object is still not known.
+std::vector<MemoryAccess> selectSides(ThreadValues &TV,
+                                      const std::set<std::string> &Ptrs,
+                                      const MemoryAccess &A, unsigned Depth) {
+  ExprPool &P = TV.pool();
+  AffineForm F = P.affine(A.Address);
+  const std::vector<ExprId> *Sel = nullptr;
+  for (const auto &[M, K] : F.Terms)
+    if (K == 1 && M.size() == 1 && P.node(M[0]).O == Op::Select) {
+      if (Sel)
+        return {}; // two selects: four sides
+      Sel = &M;
+    }
+  if (!Sel)
+    return {};
+  const ExprNode &N = P.node((*Sel)[0]);
+  ExprId C = N.Ops[0], Then = N.Ops[1], Else = N.Ops[2];
+  AffineForm Rest = F;
+  Rest.Terms.erase(*Sel);
+  ExprId Base = P.fromAffine(Rest);
+  std::vector<MemoryAccess> Out;
+  for (auto [Side, Cond] : {std::pair{Then, C}, std::pair{Else, P.lnot(C)}}) {
+    MemoryAccess S = A;
+    S.Address = P.add(Base, Side);
+    S.Cond = A.Cond == NoExpr ? Cond : P.land(A.Cond, Cond);
+    S.Object = MemoryObject();
+    S.Why.clear();
+    splitAddress(TV, Ptrs, S);
+    if (S.Object.K != ObjectKind::Unknown) {
+      Out.push_back(std::move(S));
+      continue;
+    }
+    std::vector<MemoryAccess> More =
+        Depth ? selectSides(TV, Ptrs, S, Depth - 1) : std::vector<MemoryAccess>();
+    if (More.empty())
+      return {};
+    Out.insert(Out.end(), More.begin(), More.end());
+  }
+  return Out;
+}
 } // namespace
 
 namespace {
@@ -333,6 +378,19 @@ void plainAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
     } else {
       A.Address = TV.operand(Item, AddrOps[Part]);
       splitAddress(TV, Ptrs, A);
+      // A plain ld or st at `c ? A : B`: an access of each side. (Strong
+      // and atomic accesses stay one: synchronisation through memory
+      // finds them by their instruction.)
+      if (A.Object.K == ObjectKind::Unknown && !Copy && !A.Atomic &&
+          !A.Strong && !A.Volatile) {
+        std::vector<MemoryAccess> Sides = selectSides(TV, Ptrs, A, 2);
+        for (MemoryAccess &S : Sides) {
+          settleSpace(S);
+          Out.push_back(std::move(S));
+        }
+        if (!Sides.empty())
+          continue;
+      }
     }
     settleSpace(A);
     Out.push_back(std::move(A));

@@ -312,9 +312,12 @@ KernelReport Checker::run() {
   for (unsigned I = 0; I < Items.size(); ++I) {
     if (Items[I].Call)
       continue;
-    if (F.inst(Items[I].A.Item).Op == ptx::Opcode::Ld ||
-        F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu ||
-        ticket(Items[I].A.Item))
+    // (A load through `c ? A : B` is two accesses, of which one ran: its
+    // value is neither's alone.)
+    if ((F.inst(Items[I].A.Item).Op == ptx::Opcode::Ld ||
+         F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu ||
+         ticket(Items[I].A.Item)) &&
+        Items[I].A.Cond == NoExpr)
       LoadAt[Items[I].A.Item] = I;
     bool Written = UnknownWrites;
     for (const Item &W : Items)

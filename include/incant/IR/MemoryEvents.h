@@ -90,7 +90,8 @@ struct MemoryAccess {
   bool AnyMemory = false;
   /// A condition on the thread's choices that the access also needs
   /// (NoExpr: none): the row of a wmma tile a lane touches is below the
-  /// tile's row count.
+  /// tile's row count; a plain access at `c ? A : B` is two accesses, one
+  /// with the condition c, the other with !c.
   ExprId Cond = NoExpr;
   /// Surface accesses: the coordinates after x (y, z, array layer), which
   /// must be equal for two accesses to meet; Offset is x in bytes.
