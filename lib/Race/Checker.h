@@ -199,8 +199,21 @@ private:
   bool barrierThenRelease(unsigned X, unsigned Write, ptx::Scope Need);
   bool linkedThroughFlag(unsigned X, unsigned WI, unsigned Write,
                          ptx::Scope Need, unsigned Depth);
-  std::optional<Guard> lockHeldAt(unsigned Item, ptx::Scope Need);
-  bool lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken);
+  /// A spin lock's values: the acquiring atomic (atom.cas from Free to
+  /// Taken, or atom.exch of Taken) returns Free when it takes the lock.
+  struct LockValues {
+    int64_t Free = 0, Taken = 0;
+  };
+  /// The values \p Read (Items index) may be the acquiring atomic of a
+  /// lock for: a compare-and-swap's own; for an exchange, each constant
+  /// other than Taken that the kernel writes to the lock's memory.
+  std::vector<LockValues> lockValues(unsigned Read);
+  struct HeldLock {
+    Guard G;
+    LockValues V;
+  };
+  std::optional<HeldLock> lockHeldAt(unsigned Item, ptx::Scope Need);
+  bool lockDiscipline(unsigned Acq, int64_t Free, int64_t Taken);
   bool heldUntil(const Guard &G, unsigned Item);
   bool acquiredOnExit(const Guard &G, int64_t Free, unsigned At);
   bool acquireOrders(const Guard &G, unsigned Item, ptx::Scope Need);

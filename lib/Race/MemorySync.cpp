@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 namespace incant::race {
 
@@ -492,37 +493,65 @@ Expr Checker::unorderedRead(Encoder &Enc, unsigned T, unsigned Read, unsigned X,
 
 //===-- Locks -------------------------------------------------------------===//
 
-std::optional<Checker::Guard> Checker::lockHeldAt(unsigned Z, ptx::Scope Need) {
-  // A compare-and-swap spin loop that Z follows, the lock still held at Z
-  // (no write to it between), and a fenced release of it on every way on
-  // from Z.
+std::vector<Checker::LockValues> Checker::lockValues(unsigned Read) {
+  unsigned At = Items[Read].A.Item;
+  const ptx::Instruction &In = F.inst(At);
+  if (In.Op != ptx::Opcode::Atom)
+    return {};
+  if (In.Atom == ptx::AtomOp::Cas) {
+    std::optional<int64_t> Free = constOperand(At, 2), Taken = constOperand(At, 3);
+    if (!Free || !Taken || *Free == *Taken)
+      return {};
+    return {{*Free, *Taken}};
+  }
+  std::optional<int64_t> Taken = constOperand(At, 2);
+  if (In.Atom != ptx::AtomOp::Exch || !Taken)
+    return {};
+  std::vector<LockValues> Out;
+  for (unsigned K = 0; K < Items.size(); ++K) {
+    if (!Items[K].A.Writes || Items[K].Call ||
+        !(Items[K].A.Object == Items[Read].A.Object))
+      continue;
+    bool Keeps = false;
+    std::optional<ExprId> Val = writtenValue(K, Keeps);
+    std::optional<int64_t> C = Val ? Pool.asConst(*Val) : std::nullopt;
+    if (C && *C != *Taken &&
+        std::none_of(Out.begin(), Out.end(),
+                     [&](const LockValues &V) { return V.Free == *C; }))
+      Out.push_back({*C, *Taken});
+  }
+  return Out;
+}
+
+std::optional<Checker::HeldLock> Checker::lockHeldAt(unsigned Z, ptx::Scope Need) {
+  // A compare-and-swap or exchange spin loop that Z follows, the lock
+  // still held at Z (no write to it between), and a fenced release of it
+  // on every way on from Z.
   for (const Guard &G : guardsOf(Z)) {
     const ir::MemoryAccess &C = Items[G.Read].A;
-    const ptx::Instruction &In = F.inst(C.Item);
-    std::optional<int64_t> Free = constOperand(C.Item, 2),
-                           Taken = constOperand(C.Item, 3);
-    if (G.Loop == NoNode || In.Op != ptx::Opcode::Atom ||
-        In.Atom != ptx::AtomOp::Cas || !Free || !Taken || *Free == *Taken ||
-        !C.Affine || scopeRank(strongScope(C)) < scopeRank(Need) ||
-        !acquireOrders(G, Z, Need))
+    if (G.Loop == NoNode || !C.Affine ||
+        scopeRank(strongScope(C)) < scopeRank(Need) ||
+        !acquireOrders(G, Z, Need) || !heldUntil(G, Z))
       continue;
-    if (!heldUntil(G, Z) || !acquiredOnExit(G, *Free, Z))
-      continue;
-    bool Released = allPathsPass(Z, NoNode, [&](unsigned It) {
-      for (unsigned K = 0; K < Items.size(); ++K)
-        if (Items[K].A.Item == It && Items[K].A.Writes &&
-            Items[K].A.Object == C.Object) {
-          bool Keeps = false;
-          std::optional<ExprId> Val = writtenValue(K, Keeps);
-          return Val && Items[K].A.Offset == C.Offset &&
-                 Pool.asConst(*Val) == Free &&
-                 scopeRank(strongScope(Items[K].A)) >= scopeRank(Need) &&
-                 releaseOrders(Z, K, Need);
-        }
-      return false;
-    });
-    if (Released && lockDiscipline(G.Read, *Free, *Taken))
-      return G;
+    for (const LockValues &V : lockValues(G.Read)) {
+      if (!acquiredOnExit(G, V.Free, Z))
+        continue;
+      bool Released = allPathsPass(Z, NoNode, [&](unsigned It) {
+        for (unsigned K = 0; K < Items.size(); ++K)
+          if (Items[K].A.Item == It && Items[K].A.Writes &&
+              Items[K].A.Object == C.Object) {
+            bool Keeps = false;
+            std::optional<ExprId> Val = writtenValue(K, Keeps);
+            return Val && Items[K].A.Offset == C.Offset &&
+                   Pool.asConst(*Val) == V.Free &&
+                   scopeRank(strongScope(Items[K].A)) >= scopeRank(Need) &&
+                   releaseOrders(Z, K, Need);
+          }
+        return false;
+      });
+      if (Released && lockDiscipline(G.Read, V.Free, V.Taken))
+        return HeldLock{G, V};
+    }
   }
   return std::nullopt;
 }
@@ -556,11 +585,12 @@ bool Checker::acquiredOnExit(const Guard &G, int64_t Free, unsigned At) {
   return Yes;
 }
 
-bool Checker::lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken) {
-  // Every write of the lock is a compare-and-swap from Free to Taken, or a
-  // write of Free that runs only after such a compare-and-swap (by the
-  // thread that holds the lock).
-  const ir::MemoryAccess &C = Items[Cas].A;
+bool Checker::lockDiscipline(unsigned Acq, int64_t Free, int64_t Taken) {
+  // Every write of the lock is a compare-and-swap from Free to Taken, an
+  // exchange of Taken (which takes a free lock, and leaves a held one
+  // held), or a write of Free that runs only after such an atomic found
+  // the lock free (by the thread that holds the lock).
+  const ir::MemoryAccess &C = Items[Acq].A;
   for (unsigned K = 0; K < Items.size(); ++K) {
     const Item &W = Items[K];
     if (!W.A.Writes)
@@ -576,6 +606,9 @@ bool Checker::lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken) {
         return false;
       continue;
     }
+    if (In.Op == ptx::Opcode::Atom && In.Atom == ptx::AtomOp::Exch &&
+        constOperand(W.A.Item, 2) == Taken)
+      continue;
     bool Keeps = false;
     std::optional<ExprId> Val = writtenValue(K, Keeps);
     if (Keeps)
@@ -587,9 +620,13 @@ bool Checker::lockDiscipline(unsigned Cas, int64_t Free, int64_t Taken) {
     bool ByHolder = false;
     for (const Guard &G : guardsOf(W.A.Item)) {
       const ir::MemoryAccess &A = Items[G.Read].A;
+      ptx::AtomOp Op = F.inst(A.Item).Atom;
       ByHolder |= G.Loop != NoNode && A.Object == C.Object &&
                   A.Offset == W.A.Offset && A.Writes &&
-                  F.inst(A.Item).Atom == ptx::AtomOp::Cas &&
+                  F.inst(A.Item).Op == ptx::Opcode::Atom &&
+                  (Op == ptx::AtomOp::Cas ||
+                   (Op == ptx::AtomOp::Exch &&
+                    constOperand(A.Item, 2) == Taken)) &&
                   heldUntil(G, W.A.Item) && acquiredOnExit(G, Free, W.A.Item);
     }
     if (!ByHolder)
@@ -658,23 +695,30 @@ Expr Checker::unsynchronised(Encoder &Enc, unsigned I, unsigned J,
     }
   }
   // Locks: both accesses in critical sections of one lock object.
-  std::optional<Guard> LX = lockHeldAt(X.Item, Need),
-                       LY = lockHeldAt(Y.Item, Need);
-  if (LX && LY && Items[LX->Read].A.Object == Items[LY->Read].A.Object) {
-    // The compare-and-swap that let each thread in returned the free value.
-    Expr Held0 = readValue(Enc, 0, LX->Read)
-                     .eq(Expr::mkInt(*constOperand(Items[LX->Read].A.Item, 2)));
-    Expr Held1 = readValue(Enc, 1, LY->Read)
-                     .eq(Expr::mkInt(*constOperand(Items[LY->Read].A.Item, 2)));
-    Expr A0 = Enc.encode(Frame{0, NoNode}, Items[LX->Read].A.Offset);
-    Expr A1 = Enc.encode(Frame{1, NoNode}, Items[LY->Read].A.Offset);
-    Out.push_back(guardFacts(Enc, 0, *LX) && guardFacts(Enc, 1, *LY) &&
+  std::optional<HeldLock> LX = lockHeldAt(X.Item, Need),
+                          LY = lockHeldAt(Y.Item, Need);
+  if (LX && LY && Items[LX->G.Read].A.Object == Items[LY->G.Read].A.Object &&
+      LX->V.Free == LY->V.Free && LX->V.Taken == LY->V.Taken) {
+    // The atomic that let each thread in returned the free value.
+    Expr Held0 = readValue(Enc, 0, LX->G.Read).eq(Expr::mkInt(LX->V.Free));
+    Expr Held1 = readValue(Enc, 1, LY->G.Read).eq(Expr::mkInt(LY->V.Free));
+    Expr A0 = Enc.encode(Frame{0, NoNode}, Items[LX->G.Read].A.Offset);
+    Expr A1 = Enc.encode(Frame{1, NoNode}, Items[LY->G.Read].A.Offset);
+    Out.push_back(guardFacts(Enc, 0, LX->G) && guardFacts(Enc, 1, LY->G) &&
                   (Held0 && Held1).implies(A0.ne(A1)));
+    auto OpName = [&](unsigned Read) {
+      return F.inst(Items[Read].A.Item).Atom == ptx::AtomOp::Cas
+                 ? "compare-and-swap"
+                 : "exchange";
+    };
+    std::string Second = whereText(Items[LY->G.Read].A.Item);
+    if (std::string_view(OpName(LX->G.Read)) != OpName(LY->G.Read))
+      Second = fmt::format("{} at {}", OpName(LY->G.Read), Second);
     std::string Why = fmt::format(
-        "both accesses hold the lock {} (compare-and-swap at {} and {}, "
-        "released after a fence)",
-        Items[LX->Read].A.Object.Name, whereText(Items[LX->Read].A.Item),
-        whereText(Items[LY->Read].A.Item));
+        "both accesses hold the lock {} ({} at {} and {}, released after a "
+        "fence)",
+        Items[LX->G.Read].A.Object.Name, OpName(LX->G.Read),
+        whereText(Items[LX->G.Read].A.Item), Second);
     if (std::find(SyncWhy.begin(), SyncWhy.end(), Why) == SyncWhy.end())
       SyncWhy.push_back(Why);
   }
