@@ -45,11 +45,14 @@ unsigned accessBytes(const Instruction &I) {
 }
 
 bool ticketAtomic(const Instruction &I) {
-  if (I.Op != Opcode::Atom || I.Ops.size() < 3 ||
-      (I.Atom != ptx::AtomOp::Add && I.Atom != ptx::AtomOp::Sub))
+  if (I.Op != Opcode::Atom || I.Ops.size() < 3)
+    return false;
+  bool Int = !I.Types.empty() && I.Types[0].K != ptx::Type::F;
+  if (I.Atom == ptx::AtomOp::Inc)
+    return Int && I.Ops.size() == 3;
+  if (I.Atom != ptx::AtomOp::Add && I.Atom != ptx::AtomOp::Sub)
     return false;
   const Operand &V = I.Ops.back();
-  bool Int = !I.Types.empty() && I.Types[0].K != ptx::Type::F;
   return Int && V.K == Operand::Imm && V.Value != 0;
 }
 

@@ -272,11 +272,21 @@ private:
   /// memory.
   bool broadcast(unsigned L, Relation Rel);
   /// Whether instruction \p Item hands out tickets: an atomic add of a
-  /// constant, whose results differ between threads at one address.
+  /// constant, whose results differ between threads at one address, or an
+  /// atom.inc, whose results differ while it runs at most limit + 1 times
+  /// there (incWindow).
   bool ticket(unsigned Item) const;
   /// Whether every write of ticket \p Ticket's memory (an Items index) is
-  /// a ticket atomic moving the value the same way.
-  bool monotoneTickets(unsigned Ticket) const;
+  /// a ticket atomic moving the value the same way, or is that one
+  /// atom.inc and incWindow holds.
+  bool monotoneTickets(unsigned Ticket);
+  /// atom.inc (Items index) returns ((old >= b) ? 0 : old + 1)'s old:
+  /// any b + 1 of its results in a row differ. Whether it runs at most b + 1
+  /// times at one address: once per thread (in no loop), with one b for
+  /// every thread at that address, and the threads there (or, at most one
+  /// a block, their blocks) numbered within a range of b + 1.
+  bool incWindow(unsigned Inc);
+  std::map<unsigned, bool> IncWindows;
   void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
   bool reaches(unsigned From, unsigned To);
   /// Block \p To is reachable from block \p From without a back edge.

@@ -343,12 +343,14 @@ bool Checker::ticket(unsigned Item) const {
   return F.isInstruction(Item) && ir::ticketAtomic(F.inst(Item));
 }
 
-bool Checker::monotoneTickets(unsigned Ticket) const {
+bool Checker::monotoneTickets(unsigned Ticket) {
   // Every write of the ticket's memory is a ticket atomic that moves the
   // value the same way (adds of positive constants, or all negative):
-  // then no two of them return one value.
+  // then no two of them return one value. An atom.inc wraps: it must be
+  // the only write there, and run few enough times.
   const ir::MemoryObject &Obj = Items[Ticket].A.Object;
   int Sign = 0;
+  bool Inc = false;
   for (const Item &W : Items) {
     if (!W.A.Writes)
       continue;
@@ -359,13 +361,83 @@ bool Checker::monotoneTickets(unsigned Ticket) const {
     if (!ticket(W.A.Item))
       return false;
     const ptx::Instruction &In = F.inst(W.A.Item);
+    if (In.Atom == ptx::AtomOp::Inc) {
+      if (W.A.Item != Items[Ticket].A.Item)
+        return false;
+      Inc = true;
+      continue;
+    }
     int64_t Step = In.Ops.back().Value;
     int S = (Step > 0) == (In.Atom == ptx::AtomOp::Add) ? 1 : -1;
     if (Sign != 0 && S != Sign)
       return false;
     Sign = S;
   }
+  if (Inc)
+    return Sign == 0 && incWindow(Ticket);
   return Sign != 0;
+}
+
+bool Checker::incWindow(unsigned Inc) {
+  if (auto It = IncWindows.find(Inc); It != IncWindows.end())
+    return It->second;
+  bool &Out = IncWindows[Inc];
+  const ir::MemoryAccess &A = Items[Inc].A;
+  Out = false;
+  if (!A.Affine || A.Cond != NoExpr ||
+      F.loops().loopFor(F.blockOf(A.Item)) != NoNode ||
+      F.inst(A.Item).Ops.size() < 3)
+    return Out;
+  ExprId Bound = TV.operand(A.Item, 2), Run = TV.execCond(A.Item);
+  // The numbers of blocks and of threads in the grid, as the kernel's
+  // expressions (the encoder relates their products).
+  auto Sym = [&](ir::SymKind K, unsigned D) {
+    ir::Symbol Y;
+    Y.K = K;
+    Y.Dim = static_cast<uint8_t>(D);
+    return Pool.sym(Y);
+  };
+  ExprId BlockNumber = Pool.add(
+      Sym(ir::SymKind::Ctaid, 0),
+      Pool.mul(Sym(ir::SymKind::Nctaid, 0),
+               Pool.add(Sym(ir::SymKind::Ctaid, 1),
+                        Pool.mul(Sym(ir::SymKind::Nctaid, 1),
+                                 Sym(ir::SymKind::Ctaid, 2)))));
+  ExprId ThreadNumber = Pool.add(
+      Pool.mul(BlockNumber,
+               Pool.mul(Sym(ir::SymKind::Ntid, 0),
+                        Pool.mul(Sym(ir::SymKind::Ntid, 1),
+                                 Sym(ir::SymKind::Ntid, 2)))),
+      Pool.add(Sym(ir::SymKind::Tid, 0),
+               Pool.mul(Sym(ir::SymKind::Ntid, 0),
+                        Pool.add(Sym(ir::SymKind::Tid, 1),
+                                 Pool.mul(Sym(ir::SymKind::Ntid, 1),
+                                          Sym(ir::SymKind::Tid, 2))))));
+  // Two threads related by Rel both at the address, and (unless Number is
+  // NoExpr) their numbers further apart than b, or their b different.
+  auto Meet = [&](Relation Rel, ExprId Number) {
+    Builder Build = [&](Encoder &Enc) {
+      Frame F0{0, NoNode}, F1{1, NoNode};
+      std::vector<Expr> Q = {Enc.encode(F0, Run), Enc.encode(F1, Run),
+                             Enc.encode(F0, A.Offset).eq(Enc.encode(F1, A.Offset)),
+                             relationFacts(Enc, Rel, true)};
+      if (Number != NoExpr) {
+        Expr B0 = Enc.encode(F0, Bound), B1 = Enc.encode(F1, Bound);
+        Expr D = Enc.encode(F0, Number) - Enc.encode(F1, Number);
+        Q.push_back(B0.ne(B1) || D.gt(B0) || (Expr::mkInt(0) - D).gt(B0));
+      }
+      return Q;
+    };
+    return solve(Build).Res;
+  };
+  // At most one thread of a block there: number the blocks.
+  if (!multiThread() || Meet(Relation::SameBlock, NoExpr).isUnsat()) {
+    Out = !multiBlock() || Meet(Relation::OtherBlocks, BlockNumber).isUnsat();
+    return Out;
+  }
+  Out = Meet(Relation::SameBlock, ThreadNumber).isUnsat() &&
+        (!multiBlock() || Meet(Relation::OtherBlocks, ThreadNumber).isUnsat());
+  return Out;
 }
 
 std::vector<std::pair<unsigned, unsigned>>

@@ -100,7 +100,10 @@ struct MemoryAccess {
 
 /// Whether \p I hands out tickets: atom.add or atom.sub of a non-zero
 /// integer constant, whose results differ between any two operations on
-/// one location (two points of its modification order; no wrap-around).
+/// one location (two points of its modification order; no wrap-around),
+/// or atom.inc, whose results differ between any b + 1 operations in a row
+/// on one location (it wraps from b to 0: how often it runs there is the
+/// race check's to bound).
 bool ticketAtomic(const ptx::Instruction &I);
 
 /// The memory accesses of \p TV's function in body order.
