@@ -357,6 +357,9 @@ KernelReport Checker::run() {
         Bar.Kind == ir::BarrierKind::Cluster ||
         (Bar.Kind == ir::BarrierKind::Warp && Bar.Assumed))
       checkBarrier(B, Bar);
+    else if (Named.Ok && countedBarrier(Bar.Item))
+      B.Reason = "a named barrier: orders the accesses of the threads that "
+                 "meet in one of its generations (not checked for divergence)";
     else
       B.Reason = Bar.Kind == ir::BarrierKind::Warp
                      ? "warp barriers are not checked for divergence"

@@ -3,7 +3,7 @@
 // The pieces of checkKernel: collecting accesses and barriers
 // (Check.cpp), the pair queries and their contexts (Pairs.cpp), barrier
 // divergence (Divergence.cpp), witnesses (Witness.cpp), synchronisation
-// through memory (MemorySync.cpp).
+// through memory (MemorySync.cpp), named barriers (NamedBarriers.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_LIB_RACE_CHECKER_H
@@ -73,6 +73,7 @@ public:
       : M(M), F(F), O(Opts), TV(M, F, Pool), U(F),
         Start(std::chrono::steady_clock::now()) {
     collectBarriers();
+    collectNamed();
     collectAccesses();
     launchBounds();
     findClusters();
@@ -163,6 +164,48 @@ private:
   /// A fence or atomic that might order the pair in a way unsynchronised()
   /// does not follow, in words; empty when there is none.
   std::string memorySync(unsigned I, unsigned J, Relation R);
+
+  //===-- Named barriers (NamedBarriers.cpp) -------------------------------===//
+  /// A barrier operation with an id and a thread count.
+  struct NamedOp {
+    unsigned Item = NoNode;
+    bool Waits = false; ///< bar.sync, bar.red (else bar.arrive)
+    ExprId Id = NoExpr, Count = NoExpr;
+    unsigned Family = 0; ///< Operations whose ids may be equal share one.
+    int Off = 0;         ///< Slot offset (see NamedBarriers.cpp).
+  };
+  struct NamedModel {
+    std::vector<NamedOp> Ops;
+    bool Built = false, Ok = false;
+    /// The loop that holds every operation, or NoNode.
+    unsigned Loop = NoNode;
+    /// Why the model does not hold, naming the instruction.
+    std::string Why;
+    /// A route's formulas used values of other iterations the analysis
+    /// does not compute.
+    bool Approx = false;
+    int MaxOff = 0; ///< The largest offset.
+  };
+  enum class NamedRegion : uint8_t { Off, Any, Near, Far };
+  bool countedBarrier(unsigned Item) const;
+  void collectNamed();
+  void buildNamed();
+  std::string namedText(const NamedOp &N) const;
+  bool namedProved(const Builder &B, std::string &Why);
+  Expr namedCopy(Encoder &Enc, unsigned K, unsigned Base, const Expr &Iter,
+                 const std::vector<ExprId> &Es);
+  Expr namedRuns(Encoder &Enc, unsigned T, const NamedOp &N);
+  Expr uniformIters(Encoder &Enc, unsigned A, unsigned B);
+  bool itemAfter(unsigned A, unsigned B);
+  bool alignedFamily(const std::vector<unsigned> &Fam, std::string &Why);
+  bool namedOffsets(const std::vector<unsigned> &Fam, std::string &Why);
+  /// Facts of a witness that no named barrier orders (query() adds them
+  /// in NamedMode).
+  Expr namedUnordered(Encoder &Enc, unsigned I, unsigned J);
+  /// Races between threads of one CTA asked again with the named
+  /// barriers' facts.
+  void namedRefine(std::vector<Outcome> &Outs,
+                   const std::function<std::vector<Outcome>()> &Again);
 
   //===-- Synchronisation through memory (MemorySync.cpp) -----------------===//
   /// Facts that every witness of items I (thread 0) and J (thread 1) in
@@ -350,6 +393,11 @@ private:
   const ir::BarrierIntervals *IntervalsOverride = nullptr;
   /// query() adds unsynchronised().
   bool SyncFacts = false;
+  NamedModel Named;
+  /// itemAfter()'s blocks reached in one iteration, per block.
+  std::map<unsigned, std::vector<char>> PassReach;
+  /// query() adds namedUnordered() for this region.
+  NamedRegion NamedMode = NamedRegion::Off;
   /// guardsOf(), per body item.
   std::map<unsigned, std::vector<Guard>> Guards;
   std::vector<std::string> SyncWhy;

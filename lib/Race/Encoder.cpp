@@ -24,7 +24,11 @@ Encoder::Encoder(ir::ThreadValues &Values, const LaunchConfig &L)
 }
 
 namespace {
-const char *threadKey(unsigned T) { return T == 0 ? "A" : T == 1 ? "B" : "C"; }
+std::string threadKey(unsigned T) {
+  // Threads 3 and up are copies of thread A or B at another iteration (the
+  // named-barrier facts).
+  return T == 0 ? "A" : T == 1 ? "B" : T == 2 ? "C" : "T" + std::to_string(T);
+}
 } // namespace
 
 Expr Encoder::fresh(const std::string &Name, bool Bool) {
@@ -118,7 +122,8 @@ Expr Encoder::idFacts(unsigned T, unsigned D) {
 //===-- Symbols -----------------------------------------------------------===//
 
 Expr Encoder::iter(unsigned T, unsigned Loop) {
-  UsedLoops[T][Loop] = 1;
+  if (T < 3)
+    UsedLoops[T][Loop] = 1;
   std::string Name = "iter" + std::to_string(Loop) + "!" + threadKey(T);
   Expr K = Expr::mkVar(Name, smt::Sort::integer());
   if (IterMade.insert({T, Loop}).second)
@@ -144,7 +149,7 @@ Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
   auto Key = std::make_pair(Fr, SymIdx);
   if (auto It = SymVars.find(Key); It != SymVars.end())
     return It->second;
-  if (Fr.ShiftLoop == NoNode)
+  if (Fr.ShiftLoop == NoNode && Fr.Thread < 3)
     Used[Fr.Thread].push_back(SymIdx);
   Expr V;
   std::string Suffix = "!" + frameKey(Fr);

@@ -2,7 +2,8 @@
 //
 // Turns ThreadValues expressions into integer SMT terms for one of two
 // symbolic threads (0 = A, 1 = B), and a third (2 = C) that
-// synchronisation through memory may bring in. Thread-local symbols (tid, ctaid, loop
+// synchronisation through memory may bring in; threads 3 and up are
+// copies of A or B at other iterations (named barriers). Thread-local symbols (tid, ctaid, loop
 // counters, opaque values) get one variable per thread; grid-uniform ones
 // (ntid, nctaid, parameters) one shared variable, or the constant the
 // launch configuration gives.

@@ -707,6 +707,8 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     Q.push_back(consistency(Enc, EA, EB, Own, Rel));
     if (SyncFacts)
       Q.push_back(unsynchronised(Enc, I, J, Rel));
+    if (NamedMode != NamedRegion::Off && Rel != Relation::OtherBlocks)
+      Q.push_back(namedUnordered(Enc, I, J));
     return Q;
   };
   Solved Sv = solve(Build);
@@ -874,6 +876,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
     return Outs;
   };
   std::vector<Outcome> Outs = Queries();
+  namedRefine(Outs, Queries);
   // Combine: a race if any, else unknown if any, else safe.
   const Outcome *Race = nullptr, *Unk = nullptr;
   for (const Outcome &Oc : Outs) {
