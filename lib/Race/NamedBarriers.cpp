@@ -455,6 +455,19 @@ Expr Checker::namedUnordered(Encoder &Enc, unsigned I, unsigned J) {
   Side Sx = Where(XI), Sy = Where(YI);
   unsigned NextCopy = FirstCopy + 8; // after alignedFamily's
   std::vector<Expr> Unordered, Close, Defs;
+  // Thread Base at iteration J (one copy per key): its definition goes to
+  // Defs, that iteration's existence to Facts.
+  auto CopyAt = [&](std::map<int, unsigned> &Copies, int Key, unsigned Base,
+                    const Expr &J, const NamedOp &N, std::vector<Expr> &Facts) {
+    auto [It, New] = Copies.emplace(Key, NextCopy);
+    if (New)
+      ++NextCopy;
+    Facts.push_back(J.ge(Expr::mkInt(0)));
+    Facts.push_back(Enc.iterationExists(It->second, L));
+    Defs.push_back(namedCopy(Enc, It->second, Base, J,
+                             {TV.execCond(N.Item), N.Id, TV.loopEntryCond(L)}));
+    return It->second;
+  };
   for (unsigned Dir = 0; Dir < 2; ++Dir) {
     unsigned P = Dir, Q = 1 - Dir;
     unsigned PX = Dir ? YI : XI, QY = Dir ? XI : YI;
@@ -490,34 +503,15 @@ Expr Checker::namedUnordered(Encoder &Enc, unsigned I, unsigned J) {
         if (!W.Waits || (D == 0 && SQ.In && !itemAfter(QY, W.Item)))
           continue;
         std::vector<Expr> WSide = QFacts;
-        unsigned TW = Q;
-        if (D > 0) {
-          auto [It, New] = QCopy.emplace(D, NextCopy);
-          if (New)
-            ++NextCopy;
-          TW = It->second;
-          WSide.push_back(JW.ge(Expr::mkInt(0)));
-          WSide.push_back(Enc.iterationExists(TW, L));
-          Defs.push_back(namedCopy(Enc, TW, Q, JW,
-                                   {TV.execCond(W.Item), W.Id,
-                                    TV.loopEntryCond(L)}));
-        }
+        unsigned TW = D > 0 ? CopyAt(QCopy, D, Q, JW, W, WSide) : Q;
         WSide.push_back(namedRuns(Enc, TW, W));
         for (const NamedOp &A : Named.Ops) {
           if (A.Family != W.Family)
             continue;
           int Delta = -D - W.Off + A.Off; // ja = iQ + Delta
           Expr JA = IQ + Expr::mkInt(Delta);
-          auto [It, New] = PCopy.emplace(Delta, NextCopy);
-          if (New)
-            ++NextCopy;
-          unsigned TA = It->second;
           std::vector<Expr> Route = WSide;
-          Route.push_back(JA.ge(Expr::mkInt(0)));
-          Route.push_back(Enc.iterationExists(TA, L));
-          Defs.push_back(namedCopy(Enc, TA, P, JA,
-                                   {TV.execCond(A.Item), A.Id,
-                                    TV.loopEntryCond(L)}));
+          unsigned TA = CopyAt(PCopy, Delta, P, JA, A, Route);
           Route.push_back(namedRuns(Enc, TA, A));
           // After P's access: a later iteration, or later in its own.
           if (SP.In) {
