@@ -195,7 +195,8 @@ private:
   Expr namedCopy(Encoder &Enc, unsigned K, unsigned Base, const Expr &Iter,
                  const std::vector<ExprId> &Es);
   Expr namedRuns(Encoder &Enc, unsigned T, const NamedOp &N);
-  Expr uniformIters(Encoder &Enc, unsigned A, unsigned B);
+  Expr uniformIters(Encoder &Enc, unsigned A, unsigned B,
+                    const std::vector<unsigned> &At);
   bool itemAfter(unsigned A, unsigned B);
   bool alignedFamily(const std::vector<unsigned> &Fam, std::string &Why);
   bool namedOffsets(const std::vector<unsigned> &Fam, std::string &Why);

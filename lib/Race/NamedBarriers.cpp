@@ -117,17 +117,25 @@ Expr Checker::namedCopy(Encoder &Enc, unsigned K, unsigned Base,
   return Expr::mkAnd(C);
 }
 
-Expr Checker::uniformIters(Encoder &Enc, unsigned A, unsigned B) {
+Expr Checker::uniformIters(Encoder &Enc, unsigned A, unsigned B,
+                           const std::vector<unsigned> &At) {
   // Two threads of one CTA run a loop whose entry and exits do not depend
   // on the thread equally often: the same counter once both have left it
-  // (the loops before the named barriers' loop; not inside it).
+  // (the loops before the named barriers' loop, and before the items At,
+  // where the two threads are).
   std::vector<Expr> C;
   const auto &Loops = F.loops().loops();
   for (unsigned L0 = 0; L0 < Loops.size(); ++L0) {
     const ir::Loop &Lp = Loops[L0];
-    if (Named.Loop != NoNode &&
-        (L0 == Named.Loop || Loops[Named.Loop].contains(Lp.Header) ||
-         !forwardReaches(Lp.Header, Loops[Named.Loop].Header)))
+    if (Named.Loop == NoNode || L0 == Named.Loop ||
+        Loops[Named.Loop].contains(Lp.Header) ||
+        !forwardReaches(Lp.Header, Loops[Named.Loop].Header))
+      continue;
+    bool Left = true;
+    for (unsigned Item : At)
+      Left &= !Lp.contains(F.blockOf(Item)) &&
+              forwardReaches(Lp.Header, F.blockOf(Item));
+    if (!Left)
       continue;
     bool Uniform = U.control(Lp.Header) <= ir::Variance::Block;
     for (unsigned N : Lp.Nodes)
@@ -185,7 +193,7 @@ bool Checker::alignedFamily(const std::vector<unsigned> &Fam, std::string &Why) 
       std::vector<Expr> Q = {namedRuns(Enc, 0, OX)};
       for (unsigned D = 0; D < 3; ++D)
         Q.push_back(Enc.ctaid(0, D).eq(Enc.ctaid(1, D)));
-      Q.push_back(uniformIters(Enc, 0, 1));
+      Q.push_back(uniformIters(Enc, 0, 1, {}));
       Expr Id = Enc.encode(Frame{0, NoNode}, OX.Id);
       unsigned K = FirstCopy;
       if (Loop)
@@ -392,7 +400,7 @@ void Checker::buildNamed() {
             std::vector<Expr> Q = {namedRuns(Enc, 0, OX), namedRuns(Enc, 1, OY)};
             for (unsigned D = 0; D < 3; ++D)
               Q.push_back(Enc.ctaid(0, D).eq(Enc.ctaid(1, D)));
-            Q.push_back(uniformIters(Enc, 0, 1));
+            Q.push_back(uniformIters(Enc, 0, 1, {}));
             Q.push_back(Enc.encode(Frame{0, NoNode}, OX.Id)
                             .eq(Enc.encode(Frame{1, NoNode}, OY.Id)));
             return Q;
@@ -527,7 +535,7 @@ Expr Checker::namedUnordered(Encoder &Enc, unsigned I, unsigned J) {
       }
     }
   }
-  Unordered.push_back(uniformIters(Enc, 0, 1));
+  Unordered.push_back(uniformIters(Enc, 0, 1, {XI, YI}));
   Unordered.insert(Unordered.end(), Defs.begin(), Defs.end());
   Expr Near = Expr::mkAnd(Close);
   Expr All = Expr::mkAnd(Unordered);
