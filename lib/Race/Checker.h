@@ -130,6 +130,14 @@ private:
   /// completes asynchronously).
   Outcome query(unsigned I, unsigned J, Relation R, bool AnyWarp,
                 bool WithAddress, bool Unordered = false);
+  /// What a query without addresses depends on of one access (Placed's
+  /// keys).
+  std::vector<uint64_t> placeKey(unsigned Item, ExprId Pc,
+                                 const ir::BarrierIntervals &BI,
+                                 bool Unordered) const;
+  /// Outcomes of queries without addresses, by the places of the two
+  /// accesses (placeKey), the relation and the intervals.
+  std::map<std::vector<uint64_t>, Outcome> Placed;
   /// query(), and for a pair with an asynchronous copy the question again
   /// without barrier intervals (AsyncPairs.cpp).
   Outcome pairQuery(unsigned I, unsigned J, Relation R, bool AnyWarp,

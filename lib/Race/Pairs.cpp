@@ -656,6 +656,23 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     PcX = Pool.land(PcX, X.Cond);
   if (Y.Cond != NoExpr)
     PcY = Pool.land(PcY, Y.Cond);
+  // Without addresses the question is whether two such threads run both
+  // places at once: the same for every pair of accesses at those places.
+  std::vector<uint64_t> Key;
+  if (!WithAddress && !ClusterPair && !SyncFacts) {
+    Key = placeKey(X.Item, PcX, BI, Unordered);
+    std::vector<uint64_t> KY = placeKey(Y.Item, PcY, BI, Unordered);
+    Key.insert(Key.end(), KY.begin(), KY.end());
+    Key.push_back(uint64_t(Rel) << 2 | uint64_t(AnyWarp) << 1 | Unordered);
+    Key.push_back(reinterpret_cast<uintptr_t>(&BI));
+    if (auto Hit = Placed.find(Key); Hit != Placed.end())
+      return Hit->second;
+  }
+  auto Remember = [&](Outcome Oc) {
+    if (!Key.empty())
+      Placed.emplace(Key, Oc);
+    return Oc;
+  };
   std::vector<ExprId> EA = {PcX}, EB = {PcY};
   if (WithAddress) {
     EA.push_back(X.Offset);
@@ -712,6 +729,18 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     return Q;
   };
   Solved Sv = solve(Build);
+  if (Sv.Res.isSat() && !WithAddress) {
+    // Both may run at once: with addresses not known, the pair is unknown
+    // whatever the loaded values and the replay say (checkPair), so the
+    // model only tells how the two threads are related.
+    Witness W = witness(Sv.By->Enc, Sv.Res.model(), X.Item, Y.Item, NoExpr,
+                        NoExpr, EA, EB);
+    Out.V = Verdict::Race;
+    Out.Rel = W.A.Ctaid != W.B.Ctaid ? Relation::OtherBlocks
+              : W.A.Warp == W.B.Warp ? Relation::SameWarp
+                                     : Relation::SameBlock;
+    return Remember(std::move(Out));
+  }
   if (Sv.Res.isSat() && (!loadsIn(EA).empty() || !loadsIn(EB).empty())) {
     // The witness depends on loaded values: ask for one where a thread's
     // two reads of one location agree (unless it writes there between).
@@ -772,7 +801,24 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     Out.V = Verdict::Unknown;
     Out.Reason = gaveUp(Sv.Res);
   }
-  return Out;
+  return Remember(std::move(Out));
+}
+
+std::vector<uint64_t> Checker::placeKey(unsigned Item, ExprId Pc,
+                                        const ir::BarrierIntervals &BI,
+                                        bool Unordered) const {
+  // What query() reads of an access when it leaves out the address: its
+  // execution condition, its block (loops) and, when barriers order it,
+  // how it is reached from each barrier.
+  std::vector<uint64_t> Key = {Pc, F.blockOf(Item)};
+  if (Unordered)
+    return Key;
+  const auto &Reach = BI.reach(Item);
+  Key.push_back(Reach.size());
+  for (const ir::BarrierIntervals::Reach &R : Reach)
+    Key.push_back(uint64_t(R.Source) << 32 | R.Crossed),
+        Key.push_back(R.Entered);
+  return Key;
 }
 
 void Checker::checkPair(unsigned I, unsigned J) {
@@ -838,9 +884,15 @@ void Checker::checkPair(unsigned I, unsigned J) {
   // touches each byte once for the whole warp: its lanes do not race.
   bool OneCollective = I == J && X.Collective;
 
+  // A race decides the pair (the first one found is the one reported):
+  // the relations after it are not asked.
   auto Queries = [&] {
     std::vector<Outcome> Outs;
     for (Relation Rel : Rels) {
+      if (std::any_of(Outs.begin(), Outs.end(), [](const Outcome &Oc) {
+            return Oc.V == Verdict::Race;
+          }))
+        break;
       if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
           scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes && !Affine) {
         Outcome Oc;
@@ -857,7 +909,8 @@ void Checker::checkPair(unsigned I, unsigned J) {
         // Lanes of one warp and threads of different warps are ordered by
         // different barriers.
         Outs.push_back(pairQuery(I, J, Relation::SameWarp, false, Affine));
-        Outs.push_back(pairQuery(I, J, Relation::SameBlock, false, Affine));
+        if (Outs.back().V != Verdict::Race)
+          Outs.push_back(pairQuery(I, J, Relation::SameBlock, false, Affine));
       } else if (Rel == Relation::SameBlock) {
         Outcome Oc = pairQuery(I, J, Relation::SameBlock, true, Affine);
         if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine) {
