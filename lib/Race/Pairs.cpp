@@ -729,18 +729,6 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     return Q;
   };
   Solved Sv = solve(Build);
-  if (Sv.Res.isSat() && !WithAddress) {
-    // Both may run at once: with addresses not known, the pair is unknown
-    // whatever the loaded values and the replay say (checkPair), so the
-    // model only tells how the two threads are related.
-    Witness W = witness(Sv.By->Enc, Sv.Res.model(), X.Item, Y.Item, NoExpr,
-                        NoExpr, EA, EB);
-    Out.V = Verdict::Race;
-    Out.Rel = W.A.Ctaid != W.B.Ctaid ? Relation::OtherBlocks
-              : W.A.Warp == W.B.Warp ? Relation::SameWarp
-                                     : Relation::SameBlock;
-    return Remember(std::move(Out));
-  }
   if (Sv.Res.isSat() && (!loadsIn(EA).empty() || !loadsIn(EB).empty())) {
     // The witness depends on loaded values: ask for one where a thread's
     // two reads of one location agree (unless it writes there between).
@@ -755,21 +743,33 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
                      "with nothing synchronising between them, agree (a "
                      "write between them by another thread would race with "
                      "them, which its own pair decides)";
-        return Out;
+        return Remember(std::move(Out));
       }
       Out.V = Verdict::Unknown;
       Out.Reason = "a race only if another thread changes a location between "
                    "two reads by one thread (the loaded values decide)";
-      return Out;
+      return Remember(std::move(Out));
     }
     if (!Again.Res.isSat()) {
       // The witness with consistent reads could not be decided: the first
       // one alone is no evidence of a race.
       Out.V = Verdict::Unknown;
       Out.Reason = "on a witness whose reads agree, " + gaveUp(Again.Res);
-      return Out;
+      return Remember(std::move(Out));
     }
     Sv = std::move(Again);
+  }
+  if (Sv.Res.isSat() && !WithAddress) {
+    // Both may run at once, with reads that agree: with addresses not
+    // known the pair is unknown whether the model replays or not
+    // (checkPair), so the model only tells how the threads are related.
+    Witness W = witness(Sv.By->Enc, Sv.Res.model(), X.Item, Y.Item, NoExpr,
+                        NoExpr, EA, EB);
+    Out.V = Verdict::Race;
+    Out.Rel = W.A.Ctaid != W.B.Ctaid ? Relation::OtherBlocks
+              : W.A.Warp == W.B.Warp ? Relation::SameWarp
+                                     : Relation::SameBlock;
+    return Remember(std::move(Out));
   }
   if (Sv.Res.isSat() && !replays(Sv.By->Enc, Sv.Res.model(), I, J, PcX, PcY,
                                  WithAddress)) {
@@ -779,7 +779,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
                  "(it relies on an operation the encoding only bounds: a "
                  "shift by a variable amount or a bitwise operation of two "
                  "unknown values)";
-    return Out;
+    return Remember(std::move(Out));
   }
   if (Sv.Res.isSat()) {
     Encoder &Enc = Sv.By->Enc;
