@@ -659,7 +659,8 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
   // Without addresses the question is whether two such threads run both
   // places at once: the same for every pair of accesses at those places.
   std::vector<uint64_t> Key;
-  if (!WithAddress && !ClusterPair && !SyncFacts) {
+  if (!WithAddress && !ClusterPair && !SyncFacts &&
+      NamedMode == NamedRegion::Off) {
     Key = placeKey(X.Item, PcX, BI, Unordered);
     std::vector<uint64_t> KY = placeKey(Y.Item, PcY, BI, Unordered);
     Key.insert(Key.end(), KY.begin(), KY.end());
@@ -885,13 +886,17 @@ void Checker::checkPair(unsigned I, unsigned J) {
   bool OneCollective = I == J && X.Collective;
 
   // A race decides the pair (the first one found is the one reported):
-  // the relations after it are not asked.
+  // the relations after it are not asked, unless named barriers may still
+  // order it (namedRefine).
+  auto Decided = [&](const std::vector<Outcome> &Outs) {
+    return Named.Ops.empty() &&
+           std::any_of(Outs.begin(), Outs.end(),
+                       [](const Outcome &Oc) { return Oc.V == Verdict::Race; });
+  };
   auto Queries = [&] {
     std::vector<Outcome> Outs;
     for (Relation Rel : Rels) {
-      if (std::any_of(Outs.begin(), Outs.end(), [](const Outcome &Oc) {
-            return Oc.V == Verdict::Race;
-          }))
+      if (Decided(Outs))
         break;
       if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
           scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes && !Affine) {
@@ -909,7 +914,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
         // Lanes of one warp and threads of different warps are ordered by
         // different barriers.
         Outs.push_back(pairQuery(I, J, Relation::SameWarp, false, Affine));
-        if (Outs.back().V != Verdict::Race)
+        if (!Decided(Outs))
           Outs.push_back(pairQuery(I, J, Relation::SameBlock, false, Affine));
       } else if (Rel == Relation::SameBlock) {
         Outcome Oc = pairQuery(I, J, Relation::SameBlock, true, Affine);
