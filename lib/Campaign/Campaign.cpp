@@ -243,50 +243,86 @@ static std::optional<ErrorKind> chooseWorkers(const CampaignCommand &Cmd,
   return std::nullopt;
 }
 
-int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
-                std::ostream &Err) {
-  DiagnosticEngine Diags(&Err);
-  harness::RunParams Params = Cmd.Params;
+namespace {
+
+/// One campaign's steps in order, and what each finds for the next; a step
+/// that fails has reported why.
+struct CampaignSteps {
+  CampaignSteps(const CampaignCommand &Cmd, DiagnosticEngine &Diags)
+      : Cmd(Cmd), Diags(Diags), Finder(Cmd.ModelDirs) {}
+
+  const CampaignCommand &Cmd;
+  DiagnosticEngine &Diags;
+  harness::RunParams Params;
+  uint32_t ShardIndex = 0, ShardCount = 0;
+  std::vector<std::string> Files; ///< This shard's tests.
+  size_t AllTests = 0;            ///< The tests of all shards.
+  cat::ModelFinder Finder;        ///< Owns the models the pipeline checks.
+  std::vector<std::pair<std::string, const cat::Model *>> Models;
+  std::vector<Worker> Workers;
+  std::vector<uint32_t> Indices; ///< The workers' device indices.
+  std::string BackendName, DbPath;
+  std::unique_ptr<Store> DB;
+  PipelineConfig PC;
+  size_t Skipped = 0; ///< Tests already stored.
+
+  bool readParams();
+  bool selectTests();
+  bool loadModels();
+  bool openStore();
+  void planPipeline();
+  bool recordRun();
+  int report(const PipelineStats &St, double Secs, const StopSignals &Signals,
+             std::ostream &Out) const;
+};
+
+/// The run parameters (options over the profile) and the options needed.
+bool CampaignSteps::readParams() {
+  Params = Cmd.Params;
   if (!Cmd.StressSeq.empty()) {
     std::string E;
     if (!harness::parseStressSeq(Cmd.StressSeq, Params.Inc.StressSeq, E)) {
       Diags.error("--stress-seq: " + E);
-      return 2;
+      return false;
     }
   }
   if (!Cmd.Profile.empty() && Cmd.Profile != "none") {
     std::optional<harness::Profile> Prof =
         harness::readProfile(Cmd.Profile, Diags);
     if (!Prof)
-      return 2;
+      return false;
     harness::applyProfile(*Prof, Params, Cmd.Explicit);
   }
   if (Params.Iterations == 0) {
     Diags.error("--iterations must be at least 1");
-    return 2;
+    return false;
   }
   if (Cmd.Inputs.empty()) {
     Diags.error("no test given (expected .litmus files or folders)");
-    return 2;
+    return false;
   }
   if (Cmd.Db.empty()) {
     Diags.error("no database given (--db FILE.sqlite)");
-    return 2;
+    return false;
   }
   if (Cmd.Models.empty()) {
     Diags.error("no model given");
-    return 2;
+    return false;
   }
-  uint32_t ShardIndex = 0, ShardCount = 0;
+  return true;
+}
+
+/// The tests of the inputs, then this shard's share of them; checks that
+/// no output overwrites an input.
+bool CampaignSteps::selectTests() {
   std::string E;
   if (!chooseShard(Cmd, ShardIndex, ShardCount, E)) {
     Diags.error(E);
-    return 2;
+    return false;
   }
-  std::vector<std::string> Files;
   if (!collectTests(Cmd.Inputs, Files, E)) {
     Diags.error(E);
-    return 2;
+    return false;
   }
   {
     // The database is written too: neither it nor the script may be a
@@ -297,56 +333,55 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     if (!checkOutputs({Cmd.Slurm, Cmd.Slurm.empty() ? Cmd.Db : std::string()},
                       Inputs, E)) {
       Diags.error(E);
-      return 2;
+      return false;
     }
   }
-  size_t AllTests = Files.size();
+  AllTests = Files.size();
   if (ShardCount) {
     std::vector<std::string> Mine;
     for (size_t I = ShardIndex; I < Files.size(); I += ShardCount)
       Mine.push_back(Files[I]);
     Files = std::move(Mine);
   }
+  return true;
+}
 
-  // Models first: a typo in a model name needs no device.
-  cat::ModelFinder Finder(Cmd.ModelDirs);
-  std::vector<std::pair<std::string, const cat::Model *>> Models;
+/// The models, before any device: a typo in a model name needs none.
+bool CampaignSteps::loadModels() {
   for (const std::string &M : Cmd.Models) {
     const cat::Model *P = Finder.get(M, Diags);
     if (!P)
-      return 2;
+      return false;
     Models.emplace_back(cat::ModelFinder::displayName(M), P);
   }
-  // The script for a cluster needs the tests and models checked, not a
-  // device: the login node writing it often has none.
-  if (!Cmd.Slurm.empty())
-    return writeSlurm(Cmd, AllTests, Out, Diags);
+  return true;
+}
 
-  // Devices.
-  std::vector<Worker> Workers;
-  std::vector<uint32_t> Indices;
-  if (std::optional<ErrorKind> K = chooseWorkers(Cmd, Workers, Indices, Diags))
-    return exitCodeOf(*K);
-  const std::string BackendName = Workers.front().B->name();
-
-  // The database.
-  std::string DbPath = Cmd.Db;
+/// Opens this shard's database; one that holds results needs --resume.
+bool CampaignSteps::openStore() {
+  DbPath = Cmd.Db;
   for (size_t P; (P = DbPath.find("%i")) != std::string::npos;)
     DbPath.replace(P, 2, std::to_string(ShardIndex));
-  std::unique_ptr<Store> DB = Store::open(DbPath, Store::Mode::Write, E);
+  std::string E;
+  DB = Store::open(DbPath, Store::Mode::Write, E);
   if (!DB) {
     Diags.error(E);
-    return 2;
+    return false;
   }
   uint64_t Stored = DB->numResults();
   if (Stored && !Cmd.Resume) {
     Diags.error(fmt::format("{} already holds {} result(s); give --resume to "
                             "continue that campaign, or another --db",
                             DbPath, Stored));
-    return 2;
+    return false;
   }
+  return true;
+}
 
-  PipelineConfig PC;
+/// The pipeline's configuration: the tests not yet stored for these chips,
+/// and the preparing threads the CPUs allow.
+void CampaignSteps::planPipeline() {
+  BackendName = Workers.front().B->name();
   PC.CompileCache = Cmd.CompileCache;
   PC.IncantVersion = Cmd.IncantVersion;
   PC.Progress = Cmd.Progress;
@@ -361,7 +396,6 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
   std::set<std::string> Chips;
   for (const Worker &W : Workers)
     Chips.insert(W.Info.Name);
-  size_t Skipped = 0;
   for (const std::string &F : Files) {
     std::string Why;
     std::shared_ptr<SourceFile> SF = SourceFile::read(F, Why);
@@ -386,7 +420,11 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
                                           Cores, static_cast<unsigned>(
                                                      Workers.size())));
   PC.Batch = std::max(Cmd.Batch, 1u);
+}
 
+/// Stores the run's options in the database; false (reported) when the
+/// write fails.
+bool CampaignSteps::recordRun() {
   nlohmann::json Opt = {
       {"incant_version", Cmd.IncantVersion},
       {"host", PC.Host},
@@ -402,21 +440,17 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
       {"resume", Cmd.Resume},
       {"jobs", PC.Jobs},
       {"batch", PC.Batch}};
-  // A write that fails is SQLite's or the disk's, not the input's.
   if (!DB->addRun(utcNowIso(), dumpJson(Opt))) {
     Diags.error("cannot write " + DbPath + ": " + DB->error());
-    return 3;
+    return false;
   }
+  return true;
+}
 
-  auto Start = std::chrono::steady_clock::now();
-  // A time limit's SIGTERM (Slurm's) or Ctrl-C: the runs under way finish,
-  // what finished is stored, the summary says what is left for --resume.
-  StopSignals Signals;
-  PC.Stop = &Signals.requested();
-  PipelineStats St = runPipeline(PC, Workers, *DB, Err);
-  double Secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
+/// Prints the summary of the pipeline's run; the campaign's exit code.
+int CampaignSteps::report(const PipelineStats &St, double Secs,
+                          const StopSignals &Signals,
+                          std::ostream &Out) const {
   Out << fmt::format("campaign: {} test(s)", Files.size());
   if (ShardCount)
     Out << fmt::format(" (shard {}/{} of {})", ShardIndex, ShardCount,
@@ -445,6 +479,40 @@ int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
     return 128 + Signals.signal();
   }
   return St.StoreFailures || St.DeviceFailures ? 3 : 0;
+}
+
+} // namespace
+
+int runCampaign(const CampaignCommand &Cmd, std::ostream &Out,
+                std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  CampaignSteps C(Cmd, Diags);
+  if (!C.readParams() || !C.selectTests() || !C.loadModels())
+    return 2;
+  // The script for a cluster needs the tests and models checked, not a
+  // device: the login node writing it often has none.
+  if (!Cmd.Slurm.empty())
+    return writeSlurm(Cmd, C.AllTests, Out, Diags);
+  if (std::optional<ErrorKind> K =
+          chooseWorkers(Cmd, C.Workers, C.Indices, Diags))
+    return exitCodeOf(*K);
+  if (!C.openStore())
+    return 2;
+  C.planPipeline();
+  // A write that fails is SQLite's or the disk's, not the input's.
+  if (!C.recordRun())
+    return 3;
+
+  auto Start = std::chrono::steady_clock::now();
+  // A time limit's SIGTERM (Slurm's) or Ctrl-C: the runs under way finish,
+  // what finished is stored, the summary says what is left for --resume.
+  StopSignals Signals;
+  C.PC.Stop = &Signals.requested();
+  PipelineStats St = runPipeline(C.PC, C.Workers, *C.DB, Err);
+  double Secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  return C.report(St, Secs, Signals, Out);
 }
 
 } // namespace incant::campaign

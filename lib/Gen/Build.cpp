@@ -634,47 +634,74 @@ bool placeDsmem(GTest &G, const std::vector<int> &Thr,
   return true;
 }
 
-} // namespace
+/// The steps from one concrete cycle to a test, in order; each step that
+/// can fail returns false with the reason in Why.
+class TestBuilder {
+public:
+  explicit TestBuilder(std::string &Why) : Why(Why) {}
+  TestBuilder(const TestBuilder &) = delete; // The events point into E.
+  TestBuilder &operator=(const TestBuilder &) = delete;
 
-std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
-                                            const std::string &AccessName,
-                                            std::string &Why) {
-  size_t N = C0.Edges.size();
+  bool rotate(const Cycle &C0);
+  void cutThreadsAndLocations();
+  bool placeThreads();
+  bool orderCoherence();
+  bool makeEvents();
+  bool placeMemory(MemVariant Mem);
+  GeneratedTest write(const std::string &AccessName) const;
+
+private:
+  std::string &Why;
+  size_t N = 0;
+  unsigned Diff = 0; ///< The edges between different locations.
+  std::vector<Edge> E;
+  std::vector<Access> A;
+  std::vector<int> Thr, Loc; ///< Per event, its thread and its location.
+  int NumThreads = 0, L = 0;
+  std::vector<int> Rf, Fr; ///< Per read, the write it reads or must not.
+  std::vector<std::vector<bool>> Reach; ///< Coherence between writes.
+  std::vector<int> WVal;
+  GTest G;
+  std::string Region = "global";
+};
+
+/// Checks the cycle and rotates it to start after its last external edge.
+bool TestBuilder::rotate(const Cycle &C0) {
+  N = C0.Edges.size();
   if (N < 2) {
     Why = "a cycle needs at least two edges";
-    return std::nullopt;
+    return false;
   }
-  // Rotate so that the cycle starts after its last external edge.
   size_t Last = N;
-  unsigned Ext = 0, Diff = 0;
+  unsigned Ext = 0;
   for (size_t I = 0; I != N; ++I) {
-    const Edge &E = C0.Edges[I];
-    if ((E.K == Edge::Fenced && !E.F) || (E.External && !E.Lvl)) {
+    const Edge &X = C0.Edges[I];
+    if ((X.K == Edge::Fenced && !X.F) || (X.External && !X.Lvl)) {
       Why = fmt::format("'{}' stands for a list; give its fence or level",
-                        printEdge(E));
-      return std::nullopt;
+                        printEdge(X));
+      return false;
     }
-    if (E.External) {
+    if (X.External) {
       Last = I;
       ++Ext;
     }
-    Diff += !E.SameLoc;
-    if (E.Dst != C0.Edges[(I + 1) % N].Src) {
-      Why = fmt::format("'{}' ends where '{}' cannot start", printEdge(E),
+    Diff += !X.SameLoc;
+    if (X.Dst != C0.Edges[(I + 1) % N].Src) {
+      Why = fmt::format("'{}' ends where '{}' cannot start", printEdge(X),
                         printEdge(C0.Edges[(I + 1) % N]));
-      return std::nullopt;
+      return false;
     }
   }
   if (Ext < 2) {
     Why = "a cycle needs at least two external edges (one per thread)";
-    return std::nullopt;
+    return false;
   }
   if (Diff == 1) {
     Why = "the cycle changes location only once, so it cannot come back";
-    return std::nullopt;
+    return false;
   }
-  std::vector<Edge> E(N);
-  std::vector<Access> A(N);
+  E.resize(N);
+  A.resize(N);
   for (size_t I = 0; I != N; ++I) {
     size_t J = (Last + 1 + I) % N;
     E[I] = C0.Edges[J];
@@ -684,33 +711,39 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
         (A[I].K == Access::Release && D == Dir::R)) {
       Why = fmt::format("'{}' cannot qualify a {}", printAccess(A[I]),
                         D == Dir::W ? "write" : "read");
-      return std::nullopt;
+      return false;
     }
   }
+  return true;
+}
 
-  // Threads and locations.
-  std::vector<int> Thr(N), Loc(N);
-  int T = 0, L = 0;
+/// Cuts the cycle into threads at external edges, locations at the others.
+void TestBuilder::cutThreadsAndLocations() {
+  Thr.assign(N, 0);
+  Loc.assign(N, 0);
+  int T = 0;
+  L = 0;
   for (size_t I = 0; I != N; ++I) {
     Thr[I] = T;
     Loc[I] = L;
     T += E[I].External;
     L += !E[I].SameLoc;
   }
-  int NumThreads = T;
+  NumThreads = T;
   if (Diff >= 2 && E[N - 1].SameLoc)
     for (size_t I = 0; I != N; ++I)
       if (Loc[I] == Loc[N - 1])
         Loc[I] = 0;
-  {
-    std::map<int, int> Renum;
-    for (size_t I = 0; I != N; ++I)
-      Loc[I] = Renum.try_emplace(Loc[I], int(Renum.size())).first->second;
-    L = int(Renum.size());
-  }
+  std::map<int, int> Renum;
+  for (size_t I = 0; I != N; ++I)
+    Loc[I] = Renum.try_emplace(Loc[I], int(Renum.size())).first->second;
+  L = int(Renum.size());
+}
 
-  // Placement: unite threads that share a unit, then check each edge's
-  // threads are apart at the level below its own.
+/// Places the threads in warps, CTAs and clusters from the edges' levels.
+bool TestBuilder::placeThreads() {
+  // Unite threads that share a unit, then check each edge's threads are
+  // apart at the level below its own.
   std::array<UnionFind, 3> UF = {UnionFind(NumThreads), UnionFind(NumThreads),
                                  UnionFind(NumThreads)};
   bool AnyCluster = false;
@@ -730,11 +763,9 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
       Why = fmt::format("no placement of the threads: '{}' asks for threads "
                         "in different {}s, which the other edges put in one",
                         printEdge(E[I]), printLevel(Level(Lv - 1)));
-      return std::nullopt;
+      return false;
     }
   }
-
-  GTest G;
   G.Threads.resize(NumThreads);
   G.Units.resize(NumThreads);
   G.ClusterNodes = AnyCluster;
@@ -742,10 +773,15 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
   for (int Tid = 0; Tid != NumThreads; ++Tid)
     for (unsigned U = 0; U != 3; ++U)
       G.Units[Tid][U] = UF[U].find(Tid);
+  return true;
+}
 
-  // Coherence: per location, order the writes by the constraints of the
-  // communication edges, then number them 1, 2, ...
-  std::vector<int> Rf(N, -1), Fr(N, -1);
+/// Orders each location's writes (coherence) and gives them values 1, 2, ...
+bool TestBuilder::orderCoherence() {
+  // The constraints of the communication edges; the final condition asks
+  // for the last write where the order forces it.
+  Rf.assign(N, -1);
+  Fr.assign(N, -1);
   std::vector<std::vector<int>> Succ(N);
   for (size_t I = 0; I != N; ++I) {
     size_t J = (I + 1) % N;
@@ -761,12 +797,12 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
       continue;
     if (Rf[I] == Fr[I]) {
       Why = "a read would read from a write it precedes in coherence";
-      return std::nullopt;
+      return false;
     }
     Succ[Rf[I]].push_back(Fr[I]);
   }
   // Reachability between writes (the cycle is small).
-  std::vector<std::vector<bool>> Reach(N, std::vector<bool>(N, false));
+  Reach.assign(N, std::vector<bool>(N, false));
   for (size_t I = 0; I != N; ++I)
     for (int J : Succ[I])
       Reach[I][J] = true;
@@ -779,9 +815,9 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
   for (size_t I = 0; I != N; ++I)
     if (Reach[I][I]) {
       Why = "coherence order would be cyclic";
-      return std::nullopt;
+      return false;
     }
-  std::vector<int> WVal(N, 0);
+  WVal.assign(N, 0);
   G.Final.assign(L, -1);
   for (int Lc = 0; Lc != L; ++Lc) {
     std::vector<int> Ws;
@@ -816,7 +852,11 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
         G.Final[Lc] = WVal[Top];
     }
   }
+  return true;
+}
 
+/// Makes each thread's events, with the value each read must see.
+bool TestBuilder::makeEvents() {
   bool Observed = false;
   std::vector<int> RVal(N, -1);
   for (size_t I = 0; I != N; ++I) {
@@ -853,22 +893,24 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
     if (Need && G.Final[Loc[J]] != WVal[J]) {
       Why = "the final condition cannot pin this coherence order (it would "
             "need an observer thread)";
-      return std::nullopt;
+      return false;
     }
   }
   for (int F : G.Final)
     Observed |= F >= 0;
   if (!Observed) {
     Why = "the cycle leaves nothing to observe";
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
 
-  // Memory regions.
+/// Puts each location in global, shared or distributed shared memory.
+bool TestBuilder::placeMemory(MemVariant Mem) {
   G.Shared.assign(L, false);
   G.HomeRank.assign(L, -1);
-  std::string Region = "global";
   if (Mem == MemVariant::Dsmem && !placeDsmem(G, Thr, Loc, Region, Why))
-    return std::nullopt;
+    return false;
   if (Mem == MemVariant::Shared) {
     std::vector<int> CtaOf(L, -2);
     for (size_t I = 0; I != N; ++I) {
@@ -881,11 +923,15 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
       NumShared += G.Shared[Lc] = CtaOf[Lc] >= 0;
     if (NumShared == 0) {
       Why = "no location has all its users in one CTA, so none can be shared";
-      return std::nullopt;
+      return false;
     }
     Region = NumShared == L ? "shared" : "mixed";
   }
+  return true;
+}
 
+/// Names, keys and writes the test as an AST and as litmus text.
+GeneratedTest TestBuilder::write(const std::string &AccessName) const {
   GeneratedTest Out;
   Cycle Rot;
   Rot.Edges = E;
@@ -897,4 +943,19 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
   Out.AST = writeTest(G, Out.Name, "Cycle: " + Out.CycleText);
   Out.Text = litmus::printTest(Out.AST);
   return Out;
+}
+
+} // namespace
+
+std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
+                                            const std::string &AccessName,
+                                            std::string &Why) {
+  TestBuilder B(Why);
+  if (!B.rotate(C0))
+    return std::nullopt;
+  B.cutThreadsAndLocations();
+  if (!B.placeThreads() || !B.orderCoherence() || !B.makeEvents() ||
+      !B.placeMemory(Mem))
+    return std::nullopt;
+  return B.write(AccessName);
 }

@@ -435,13 +435,10 @@ bool quickSettings(TuneCommand &Cmd, DiagnosticEngine &Diags) {
   return true;
 }
 
-} // namespace
-
-int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
-  DiagnosticEngine Diags(&Err);
-  TuneCommand Cmd = Asked;
-  if (Cmd.Quick && !quickSettings(Cmd, Diags))
-    return 2;
+/// Checks the mode, budget, option ranges, output paths and tests before
+/// any work; false (with a diagnostic) at the first that is wrong.
+bool checkOptions(const TuneCommand &Cmd, double &BudgetS,
+                  DiagnosticEngine &Diags) {
   if (Cmd.Mode != "patch" && Cmd.Mode != "sequence" && Cmd.Mode != "spread" &&
       Cmd.Mode != "random") {
     Diags.error(Cmd.Mode.empty()
@@ -449,18 +446,17 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
                                   "sequence, spread, random or --quick)")
                     : "unknown tune mode '" + Cmd.Mode +
                           "' (expected patch, sequence, spread or random)");
-    return 2;
+    return false;
   }
-  double BudgetS = 0;
   if (!Cmd.Budget.empty() && !parseDuration(Cmd.Budget, BudgetS)) {
     Diags.error("--budget: expected a duration like 90s, 5m or 1h, got '" +
                 Cmd.Budget + "'");
-    return 2;
+    return false;
   }
   if (!Cmd.Budget.empty() && BudgetS <= 0) {
     // 0 used to mean "no limit": leave the option out for that.
     Diags.error("--budget must be more than 0 (leave it out for no limit)");
-    return 2;
+    return false;
   }
   // The tool checks these as it reads them; a library caller gets the same
   // ranges.
@@ -477,32 +473,36 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
         {"--rounds", Cmd.Rounds, RoundsRange}})
     if (!R.contains(V)) {
       Diags.error(std::string(Name) + " " + outOfRange(R, V));
-      return 2;
+      return false;
     }
   // The results are written after the search: check where first.
   std::string WriteError;
   if (!checkOutputs({Cmd.Out}, {Cmd.ProfileIn}, WriteError) ||
       (!Cmd.PlotsDir.empty() && !checkWritableDir(Cmd.PlotsDir, WriteError))) {
     Diags.error(WriteError);
-    return 2;
+    return false;
   }
   if (Cmd.Tests.empty()) {
     Diags.error("--tests: no test given");
-    return 2;
+    return false;
   }
+  return true;
+}
 
-  // Start from the input profile, then the options given explicitly.
-  harness::RunParams Params;
+/// The run parameters the search starts from: the input profile, then the
+/// options given explicitly; false (with a diagnostic) on a bad one.
+bool startingParams(const TuneCommand &Cmd, harness::RunParams &Params,
+                    std::optional<harness::Profile> &In,
+                    DiagnosticEngine &Diags) {
   Params.Iterations = 10; // per point; --iterations overrides
   // As in the paper, the number of stressing threads varies per launch
   // (CUDA: thread randomisation draws it); a profile or --no-randomise
   // overrides this.
   Params.Inc.Randomise = true;
-  std::optional<harness::Profile> In;
   if (!Cmd.ProfileIn.empty()) {
     In = harness::readProfile(Cmd.ProfileIn, Diags);
     if (!In)
-      return 2;
+      return false;
     harness::applyProfile(*In, Params);
   }
   harness::RunParams Given = Cmd.Params;
@@ -510,7 +510,7 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
     std::string E;
     if (!harness::parseStressSeq(Cmd.StressSeq, Given.Inc.StressSeq, E)) {
       Diags.error("--stress-seq: " + E);
-      return 2;
+      return false;
     }
   }
   for (const std::string &Name : Cmd.Explicit)
@@ -520,36 +520,41 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
     Params.Iterations = Given.Iterations;
   if (Params.Iterations == 0) {
     Diags.error("--iterations must be at least 1");
-    return 2;
+    return false;
   }
   Params.Seed = Cmd.Seed;
+  return true;
+}
 
-  std::vector<uint32_t> Distances, Offsets;
+/// The location distances and stress offsets the search walks; false (with
+/// a diagnostic) on a list that is malformed or out of range.
+bool searchLayouts(const TuneCommand &Cmd, std::vector<uint32_t> &Distances,
+                   std::vector<uint32_t> &Offsets, DiagnosticEngine &Diags) {
   std::string RangeError;
   std::string DistText = Cmd.Distances.empty()
                              ? (Cmd.Mode == "patch" ? "1,32:257:32" : "32:257:96")
                              : Cmd.Distances;
   if (Cmd.Mode != "random" && !parseRange(DistText, Distances, RangeError)) {
     Diags.error("--distances: " + RangeError);
-    return 2;
+    return false;
   }
   if (Cmd.Mode == "patch" &&
       !parseRange(Cmd.Offsets.empty() ? "4:256:8" : Cmd.Offsets, Offsets,
                   RangeError)) {
     Diags.error("--offsets: " + RangeError);
-    return 2;
+    return false;
   }
   for (size_t I = 1; I < Offsets.size(); ++I)
     if (Offsets[I] <= Offsets[I - 1] ||
         Offsets[I] - Offsets[I - 1] != Offsets[1] - Offsets[0]) {
       Diags.error("--offsets: offsets must rise in equal steps (a patch's "
                   "size is counted in steps)");
-      return 2;
+      return false;
     }
   for (uint32_t D : Distances)
     if (D == 0) {
       Diags.error("--distances: a distance must be at least 1 word");
-      return 2;
+      return false;
     }
   // Distances and offsets become loc-distance and stress-offset: the
   // ranges of those run parameters.
@@ -560,8 +565,104 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
     for (uint32_t V : *List)
       if (!R.contains(V)) {
         Diags.error(std::string(Name) + ": each " + outOfRange(R, V));
-        return 2;
+        return false;
       }
+  return true;
+}
+
+/// --quick without --profile: starts from the chip's shipped profile, or
+/// its family's, where there is one.
+void startFromShippedProfile(const TuneCommand &Cmd,
+                             const backends::ChosenBackend &Ch,
+                             harness::RunParams &Params,
+                             std::optional<harness::Profile> &In,
+                             std::ostream &Out) {
+  std::vector<harness::DeviceInfo> Devs = Ch.B->devices();
+  if (Ch.Device >= Devs.size())
+    return;
+  const harness::DeviceInfo &Dev = Devs[Ch.Device];
+  std::string Arch =
+      std::string(Ch.B->name()) == "cuda" ? Dev.Version : std::string();
+  if (auto S = harness::findShippedProfile(Dev.Name, Ch.B->name(), Arch)) {
+    harness::applyProfile(S->Prof, Params, Cmd.Explicit);
+    Out << "Starting from " << S->Path << " (made on " << S->Prof.Chip
+        << ")\n";
+    In = S->Prof;
+    In->Findings.clear();
+    In->BudgetSeconds = 0;
+  }
+}
+
+/// Records the search's finding and the chip it ran on in the profile,
+/// replacing an earlier finding of the same mode.
+void recordFinding(const TuneCommand &Cmd, const BackendMeasurer &M,
+                   double BudgetS, const std::vector<std::string> &Names,
+                   const harness::ProfileFinding &F, harness::Profile &Prof) {
+  if (M.Seen) {
+    Prof.Chip = M.Info.Name;
+    Prof.Backend = M.Info.Backend;
+    Prof.Driver = M.Info.Driver.empty() ? M.Info.Version : M.Info.Driver;
+    Prof.Arch = M.Info.Backend == "cuda" ? M.Info.Version : std::string();
+  }
+  Prof.Date = utcNowIso();
+  Prof.Tool = Cmd.ToolVersion;
+  Prof.Seed = Cmd.Seed;
+  Prof.BudgetSeconds += BudgetS;
+  Prof.Tests = Names;
+  // One finding per mode: a rerun replaces the earlier one.
+  std::erase_if(Prof.Findings, [&](const harness::ProfileFinding &X) {
+    return X.Mode == F.Mode;
+  });
+  Prof.Findings.push_back(F);
+}
+
+/// Writes the plot and the profile where asked; the exit code (3 when one
+/// cannot be written).
+int writeResults(const TuneCommand &Cmd, const Session &S,
+                 const harness::Profile &Prof, std::ostream &Out,
+                 DiagnosticEngine &Diags) {
+  if (!Cmd.PlotsDir.empty() && !S.Plot.empty()) {
+    std::error_code EC;
+    std::filesystem::create_directories(Cmd.PlotsDir, EC);
+    std::string Path =
+        (std::filesystem::path(Cmd.PlotsDir) / S.PlotName).string();
+    std::string E;
+    if (!writeOutputFile(Path, S.Plot, E)) {
+      Diags.error(E);
+      return 3;
+    }
+    Out << "wrote " << Path << '\n';
+  }
+  if (!Cmd.Out.empty()) {
+    std::string E;
+    if (!harness::writeProfile(Prof, Cmd.Out, E)) {
+      Diags.error(E);
+      return 3;
+    }
+    Out << "wrote " << Cmd.Out << '\n';
+    if (Cmd.Quick)
+      Out << "Run tests with it: incant run --profile " << Cmd.Out
+          << " TEST.litmus (or copy it into the shipped profiles/ folder)\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
+  DiagnosticEngine Diags(&Err);
+  TuneCommand Cmd = Asked;
+  if (Cmd.Quick && !quickSettings(Cmd, Diags))
+    return 2;
+  double BudgetS = 0;
+  if (!checkOptions(Cmd, BudgetS, Diags))
+    return 2;
+  harness::RunParams Params;
+  std::optional<harness::Profile> In;
+  std::vector<uint32_t> Distances, Offsets;
+  if (!startingParams(Cmd, Params, In, Diags) ||
+      !searchLayouts(Cmd, Distances, Offsets, Diags))
+    return 2;
 
   std::vector<litmus::LoadedTest> Tests;
   std::vector<std::string> Names;
@@ -583,23 +684,8 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
                      " harness ignores location distances and stress offsets "
                      "(CUDA kernel arguments): this " + Cmd.Mode +
                      " search measures noise around one layout");
-  if (Cmd.Quick && !In) {
-    // The chip's shipped profile, or its family's, is the starting point.
-    std::vector<harness::DeviceInfo> Devs = Ch->B->devices();
-    if (Ch->Device < Devs.size()) {
-      const harness::DeviceInfo &Dev = Devs[Ch->Device];
-      std::string Arch =
-          std::string(Ch->B->name()) == "cuda" ? Dev.Version : std::string();
-      if (auto S = harness::findShippedProfile(Dev.Name, Ch->B->name(), Arch)) {
-        harness::applyProfile(S->Prof, Params, Cmd.Explicit);
-        Out << "Starting from " << S->Path << " (made on " << S->Prof.Chip
-            << ")\n";
-        In = S->Prof;
-        In->Findings.clear();
-        In->BudgetSeconds = 0;
-      }
-    }
-  }
+  if (Cmd.Quick && !In)
+    startFromShippedProfile(Cmd, *Ch, Params, In, Out);
   BackendMeasurer M(*Ch->B, Ch->Device, Tests);
   Budget B(BudgetS, &Err);
 
@@ -619,58 +705,16 @@ int runTune(const TuneCommand &Asked, std::ostream &Out, std::ostream &Err) {
                 " device " + std::to_string(Ch->Device) + ": " + M.LastError);
     return exitCodeOf(M.LastKind);
   }
-  bool Complete = S.Complete;
-  Json &Data = S.Data;
-  const std::string &PlotName = S.PlotName, &Plot = S.Plot;
-  if (!Complete)
+  if (!S.Complete)
     Out << "Note: incomplete: the budget ran out before the search "
            "finished; the choice uses the points measured\n";
-  F.Summary["complete"] = Complete ? "yes" : "no";
+  F.Summary["complete"] = S.Complete ? "yes" : "no";
   F.Seconds = B.elapsed();
-  F.DataJson = dumpJson(Data);
+  F.DataJson = dumpJson(S.Data);
   Out << fmt::format("Measurements {} in {:.1f} s\n", F.Measurements,
                      F.Seconds);
-
-  if (M.Seen) {
-    Prof.Chip = M.Info.Name;
-    Prof.Backend = M.Info.Backend;
-    Prof.Driver = M.Info.Driver.empty() ? M.Info.Version : M.Info.Driver;
-    Prof.Arch = M.Info.Backend == "cuda" ? M.Info.Version : std::string();
-  }
-  Prof.Date = utcNowIso();
-  Prof.Tool = Cmd.ToolVersion;
-  Prof.Seed = Cmd.Seed;
-  Prof.BudgetSeconds += BudgetS;
-  Prof.Tests = Names;
-  // One finding per mode: a rerun replaces the earlier one.
-  std::erase_if(Prof.Findings, [&](const harness::ProfileFinding &X) {
-    return X.Mode == F.Mode;
-  });
-  Prof.Findings.push_back(F);
-
-  if (!Cmd.PlotsDir.empty() && !Plot.empty()) {
-    std::error_code EC;
-    std::filesystem::create_directories(Cmd.PlotsDir, EC);
-    std::string Path = (std::filesystem::path(Cmd.PlotsDir) / PlotName).string();
-    std::string E;
-    if (!writeOutputFile(Path, Plot, E)) {
-      Diags.error(E);
-      return 3;
-    }
-    Out << "wrote " << Path << '\n';
-  }
-  if (!Cmd.Out.empty()) {
-    std::string E;
-    if (!harness::writeProfile(Prof, Cmd.Out, E)) {
-      Diags.error(E);
-      return 3;
-    }
-    Out << "wrote " << Cmd.Out << '\n';
-    if (Cmd.Quick)
-      Out << "Run tests with it: incant run --profile " << Cmd.Out
-          << " TEST.litmus (or copy it into the shipped profiles/ folder)\n";
-  }
-  return 0;
+  recordFinding(Cmd, M, BudgetS, Names, F, Prof);
+  return writeResults(Cmd, S, Prof, Out, Diags);
 }
 
 } // namespace incant::tune
