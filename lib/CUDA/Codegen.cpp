@@ -225,6 +225,11 @@ private:
 
   void emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
               std::vector<std::string> &Expected);
+  void emitAccess(const Op &O, const std::string &Ind, const std::string &D,
+                  std::vector<std::string> &Expected);
+  void emitFence(const Op &O, const std::string &Ind,
+                 std::vector<std::string> &Expected);
+  void emitAlu(const Op &O, const std::string &Ind, const std::string &D);
   void emitMbarrier(const Op &O, const std::string &Ind);
   void emitAsync(const litmus::ThreadProgram &T, size_t I,
                  const std::string &Ind);
@@ -516,36 +521,14 @@ bool Emitter::checkBarriers() {
   return !Failed;
 }
 
-void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
-                     std::vector<std::string> &Expected) {
-  const Op &O = T.Ops[I];
-  std::string Ind = "  ";
-  bool Guarded = O.GuardReg >= 0 && O.K != Op::Kind::Branch;
-  if (Guarded) {
-    line("  if ({}{} {} 0) {{", RP, O.GuardReg, O.GuardNegated ? "==" : "!=");
-    Ind = "    ";
-  }
-  std::string D = O.Dst >= 0 ? fmt::format("{}{}", RP, O.Dst) : std::string();
+/// A load, store or atomic as inline PTX, and its expected memory ops.
+void Emitter::emitAccess(const Op &O, const std::string &Ind,
+                         const std::string &D,
+                         std::vector<std::string> &Expected) {
   // 64-bit accesses: a u64 value in an "l" register.
   const bool W = O.Bits == 64;
   const char *VT = W ? "incant_u64" : "unsigned";
   const char *VC = W ? "l" : "r";
-  if (O.Async >= 0 || O.Mbar != litmus::MbarOp::None ||
-      (O.K == Op::Kind::Fence && O.Fence == litmus::FenceKind::Proxy) ||
-      (O.K == Op::Kind::Alu && O.MapaRank >= 0)) {
-    if (O.Async >= 0)
-      emitAsync(T, I, Ind);
-    else if (O.Mbar != litmus::MbarOp::None)
-      emitMbarrier(O, Ind);
-    else if (O.K == Op::Kind::Fence)
-      line("{}asm volatile(\"{};\" ::: \"memory\");", Ind,
-           O.AsyncWait ? "cp.async.bulk.wait_group 0" : "fence.proxy.async");
-    else if (O.Dst >= 0) // mapa: the role's mapped address (emitMapas)
-      line("{}{}{} = {}[{}];", Ind, RP, O.Dst, MM, O.Src[0].Imm.Loc);
-    if (Guarded)
-      line("  }}");
-    return;
-  }
   switch (O.K) {
   case Op::Kind::Load: {
     auto [A, C] = address(O);
@@ -608,99 +591,148 @@ void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
       Expected.push_back("FENCE?");
     break;
   }
-  case Op::Kind::Fence: {
-    std::string F;
-    if (O.Fence == litmus::FenceKind::Membar) {
-      switch (O.Sc) {
-      case litmus::Scope::CTA:
-        F = "membar.cta";
-        break;
-      case litmus::Scope::Sys:
-        F = "membar.sys";
-        break;
-      case litmus::Scope::Cluster:
-        F = "fence.sc.cluster";
-        break;
-      default:
-        F = "membar.gl";
-        break;
-      }
-    } else if (O.Fence == litmus::FenceKind::FenceSC) {
-      F = fmt::format("fence.sc.{}", scopeName(O.Sc));
-    } else {
-      F = fmt::format("fence.acq_rel.{}", scopeName(O.Sc));
-    }
-    line("{}asm volatile(\"{};\" ::: \"memory\");", Ind, F);
-    Expected.push_back("FENCE");
+  default:
     break;
   }
+}
+
+/// A membar or fence as inline PTX, and its expected memory op.
+void Emitter::emitFence(const Op &O, const std::string &Ind,
+                        std::vector<std::string> &Expected) {
+  std::string F;
+  if (O.Fence == litmus::FenceKind::Membar) {
+    switch (O.Sc) {
+    case litmus::Scope::CTA:
+      F = "membar.cta";
+      break;
+    case litmus::Scope::Sys:
+      F = "membar.sys";
+      break;
+    case litmus::Scope::Cluster:
+      F = "fence.sc.cluster";
+      break;
+    default:
+      F = "membar.gl";
+      break;
+    }
+  } else if (O.Fence == litmus::FenceKind::FenceSC) {
+    F = fmt::format("fence.sc.{}", scopeName(O.Sc));
+  } else {
+    F = fmt::format("fence.acq_rel.{}", scopeName(O.Sc));
+  }
+  line("{}asm volatile(\"{};\" ::: \"memory\");", Ind, F);
+  Expected.push_back("FENCE");
+}
+
+/// An arithmetic, logic, conversion or comparison op into register \p D.
+void Emitter::emitAlu(const Op &O, const std::string &Ind,
+                      const std::string &D) {
+  auto S = [&](size_t K) {
+    return K < O.Src.size() ? operand(O.Src[K]) : std::string("0ull");
+  };
+  bool W64 = O.Bits == 64;
+  std::string Mask = W64 ? "" : " & 0xFFFFFFFFull";
+  const char *Ty = W64 ? "b64" : "b32";
+  const char *C = W64 ? "l" : "r";
+  const char *Cast = W64 ? "(incant_u64)" : "(unsigned)";
+  // Name is the full opcode with its type ("add.s32", "and.b32").
+  auto Bin = [&](std::string Name) {
+    line("{}{{ {}v; asm volatile(\"{} %0, %1, %2;\" : \"={}\"(v) : "
+         "\"{}\"({}({})), \"{}\"({}({}))); {} = v; }}",
+         Ind, W64 ? "incant_u64 " : "unsigned ", Name, C, C, Cast, S(0), C,
+         Cast, S(1), D);
+  };
+  if (D.empty())
+    return;
+  switch (O.Alu) {
+  case litmus::AluOp::Mov:
+    line("{}{} = ({}){};", Ind, D, "incant_u64", S(0) + Mask);
+    break;
+  case litmus::AluOp::Add:
+    Bin(W64 ? "add.s64" : "add.s32");
+    break;
+  case litmus::AluOp::Sub:
+    Bin(W64 ? "sub.s64" : "sub.s32");
+    break;
+  case litmus::AluOp::Mul:
+    Bin(W64 ? "mul.lo.s64" : "mul.lo.s32");
+    break;
+  case litmus::AluOp::And:
+    Bin(std::string("and.") + Ty);
+    break;
+  case litmus::AluOp::Or:
+    Bin(std::string("or.") + Ty);
+    break;
+  case litmus::AluOp::Xor:
+    Bin(std::string("xor.") + Ty);
+    break;
+  case litmus::AluOp::Not:
+    line("{}{} = (~{}){};", Ind, D, S(0), Mask);
+    break;
+  case litmus::AluOp::Cvt:
+    line("{}{} = ({}){};", Ind, D, S(0), Mask);
+    break;
+  case litmus::AluOp::Setp: {
+    const char *Op = "==";
+    switch (O.Cmp) {
+    case litmus::CmpOp::Eq: Op = "=="; break;
+    case litmus::CmpOp::Ne: Op = "!="; break;
+    case litmus::CmpOp::Lt: Op = "<"; break;
+    case litmus::CmpOp::Le: Op = "<="; break;
+    case litmus::CmpOp::Gt: Op = ">"; break;
+    case litmus::CmpOp::Ge: Op = ">="; break;
+    }
+    const char *T = O.Signed ? (W64 ? "(long long)" : "(int)")
+                             : (W64 ? "(incant_u64)" : "(unsigned)");
+    line("{}{} = ({}({}) {} {}({})) ? 1ull : 0ull;", Ind, D, T, S(0), Op, T,
+         S(1));
+    break;
+  }
+  }
+}
+
+/// Op \p I of role \p R as CUDA (under its guard), adding to \p Expected
+/// the memory ops the optimisation check looks for.
+void Emitter::emitOp(size_t R, const litmus::ThreadProgram &T, size_t I,
+                     std::vector<std::string> &Expected) {
+  const Op &O = T.Ops[I];
+  std::string Ind = "  ";
+  bool Guarded = O.GuardReg >= 0 && O.K != Op::Kind::Branch;
+  if (Guarded) {
+    line("  if ({}{} {} 0) {{", RP, O.GuardReg, O.GuardNegated ? "==" : "!=");
+    Ind = "    ";
+  }
+  std::string D = O.Dst >= 0 ? fmt::format("{}{}", RP, O.Dst) : std::string();
+  if (O.Async >= 0 || O.Mbar != litmus::MbarOp::None ||
+      (O.K == Op::Kind::Fence && O.Fence == litmus::FenceKind::Proxy) ||
+      (O.K == Op::Kind::Alu && O.MapaRank >= 0)) {
+    if (O.Async >= 0)
+      emitAsync(T, I, Ind);
+    else if (O.Mbar != litmus::MbarOp::None)
+      emitMbarrier(O, Ind);
+    else if (O.K == Op::Kind::Fence)
+      line("{}asm volatile(\"{};\" ::: \"memory\");", Ind,
+           O.AsyncWait ? "cp.async.bulk.wait_group 0" : "fence.proxy.async");
+    else if (O.Dst >= 0) // mapa: the role's mapped address (emitMapas)
+      line("{}{}{} = {}[{}];", Ind, RP, O.Dst, MM, O.Src[0].Imm.Loc);
+    if (Guarded)
+      line("  }}");
+    return;
+  }
+  switch (O.K) {
+  case Op::Kind::Load:
+  case Op::Kind::Store:
+  case Op::Kind::Rmw:
+    emitAccess(O, Ind, D, Expected);
+    break;
+  case Op::Kind::Fence:
+    emitFence(O, Ind, Expected);
+    break;
   case Op::Kind::Barrier:
     break; // between the parts of a role: emitBarrierTest()
-  case Op::Kind::Alu: {
-    auto S = [&](size_t K) {
-      return K < O.Src.size() ? operand(O.Src[K]) : std::string("0ull");
-    };
-    bool W64 = O.Bits == 64;
-    std::string Mask = W64 ? "" : " & 0xFFFFFFFFull";
-    const char *Ty = W64 ? "b64" : "b32";
-    const char *C = W64 ? "l" : "r";
-    const char *Cast = W64 ? "(incant_u64)" : "(unsigned)";
-    // Name is the full opcode with its type ("add.s32", "and.b32").
-    auto Bin = [&](std::string Name) {
-      line("{}{{ {}v; asm volatile(\"{} %0, %1, %2;\" : \"={}\"(v) : "
-           "\"{}\"({}({})), \"{}\"({}({}))); {} = v; }}",
-           Ind, W64 ? "incant_u64 " : "unsigned ", Name, C, C, Cast, S(0), C,
-           Cast, S(1), D);
-    };
-    if (D.empty())
-      break;
-    switch (O.Alu) {
-    case litmus::AluOp::Mov:
-      line("{}{} = ({}){};", Ind, D, "incant_u64", S(0) + Mask);
-      break;
-    case litmus::AluOp::Add:
-      Bin(W64 ? "add.s64" : "add.s32");
-      break;
-    case litmus::AluOp::Sub:
-      Bin(W64 ? "sub.s64" : "sub.s32");
-      break;
-    case litmus::AluOp::Mul:
-      Bin(W64 ? "mul.lo.s64" : "mul.lo.s32");
-      break;
-    case litmus::AluOp::And:
-      Bin(std::string("and.") + Ty);
-      break;
-    case litmus::AluOp::Or:
-      Bin(std::string("or.") + Ty);
-      break;
-    case litmus::AluOp::Xor:
-      Bin(std::string("xor.") + Ty);
-      break;
-    case litmus::AluOp::Not:
-      line("{}{} = (~{}){};", Ind, D, S(0), Mask);
-      break;
-    case litmus::AluOp::Cvt:
-      line("{}{} = ({}){};", Ind, D, S(0), Mask);
-      break;
-    case litmus::AluOp::Setp: {
-      const char *Op = "==";
-      switch (O.Cmp) {
-      case litmus::CmpOp::Eq: Op = "=="; break;
-      case litmus::CmpOp::Ne: Op = "!="; break;
-      case litmus::CmpOp::Lt: Op = "<"; break;
-      case litmus::CmpOp::Le: Op = "<="; break;
-      case litmus::CmpOp::Gt: Op = ">"; break;
-      case litmus::CmpOp::Ge: Op = ">="; break;
-      }
-      const char *T = O.Signed ? (W64 ? "(long long)" : "(int)")
-                               : (W64 ? "(incant_u64)" : "(unsigned)");
-      line("{}{} = ({}({}) {} {}({})) ? 1ull : 0ull;", Ind, D, T, S(0), Op, T,
-           S(1));
-      break;
-    }
-    }
+  case Op::Kind::Alu:
+    emitAlu(O, Ind, D);
     break;
-  }
   case Op::Kind::Branch: {
     std::string Cond = "true";
     if (O.GuardReg >= 0)

@@ -134,29 +134,85 @@ bool DeviceState::module(const std::shared_ptr<const CompiledModule> &M,
   return true;
 }
 
-Expected<harness::RunResult>
-runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
+namespace {
+
+/// One run of a generated test on a device, in its steps; a step that fails
+/// has reported why and returns the failure's kind.
+class DeviceRun {
+public:
+  using Failure = std::optional<ErrorKind>;
+
+  DeviceRun(const GeneratedTest &G, const CompiledKernels *Compiled,
             const harness::RunParams &Params, const CudaTuning &Tuning,
-            DeviceState &State, uint32_t Device,
-            const std::function<void(uint64_t)> &OnLaunch,
-            DiagnosticEngine &Diags) {
-  const harness::Incantations &Inc = Params.Inc;
-  SharedLibraries &Shared = sharedLibraries();
-  CudaLibraries &Libs = Shared.Libs;
-  const DriverApi &D = Libs.Drv;
-  Checker S(Libs, Diags);
+            DeviceState &State, uint32_t Device, DiagnosticEngine &Diags)
+      : G(G), Compiled(Compiled), Params(Params), Inc(Params.Inc),
+        Tuning(Tuning), State(State), Device(Device), Diags(Diags),
+        Shared(sharedLibraries()), Libs(Shared.Libs), D(Libs.Drv),
+        S(Libs, Diags), Lay(G.Shape), Rng(Params.Seed) {}
+  DeviceRun(const DeviceRun &) = delete; // Compiled may point to Here.
+  DeviceRun &operator=(const DeviceRun &) = delete;
+
+  Failure compileAndActivate();
+  void describeDevice();
+  Failure loadKernels();
+  Failure chooseShape();
+  Failure fillParams();
+  Failure allocateBuffers();
+  void recordShape();
+  Failure launchAll(const std::function<void(uint64_t)> &OnLaunch);
+  Failure readHistogram();
+
   harness::RunResult Res;
+
+private:
+  void shape(IncantParams &X, bool Random);
+  bool launch(CUfunction F, uint32_t Grid, uint32_t Block, size_t Smem,
+              IncantParams &X);
+
+  const GeneratedTest &G;
+  const CompiledKernels *Compiled;
+  const harness::RunParams &Params;
+  const harness::Incantations &Inc;
+  const CudaTuning &Tuning;
+  DeviceState &State;
+  uint32_t Device;
+  DiagnosticEngine &Diags;
+  SharedLibraries &Shared;
+  CudaLibraries &Libs;
+  const DriverApi &D;
+  Checker S;
+  const harness::PlacementShape &Lay;
   CUdevice Dev = 0;
+  int Ma = 0, Mi = 0, SMs = 0, MaxThreads = 1024;
+  std::string Arch;
+  CompiledKernels Here; ///< Compiled here when Compiled cannot serve.
+  CUfunction TestFn = nullptr, HistFn = nullptr;
+  // The launch shape (chooseShape).
+  uint32_t K = 1, LayWarps = 0, LayLanes = 0, LayGroups = 0;
+  bool Single = false, Bank = false;
+  uint32_t Threads = 0, W = 0, Lanes = 0, SharedStride = 1, CtaStress = 0,
+           BlockThreads = 0, MaxBlocks = 0, StressBlocks = 0, TestBlocks = 0,
+           N = 0, NumOut = 1;
+  size_t SmemBytes = 0;
+  // The kernels' parameters and the buffers read back (fillParams,
+  // allocateBuffers).
+  IncantParams Pr{};
+  uint32_t NumG = 1;
+  CUdeviceptr HKey = 0, HCnt = 0, HTup = 0, Sync = 0;
+  std::mt19937_64 Rng;
+};
+
+/// Compiles the kernels, where the caller's cannot serve, while the
+/// device's context is made current.
+DeviceRun::Failure DeviceRun::compileAndActivate() {
   if (!S.check(D.cuDeviceGet(&Dev, static_cast<int>(Device)), "cuDeviceGet"))
     return ErrorKind::Device;
-  int Ma = 0, Mi = 0, SMs = 0, MaxThreads = 1024;
   D.cuDeviceGetAttribute(&Ma, CU_ATTR_COMPUTE_CAPABILITY_MAJOR, Dev);
   D.cuDeviceGetAttribute(&Mi, CU_ATTR_COMPUTE_CAPABILITY_MINOR, Dev);
-  const std::string Arch = fmt::format("sm_{}{}", Ma, Mi);
+  Arch = fmt::format("sm_{}{}", Ma, Mi);
   // NVRTC and the SASS check need no context: the harness compiles on
   // another thread while the device's context is made (a fresh process
   // spends about as long on each).
-  CompiledKernels Here;
   std::string CompileLog;
   bool NeedCompile =
       !Compiled || !Compiled->Module || Compiled->Module->Arch != Arch;
@@ -175,6 +231,11 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   }
   if (!Active)
     return ErrorKind::Device;
+  return std::nullopt;
+}
+
+/// The device's name, size, driver and compiler in the result.
+void DeviceRun::describeDevice() {
   char Name[256] = {};
   D.cuDeviceGetName(Name, sizeof(Name), Dev);
   D.cuDeviceGetAttribute(&SMs, CU_ATTR_MULTIPROCESSOR_COUNT, Dev);
@@ -199,15 +260,16 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
     Info.Driver = fmt::format("CUDA {}.{}", V / 1000, (V % 1000) / 10);
   }
   Info.Notes.push_back("NVRTC " + nvrtcVersion(Libs));
-  const harness::PlacementShape &Lay = G.Shape;
+}
+
+/// The test and histogram kernels, from the module loaded in the context.
+DeviceRun::Failure DeviceRun::loadKernels() {
   if (Lay.ClusterSize > 1 && Ma < 9) {
     Diags.error("the test places threads in one cluster; clusters need sm_90");
     return ErrorKind::Device;
   }
-
   Res.OptCheck = Compiled->Opt.line();
   CUmodule Module = nullptr;
-  CUfunction TestFn = nullptr, HistFn = nullptr;
   if (!State.module(Compiled->Module, Module, Diags) ||
       !S.check(D.cuModuleGetFunction(&TestFn, Module,
                                      Compiled->TestKernel.c_str()),
@@ -216,12 +278,17 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
                                      Compiled->HistKernel.c_str()),
                "cuModuleGetFunction"))
     return ErrorKind::Device;
+  return std::nullopt;
+}
 
-  // Launch shape.
-  const uint32_t K = Lay.ClusterSize;
-  const uint32_t LayWarps = Lay.maxWarps(), LayLanes = Lay.maxLanes();
-  const uint32_t LayGroups = Lay.NumClusterGroups;
-  const bool Single = Params.Instances == 1;
+/// The launch shape: threads, warps and lanes of a block, testing and
+/// stressing blocks, from the device's occupancy and the parameters.
+DeviceRun::Failure DeviceRun::chooseShape() {
+  K = Lay.ClusterSize;
+  LayWarps = Lay.maxWarps();
+  LayLanes = Lay.maxLanes();
+  LayGroups = Lay.NumClusterGroups;
+  Single = Params.Instances == 1;
   // A block size the GPU cannot run as given is an error, not a value
   // changed without a word.
   if (Params.GroupSize &&
@@ -234,42 +301,40 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
                             Params.GroupSize, 32 * LayWarps, MaxThreads));
     return ErrorKind::Input;
   }
-  uint32_t Threads =
+  Threads =
       std::clamp<uint32_t>(Params.GroupSize ? Params.GroupSize : 256, 32,
                            static_cast<uint32_t>(MaxThreads));
   Threads = std::max<uint32_t>(Threads / 32 * 32, 32 * LayWarps);
-  uint32_t W = Threads / 32;
+  W = Threads / 32;
   // A lane that shadows the test works on a region of global memory of its
   // own, which another CTA's shared memory cannot be: no shadows there.
-  const bool Bank = Inc.BankConflicts && !G.ClusterShared;
+  Bank = Inc.BankConflicts && !G.ClusterShared;
   if (Inc.BankConflicts && !Bank)
     Res.Device.Notes.push_back("bank conflicts off: the test reaches another "
                                "CTA's shared memory");
-  uint32_t Lanes = Bank ? std::clamp<uint32_t>(Tuning.BankLanes, 1, 32) : 32;
+  Lanes = Bank ? std::clamp<uint32_t>(Tuning.BankLanes, 1, 32) : 32;
   Lanes = std::max(Lanes, LayLanes);
   if (LayLanes > 32 || LayWarps > 32) {
     Diags.error("too many threads of the test in one warp or one CTA");
     return ErrorKind::Input;
   }
-  const uint32_t SharedStride = std::max<uint32_t>(G.SharedStride, 1);
-  size_t SmemBytes =
-      static_cast<size_t>(G.NumShared) * W * Lanes * SharedStride * 4;
+  SharedStride = std::max<uint32_t>(G.SharedStride, 1);
+  SmemBytes = static_cast<size_t>(G.NumShared) * W * Lanes * SharedStride * 4;
   // Stress warps inside each testing block, after its W testing warps
   // (not in tests with bar.sync: every thread must meet their barriers).
   const uint32_t MaxWarps = static_cast<uint32_t>(MaxThreads) / 32;
-  uint32_t CtaStress =
+  CtaStress =
       G.HasBarrier
           ? 0
           : std::min(Tuning.CtaStressWarps, MaxWarps - std::min(W, MaxWarps));
-  uint32_t BlockThreads = Threads + 32 * CtaStress;
+  BlockThreads = Threads + 32 * CtaStress;
   int PerSM = 0;
   if (!S.check(D.cuOccupancyMaxActiveBlocksPerMultiprocessor(
                    &PerSM, TestFn, static_cast<int>(BlockThreads), SmemBytes),
                "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return ErrorKind::Device;
-  uint32_t MaxBlocks = std::max(1, PerSM) * static_cast<uint32_t>(SMs);
+  MaxBlocks = std::max(1, PerSM) * static_cast<uint32_t>(SMs);
   MaxBlocks = std::max<uint32_t>(MaxBlocks / K * K, K);
-  uint32_t StressBlocks = 0, TestBlocks = 0;
   if (Single) {
     W = LayWarps;
     Threads = W * 32;
@@ -307,16 +372,20 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
     Diags.error("the GPU cannot hold as many CTAs as the test needs");
     return ErrorKind::Input;
   }
-  const uint32_t N = TestBlocks * W * Lanes;
-  const uint32_t NumOut = std::max<uint32_t>(G.NumOut, 1);
+  N = TestBlocks * W * Lanes;
+  NumOut = std::max<uint32_t>(G.NumOut, 1);
   Res.InstancesPerLaunch = Single ? 1 : N;
   if (Params.Instances > 1 && N != Params.Instances)
     Res.Device.Notes.push_back(fmt::format(
         "--instances {}: {} per launch (whole CTAs, at most what the GPU "
         "holds at once)",
         Params.Instances, N));
+  return std::nullopt;
+}
 
-  IncantParams Pr{};
+/// The kernels' parameters: the shape, the layout of locations and the
+/// incantations.
+DeviceRun::Failure DeviceRun::fillParams() {
   Pr.testBlocks = TestBlocks;
   Pr.warps = W;
   Pr.lanes = Lanes;
@@ -341,7 +410,7 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   const bool StressInTest = Inc.MemStress && Inc.StressInTest;
   // Per-instance regions (tune patch): locations LocDistance apart, stress
   // at an offset inside the region, never on a location of the test.
-  const uint32_t NumG = std::max<uint32_t>(G.NumGlobal, 1);
+  NumG = std::max<uint32_t>(G.NumGlobal, 1);
   if (Params.LocDistance || StressInTest) {
     uint64_t Dist = Params.LocDistance ? Params.LocDistance : Pr.stride;
     uint64_t Need = std::max<uint64_t>((NumG - 1) * Dist + 1, Pr.stride);
@@ -382,9 +451,13 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
              (Inc.PreStress ? INCANT_F_PRESTRESS : 0) |
              (Single ? INCANT_F_SINGLE : 0) |
              (StressInTest ? INCANT_F_STRESS_TEST : 0);
+  return std::nullopt;
+}
 
+/// The run's device buffers (the state's, grown as needed), zeroed.
+DeviceRun::Failure DeviceRun::allocateBuffers() {
   uint32_t MaxTotal = TestBlocks + std::max(StressBlocks, MaxBlocks);
-  CUdeviceptr Mem, Out, HKey, HCnt, HTup, Scratch, Shadow, Sync;
+  CUdeviceptr Mem, Out, Scratch, Shadow;
   size_t MemWords = Pr.locDist ? static_cast<size_t>(N) * Pr.instWords
                                : static_cast<size_t>(N) * NumG * Pr.stride;
   size_t ShadowWords =
@@ -392,8 +465,8 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
           ? static_cast<size_t>(MaxTotal) * W *
                 (std::max<uint32_t>(G.NumGlobal, 1) + G.NumShared) * 1024
           : 1;
-  auto Alloc = [&](Slot K, size_t Bytes, CUdeviceptr &P) {
-    return State.buffer(K, Bytes, P, Diags);
+  auto Alloc = [&](Slot Sl, size_t Bytes, CUdeviceptr &P) {
+    return State.buffer(Sl, Bytes, P, Diags);
   };
   if (!Alloc(MemSlot, MemWords * 4, Mem) ||
       !Alloc(OutSlot, static_cast<size_t>(N) * NumOut * 4, Out) ||
@@ -414,47 +487,53 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   Pr.scratch = Scratch;
   Pr.shadow = Shadow;
   Pr.sync = Sync;
+  return std::nullopt;
+}
 
-  std::mt19937_64 Rng(Params.Seed);
+/// One launch's grid, partner strides and permutations: drawn from Rng when
+/// \p Random, else partners half the grid apart.
+void DeviceRun::shape(IncantParams &X, bool Random) {
   const uint32_t Q = TestBlocks / K;
   const uint32_t C = LayGroups;
-  auto Shape = [&](IncantParams &X, bool Random) {
-    uint32_t Stress = StressBlocks;
-    if (Random && Inc.MemStress && StressBlocks > 0)
-      Stress = std::uniform_int_distribution<uint32_t>(
-                   StressBlocks / 2, StressBlocks * 3 / 2)(Rng) /
-               K * K;
-    X.totalBlocks = TestBlocks + Stress;
-    uint32_t MaxS = C > 1 ? std::max<uint32_t>((Q - 1) / (C - 1), 1) : 1;
-    uint32_t MaxWs =
-        LayWarps > 1 ? std::max<uint32_t>((W - 1) / (LayWarps - 1), 1) : 1;
-    if (Random) {
-      X.blockStride = std::uniform_int_distribution<uint32_t>(1, MaxS)(Rng);
-      X.warpStride = std::uniform_int_distribution<uint32_t>(1, MaxWs)(Rng);
-      X.lanePerm = harness::coprimeMultiplier(Lanes, Rng());
-      X.blockPerm =
-          K > 1 ? 1 : harness::coprimeMultiplier(X.totalBlocks, Rng());
-      X.blockOff = K > 1 ? 0
-                         : std::uniform_int_distribution<uint32_t>(
-                               0, X.totalBlocks - 1)(Rng);
-      X.bankMode = std::uniform_int_distribution<uint32_t>(0, 2)(Rng);
-    } else {
-      // Partners half the grid apart (for two CTAs) rather than adjacent.
-      X.blockStride = std::max<uint32_t>(Q / C, 1);
-      X.warpStride = std::max<uint32_t>(W / LayWarps, 1);
-      X.lanePerm = 1;
-      X.blockPerm = 1;
-      X.blockOff = 0;
-      X.bankMode = static_cast<uint32_t>(Rng() % 3);
-    }
-    X.lanePermInv = harness::inverseMultiplier(X.lanePerm, Lanes);
-    X.seed = static_cast<uint32_t>(Rng());
-  };
-  Shape(Pr, false);
+  uint32_t Stress = StressBlocks;
+  if (Random && Inc.MemStress && StressBlocks > 0)
+    Stress = std::uniform_int_distribution<uint32_t>(
+                 StressBlocks / 2, StressBlocks * 3 / 2)(Rng) /
+             K * K;
+  X.totalBlocks = TestBlocks + Stress;
+  uint32_t MaxS = C > 1 ? std::max<uint32_t>((Q - 1) / (C - 1), 1) : 1;
+  uint32_t MaxWs =
+      LayWarps > 1 ? std::max<uint32_t>((W - 1) / (LayWarps - 1), 1) : 1;
+  if (Random) {
+    X.blockStride = std::uniform_int_distribution<uint32_t>(1, MaxS)(Rng);
+    X.warpStride = std::uniform_int_distribution<uint32_t>(1, MaxWs)(Rng);
+    X.lanePerm = harness::coprimeMultiplier(Lanes, Rng());
+    X.blockPerm =
+        K > 1 ? 1 : harness::coprimeMultiplier(X.totalBlocks, Rng());
+    X.blockOff = K > 1 ? 0
+                       : std::uniform_int_distribution<uint32_t>(
+                             0, X.totalBlocks - 1)(Rng);
+    X.bankMode = std::uniform_int_distribution<uint32_t>(0, 2)(Rng);
+  } else {
+    // Partners half the grid apart (for two CTAs) rather than adjacent.
+    X.blockStride = std::max<uint32_t>(Q / C, 1);
+    X.warpStride = std::max<uint32_t>(W / LayWarps, 1);
+    X.lanePerm = 1;
+    X.blockPerm = 1;
+    X.blockOff = 0;
+    X.bankMode = static_cast<uint32_t>(Rng() % 3);
+  }
+  X.lanePermInv = harness::inverseMultiplier(X.lanePerm, Lanes);
+  X.seed = static_cast<uint32_t>(Rng());
+}
+
+/// Shapes the base parameters and records the launch shape in the result.
+void DeviceRun::recordShape() {
+  shape(Pr, false);
   Res.Groups = TestBlocks;
   Res.GroupSize = Threads;
   Res.WarpSize = 32;
-  Info.Notes.push_back(fmt::format(
+  Res.Device.Notes.push_back(fmt::format(
       "blocks={}+{} threads={} lanes={} instances/launch={} stride={} "
       "stress={} bank={} random={} barrier={} prestress={} iterations={}{}{}",
       TestBlocks, StressBlocks, Threads, Lanes, Res.InstancesPerLaunch,
@@ -463,15 +542,22 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
       K > 1 ? fmt::format(" cluster={}", K) : std::string(),
       CtaStress ? fmt::format(" cta-stress-warps={}", CtaStress)
                 : std::string()));
+}
 
-  auto Launch = [&](CUfunction F, uint32_t Grid, uint32_t Block, size_t Smem,
-                    IncantParams &X) {
-    void *Args[] = {&X};
-    return S.check(D.cuLaunchKernel(F, Grid, 1, 1, Block, 1, 1,
-                                    static_cast<unsigned>(Smem), nullptr, Args,
-                                    nullptr),
-                   "cuLaunchKernel");
-  };
+/// Queues kernel \p F with the parameters \p X.
+bool DeviceRun::launch(CUfunction F, uint32_t Grid, uint32_t Block,
+                       size_t Smem, IncantParams &X) {
+  void *Args[] = {&X};
+  return S.check(D.cuLaunchKernel(F, Grid, 1, 1, Block, 1, 1,
+                                  static_cast<unsigned>(Smem), nullptr, Args,
+                                  nullptr),
+                 "cuLaunchKernel");
+}
+
+/// The initial values, then Params.Iterations launches of the test and the
+/// histogram (fewer when Tuning.MaxSeconds runs out), waited for.
+DeviceRun::Failure
+DeviceRun::launchAll(const std::function<void(uint64_t)> &OnLaunch) {
   const uint32_t HistGrid = (N + 255) / 256;
   // A run that stops early (a launch refused) waits for what it already
   // queued before its buffers and module serve the next run.
@@ -486,15 +572,15 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   // Initial values for the first launch.
   IncantParams Init = Pr;
   Init.flags |= INCANT_F_NOCOUNT;
-  if (!Launch(HistFn, HistGrid, 256, 0, Init) ||
+  if (!launch(HistFn, HistGrid, 256, 0, Init) ||
       !S.check(D.cuCtxSynchronize(), "kernel"))
     return ErrorKind::Device;
   auto T0 = std::chrono::steady_clock::now();
   for (uint64_t It = 0; It < Params.Iterations; ++It) {
     IncantParams X = Pr;
-    Shape(X, Inc.Randomise);
-    if (!Launch(TestFn, X.totalBlocks, BlockThreads, SmemBytes, X) ||
-        !Launch(HistFn, HistGrid, 256, 0, X))
+    shape(X, Inc.Randomise);
+    if (!launch(TestFn, X.totalBlocks, BlockThreads, SmemBytes, X) ||
+        !launch(HistFn, HistGrid, 256, 0, X))
       return ErrorKind::Device;
     Res.Launches = It + 1;
     if (OnLaunch)
@@ -512,7 +598,11 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   Res.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
           .count();
+  return std::nullopt;
+}
 
+/// Copies back the histogram the GPU counted and decodes its outcomes.
+DeviceRun::Failure DeviceRun::readHistogram() {
   std::vector<uint64_t> Keys(INCANT_HIST_CAP), Cnt(INCANT_HIST_CAP + 1);
   std::vector<uint32_t> Tup(static_cast<size_t>(INCANT_HIST_CAP) * NumOut);
   uint64_t SyncWords[2] = {0, 0};
@@ -541,7 +631,31 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
   }
   Res.Lost = Cnt[INCANT_HIST_CAP];
   Res.Instances = Res.Hist.total() + Res.Lost + Res.LoopBoundHits;
-  return Res;
+  return std::nullopt;
+}
+
+} // namespace
+
+Expected<harness::RunResult>
+runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
+            const harness::RunParams &Params, const CudaTuning &Tuning,
+            DeviceState &State, uint32_t Device,
+            const std::function<void(uint64_t)> &OnLaunch,
+            DiagnosticEngine &Diags) {
+  DeviceRun Run(G, Compiled, Params, Tuning, State, Device, Diags);
+  if (DeviceRun::Failure F = Run.compileAndActivate())
+    return *F;
+  Run.describeDevice();
+  for (auto Step : {&DeviceRun::loadKernels, &DeviceRun::chooseShape,
+                    &DeviceRun::fillParams, &DeviceRun::allocateBuffers})
+    if (DeviceRun::Failure F = (Run.*Step)())
+      return *F;
+  Run.recordShape();
+  if (DeviceRun::Failure F = Run.launchAll(OnLaunch))
+    return *F;
+  if (DeviceRun::Failure F = Run.readHistogram())
+    return *F;
+  return std::move(Run.Res);
 }
 
 } // namespace incant::cuda

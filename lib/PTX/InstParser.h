@@ -43,7 +43,13 @@ public:
   bool parseModuleOperand(Operand &O);
 
 private:
+  struct SeenMods;
+  /// Decodes the modifiers of a litmus instruction into its fields.
   bool decodeModifiers(Instruction &I);
+  /// Decodes one modifier; an unknown one, or a second of a kind, is an error.
+  bool decodeModifier(Instruction &I, const Modifier &M, SeenMods &Seen);
+  /// Checks the modifiers' combination and fills in PTX's defaults.
+  bool checkModifiers(Instruction &I, const SeenMods &Seen);
   bool decodeHopper(Instruction &I);
   void decodeModuleModifiers(Instruction &I);
   bool parseRawOperand(Operand &O, bool &IsBracket, bool &IsInt);

@@ -943,132 +943,147 @@ bool InstParser::decodeHopper(Instruction &I) {
   return true;
 }
 
-bool InstParser::decodeModifiers(Instruction &I) {
-  if (isHopperForm(I))
-    return decodeHopper(I);
+/// What decodeModifiers has read of an instruction's modifiers: the one of
+/// each kind (for conflicts and for the checks on their combination).
+struct InstParser::SeenMods {
   const Modifier *SemMod = nullptr, *ScopeMod = nullptr, *SpaceMod = nullptr,
                  *CacheMod = nullptr, *AtomMod = nullptr, *CmpMod = nullptr;
   bool Sync = false, Arrive = false;
   const Modifier *ProxyMod = nullptr, *KindMod = nullptr;
-  auto Conflict = [&](const Modifier &M, const Modifier *Prev) {
-    return error(M.Range, fmt::format("modifier '{}' conflicts with '{}'",
-                                      M.Text, Prev->Text));
+};
+
+bool InstParser::decodeModifiers(Instruction &I) {
+  if (isHopperForm(I))
+    return decodeHopper(I);
+  SeenMods Seen;
+  for (const Modifier &M : I.Mods)
+    if (!decodeModifier(I, M, Seen))
+      return false;
+  return checkModifiers(I, Seen);
+}
+
+bool InstParser::decodeModifier(Instruction &I, const Modifier &M,
+                                SeenMods &Seen) {
+  auto Conflict = [&](const Modifier &Now, const Modifier *Prev) {
+    return error(Now.Range, fmt::format("modifier '{}' conflicts with '{}'",
+                                        Now.Text, Prev->Text));
   };
-  for (const Modifier &M : I.Mods) {
-    std::string_view T = M.Text;
-    bool Known = false;
-    if (I.Op == Opcode::Membar) {
-      Scope Sc = T == ".gl" ? Scope::GPU
-                 : T == ".cta" ? Scope::CTA
-                 : T == ".sys" ? Scope::Sys
-                               : Scope::None;
-      if (Sc != Scope::None) {
-        if (ScopeMod)
-          return Conflict(M, ScopeMod);
-        ScopeMod = &M;
-        I.Sc = Sc;
-        Known = true;
-      }
-    } else if (I.Op == Opcode::Bar) {
-      if (T == ".sync" || T == ".arrive") {
-        if (Sync || Arrive)
-          return error(M.Range, fmt::format("'{}' has two modes", I.Name));
-        (T == ".sync" ? Sync : Arrive) = true;
-        Known = true;
-      } else if (T == ".aligned" || T == ".cta") {
-        Known = true;
-      }
-    } else if (I.Op == Opcode::Fence && T == ".proxy") {
-      ProxyMod = &M;
-      Known = true;
-    } else if (I.Op == Opcode::Fence && ProxyMod && T == ".async") {
-      // fence.proxy.async: Px stays Generic, lower() reads the modifier.
-      if (KindMod)
-        return Conflict(M, KindMod);
-      KindMod = &M;
-      Known = true;
-    } else if (std::optional<Proxy> K = proxyKindOf(T);
-               K && I.Op == Opcode::Fence && ProxyMod) {
-      if (KindMod)
-        return Conflict(M, KindMod);
-      KindMod = &M;
-      I.Px = *K;
-      Known = true;
-    } else if (I.Op == Opcode::Bra) {
-      Known = T == ".uni";
-    } else if (I.Op == Opcode::Mul && T == ".lo") {
-      Known = true;
-    } else if (I.Op == Opcode::Setp && cmpOf(T) != CmpOp::None) {
-      if (CmpMod)
-        return Conflict(M, CmpMod);
-      CmpMod = &M;
-      I.Cmp = cmpOf(T);
-      Known = true;
-    } else if (Sem S = semOf(T); S != Sem::None && semAllowed(I.Op, S)) {
-      if (SemMod)
-        return Conflict(M, SemMod);
-      SemMod = &M;
-      I.S = S;
-      Known = true;
-    } else if (Scope Sc = scopeOf(T);
-               Sc != Scope::None && (isMemOp(I.Op) || I.Op == Opcode::Fence)) {
-      if (ScopeMod)
-        return Conflict(M, ScopeMod);
-      ScopeMod = &M;
+  std::string_view T = M.Text;
+  bool Known = false;
+  if (I.Op == Opcode::Membar) {
+    Scope Sc = T == ".gl" ? Scope::GPU
+               : T == ".cta" ? Scope::CTA
+               : T == ".sys" ? Scope::Sys
+                             : Scope::None;
+    if (Sc != Scope::None) {
+      if (Seen.ScopeMod)
+        return Conflict(M, Seen.ScopeMod);
+      Seen.ScopeMod = &M;
       I.Sc = Sc;
       Known = true;
-    } else if ((T == ".global" || T == ".shared" || T == ".shared::cta" ||
-                T == ".shared::cluster") &&
-               (isMemOp(I.Op) || (I.Op == Opcode::Fence && KindMod &&
-                                  KindMod->Text == ".async"))) {
-      // fence.proxy.async.S names the state space it orders (all of them
-      // without S); the model orders every location alike.
-      if (SpaceMod)
-        return Conflict(M, SpaceMod);
-      SpaceMod = &M;
-      I.Space = T == ".global" ? StateSpace::Global : StateSpace::Shared;
-      I.ASpace = T == ".global"            ? AddrSpace::Global
-                 : T == ".shared::cluster" ? AddrSpace::SharedCluster
-                                           : AddrSpace::Shared;
+    }
+  } else if (I.Op == Opcode::Bar) {
+    if (T == ".sync" || T == ".arrive") {
+      if (Seen.Sync || Seen.Arrive)
+        return error(M.Range, fmt::format("'{}' has two modes", I.Name));
+      (T == ".sync" ? Seen.Sync : Seen.Arrive) = true;
       Known = true;
-    } else if (CacheOp C = cacheOf(T);
-               C != CacheOp::None &&
-               ((I.Op == Opcode::Ld &&
-                 (C == CacheOp::CA || C == CacheOp::CG || C == CacheOp::CS ||
-                  C == CacheOp::LU || C == CacheOp::CV)) ||
-                (I.Op == Opcode::St &&
-                 (C == CacheOp::WB || C == CacheOp::CG || C == CacheOp::CS ||
-                  C == CacheOp::WT)))) {
-      if (CacheMod)
-        return Conflict(M, CacheMod);
-      CacheMod = &M;
-      I.Cache = C;
-      Known = true;
-    } else if (AtomOp A = atomOf(T); A != AtomOp::None &&
-                                     (I.Op == Opcode::Atom ||
-                                      I.Op == Opcode::Red)) {
-      if (AtomMod)
-        return Conflict(M, AtomMod);
-      AtomMod = &M;
-      I.Atom = A;
-      Known = true;
-    } else if (std::optional<Type> Ty = parseType(T); Ty && takesType(I.Op)) {
-      size_t Max = I.Op == Opcode::Cvt ? 2 : 1;
-      if (I.Types.size() == Max)
-        return error(M.Range, fmt::format("too many types on '{}'", I.Name));
-      I.Types.push_back(*Ty);
+    } else if (T == ".aligned" || T == ".cta") {
       Known = true;
     }
-    if (!Known)
-      return error(M.Range,
-                   fmt::format("unknown modifier '{}' for '{}'", T, I.Name));
+  } else if (I.Op == Opcode::Fence && T == ".proxy") {
+    Seen.ProxyMod = &M;
+    Known = true;
+  } else if (I.Op == Opcode::Fence && Seen.ProxyMod && T == ".async") {
+    // fence.proxy.async: Px stays Generic, lower() reads the modifier.
+    if (Seen.KindMod)
+      return Conflict(M, Seen.KindMod);
+    Seen.KindMod = &M;
+    Known = true;
+  } else if (std::optional<Proxy> K = proxyKindOf(T);
+             K && I.Op == Opcode::Fence && Seen.ProxyMod) {
+    if (Seen.KindMod)
+      return Conflict(M, Seen.KindMod);
+    Seen.KindMod = &M;
+    I.Px = *K;
+    Known = true;
+  } else if (I.Op == Opcode::Bra) {
+    Known = T == ".uni";
+  } else if (I.Op == Opcode::Mul && T == ".lo") {
+    Known = true;
+  } else if (I.Op == Opcode::Setp && cmpOf(T) != CmpOp::None) {
+    if (Seen.CmpMod)
+      return Conflict(M, Seen.CmpMod);
+    Seen.CmpMod = &M;
+    I.Cmp = cmpOf(T);
+    Known = true;
+  } else if (Sem S = semOf(T); S != Sem::None && semAllowed(I.Op, S)) {
+    if (Seen.SemMod)
+      return Conflict(M, Seen.SemMod);
+    Seen.SemMod = &M;
+    I.S = S;
+    Known = true;
+  } else if (Scope Sc = scopeOf(T);
+             Sc != Scope::None && (isMemOp(I.Op) || I.Op == Opcode::Fence)) {
+    if (Seen.ScopeMod)
+      return Conflict(M, Seen.ScopeMod);
+    Seen.ScopeMod = &M;
+    I.Sc = Sc;
+    Known = true;
+  } else if ((T == ".global" || T == ".shared" || T == ".shared::cta" ||
+              T == ".shared::cluster") &&
+             (isMemOp(I.Op) || (I.Op == Opcode::Fence && Seen.KindMod &&
+                                Seen.KindMod->Text == ".async"))) {
+    // fence.proxy.async.S names the state space it orders (all of them
+    // without S); the model orders every location alike.
+    if (Seen.SpaceMod)
+      return Conflict(M, Seen.SpaceMod);
+    Seen.SpaceMod = &M;
+    I.Space = T == ".global" ? StateSpace::Global : StateSpace::Shared;
+    I.ASpace = T == ".global"            ? AddrSpace::Global
+               : T == ".shared::cluster" ? AddrSpace::SharedCluster
+                                         : AddrSpace::Shared;
+    Known = true;
+  } else if (CacheOp C = cacheOf(T);
+             C != CacheOp::None &&
+             ((I.Op == Opcode::Ld &&
+               (C == CacheOp::CA || C == CacheOp::CG || C == CacheOp::CS ||
+                C == CacheOp::LU || C == CacheOp::CV)) ||
+              (I.Op == Opcode::St &&
+               (C == CacheOp::WB || C == CacheOp::CG || C == CacheOp::CS ||
+                C == CacheOp::WT)))) {
+    if (Seen.CacheMod)
+      return Conflict(M, Seen.CacheMod);
+    Seen.CacheMod = &M;
+    I.Cache = C;
+    Known = true;
+  } else if (AtomOp A = atomOf(T); A != AtomOp::None &&
+                                   (I.Op == Opcode::Atom ||
+                                    I.Op == Opcode::Red)) {
+    if (Seen.AtomMod)
+      return Conflict(M, Seen.AtomMod);
+    Seen.AtomMod = &M;
+    I.Atom = A;
+    Known = true;
+  } else if (std::optional<Type> Ty = parseType(T); Ty && takesType(I.Op)) {
+    size_t Max = I.Op == Opcode::Cvt ? 2 : 1;
+    if (I.Types.size() == Max)
+      return error(M.Range, fmt::format("too many types on '{}'", I.Name));
+    I.Types.push_back(*Ty);
+    Known = true;
   }
+  if (!Known)
+    return error(M.Range,
+                 fmt::format("unknown modifier '{}' for '{}'", T, I.Name));
+  return true;
+}
 
+bool InstParser::checkModifiers(Instruction &I, const SeenMods &Seen) {
   auto NeedScope = [&]() {
-    return error(SemMod->Range,
+    return error(Seen.SemMod->Range,
                  fmt::format("'{}' needs a scope (.cta, .cluster, .gpu or "
                              ".sys)",
-                             SemMod->Text));
+                             Seen.SemMod->Text));
   };
   switch (I.Op) {
   case Opcode::Ld:
@@ -1078,15 +1093,15 @@ bool InstParser::decodeModifiers(Instruction &I) {
     if ((I.S == Sem::Relaxed || I.S == Sem::Acquire || I.S == Sem::Release) &&
         I.Sc == Scope::None)
       return NeedScope();
-    if ((I.S == Sem::Weak || I.S == Sem::Volatile) && ScopeMod)
-      return error(ScopeMod->Range,
+    if ((I.S == Sem::Weak || I.S == Sem::Volatile) && Seen.ScopeMod)
+      return error(Seen.ScopeMod->Range,
                    fmt::format("scope '{}' needs '.relaxed', '{}'",
-                               ScopeMod->Text,
+                               Seen.ScopeMod->Text,
                                I.Op == Opcode::Ld ? ".acquire" : ".release"));
-    if (CacheMod && I.S != Sem::Weak)
-      return error(CacheMod->Range,
+    if (Seen.CacheMod && I.S != Sem::Weak)
+      return error(Seen.CacheMod->Range,
                    fmt::format("cache operator '{}' cannot be used with '{}'",
-                               CacheMod->Text, SemMod->Text));
+                               Seen.CacheMod->Text, Seen.SemMod->Text));
     break;
   case Opcode::Atom:
   case Opcode::Red:
@@ -1101,9 +1116,9 @@ bool InstParser::decodeModifiers(Instruction &I) {
                                ".inc, .dec, .and, .or, .xor, .min or .max)",
                                I.Name));
     if (I.Op == Opcode::Red && I.Atom == AtomOp::Cas)
-      return error(AtomMod->Range, "'red' cannot do '.cas'");
+      return error(Seen.AtomMod->Range, "'red' cannot do '.cas'");
     if (I.Op == Opcode::Red && I.Atom == AtomOp::Exch)
-      return error(AtomMod->Range, "'red' cannot do '.exch'");
+      return error(Seen.AtomMod->Range, "'red' cannot do '.exch'");
     break;
   case Opcode::Membar:
     if (I.Sc == Scope::None)
@@ -1111,13 +1126,13 @@ bool InstParser::decodeModifiers(Instruction &I) {
     I.S = Sem::SC;
     break;
   case Opcode::Fence:
-    if (ProxyMod) {
-      if (!KindMod)
-        return error(ProxyMod->Range,
+    if (Seen.ProxyMod) {
+      if (!Seen.KindMod)
+        return error(Seen.ProxyMod->Range,
                      "'fence.proxy' needs a proxy kind (.alias, .surface, "
                      ".texture, .constant or .async)");
-      if (SemMod || ScopeMod)
-        return error((SemMod ? SemMod : ScopeMod)->Range,
+      if (Seen.SemMod || Seen.ScopeMod)
+        return error((Seen.SemMod ? Seen.SemMod : Seen.ScopeMod)->Range,
                      "a proxy fence takes no semantics or scope");
       break;
     }
@@ -1128,7 +1143,7 @@ bool InstParser::decodeModifiers(Instruction &I) {
                                 "or .sys)");
     break;
   case Opcode::Bar:
-    if (!Sync && !Arrive)
+    if (!Seen.Sync && !Seen.Arrive)
       return error(I.NameRange,
                    fmt::format("'{}' needs a mode: '{}.sync' or '{}.arrive'",
                                I.Name, I.Name, I.Name));
