@@ -200,6 +200,13 @@ const EventSet &EmptySet(unsigned N) {
   return Empty;
 }
 
+/// Row |= row \p I of the masks \p M (\p Wd words a row).
+inline void orRow(unsigned Wd, uint64_t *Row, const std::vector<uint64_t> &M,
+                  size_t I) {
+  for (unsigned K = 0; K != Wd; ++K)
+    Row[K] |= M[I * Wd + K];
+}
+
 } // namespace
 
 namespace incant::model {
@@ -304,11 +311,25 @@ bool Primitives::setUpCombination(const litmus::Program &P,
       X->relationAt(size_t(SyncFenceSlot)) = SyncFence;
     return false;
   }
+  N = unsigned(L.Events.size());
+  fillSets(P, L);
+  placeEvents(L);
+  buildRowMasks(P, L);
+  buildThreadRelations(P, L);
+  buildInstructionRelations(P, L, Chosen);
+  buildFenceRelations(L);
+  ExtRel = Ext;
+  IntRel = Int;
+  handOver(SyncBar, SyncFence);
+  return true;
+}
+
+/// The sets of each event (kind, region, cache, proxy, semantics, scope).
+void Primitives::fillSets(const litmus::Program &P,
+                          const CombinationLayout &L) {
   const std::vector<EventRef> &Events = L.Events;
   const std::vector<int32_t> &ThreadOf = L.ThreadOf;
-  N = unsigned(Events.size());
   unsigned NumInits = L.NumInits;
-
   // Sets. The buffers are members, cleared in place: a check sets up many
   // combinations of the same size.
   std::vector<EventSet> &Sets = SetBuf;
@@ -385,7 +406,12 @@ bool Primitives::setUpCombination(const litmus::Program &P,
         AddCur(SSYS);
     }
   }
+}
 
+/// Clears the fixed relations, sets id, and each event's location and scope.
+void Primitives::placeEvents(const CombinationLayout &L) {
+  const std::vector<EventRef> &Events = L.Events;
+  unsigned NumInits = L.NumInits;
   // Relations fixed by the combination.
   for (Relation *R : {&Id, &Po, &Loc, &VLoc, &Ext, &Int, &Rmw, &Addr, &Data,
                       &Ctrl, &PoLoc, &Sr, &AsyncInst})
@@ -406,6 +432,12 @@ bool Primitives::setUpCombination(const litmus::Program &P,
       if (std::optional<Level> S = scopeLevel(*Events[E].E))
         ScopeOf[E] = uint8_t(*S);
   }
+}
+
+/// The row masks of each thread, location, scope and level of threads.
+void Primitives::buildRowMasks(const litmus::Program &P,
+                               const CombinationLayout &L) {
+  const std::vector<int32_t> &ThreadOf = L.ThreadOf;
   // Row masks, built word by word: the events of each thread, of each
   // location and generic address, and per thread the scoped events whose
   // scope includes it.
@@ -435,21 +467,26 @@ bool Primitives::setUpCombination(const litmus::Program &P,
           Set(IncludedBy, T, E);
     }
   }
-  auto Or = [&](uint64_t *Row, const std::vector<uint64_t> &M, size_t I) {
-    for (unsigned K = 0; K != Wd; ++K)
-      Row[K] |= M[I * Wd + K];
-  };
   // Per level and group of threads that share it: the events of the
   // group's threads (the row of each of their events in that level's
   // relation), indexed by the group's first thread.
   assert(GroupOf.size() == 5 * NT && "setUpTest not called for this test");
   Mask(LevelMask, 5 * NT);
   for (size_t I = 0; I != 5 * NT; ++I)
-    Or(&LevelMask[(I - I % NT + GroupOf[I]) * Wd], ThreadMask, I % NT);
+    orRow(Wd, &LevelMask[(I - I % NT + GroupOf[I]) * Wd], ThreadMask, I % NT);
+}
+
+/// loc, vloc, int, ext, po, po-loc, the scope relations and sr, row by row.
+void Primitives::buildThreadRelations(const litmus::Program &P,
+                                      const CombinationLayout &L) {
+  const std::vector<int32_t> &ThreadOf = L.ThreadOf;
+  unsigned NumInits = L.NumInits;
+  unsigned Wd = Id.wordsPerRow();
+  size_t NT = P.Threads.size();
   for (unsigned A = 0; A < N; ++A) {
     if (LocOf[A] >= 0) {
-      Or(Loc.row(A), LocMask, size_t(LocOf[A]));
-      Or(VLoc.row(A), VLocMask, size_t(VLocOf[A]));
+      orRow(Wd, Loc.row(A), LocMask, size_t(LocOf[A]));
+      orRow(Wd, VLoc.row(A), VLocMask, size_t(VLocOf[A]));
     }
     uint64_t *IntRow = Int.row(A), *ExtRow = Ext.row(A);
     if (A < NumInits) {
@@ -460,7 +497,7 @@ bool Primitives::setUpCombination(const litmus::Program &P,
       continue;
     }
     size_t T = size_t(ThreadOf[A]);
-    Or(IntRow, ThreadMask, T);
+    orRow(Wd, IntRow, ThreadMask, T);
     for (unsigned K = 0; K != Wd; ++K)
       ExtRow[K] = ~IntRow[K];
     if (N % 64)
@@ -477,7 +514,7 @@ bool Primitives::setUpCombination(const litmus::Program &P,
       PoLocRow[K] = PoRow[K] & LocRow[K];
     }
     for (size_t Lv = LWarp; Lv <= LSys; ++Lv)
-      Or(Scopes[Lv].row(A), LevelMask, Lv * NT + GroupOf[Lv * NT + T]);
+      orRow(Wd, Scopes[Lv].row(A), LevelMask, Lv * NT + GroupOf[Lv * NT + T]);
     if (ScopeOf[A]) {
       // sr: B in a thread that A's scope includes, whose own scope
       // includes A's thread.
@@ -487,6 +524,15 @@ bool Primitives::setUpCombination(const litmus::Program &P,
         Row[K] = Reach[K] & IncludedBy[T * Wd + K];
     }
   }
+}
+
+/// async-inst, the dependencies and rmw, from each trace's masks.
+void Primitives::buildInstructionRelations(
+    const litmus::Program &P, const CombinationLayout &L,
+    const std::vector<const Trace *> &Chosen) {
+  const std::vector<EventRef> &Events = L.Events;
+  const std::vector<int32_t> &ThreadOf = L.ThreadOf;
+  unsigned NumInits = L.NumInits;
   // async-inst: po between the events of one asynchronous instruction.
   for (unsigned A = NumInits; A < N; ++A) {
     const Event &EA = *Events[A].E;
@@ -518,6 +564,12 @@ bool Primitives::setUpCombination(const litmus::Program &P,
         Rmw.insert(B0 + unsigned(Ev.RmwRead), E);
     }
   }
+}
+
+/// po;[fence];po for each kind and scope of fence.
+void Primitives::buildFenceRelations(const CombinationLayout &L) {
+  const std::vector<EventRef> &Events = L.Events;
+  unsigned NumInits = L.NumInits;
   // po;[fence of that kind and scope];po.
   static_assert(std::size(FenceRels) == std::size(decltype(FenceRelations){}));
   for (size_t K = 0; K < std::size(FenceRels); ++K) {
@@ -537,9 +589,11 @@ bool Primitives::setUpCombination(const litmus::Program &P,
       }
     }
   }
-  ExtRel = Ext;
-  IntRel = Int;
+}
 
+/// Hands every primitive over to the execution, refilled in place.
+void Primitives::handOver(const Relation &SyncBar,
+                          const Relation &SyncFence) {
   // Hand everything over in the order of cat::primitiveNames(). Where to
   // take each primitive from is worked out once (Plan); an Execution of the
   // same size is refilled in place, so its layout and the model's binding
@@ -566,7 +620,7 @@ bool Primitives::setUpCombination(const litmus::Program &P,
   for (const PlanEntry &E : Plan) {
     const cat::PrimitiveInfo &PI = cat::primitiveNames()[E.Prim];
     if (PI.IsSet) {
-      const EventSet &S = E.K == PlanEntry::Set ? Sets[E.Id] : EmptySet(N);
+      const EventSet &S = E.K == PlanEntry::Set ? SetBuf[E.Id] : EmptySet(N);
       if (Refill)
         X->setAt(SetSlot) = S;
       else
@@ -606,7 +660,6 @@ bool Primitives::setUpCombination(const litmus::Program &P,
     }
     ++RelSlot;
   }
-  return true;
 }
 
 namespace {

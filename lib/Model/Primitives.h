@@ -76,6 +76,17 @@ public:
                                                        2, 2, 2, 2};
 
 private:
+  // The steps of setUpCombination, in order.
+  void fillSets(const litmus::Program &P, const CombinationLayout &L);
+  void placeEvents(const CombinationLayout &L);
+  void buildRowMasks(const litmus::Program &P, const CombinationLayout &L);
+  void buildThreadRelations(const litmus::Program &P,
+                            const CombinationLayout &L);
+  void buildInstructionRelations(const litmus::Program &P,
+                                 const CombinationLayout &L,
+                                 const std::vector<const Trace *> &Chosen);
+  void buildFenceRelations(const CombinationLayout &L);
+  void handOver(const cat::Relation &SyncBar, const cat::Relation &SyncFence);
   /// rf's slots (and its parts') from Rf.
   void copyRf();
   std::optional<cat::Execution> X;
