@@ -316,6 +316,15 @@ private:
   /// access, a call, an asynchronous copy or mbarrier operation, a warp
   /// collective).
   bool coherentReads(unsigned L1, unsigned L2);
+  /// The plain stores whose value plain load \p L (Items index) returns to
+  /// the thread that made both when it made the store and at the load's
+  /// address: the store comes before the load on every way that has both
+  /// (neither in a loop), no write of that memory by the thread between,
+  /// and between them nothing synchronises but fences and at most one
+  /// barrier. Another thread's write between would not be ordered with
+  /// the store or with the load, a pair decided on its own.
+  const std::vector<unsigned> &forwardedStores(unsigned L);
+  std::map<unsigned, std::vector<unsigned>> Forwards;
   /// For two threads in one iteration of \p Loop: in the iteration before,
   /// the loads of its exit condition that all threads read alike agree.
   Expr previousIterationAgrees(Encoder &Enc, unsigned Loop, Relation Rel);

@@ -513,6 +513,35 @@ Expr Checker::previousIterationAgrees(Encoder &Enc, unsigned Loop,
   return Expr::mkAnd(Out);
 }
 
+namespace {
+/// An instruction that synchronises nothing: arithmetic, control, plain
+/// loads and stores (not a barrier, fence, atomic, strong access, call,
+/// asynchronous copy, mbarrier operation or warp collective).
+bool plainStep(const ptx::Instruction &In) {
+  switch (In.Op) {
+  case ptx::Opcode::Ld:
+  case ptx::Opcode::Ldu:
+  case ptx::Opcode::St:
+    return !In.hasMod(".volatile") && !In.hasMod(".relaxed") &&
+           !In.hasMod(".acquire") && !In.hasMod(".release") &&
+           !In.hasMod(".async") && !In.hasMod(".mmio");
+  case ptx::Opcode::Mov: case ptx::Opcode::Add: case ptx::Opcode::Sub:
+  case ptx::Opcode::Mul: case ptx::Opcode::And: case ptx::Opcode::Or:
+  case ptx::Opcode::Xor: case ptx::Opcode::Not: case ptx::Opcode::Cvt:
+  case ptx::Opcode::Setp: case ptx::Opcode::Bra: case ptx::Opcode::CmpBra:
+  case ptx::Opcode::Brx: case ptx::Opcode::Cvta: case ptx::Opcode::Prefetch:
+  case ptx::Opcode::Activemask:
+    return true;
+  case ptx::Opcode::Other:
+    // Arithmetic; an instruction of that class that touches memory
+    // (a surface, a texture, a tensor map) is no plain step.
+    return ptx::memoryUse(In).K == ptx::MemoryUse::None;
+  default:
+    return false;
+  }
+}
+} // namespace
+
 bool Checker::coherentReads(unsigned L1, unsigned L2) {
   const ir::MemoryAccess &A = Items[L1].A, &B = Items[L2].A;
   auto Plain = [](const ir::MemoryAccess &X) {
@@ -528,34 +557,93 @@ bool Checker::coherentReads(unsigned L1, unsigned L2) {
     if (!(reaches(A.Item, X) && reaches(X, B.Item)) &&
         !(reaches(B.Item, X) && reaches(X, A.Item)))
       continue;
-    const ptx::Instruction &In = F.inst(X);
-    switch (In.Op) {
-    case ptx::Opcode::Ld:
-    case ptx::Opcode::Ldu:
-    case ptx::Opcode::St:
-      if (In.hasMod(".volatile") || In.hasMod(".relaxed") ||
-          In.hasMod(".acquire") || In.hasMod(".release") ||
-          In.hasMod(".async") || In.hasMod(".mmio"))
-        return false;
-      break;
-    case ptx::Opcode::Mov: case ptx::Opcode::Add: case ptx::Opcode::Sub:
-    case ptx::Opcode::Mul: case ptx::Opcode::And: case ptx::Opcode::Or:
-    case ptx::Opcode::Xor: case ptx::Opcode::Not: case ptx::Opcode::Cvt:
-    case ptx::Opcode::Setp: case ptx::Opcode::Bra: case ptx::Opcode::CmpBra:
-    case ptx::Opcode::Brx: case ptx::Opcode::Cvta: case ptx::Opcode::Prefetch:
-    case ptx::Opcode::Activemask:
-      break;
-    case ptx::Opcode::Other:
-      // Arithmetic; an instruction of that class that touches memory
-      // (a surface, a texture, a tensor map) is no plain step.
-      if (ptx::memoryUse(In).K != ptx::MemoryUse::None)
-        return false;
-      break;
-    default: // barriers, fences, atomics, calls, mbarriers, collectives
+    if (!plainStep(F.inst(X)))
       return false;
-    }
   }
   return true;
+}
+
+const std::vector<unsigned> &Checker::forwardedStores(unsigned L) {
+  auto [It, New] = Forwards.try_emplace(L);
+  std::vector<unsigned> &Out = It->second;
+  if (!New)
+    return Out;
+  const ir::MemoryAccess &A = Items[L].A;
+  auto Plain = [&](const ir::MemoryAccess &X) {
+    return !X.Atomic && !X.Strong && !X.Volatile && !X.Async && X.Affine &&
+           X.Cond == NoExpr && X.Object.K != ir::ObjectKind::Unknown &&
+           F.loops().loopFor(F.blockOf(X.Item)) == NoNode;
+  };
+  if (Items[L].Call || !Plain(A) || F.inst(A.Item).Op != ptx::Opcode::Ld)
+    return Out;
+  const ptx::Instruction &Ld = F.inst(A.Item);
+  for (unsigned K = 0; K < Items.size(); ++K) {
+    const ir::MemoryAccess &W = Items[K].A;
+    if (Items[K].Call || !W.Writes || !(W.Object == A.Object) || !Plain(W) ||
+        W.Bytes != A.Bytes || !reaches(W.Item, A.Item) ||
+        reaches(A.Item, W.Item))
+      continue;
+    const ptx::Instruction &St = F.inst(W.Item);
+    if (St.Op != ptx::Opcode::St || St.Ops.size() != 2 ||
+        St.Ops[1].K == ptx::Operand::Vector || St.Types != Ld.Types ||
+        Ld.Types.empty())
+      continue;
+    // The value survives the store's width: a register of the store's
+    // size, or constants that fit it.
+    if (W.Bytes < 4) {
+      ExprId V = TV.operand(W.Item, 1);
+      std::vector<ExprId> Vals = {V};
+      if (Pool.node(V).O == ir::Op::Select)
+        Vals = {Pool.node(V).Ops[1], Pool.node(V).Ops[2]};
+      int64_t Limit = int64_t(1) << (8 * W.Bytes - (Ld.Types[0].isSigned() ? 1 : 0));
+      int64_t Low = Ld.Types[0].isSigned() ? -Limit : 0;
+      bool Fits = true;
+      for (ExprId E : Vals) {
+        std::optional<int64_t> C = Pool.asConst(E);
+        Fits &= C && *C >= Low && *C < Limit;
+      }
+      if (!Fits)
+        continue;
+    }
+    // No other write of that memory by the thread between.
+    bool Ok = true;
+    for (const Item &X : Items)
+      if (X.A.Writes && X.A.Item != W.Item &&
+          (X.Call || X.A.Object.K == ir::ObjectKind::Unknown ||
+           X.A.Object == A.Object) &&
+          reaches(W.Item, X.A.Item) && reaches(X.A.Item, A.Item))
+        Ok = false;
+    // Plain steps, fences and at most one barrier between.
+    std::vector<unsigned> Barriers;
+    for (unsigned X : F.instructions()) {
+      if (!Ok)
+        break;
+      if (X == W.Item || X == A.Item || !reaches(W.Item, X) ||
+          !reaches(X, A.Item))
+        continue;
+      const ptx::Instruction &In = F.inst(X);
+      switch (In.Op) {
+      case ptx::Opcode::Bar:
+      case ptx::Opcode::BarWarp:
+      case ptx::Opcode::BarrierCluster:
+        Barriers.push_back(X);
+        break;
+      case ptx::Opcode::Membar:
+        break;
+      case ptx::Opcode::Fence:
+        Ok = !In.hasMod(".proxy") && !In.hasMod(".mbarrier_init");
+        break;
+      default:
+        Ok = plainStep(In);
+      }
+    }
+    for (unsigned B1 : Barriers)
+      for (unsigned B2 : Barriers)
+        Ok = Ok && !(B1 == B2 ? reaches(B1, B1) : reaches(B1, B2));
+    if (Ok)
+      Out.push_back(K);
+  }
+  return Out;
 }
 
 Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
@@ -568,6 +656,26 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
   for (const auto &L : LB)
     All.push_back({1, L});
   std::vector<Expr> Out;
+  // A thread's load returns its own earlier store (forwardedStores); the
+  // loads that value depends on join the others.
+  for (size_t P = 0; P < All.size() && All.size() < 64; ++P) {
+    auto [T, L] = All[P];
+    Frame Fr{T, NoNode};
+    const ir::MemoryAccess &Ld = Items[L.second].A;
+    for (unsigned K : forwardedStores(L.second)) {
+      const ir::MemoryAccess &St = Items[K].A;
+      ExprId Val = TV.operand(St.Item, 1), Run = TV.execCond(St.Item);
+      Expr V = Enc.symbolVar(Fr, L.first), E = Enc.encode(Fr, Val);
+      if (V.sort() != E.sort())
+        continue;
+      Out.push_back((Enc.encode(Fr, Run) &&
+                     Enc.encode(Fr, St.Offset).eq(Enc.encode(Fr, Ld.Offset)))
+                        .implies(V.eq(E)));
+      for (const auto &M : loadsIn({Val, Run, St.Offset}))
+        if (std::find(All.begin(), All.end(), std::pair{T, M}) == All.end())
+          All.push_back({T, M});
+    }
+  }
   for (size_t P = 0; P < All.size(); ++P)
     for (size_t Q = P + 1; Q < All.size(); ++Q) {
       auto [TP, LP] = All[P];

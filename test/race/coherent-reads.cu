@@ -29,15 +29,15 @@ __global__ void closure(unsigned *g) {
   g[y * 8 + x] = b[y][x];
 }
 
-// A fence between the two reads: another thread's write could be ordered
-// between them (by a flag), so they need not agree.
+// A fence between the two reads (of a location another thread stored):
+// not taken to agree.
 // CHECK-LABEL: kernel _Z6fencedPj
 // CHECK:       unknown: {{[0-9]+ pairs?}}: a race only if another thread changes a location between two reads by one thread
 // CHECK:       summary: 0 races
 __global__ void fenced(unsigned *g) {
   __shared__ unsigned s[64];
   unsigned t = threadIdx.y * 8 + threadIdx.x;
-  s[t] = g[t];
+  s[(t + 1) % 64] = g[t];
   __syncthreads();
   unsigned a = s[t];
   __threadfence_block();
