@@ -316,7 +316,7 @@ KernelReport Checker::run() {
     // value is neither's alone.)
     if ((F.inst(Items[I].A.Item).Op == ptx::Opcode::Ld ||
          F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu ||
-         ticket(Items[I].A.Item)) &&
+         ticket(Items[I].A.Item) || onceCas(I)) &&
         Items[I].A.Cond == NoExpr)
       LoadAt[Items[I].A.Item] = I;
     bool Written = UnknownWrites;

@@ -347,6 +347,12 @@ private:
   /// every thread at that address, and the threads there (or, at most one
   /// a block, their blocks) numbered within a range of b + 1.
   bool incWindow(unsigned Inc);
+  /// Whether \p K (Items index) is a compare-and-swap from a constant E to
+  /// a constant other than E at an address whose every write is such a
+  /// compare-and-swap from E (first-writer-wins: `if (atomicCAS(&f, 0, 1)
+  /// == 0)`): of all of them at one address, at most one returns E.
+  bool onceCas(unsigned K);
+  std::map<unsigned, bool> OnceCas;
   std::map<unsigned, bool> IncWindows;
   void checkBarrier(BarrierResult &B, const ir::Barrier &Bar);
   bool reaches(unsigned From, unsigned To);

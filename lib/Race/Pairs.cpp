@@ -378,6 +378,50 @@ bool Checker::monotoneTickets(unsigned Ticket) {
   return Sign != 0;
 }
 
+bool Checker::onceCas(unsigned K) {
+  if (auto It = OnceCas.find(K); It != OnceCas.end())
+    return It->second;
+  bool &Out = OnceCas[K];
+  Out = false;
+  auto CasFrom = [&](unsigned X) -> std::optional<int64_t> {
+    const ptx::Instruction &In = F.inst(Items[X].A.Item);
+    if (Items[X].Call || In.Op != ptx::Opcode::Atom ||
+        In.Atom != ptx::AtomOp::Cas || Items[X].A.Cond != NoExpr)
+      return std::nullopt;
+    std::optional<int64_t> E = constOperand(Items[X].A.Item, 2),
+                           N = constOperand(Items[X].A.Item, 3);
+    if (!E || !N || *E == *N)
+      return std::nullopt;
+    return E;
+  };
+  const ir::MemoryAccess &A = Items[K].A;
+  std::optional<int64_t> E = CasFrom(K);
+  std::optional<int64_t> At = A.Affine ? Pool.asConst(A.Offset) : std::nullopt;
+  if (!E || !At || !A.Bytes || A.Object.K == ir::ObjectKind::Unknown)
+    return Out;
+  // Every write that may touch its bytes is such a compare-and-swap from
+  // E: nothing ever stores E back.
+  for (unsigned X = 0; X < Items.size(); ++X) {
+    const ir::MemoryAccess &W = Items[X].A;
+    if (!W.Writes)
+      continue;
+    if (Items[X].Call || W.Object.K == ir::ObjectKind::Unknown)
+      return Out;
+    if (!(W.Object == A.Object))
+      continue;
+    std::optional<int64_t> WC = W.Affine ? Pool.asConst(W.Offset) : std::nullopt;
+    if (!WC || !W.Bytes)
+      return Out;
+    int64_t WAt = *WC;
+    if (WAt + W.Bytes <= *At || *At + A.Bytes <= WAt)
+      continue;
+    if (CasFrom(X) != E || WAt != *At || W.Bytes != A.Bytes)
+      return Out;
+  }
+  Out = true;
+  return Out;
+}
+
 bool Checker::incWindow(unsigned Inc) {
   if (auto It = IncWindows.find(Inc); It != IncWindows.end())
     return It->second;
@@ -495,7 +539,8 @@ Expr Checker::previousIterationAgrees(Encoder &Enc, unsigned Loop,
   std::vector<Expr> Out;
   for (auto [Sym, Li] : loadsIn({TV.backEdgeCond(Loop)})) {
     const ir::MemoryAccess &A = Items[Li].A;
-    if (ticket(A.Item) || !A.Affine || A.Object.K == ir::ObjectKind::Unknown ||
+    if (ticket(A.Item) || onceCas(Li) || !A.Affine ||
+        A.Object.K == ir::ObjectKind::Unknown ||
         F.loops().loopFor(F.blockOf(A.Item)) != Loop)
       continue;
     bool Alike = (ReadOnly[Li] &&
@@ -701,7 +746,24 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
         continue;
       }
       const ir::MemoryAccess &AP = Items[LP.second].A, &AQ = Items[LQ.second].A;
-      if (ticket(AP.Item) || ticket(AQ.Item))
+      if (onceCas(LP.second) && onceCas(LQ.second) &&
+          !(TP == TQ && LP.first == LQ.first) &&
+          Items[LP.second].A.Object == Items[LQ.second].A.Object) {
+        // First writer wins: two such compare-and-swaps at one address do
+        // not both find E.
+        int64_t E = *constOperand(Items[LP.second].A.Item, 2);
+        if (constOperand(Items[LQ.second].A.Item, 2) != E)
+          continue;
+        Frame FP{TP, NoNode}, FQ{TQ, NoNode};
+        Expr VP = Enc.symbolVar(FP, LP.first), VQ = Enc.symbolVar(FQ, LQ.first);
+        Expr C = Expr::mkInt(E);
+        Out.push_back(Enc.encode(FP, Items[LP.second].A.Offset)
+                          .eq(Enc.encode(FQ, Items[LQ.second].A.Offset))
+                          .implies(!(VP.eq(C) && VQ.eq(C))));
+        continue;
+      }
+      if (ticket(AP.Item) || ticket(AQ.Item) || onceCas(LP.second) ||
+          onceCas(LQ.second))
         continue; // an atomic's result is not what memory holds after it
       if (!(AP.Object == AQ.Object) || !AP.Affine || !AQ.Affine ||
           AP.Object.K == ir::ObjectKind::Unknown || AP.Bytes != AQ.Bytes)
