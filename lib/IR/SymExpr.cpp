@@ -518,10 +518,10 @@ ExprId ExprPool::lxor(ExprId A, ExprId B) {
 
 //===-- Queries and printing ----------------------------------------------===//
 
-std::vector<unsigned> ExprPool::symbolsOf(ExprId E) const {
+std::vector<unsigned> ExprPool::symbolsOf(const std::vector<ExprId> &Es) const {
   std::vector<unsigned> Out;
   std::vector<char> Seen(Nodes.size(), 0);
-  std::vector<ExprId> Work = {E};
+  std::vector<ExprId> Work = Es;
   while (!Work.empty()) {
     ExprId X = Work.back();
     Work.pop_back();

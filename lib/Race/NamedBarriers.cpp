@@ -97,11 +97,7 @@ Expr Checker::namedCopy(Encoder &Enc, unsigned K, unsigned Base,
   // runs an operation: a negative iteration means no such copy.
   unsigned L = Named.Loop;
   C.push_back(Iter.ge(Expr::mkInt(0)).implies(Enc.iter(K, L).eq(Iter)));
-  std::set<unsigned> Syms;
-  for (ExprId E : Es)
-    for (unsigned Y : Pool.symbolsOf(E))
-      Syms.insert(Y);
-  for (unsigned Y : Syms) {
+  for (unsigned Y : Pool.symbolsOf(Es)) {
     const ir::Symbol &S = Pool.symbol(Y);
     if (TV.variesIn(S, L)) {
       // A value of another iteration the analysis does not compute.

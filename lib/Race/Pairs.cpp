@@ -487,11 +487,7 @@ bool Checker::incWindow(unsigned Inc) {
 std::vector<std::pair<unsigned, unsigned>>
 Checker::loadsIn(const std::vector<ExprId> &Es) {
   std::vector<std::pair<unsigned, unsigned>> Out; // (symbol, Items index)
-  std::set<unsigned> Syms;
-  for (ExprId E : Es)
-    for (unsigned Y : Pool.symbolsOf(E))
-      Syms.insert(Y);
-  for (unsigned Y : Syms) {
+  for (unsigned Y : Pool.symbolsOf(Es)) {
     const ir::Symbol &S = Pool.symbol(Y);
     if (S.K != ir::SymKind::Opaque || S.Part != 0)
       continue;

@@ -39,11 +39,7 @@ void Checker::fillThread(Encoder &Enc, const smt::Model &Mo, unsigned T,
   }
   if (Off != NoExpr)
     W.Offset = Mo.evalInt(Enc.encode(Fr, Off)).value_or(0);
-  std::set<unsigned> Syms;
-  for (ExprId E : Es)
-    for (unsigned Y : Pool.symbolsOf(E))
-      Syms.insert(Y);
-  for (unsigned Y : Syms) {
+  for (unsigned Y : Pool.symbolsOf(Es)) {
     const ir::Symbol &Sym = Pool.symbol(Y);
     Expr V = Enc.symbolVar(Fr, Y);
     if (Sym.K == ir::SymKind::Param) {

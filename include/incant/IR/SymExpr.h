@@ -167,7 +167,11 @@ public:
     return mentionsImpl(E, Pred, Seen);
   }
   /// The symbols occurring in \p E (indices), in increasing order.
-  std::vector<unsigned> symbolsOf(ExprId E) const;
+  std::vector<unsigned> symbolsOf(ExprId E) const {
+    return symbolsOf(std::vector<ExprId>{E});
+  }
+  /// The symbols occurring in any of \p Es, each once, in increasing order.
+  std::vector<unsigned> symbolsOf(const std::vector<ExprId> &Es) const;
 
   /// Readable text: "4*tid.x + s", "(tid.x < 32)", "ld.global@12".
   std::string str(ExprId E) const;
