@@ -1,7 +1,9 @@
 //===- Ignored.cpp - What of a test a memory model cannot see -------------===//
 #include "incant/Model/Ignored.h"
+#include "Primitives.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace incant::model {
@@ -14,38 +16,12 @@ using litmus::Proxy;
 using litmus::Scope;
 using litmus::Sem;
 
-const char *scopeName(Scope S) {
-  switch (S) {
-  case Scope::None: return "";
-  case Scope::CTA: return "cta";
-  case Scope::Cluster: return "cluster";
-  case Scope::GPU: return "gpu";
-  case Scope::Sys: return "sys";
-  }
-  return "";
-}
-
-const char *scopeSet(Scope S) {
-  switch (S) {
-  case Scope::None: return "";
-  case Scope::CTA: return "CTA";
-  case Scope::Cluster: return "CLUSTER";
-  case Scope::GPU: return "GPU";
-  case Scope::Sys: return "SYS";
-  }
-  return "";
-}
-
-const char *proxySet(Proxy Px) {
-  switch (Px) {
-  case Proxy::Generic: return "GEN";
-  case Proxy::Surface: return "SUR";
-  case Proxy::Texture: return "TEX";
-  case Proxy::Constant: return "CON";
-  case Proxy::Alias: return "ALIAS";
-  case Proxy::Async: return "ASYNC";
-  }
-  return "";
+/// A scope as the instruction spells it: "cluster" of CLUSTER.
+std::string scopeName(Scope S) {
+  std::string N(scopeSetName(S));
+  for (char &C : N)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return N;
 }
 
 /// The name of a memory order and the sets its events are in (as the
@@ -76,25 +52,18 @@ std::vector<IgnoredFeature> featuresOf(const Op &O) {
   switch (O.K) {
   case Op::Kind::Fence:
     if (O.Fence == FenceKind::Proxy) {
-      Add(std::string("the ordering (a proxy fence for ") + proxySet(O.Px) + ")",
-          {"F", proxySet(O.Px), "AWAIT"});
+      std::string Px(proxySetName(O.Px));
+      Add("the ordering (a proxy fence for " + Px + ")", {"F", Px, "AWAIT"});
       return F;
     }
     {
-      std::string Rel = O.Fence == FenceKind::Membar
-                            ? (O.Sc == Scope::CTA   ? "membar.cta"
-                               : O.Sc == Scope::GPU ? "membar.gl"
-                                                    : "membar.sys")
-                            : std::string(O.Fence == FenceKind::FenceSC
-                                              ? "fence.sc."
-                                              : "fence.acq_rel.") +
-                                  scopeName(O.Sc);
       std::vector<std::string> Through = {
           "F",
           O.Fence == FenceKind::Membar    ? "MEMBAR"
           : O.Fence == FenceKind::FenceSC ? "FENCE_SC"
                                           : "FENCE_ACQ_REL",
-          O.Fence == FenceKind::FenceAcqRel ? "ACQ_REL" : "SC", Rel};
+          O.Fence == FenceKind::FenceAcqRel ? "ACQ_REL" : "SC",
+          std::string(fenceRelationName(O.Fence, O.Sc))};
       if (O.Fence == FenceKind::FenceSC)
         Through.push_back("sync_fence");
       Add("the ordering", std::move(Through));
@@ -118,10 +87,11 @@ std::vector<IgnoredFeature> featuresOf(const Op &O) {
   if (auto [Name, Sets] = semantics(O); !Sets.empty())
     Add(std::string("the ") + Name, std::move(Sets));
   if (O.S != Sem::Weak && O.S != Sem::Volatile && O.Sc != Scope::None)
-    Add(std::string("the scope .") + scopeName(O.Sc), {scopeSet(O.Sc), "sr"});
-  if (O.Px != Proxy::Generic)
-    Add(std::string("the proxy (") + proxySet(O.Px) + ")",
-        {proxySet(O.Px), "AOP", "async-inst"});
+    Add("the scope ." + scopeName(O.Sc), {std::string(scopeSetName(O.Sc)), "sr"});
+  if (O.Px != Proxy::Generic) {
+    std::string Px(proxySetName(O.Px));
+    Add("the proxy (" + Px + ")", {Px, "AOP", "async-inst"});
+  }
   return F;
 }
 

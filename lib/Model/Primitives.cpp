@@ -210,6 +210,24 @@ inline void orRow(unsigned Wd, uint64_t *Row, const std::vector<uint64_t> &M,
 } // namespace
 
 namespace incant::model {
+
+std::string_view scopeSetName(Scope S) {
+  unsigned I = scopeSet(S);
+  return I < NumSets ? SetNames[I] : "";
+}
+
+std::string_view proxySetName(litmus::Proxy Px) {
+  unsigned I = proxySet(Px);
+  return I < NumSets ? SetNames[I] : "";
+}
+
+std::string_view fenceRelationName(FenceKind K, Scope S) {
+  for (const FenceRel &R : FenceRels)
+    if (R.K == K && R.Sc == S)
+      return R.Name;
+  return "";
+}
+
 /// Where the enumerator takes primitive number Prim from.
 struct PlanEntry {
   enum Kind { Set, Fixed, Fence, Dynamic, Unknown } K = Unknown;

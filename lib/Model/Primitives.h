@@ -12,9 +12,18 @@
 #include "incant/Model/Executions.h"
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace incant::model {
+
+/// The primitive names the execution gives: the set of a scope ("CTA",
+/// "GPU"; "" for none), of a proxy ("GEN", "ASYNC"), and the relation of a
+/// fence of kind \p K at scope \p S ("membar.gl", "fence.sc.cta"; "" for a
+/// proxy fence).
+std::string_view scopeSetName(litmus::Scope S);
+std::string_view proxySetName(litmus::Proxy Px);
+std::string_view fenceRelationName(litmus::FenceKind K, litmus::Scope S);
 
 /// The events of one trace combination: the initial writes (one per
 /// physical location) first, then each thread's events in program order.
