@@ -88,6 +88,11 @@ struct TestRun {
   std::vector<std::pair<harness::Outcome, uint64_t>> Forbidden;
 };
 
+/// litmus7's word for how often the condition held.
+const char *observation(const harness::Witnesses &W) {
+  return W.Positive == 0 ? "Never" : W.Negative == 0 ? "Always" : "Sometimes";
+}
+
 /// One test's report. A note (the device's choice, the backend's notes)
 /// is printed with the first test that has it, not again with the others
 /// of a command (\p Shown holds those printed).
@@ -116,11 +121,8 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   OS << "Condition " << litmus::formatCondition(P) << " is "
      << (T.W.Ok ? "validated" : "NOT validated") << '\n';
   OS << "Hash=" << T.Hash << '\n';
-  const char *Obs = T.W.Positive == 0   ? "Never"
-                    : T.W.Negative == 0 ? "Always"
-                                        : "Sometimes";
-  OS << "Observation " << P.Name << ' ' << Obs << ' ' << T.W.Positive << ' '
-     << T.W.Negative << '\n';
+  OS << "Observation " << P.Name << ' ' << observation(T.W) << ' '
+     << T.W.Positive << ' ' << T.W.Negative << '\n';
   if (T.Verdict)
     OS << "Model " << T.ModelName << ": " << (T.Verdict->Ok ? "Ok" : "No")
        << " (" << T.Verdict->States.size() << " allowed states"
@@ -182,9 +184,7 @@ SummaryRow summaryRow(const TestRun &T) {
   SummaryRow Row{T.Prog.Name, litmus::conditionKind(T.Prog), "", "", 0, 0, 0};
   Row.Positive = T.W.Positive;
   Row.Total = T.W.Positive + T.W.Negative;
-  Row.Observation = T.W.Positive == 0   ? "Never"
-                    : T.W.Negative == 0 ? "Always"
-                                        : "Sometimes";
+  Row.Observation = observation(T.W);
   if (T.Verdict)
     Row.Model = T.ModelName + (T.Verdict->Incomplete ? " incomplete"
                                : T.Verdict->Ok      ? " Ok"
