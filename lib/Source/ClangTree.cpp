@@ -85,8 +85,10 @@ void dryRunPaths(const std::string &Value, std::vector<std::string> &Dirs) {
 CudaHeaders cudaHeadersOf(const std::string &Nvcc) {
   CudaHeaders H;
   std::error_code EC;
-  ProcessResult R =
-      runProcess({Nvcc, "-dryrun", "-x", "cu", "-ptx", "/dev/null", "-o", "/dev/null"});
+  ProcessOptions Dry;
+  Dry.Argv = {Nvcc, "-dryrun", "-x", "cu", "-ptx", "/dev/null", "-o", "/dev/null"};
+  Dry.TimeoutSeconds = 60; // it prints and exits: a hang is a broken nvcc
+  ProcessResult R = runProcess(Dry);
   std::vector<std::string> Dirs;
   std::istringstream Lines(R.Out + R.Err);
   for (std::string L; std::getline(Lines, L);) {
