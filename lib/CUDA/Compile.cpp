@@ -4,6 +4,7 @@
 #include "incant/CUDA/Splice.h"
 #include "incant/Support/FindProgram.h"
 #include "incant/Support/Hash.h"
+#include "incant/Support/Phases.h"
 #include "incant/Support/Process.h"
 #include "incant/Support/TempDir.h"
 
@@ -52,6 +53,7 @@ bool nvrtcHasMinimal(CudaLibraries &L) {
 bool compile(CudaLibraries &L, const std::string &Source,
              const std::string &Arch, const std::string &PtxasOpt,
              std::string &Ptx, std::string &Cubin, std::string &Log) {
+  phases::Scope Timed("cuda: NVRTC compile");
   std::vector<const char *> HNames, HTexts;
   for (const auto &F : harnessFiles()) {
     HNames.push_back(F.Name);
@@ -136,40 +138,6 @@ bool compileChecked(CudaLibraries &L, const GeneratedTest &G,
     Out.Sass = std::move(S2);
     return true;
   }
-  return true;
-}
-
-bool compileCached(CudaLibraries &L, const GeneratedTest &G,
-                   const std::string &Arch, CompiledKernels &Out,
-                   std::string &Log) {
-  // Bounded: a campaign compiles thousands of distinct sources, while
-  // `incant tune` reuses a few (two workers racing on one source both
-  // compile it).
-  static std::map<std::string, CompiledKernels> Cache;
-  static std::mutex CacheMutex;
-  constexpr size_t CacheCap = 64;
-  std::string Key = Arch + '\n' + G.Source;
-  {
-    std::lock_guard<std::mutex> Lock(CacheMutex);
-    if (auto It = Cache.find(Key); It != Cache.end()) {
-      Out = It->second;
-      return true;
-    }
-  }
-  CompiledTest C;
-  if (!compileChecked(L, G, Arch, C, Log))
-    return false;
-  auto M = std::make_shared<CompiledModule>();
-  M->Cubin = std::move(C.Cubin);
-  M->Arch = Arch;
-  Out.Module = std::move(M);
-  Out.TestKernel = testKernelName(-1);
-  Out.HistKernel = histKernelName(-1);
-  Out.Opt = std::move(C.Opt);
-  std::lock_guard<std::mutex> Lock(CacheMutex);
-  if (Cache.size() >= CacheCap)
-    Cache.clear();
-  Cache.emplace(std::move(Key), Out);
   return true;
 }
 
@@ -409,6 +377,74 @@ void writeCache(const std::string &Dir, const std::string &Key,
 }
 
 } // namespace
+
+bool compileThroughDisk(CudaLibraries &L, const GeneratedTest &G,
+                        const std::string &Arch, const std::string &CacheDir,
+                        CompiledKernels &Out, std::string &Log) {
+  auto M = std::make_shared<CompiledModule>();
+  M->Arch = Arch;
+  Out.TestKernel = testKernelName(-1);
+  Out.HistKernel = histKernelName(-1);
+  // On disk, a test compiled alone is a batch of one made the alone way.
+  std::string Key = CacheDir.empty() ? "" : cacheKey(L, G.Source, Arch, "alone");
+  std::optional<CacheEntry> E;
+  if (!Key.empty())
+    E = readCache(CacheDir, Key, 1);
+  if (E) {
+    phases::add("cuda: compile cache hit", 0);
+    M->Cubin = std::move(E->Cubin);
+    Out.Opt = std::move(E->Tests[0].Opt);
+  } else {
+    CompiledTest C;
+    if (!compileChecked(L, G, Arch, C, Log))
+      return false;
+    M->Cubin = std::move(C.Cubin);
+    Out.Opt = std::move(C.Opt);
+    if (!Key.empty())
+      writeCache(CacheDir, Key,
+                 CacheEntry{M->Cubin, {{Out.Opt, false, Out.HistKernel}}});
+  }
+  Out.Module = std::move(M);
+  return true;
+}
+
+bool compileCached(CudaLibraries &L, const GeneratedTest &G,
+                   const std::string &Arch, CompiledKernels &Out,
+                   std::string &Log, const std::string &CacheDir) {
+  // Bounded: a campaign compiles thousands of distinct sources, while
+  // `incant tune` reuses a few. A source another worker is compiling is
+  // waited for, not compiled again.
+  struct Entry {
+    std::once_flag Once;
+    bool Ok = false;
+    CompiledKernels K;
+    std::string Log;
+  };
+  static std::map<std::string, std::shared_ptr<Entry>> Cache;
+  static std::mutex CacheMutex;
+  constexpr size_t CacheCap = 64;
+  std::string Key = Arch + '\n' + G.Source;
+  std::shared_ptr<Entry> E;
+  {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    auto It = Cache.find(Key);
+    if (It == Cache.end()) {
+      if (Cache.size() >= CacheCap)
+        Cache.clear();
+      It = Cache.emplace(std::move(Key), std::make_shared<Entry>()).first;
+    }
+    E = It->second;
+  }
+  std::call_once(E->Once, [&] {
+    E->Ok = compileThroughDisk(L, G, Arch, CacheDir, E->K, E->Log);
+  });
+  if (!E->Ok) {
+    Log = E->Log;
+    return false;
+  }
+  Out = E->K;
+  return true;
+}
 
 std::vector<std::optional<CompiledKernels>>
 compileBatch(CudaLibraries &L, const std::vector<const GeneratedTest *> &Tests,

@@ -66,10 +66,21 @@ struct CompiledKernels {
 
 /// compileChecked through a bounded cache keyed by architecture and source
 /// (PTX and SASS are not kept). Compiling happens outside the cache's lock,
-/// so workers compile in parallel. The kernels have their bare names.
+/// so workers compile in parallel. The kernels have their bare names. With
+/// \p CacheDir, the module and its optcheck result are also kept there
+/// (as compileBatch keeps batches) and taken from there by later commands.
+/// compileChecked, its module and optcheck result kept in \p CacheDir and
+/// taken from there when the same test (source, architecture, NVRTC,
+/// harness, disassembler) comes again; "" compiles every time. An entry
+/// that cannot be read whole is compiled again; one that cannot be written
+/// only makes the next command slower.
+bool compileThroughDisk(CudaLibraries &L, const GeneratedTest &G,
+                        const std::string &Arch, const std::string &CacheDir,
+                        CompiledKernels &Out, std::string &Log);
+
 bool compileCached(CudaLibraries &L, const GeneratedTest &G,
                    const std::string &Arch, CompiledKernels &Out,
-                   std::string &Log);
+                   std::string &Log, const std::string &CacheDir = "");
 
 /// Compiles \p Tests as one module (batchSource) for \p Arch and checks
 /// each test's kernel in the module's SASS. A test whose optcheck fails,

@@ -1,6 +1,7 @@
 //===- CudaApi.cpp - The CUDA driver, NVRTC and NVML, loaded with dlopen ---===//
 
 #include "incant/CUDA/CudaApi.h"
+#include "incant/Support/Phases.h"
 
 #include <fmt/format.h>
 
@@ -39,6 +40,7 @@ bool CudaLibraries::loadDriver(std::string &Why) {
     Why = DriverFailure;
     return DriverFailure.empty();
   }
+  incant::phases::Scope Timed("cuda: driver (dlopen, cuInit)");
   const char *Path = std::getenv("INCANT_LIBCUDA");
   void *H = dlopen(Path ? Path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!H) {
@@ -109,6 +111,7 @@ std::vector<std::string> incant::cuda::nvrtcCandidates() {
 bool CudaLibraries::loadNvrtc(std::string &Why) {
   if (NvrtcHandle)
     return true;
+  incant::phases::Scope Timed("cuda: NVRTC (dlopen)");
   void *H = nullptr;
   for (const auto &Name : nvrtcCandidates())
     if ((H = dlopen(Name.c_str(), RTLD_NOW | RTLD_LOCAL))) {
@@ -142,6 +145,7 @@ bool CudaLibraries::loadNvrtc(std::string &Why) {
 
 std::string CudaLibraries::nvmlDriverVersion() {
   if (!NvmlHandle) {
+    incant::phases::Scope Timed("cuda: NVML (driver version)");
     void *H = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!H)
       return "";

@@ -5,6 +5,7 @@
 #include "incant/CUDA/Codegen.h"
 #include "incant/Harness/ParamRanges.h"
 #include "incant/Support/OutputFile.h"
+#include "incant/Support/Phases.h"
 
 #include <fmt/format.h>
 
@@ -261,7 +262,10 @@ Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
   if (!Pre || !Req.EmitDir.empty()) {
     CodegenOptions CG;
     CG.LoopBudget = Req.Params.LoopBound;
-    Here = generateCuda(*Req.Prog, CG, Req.File, Diags);
+    {
+      phases::Scope Timed("cuda: generate");
+      Here = generateCuda(*Req.Prog, CG, Req.File, Diags);
+    }
     if (!Here)
       return ErrorKind::Input;
     if (!Req.EmitDir.empty())
@@ -285,7 +289,7 @@ Expected<harness::RunResult> CudaBackend::run(const harness::RunRequest &Req,
     State = std::make_unique<DeviceState>(sharedLibraries().Libs, Req.Device);
   return runOnDevice(Pre ? Pre->G : *Here, Pre ? &Pre->Kernels : nullptr,
                      Req.Params, Tuning, *State, Req.Device, Req.OnLaunch,
-                     Diags);
+                     Req.CompileCache, Diags);
 }
 
 } // namespace

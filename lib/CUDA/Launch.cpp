@@ -11,6 +11,7 @@
 #include "Compile.h"
 
 #include "runtime/incant_params.h"
+#include "incant/Support/Phases.h"
 
 #include <fmt/format.h>
 
@@ -163,6 +164,8 @@ public:
   Failure readHistogram();
 
   harness::RunResult Res;
+  /// Where compiled tests are kept between commands ("": nowhere).
+  std::string CompileCache;
 
 private:
   void shape(IncantParams &X, bool Random);
@@ -219,10 +222,15 @@ DeviceRun::Failure DeviceRun::compileAndActivate() {
   std::future<bool> Compiling;
   if (NeedCompile)
     Compiling = std::async(std::launch::async, [&] {
-      return compileCached(Libs, G, Arch, Here, CompileLog);
+      return compileCached(Libs, G, Arch, Here, CompileLog, CompileCache);
     });
-  bool Active = State.activate(Diags);
+  bool Active;
+  {
+    phases::Scope Timed("cuda: context");
+    Active = State.activate(Diags);
+  }
   if (NeedCompile) {
+    phases::Scope Timed("cuda: waiting for the compile");
     if (!Compiling.get()) {
       Diags.error("NVRTC failed to compile the harness:\n" + CompileLog);
       return ErrorKind::Internal;
@@ -641,18 +649,30 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
             const harness::RunParams &Params, const CudaTuning &Tuning,
             DeviceState &State, uint32_t Device,
             const std::function<void(uint64_t)> &OnLaunch,
-            DiagnosticEngine &Diags) {
+            const std::string &CompileCache, DiagnosticEngine &Diags) {
   DeviceRun Run(G, Compiled, Params, Tuning, State, Device, Diags);
+  Run.CompileCache = CompileCache;
   if (DeviceRun::Failure F = Run.compileAndActivate())
     return *F;
   Run.describeDevice();
-  for (auto Step : {&DeviceRun::loadKernels, &DeviceRun::chooseShape,
-                    &DeviceRun::fillParams, &DeviceRun::allocateBuffers})
-    if (DeviceRun::Failure F = (Run.*Step)())
+  using Step = DeviceRun::Failure (DeviceRun::*)();
+  const std::pair<const char *, Step> Steps[] = {
+      {"cuda: module load", &DeviceRun::loadKernels},
+      {"cuda: launch shape", &DeviceRun::chooseShape},
+      {"cuda: parameters", &DeviceRun::fillParams},
+      {"cuda: buffers", &DeviceRun::allocateBuffers}};
+  for (const auto &[Name, S] : Steps) {
+    phases::Scope Timed(Name);
+    if (DeviceRun::Failure F = (Run.*S)())
       return *F;
+  }
   Run.recordShape();
-  if (DeviceRun::Failure F = Run.launchAll(OnLaunch))
-    return *F;
+  {
+    phases::Scope Timed("cuda: launches");
+    if (DeviceRun::Failure F = Run.launchAll(OnLaunch))
+      return *F;
+  }
+  phases::Scope Timed("cuda: histogram read");
   if (DeviceRun::Failure F = Run.readHistogram())
     return *F;
   return std::move(Run.Res);

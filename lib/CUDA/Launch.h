@@ -67,7 +67,7 @@ runOnDevice(const GeneratedTest &G, const CompiledKernels *Compiled,
             const harness::RunParams &Params, const CudaTuning &Tuning,
             DeviceState &State, uint32_t Device,
             const std::function<void(uint64_t)> &OnLaunch,
-            DiagnosticEngine &Diags);
+            const std::string &CompileCache, DiagnosticEngine &Diags);
 
 } // namespace incant::cuda
 

@@ -3,6 +3,7 @@
 #include "incant/CUDA/OptCheck.h"
 #include "Listing.h"
 #include "incant/Support/FindProgram.h"
+#include "incant/Support/Phases.h"
 #include "incant/Support/Process.h"
 
 #include <fmt/format.h>
@@ -268,6 +269,7 @@ incant::cuda::disassemblerCommand(std::string &Why) {
 
 bool incant::cuda::disassemble(const std::string &Cubin, std::string &Sass,
                                std::string &Why) {
+  incant::phases::Scope Timed("cuda: SASS (nvdisasm)");
   std::vector<std::string> Cmd = disassemblerCommand(Why);
   if (Cmd.empty())
     return false;

@@ -16,8 +16,10 @@
 #include "incant/Litmus/Format.h"
 #include "incant/Litmus/Load.h"
 #include "incant/Model/Check.h"
+#include "incant/Support/DataFiles.h"
 #include "incant/Support/Json.h"
 #include "incant/Support/OutputFile.h"
+#include "incant/Support/Phases.h"
 #include "incant/Support/Progress.h"
 
 #include <fmt/format.h>
@@ -340,6 +342,18 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   bool FirstTest = true;
   DiagnosticEngine Diags(&Err);
   RunCommand C = Cmd;
+  // --timings: printed last, whichever way the command ends.
+  struct TimingsAtEnd {
+    bool On;
+    std::ostream &OS;
+    std::chrono::steady_clock::time_point Start;
+    ~TimingsAtEnd() {
+      if (On)
+        phases::print(OS, std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - Start)
+                              .count());
+    }
+  } Timings{C.Timings, Err, Mark};
   if (!C.StressSeq.empty()) {
     std::string E;
     if (!harness::parseStressSeq(C.StressSeq, C.Params.Inc.StressSeq, E)) {
@@ -363,8 +377,19 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     return 2;
   }
 
+  std::vector<std::string> Files;
+  std::string FolderError;
+  if (!litmus::expandFolders(C.Files, Files, FolderError)) {
+    Diags.error(FolderError);
+    return 2;
+  }
+  const std::string CacheDir =
+      !C.CompileCache ? (userCacheDir().empty() ? "" : userCacheDir() + "/cuda")
+      : *C.CompileCache == "none" ? ""
+                                  : *C.CompileCache;
   std::optional<backends::ChosenBackend> Ch;
   if (C.EmitDir.empty()) {
+    phases::Scope Timed("run: choose the backend");
     Expected<backends::ChosenBackend> Chosen =
         backends::chooseBackend(C.Backend, C.Device, Diags);
     if (!Chosen)
@@ -380,6 +405,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   if (C.Profile.empty() && C.EmitDir.empty()) {
     // No --profile: the shipped profile of this chip, if there is one, is
     // the default (`--profile none` runs with the built-in defaults).
+    phases::Scope Timed("run: device and profile");
     std::vector<harness::DeviceInfo> Devs = Ch->B->devices();
     if (Ch->Device < Devs.size())
       ProfileNote =
@@ -395,16 +421,13 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   cat::ModelFinder Finder(C.ModelDirs);
   const cat::Model *M = nullptr;
   bool WantModel = !C.Model.empty() && C.Model != "none" && C.EmitDir.empty();
-  if (WantModel && !(M = Finder.get(C.Model, Diags)))
-    return 2;
+  if (WantModel) {
+    phases::Scope Timed("run: load the model");
+    if (!(M = Finder.get(C.Model, Diags)))
+      return 2;
+  }
 
   bool InputError = false, ForbiddenSeen = false, DeviceError = false;
-  std::vector<std::string> Files;
-  std::string FolderError;
-  if (!litmus::expandFolders(C.Files, Files, FolderError)) {
-    Diags.error(FolderError);
-    return 2;
-  }
   std::map<std::string, std::string> EmittedBy; ///< File -> test that wrote it.
   std::set<std::string> NotesShown;
   std::vector<SummaryRow> Summary;
@@ -412,7 +435,11 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   for (const std::string &Path : Files) {
     if (!FirstTest)
       Mark = std::chrono::steady_clock::now();
-    std::optional<litmus::LoadedTest> Loaded = litmus::loadTest(Path, Diags);
+    std::optional<litmus::LoadedTest> Loaded;
+    {
+      phases::Scope Timed("run: read the test");
+      Loaded = litmus::loadTest(Path, Diags);
+    }
     if (!Loaded) {
       InputError = true;
       ++NotRun;
@@ -427,6 +454,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     Req.Params = C.Params;
     Req.Device = Ch->Device;
     Req.EmitDir = C.EmitDir;
+    Req.CompileCache = CacheDir;
     // Where a long run is, on a terminal (after a second, as check's).
     ProgressLine Progress(Err);
     const uint64_t Total = std::max<uint64_t>(C.Params.Iterations, 1);
@@ -474,6 +502,7 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     T.W = harness::witnesses(T.Prog, T.R.Hist);
     if (M) {
       T.ModelName = cat::ModelFinder::displayName(C.Model);
+      phases::Scope Timed("run: the model's verdict");
       T.Verdict = model::check(T.Prog, *M);
       std::set<harness::Outcome> Allowed;
       for (const model::State &S : T.Verdict->States)

@@ -76,4 +76,12 @@ std::vector<std::string> shippedProfileFiles() {
   return All;
 }
 
+std::string userCacheDir() {
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X == '/')
+    return std::string(X) + "/incant";
+  if (const char *H = std::getenv("HOME"); H && *H == '/')
+    return std::string(H) + "/.cache/incant";
+  return "";
+}
+
 } // namespace incant

@@ -54,6 +54,14 @@ static void addRun(CLI::App &App, driver::RunCommand &Cmd, int &Rc) {
                   "Chip profile from `incant tune`; options given here "
                   "override it (default: the shipped profile of the chip, "
                   "if any; 'none': the built-in defaults)");
+  Sub->add_option("--compile-cache", Cmd.CompileCache,
+                  "CUDA: keep compiled tests in this folder and reuse them "
+                  "when a test comes again ('none': do not; default: "
+                  "$XDG_CACHE_HOME/incant/cuda or ~/.cache/incant/cuda)");
+  Sub->add_flag("--timings", Cmd.Timings,
+                "Where the command's time went (starting the device, "
+                "compiling, launches, the model's verdict), on standard "
+                "error last");
   Sub->callback([&Cmd, &Rc, Sub] {
     Cmd.Explicit = tool::givenOptions(Sub);
     Rc = driver::runRun(Cmd, std::cout, std::cerr);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaTestSupport.h"
+#include "Compile.h" // lib/CUDA: the compile cache
 #include "incant/CUDA/Batch.h"
 #include "incant/CUDA/CudaApi.h"
 #include "incant/CUDA/CudaBackend.h"
@@ -248,5 +249,54 @@ TEST(CudaBatch, CompileCacheServesTheSameBatchAgain) {
   std::ifstream In(Opt);
   std::string Text((std::istreambuf_iterator<char>(In)), {});
   EXPECT_EQ(std::count(Text.begin(), Text.end(), '\n'), 2);
+  fs::remove_all(Dir);
+}
+
+TEST(CudaBatch, DiskCacheServesATestCompiledAlone) {
+  cuda::CudaLibraries L;
+  std::string Why;
+  if (!L.loadNvrtc(Why))
+    GTEST_SKIP() << Why;
+  fs::path Dir = fs::path(::testing::TempDir()) / "incant-alone-cache";
+  fs::remove_all(Dir);
+  cuda::GeneratedTest G = generate(mp());
+  cuda::CompiledKernels First;
+  std::string Log;
+  ASSERT_TRUE(
+      cuda::compileThroughDisk(L, G, "sm_90", Dir.string(), First, Log))
+      << Log;
+  ASSERT_TRUE(First.Module);
+  EXPECT_EQ(First.TestKernel, "incant_test_kernel");
+  fs::path Opt;
+  size_t Cubins = 0;
+  for (const auto &E : fs::directory_iterator(Dir)) {
+    Cubins += E.path().extension() == ".cubin";
+    if (E.path().extension() == ".opt")
+      Opt = E.path();
+  }
+  EXPECT_EQ(Cubins, 1u);
+  ASSERT_FALSE(Opt.empty());
+  // The entry is what a later command takes: change its recorded detail
+  // and the next compile returns it (no NVRTC run).
+  std::ofstream(Opt) << "skipped 0 incant_hist_kernel from the cache\n";
+  cuda::CompiledKernels Again;
+  ASSERT_TRUE(
+      cuda::compileThroughDisk(L, G, "sm_90", Dir.string(), Again, Log));
+  EXPECT_EQ(Again.Module->Cubin, First.Module->Cubin);
+  EXPECT_EQ(Again.Opt.K, cuda::OptCheckResult::Skipped);
+  EXPECT_EQ(Again.Opt.Detail, "from the cache");
+  // A damaged entry is compiled again and rewritten.
+  std::ofstream(Opt) << "ok\n";
+  cuda::CompiledKernels Rebuilt;
+  ASSERT_TRUE(
+      cuda::compileThroughDisk(L, G, "sm_90", Dir.string(), Rebuilt, Log));
+  EXPECT_EQ(Rebuilt.Opt.K, First.Opt.K);
+  EXPECT_EQ(Rebuilt.Opt.Detail, First.Opt.Detail);
+  // Another test is another entry.
+  cuda::GeneratedTest S = generate(sb());
+  cuda::CompiledKernels Other;
+  ASSERT_TRUE(
+      cuda::compileThroughDisk(L, S, "sm_90", Dir.string(), Other, Log));
+  EXPECT_NE(Other.Module->Cubin, First.Module->Cubin);
   fs::remove_all(Dir);
 }

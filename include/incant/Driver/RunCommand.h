@@ -44,6 +44,11 @@ struct RunCommand {
   /// no verdict).
   std::string Model = "ptx";
   std::vector<std::string> ModelDirs;
+  /// --timings: where the command's time went, on standard error last.
+  bool Timings = false;
+  /// --compile-cache: where compiled tests are kept between commands;
+  /// unset: the user's cache folder (userCacheDir()/cuda); "none": nowhere.
+  std::optional<std::string> CompileCache;
 };
 
 int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err);

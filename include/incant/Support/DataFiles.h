@@ -27,6 +27,10 @@ std::string incantCommand();
 /// search path, if /proc/self/exe cannot be read).
 std::string besideExecutable(const std::string &Name);
 
+/// The user's cache folder for incant: $XDG_CACHE_HOME/incant, else
+/// $HOME/.cache/incant; "" when neither variable is set.
+std::string userCacheDir();
+
 /// The folders that may hold models/, litmus/ and profiles/, in order.
 std::vector<std::string> dataRoots();
 
