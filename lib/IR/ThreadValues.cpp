@@ -426,239 +426,259 @@ std::string spaceText(ptx::AddrSpace S) {
 }
 } // namespace
 
-ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
-  const Instruction &I = F->inst(Item);
+ThreadValues::Def ThreadValues::defOf(unsigned Item, unsigned Reg) const {
+  Def D{Item, 0, false, F->registers()[Reg].Type == ".pred", F->inst(Item)};
   const std::string &RName = F->registers()[Reg].Name;
   // Which of the instruction's results the register is.
-  unsigned Part = 0;
-  bool InList = false;
-  if (!I.Ops.empty()) {
-    const Operand &D = I.Ops[0];
-    if (D.K == Operand::Pair || D.K == Operand::Vector ||
-        D.K == Operand::List) {
-      InList = D.K != Operand::Pair;
-      for (unsigned K = 0; K < D.Elems.size(); ++K)
-        if (D.Elems[K].Name == RName)
-          Part = K;
+  if (!D.I.Ops.empty()) {
+    const Operand &O = D.I.Ops[0];
+    if (O.K == Operand::Pair || O.K == Operand::Vector ||
+        O.K == Operand::List) {
+      D.InList = O.K != Operand::Pair;
+      for (unsigned K = 0; K < O.Elems.size(); ++K)
+        if (O.Elems[K].Name == RName)
+          D.Part = K;
     }
   }
-  bool Bool = F->registers()[Reg].Type == ".pred";
-  auto Opq = [&](const std::string &What) {
-    return opaque(Item, Part, What, Bool);
-  };
-  auto Src = [&](unsigned K) {
-    return K < I.Ops.size() ? value(Item, I.Ops[K]) : opaque(Item, 94, "operand");
-  };
+  return D;
+}
+
+ExprId ThreadValues::opaqueResult(const Def &D, const std::string &What) {
+  return opaque(D.Item, D.Part, What, D.Bool);
+}
+
+ExprId ThreadValues::source(const Def &D, unsigned K) {
+  return K < D.I.Ops.size() ? value(D.Item, D.I.Ops[K])
+                            : opaque(D.Item, 94, "operand");
+}
+
+ExprId ThreadValues::pureResult(const Def &D, const std::string &What) {
   // A pure operation the analysis does not model (bfi, popc, a float add):
   // the same for every thread, and in every iteration, when its operands
   // are (parameters, launch sizes, %envreg; CUDA's grid handle is a bfi of
   // two %envreg).
-  auto Pure = [&](const std::string &What) {
-    static const std::set<std::string> Alu = {
-        "add",  "sub",  "mul",  "mad",  "mul24", "mad24", "sad",  "div",
-        "rem",  "abs",  "neg",  "min",  "max",   "popc",  "clz",  "bfind",
-        "fns",  "brev", "bfe",  "bfi",  "bmsk",  "szext", "prmt", "lop3",
-        "shf",  "shl",  "shr",  "selp", "slct",  "set",   "cnot", "copysign",
-        "testp", "dp4a", "dp2a", "fma", "rcp",   "sqrt",  "rsqrt", "sin",
-        "cos",  "lg2",  "ex2",  "tanh", "and",   "or",    "xor",  "not",
-        "cvt",  "setp"};
-    bool Uniform = I.Ops.size() >= 2 && (I.Op != Opcode::Other || Alu.count(I.Name));
-    for (unsigned K = 1; K < I.Ops.size() && Uniform; ++K) {
-      const Operand &O = I.Ops[K];
-      if (O.K != Operand::Imm && O.K != Operand::Reg && O.K != Operand::Symbol) {
-        Uniform = false;
-        break;
-      }
-      for (unsigned Y : P->symbolsOf(Src(K)))
-        Uniform = Uniform && P->symbol(Y).isGridUniform();
+  static const std::set<std::string> Alu = {
+      "add",  "sub",  "mul",  "mad",  "mul24", "mad24", "sad",  "div",
+      "rem",  "abs",  "neg",  "min",  "max",   "popc",  "clz",  "bfind",
+      "fns",  "brev", "bfe",  "bfi",  "bmsk",  "szext", "prmt", "lop3",
+      "shf",  "shl",  "shr",  "selp", "slct",  "set",   "cnot", "copysign",
+      "testp", "dp4a", "dp2a", "fma", "rcp",   "sqrt",  "rsqrt", "sin",
+      "cos",  "lg2",  "ex2",  "tanh", "and",   "or",    "xor",  "not",
+      "cvt",  "setp"};
+  const Instruction &I = D.I;
+  bool Uniform =
+      I.Ops.size() >= 2 && (I.Op != Opcode::Other || Alu.count(I.Name));
+  for (unsigned K = 1; K < I.Ops.size() && Uniform; ++K) {
+    const Operand &O = I.Ops[K];
+    if (O.K != Operand::Imm && O.K != Operand::Reg && O.K != Operand::Symbol) {
+      Uniform = false;
+      break;
     }
-    return opaque(Item, Part, What, Bool, Uniform);
-  };
+    for (unsigned Y : P->symbolsOf(source(D, K)))
+      Uniform = Uniform && P->symbol(Y).isGridUniform();
+  }
+  return opaque(D.Item, D.Part, What, D.Bool, Uniform);
+}
 
+ExprId ThreadValues::arithmeticValue(const Def &D) {
+  const Instruction &I = D.I;
+  if (!allInt(I) || I.hasMod(".hi") || I.hasMod(".cc") || I.hasMod(".sat") ||
+      I.Ops.size() < 3)
+    return pureResult(D, I.Name);
+  ExprId A = source(D, 1), B = source(D, 2);
+  return I.Op == Opcode::Add   ? P->add(A, B)
+         : I.Op == Opcode::Sub ? P->sub(A, B)
+                               : P->mul(A, B);
+}
+
+ExprId ThreadValues::logicValue(const Def &D) {
+  const Instruction &I = D.I;
+  if (I.Op == Opcode::Not) {
+    if (I.Ops.size() < 2)
+      return pureResult(D, "not");
+    if (isPred(I))
+      return P->lnot(source(D, 1));
+    return allInt(I) ? P->bitNot(source(D, 1)) : pureResult(D, "not");
+  }
+  if (I.Ops.size() < 3 || (!isPred(I) && !allInt(I)))
+    return pureResult(D, I.Name);
+  ExprId A = source(D, 1), B = source(D, 2);
+  if (isPred(I))
+    return I.Op == Opcode::And  ? P->land(A, B)
+           : I.Op == Opcode::Or ? P->lor(A, B)
+                                : P->lxor(A, B);
+  return I.Op == Opcode::And  ? P->bitAnd(A, B)
+         : I.Op == Opcode::Or ? P->bitOr(A, B)
+                              : P->bitXor(A, B);
+}
+
+ExprId ThreadValues::compareValue(const Def &D) {
+  const Instruction &I = D.I;
+  bool Signed = !I.Types.empty() && I.Types[0].isSigned();
+  ptx::CmpOp C = I.Cmp;
+  if (!allInt(I) || C == ptx::CmpOp::None || I.Ops.size() < 3)
+    return pureResult(D, "setp");
+  CmpKind K = CmpKind::Eq;
+  switch (C) {
+  case ptx::CmpOp::Eq: K = CmpKind::Eq; break;
+  case ptx::CmpOp::Ne: K = CmpKind::Ne; break;
+  case ptx::CmpOp::Lt: K = CmpKind::Lt; break;
+  case ptx::CmpOp::Le: K = CmpKind::Le; break;
+  case ptx::CmpOp::Gt: K = CmpKind::Gt; break;
+  case ptx::CmpOp::Ge: K = CmpKind::Ge; break;
+  case ptx::CmpOp::Lo: K = CmpKind::Lt; Signed = false; break;
+  case ptx::CmpOp::Ls: K = CmpKind::Le; Signed = false; break;
+  case ptx::CmpOp::Hi: K = CmpKind::Gt; Signed = false; break;
+  case ptx::CmpOp::Hs: K = CmpKind::Ge; Signed = false; break;
+  default: break;
+  }
+  ExprId Cmp = P->cmp(K, source(D, 1), source(D, 2), Signed);
+  ExprId Res = D.Part == 1 ? P->lnot(Cmp) : Cmp;
+  // setp.lt.and.s32 p|q, a, b, c: combined with a fourth predicate.
+  for (const char *Comb : {".and", ".or", ".xor"})
+    if (I.hasMod(Comb) && I.Ops.size() >= 4) {
+      ExprId C2 = source(D, 3);
+      Res = Comb[1] == 'a'   ? P->land(Res, C2)
+            : Comb[1] == 'o' ? P->lor(Res, C2)
+                             : P->lxor(Res, C2);
+    }
+  return Res;
+}
+
+ExprId ThreadValues::loadValue(const Def &D) {
+  const Instruction &I = D.I;
+  if (I.ASpace != ptx::AddrSpace::Param || I.Ops.size() < 2 ||
+      I.Ops[1].K != Operand::Address || D.InList)
+    return opaqueResult(D, "ld." + spaceText(I.ASpace));
+  const Operand &A = I.Ops[1];
+  Symbol S;
+  S.K = SymKind::Param;
+  if (isParam(A.Name)) {
+    S.Name = A.Name;
+    S.Offset = A.Value;
+    return P->sym(S);
+  }
+  // A call's argument or result: what was stored into the variable.
+  if (!A.Name.empty() && A.Name[0] != '%')
+    if (ExprId V = paramStore(D.Item, A.Name, A.Value); V != NoExpr)
+      return V;
+  // ld.param through a register holding a parameter's address.
+  AffineForm Addr = P->affine(value(D.Item, A));
+  if (Addr.Terms.size() == 1 && Addr.Terms.begin()->second == 1 &&
+      Addr.Terms.begin()->first.size() == 1)
+    if (const Symbol *B = P->asSymbol(Addr.Terms.begin()->first[0]);
+        B && B->K == SymKind::VarAddr && isParam(B->Name)) {
+      S.Name = B->Name;
+      S.Offset = Addr.Const;
+      return P->sym(S);
+    }
+  return opaque(D.Item, D.Part, "ld.param", D.Bool);
+}
+
+ExprId ThreadValues::bitFieldInsertValue(const Def &D) {
+  // bfi d, a, b, pos, len: b with bits [pos, pos+len) from a's low bits; a
+  // 32-bit result read as unsigned (nvcc's tile indices).
+  const Instruction &I = D.I;
+  int64_t Pos = I.Ops[3].Value, Len = I.Ops[4].Value;
+  if (Len == 0)
+    return source(D, 2);
+  int64_t Mask = (int64_t(1) << Len) - 1;
+  int64_t Keep = ~(Mask << Pos);
+  if (I.Types[0].Bits == 32)
+    Keep &= 0xFFFFFFFFll;
+  ExprId Field =
+      P->shl(P->bitAnd(source(D, 1), P->constant(Mask)), P->constant(Pos));
+  return P->bitOr(P->bitAnd(source(D, 2), P->constant(Keep)), Field);
+}
+
+ExprId ThreadValues::otherValue(const Def &D) {
+  const Instruction &I = D.I;
+  const std::string &N = I.Name;
+  auto Src = [&](unsigned K) { return source(D, K); };
+  if (N == "selp" && I.Ops.size() >= 4)
+    return P->select(Src(3), Src(1), Src(2));
+  if (!allInt(I) || I.Ops.size() < 2)
+    return pureResult(D, N);
+  if ((N == "mad" || N == "mad24") && (I.hasMod(".lo") || I.hasMod(".wide")) &&
+      !I.hasMod(".cc") && !I.hasMod(".sat") && I.Ops.size() >= 4)
+    return P->add(P->mul(Src(1), Src(2)), Src(3));
+  if (N == "mul24" && I.hasMod(".lo") && I.Ops.size() >= 3)
+    return P->mul(Src(1), Src(2));
+  if ((N == "div" || N == "rem") && I.Ops.size() >= 3)
+    return N == "div" ? P->div(Src(1), Src(2), isSignedType(I))
+                      : P->rem(Src(1), Src(2), isSignedType(I));
+  if ((N == "min" || N == "max") && I.Ops.size() >= 3 && !I.hasMod(".relu"))
+    return N == "min" ? P->min(Src(1), Src(2), isSignedType(I))
+                      : P->max(Src(1), Src(2), isSignedType(I));
+  if (N == "neg")
+    return P->neg(Src(1));
+  if (N == "abs") {
+    ExprId A = Src(1);
+    return P->max(A, P->neg(A), true);
+  }
+  if ((N == "shl" || N == "shr") && I.Ops.size() >= 3)
+    return N == "shl" ? P->shl(Src(1), Src(2))
+                      : P->shr(Src(1), Src(2), isSignedType(I));
+  if (N == "bfi" && I.Ops.size() >= 5 && I.Ops[3].K == Operand::Imm &&
+      I.Ops[4].K == Operand::Imm && !I.Types.empty() && I.Ops[3].Value >= 0 &&
+      I.Ops[4].Value >= 0 &&
+      I.Ops[3].Value + I.Ops[4].Value <= I.Types[0].Bits &&
+      I.Ops[3].Value + I.Ops[4].Value < 63)
+    return bitFieldInsertValue(D);
+  return pureResult(D, N);
+}
+
+ExprId ThreadValues::compute(unsigned Item, unsigned Reg) {
+  const Def D = defOf(Item, Reg);
+  const Instruction &I = D.I;
   ExprId V = NoExpr;
   switch (I.Op) {
   case Opcode::Mov:
-    if (InList || I.Ops.size() < 2 || I.Ops[1].K == Operand::Vector)
-      V = Opq("mov");
-    else if (!isPred(I) && !allInt(I) && !I.Types.empty())
-      V = Opq("mov");
+    if (D.InList || I.Ops.size() < 2 || I.Ops[1].K == Operand::Vector ||
+        (!isPred(I) && !allInt(I) && !I.Types.empty()))
+      V = opaqueResult(D, "mov");
     else
-      V = Src(1);
+      V = source(D, 1);
     break;
   case Opcode::Add:
   case Opcode::Sub:
   case Opcode::Mul:
-    if (!allInt(I) || I.hasMod(".hi") || I.hasMod(".cc") || I.hasMod(".sat") ||
-        I.Ops.size() < 3) {
-      V = Pure(I.Name);
-    } else if (I.Op == Opcode::Add) {
-      V = P->add(Src(1), Src(2));
-    } else if (I.Op == Opcode::Sub) {
-      V = P->sub(Src(1), Src(2));
-    } else {
-      V = P->mul(Src(1), Src(2));
-    }
+    V = arithmeticValue(D);
     break;
   case Opcode::And:
   case Opcode::Or:
   case Opcode::Xor:
-    if (I.Ops.size() < 3) {
-      V = Pure(I.Name);
-    } else if (isPred(I)) {
-      ExprId A = Src(1), B = Src(2);
-      V = I.Op == Opcode::And  ? P->land(A, B)
-          : I.Op == Opcode::Or ? P->lor(A, B)
-                               : P->lxor(A, B);
-    } else if (allInt(I)) {
-      ExprId A = Src(1), B = Src(2);
-      V = I.Op == Opcode::And  ? P->bitAnd(A, B)
-          : I.Op == Opcode::Or ? P->bitOr(A, B)
-                               : P->bitXor(A, B);
-    } else {
-      V = Pure(I.Name);
-    }
-    break;
   case Opcode::Not:
-    if (I.Ops.size() < 2)
-      V = Pure("not");
-    else if (isPred(I))
-      V = P->lnot(Src(1));
-    else if (allInt(I))
-      V = P->bitNot(Src(1));
-    else
-      V = Pure("not");
+    V = logicValue(D);
     break;
   case Opcode::Cvt:
     // Between integer types: the value (no wrap-around assumed).
-    V = allInt(I) && I.Ops.size() >= 2 && !I.hasMod(".sat") ? Src(1)
-                                                            : Pure("cvt");
+    V = allInt(I) && I.Ops.size() >= 2 && !I.hasMod(".sat")
+            ? source(D, 1)
+            : pureResult(D, "cvt");
     break;
   case Opcode::Cvta:
-    V = I.Ops.size() >= 2 ? Src(1) : Opq("cvta");
+    V = I.Ops.size() >= 2 ? source(D, 1) : opaqueResult(D, "cvta");
     break;
-  case Opcode::Setp: {
-    bool Signed = !I.Types.empty() && I.Types[0].isSigned();
-    ptx::CmpOp C = I.Cmp;
-    if (!allInt(I) || C == ptx::CmpOp::None || I.Ops.size() < 3) {
-      V = Pure("setp");
-      break;
-    }
-    CmpKind K = CmpKind::Eq;
-    switch (C) {
-    case ptx::CmpOp::Eq: K = CmpKind::Eq; break;
-    case ptx::CmpOp::Ne: K = CmpKind::Ne; break;
-    case ptx::CmpOp::Lt: K = CmpKind::Lt; break;
-    case ptx::CmpOp::Le: K = CmpKind::Le; break;
-    case ptx::CmpOp::Gt: K = CmpKind::Gt; break;
-    case ptx::CmpOp::Ge: K = CmpKind::Ge; break;
-    case ptx::CmpOp::Lo: K = CmpKind::Lt; Signed = false; break;
-    case ptx::CmpOp::Ls: K = CmpKind::Le; Signed = false; break;
-    case ptx::CmpOp::Hi: K = CmpKind::Gt; Signed = false; break;
-    case ptx::CmpOp::Hs: K = CmpKind::Ge; Signed = false; break;
-    default: break;
-    }
-    ExprId Cmp = P->cmp(K, Src(1), Src(2), Signed);
-    ExprId Res = Part == 1 ? P->lnot(Cmp) : Cmp;
-    // setp.lt.and.s32 p|q, a, b, c: combined with a fourth predicate.
-    for (const char *Comb : {".and", ".or", ".xor"})
-      if (I.hasMod(Comb) && I.Ops.size() >= 4) {
-        ExprId C2 = Src(3);
-        Res = Comb[1] == 'a'   ? P->land(Res, C2)
-              : Comb[1] == 'o' ? P->lor(Res, C2)
-                               : P->lxor(Res, C2);
-      }
-    V = Res;
+  case Opcode::Setp:
+    V = compareValue(D);
     break;
-  }
   case Opcode::Ld:
   case Opcode::Ldu:
-    if (I.ASpace == ptx::AddrSpace::Param && I.Ops.size() >= 2 &&
-        I.Ops[1].K == Operand::Address && !InList) {
-      const Operand &A = I.Ops[1];
-      Symbol S;
-      S.K = SymKind::Param;
-      if (isParam(A.Name)) {
-        S.Name = A.Name;
-        S.Offset = A.Value;
-        V = P->sym(S);
-        break;
-      }
-      // A call's argument or result: what was stored into the variable.
-      if (!A.Name.empty() && A.Name[0] != '%') {
-        V = paramStore(Item, A.Name, A.Value);
-        if (V != NoExpr)
-          break;
-      }
-      // ld.param through a register holding a parameter's address.
-      AffineForm Addr = P->affine(value(Item, A));
-      if (Addr.Terms.size() == 1 && Addr.Terms.begin()->second == 1 &&
-          Addr.Terms.begin()->first.size() == 1)
-        if (const Symbol *B = P->asSymbol(Addr.Terms.begin()->first[0]);
-            B && B->K == SymKind::VarAddr && isParam(B->Name)) {
-          S.Name = B->Name;
-          S.Offset = Addr.Const;
-          V = P->sym(S);
-          break;
-        }
-      V = opaque(Item, Part, "ld.param", Bool);
-      break;
-    }
-    V = Opq("ld." + spaceText(I.ASpace));
+    V = loadValue(D);
     break;
   case Opcode::Other:
-    if (I.Name == "selp" && I.Ops.size() >= 4) {
-      V = P->select(Src(3), Src(1), Src(2));
-    } else if (!allInt(I) || I.Ops.size() < 2) {
-      V = Pure(I.Name);
-    } else if ((I.Name == "mad" || I.Name == "mad24") &&
-               (I.hasMod(".lo") || I.hasMod(".wide")) && !I.hasMod(".cc") &&
-               !I.hasMod(".sat") && I.Ops.size() >= 4) {
-      V = P->add(P->mul(Src(1), Src(2)), Src(3));
-    } else if (I.Name == "mul24" && I.hasMod(".lo") && I.Ops.size() >= 3) {
-      V = P->mul(Src(1), Src(2));
-    } else if ((I.Name == "div" || I.Name == "rem") && I.Ops.size() >= 3) {
-      V = I.Name == "div" ? P->div(Src(1), Src(2), isSignedType(I))
-                          : P->rem(Src(1), Src(2), isSignedType(I));
-    } else if ((I.Name == "min" || I.Name == "max") && I.Ops.size() >= 3 &&
-               !I.hasMod(".relu")) {
-      V = I.Name == "min" ? P->min(Src(1), Src(2), isSignedType(I))
-                          : P->max(Src(1), Src(2), isSignedType(I));
-    } else if (I.Name == "neg") {
-      V = P->neg(Src(1));
-    } else if (I.Name == "abs") {
-      ExprId A = Src(1);
-      V = P->max(A, P->neg(A), true);
-    } else if ((I.Name == "shl" || I.Name == "shr") && I.Ops.size() >= 3) {
-      V = I.Name == "shl" ? P->shl(Src(1), Src(2))
-                          : P->shr(Src(1), Src(2), isSignedType(I));
-    } else if (I.Name == "bfi" && I.Ops.size() >= 5 &&
-               I.Ops[3].K == Operand::Imm && I.Ops[4].K == Operand::Imm &&
-               !I.Types.empty() && I.Ops[3].Value >= 0 && I.Ops[4].Value >= 0 &&
-               I.Ops[3].Value + I.Ops[4].Value <= I.Types[0].Bits &&
-               I.Ops[3].Value + I.Ops[4].Value < 63) {
-      // bfi d, a, b, pos, len: b with bits [pos, pos+len) from a's low
-      // bits; a 32-bit result read as unsigned (nvcc's tile indices).
-      int64_t Pos = I.Ops[3].Value, Len = I.Ops[4].Value;
-      int64_t Mask = (int64_t(1) << Len) - 1;
-      int64_t Keep = ~(Mask << Pos);
-      if (I.Types[0].Bits == 32)
-        Keep &= 0xFFFFFFFFll;
-      ExprId Field = P->shl(P->bitAnd(Src(1), P->constant(Mask)), P->constant(Pos));
-      V = Len == 0 ? Src(2)
-                   : P->bitOr(P->bitAnd(Src(2), P->constant(Keep)), Field);
-    } else {
-      V = Pure(I.Name);
-    }
+    V = otherValue(D);
     break;
   default:
-    V = Opq(I.Name.empty() ? "value" : I.Name);
+    V = opaqueResult(D, I.Name.empty() ? "value" : I.Name);
     break;
   }
   // A predicate set from an integer (mov.pred %p, 0) is that integer's
   // truth; the formulas keep the two sorts apart.
-  if (Bool && !P->isBool(V))
+  if (D.Bool && !P->isBool(V))
     V = P->cmp(CmpKind::Ne, V, P->constant(0), false);
-  else if (!Bool && P->isBool(V))
+  else if (!D.Bool && P->isBool(V))
     V = P->select(V, P->constant(1), P->constant(0));
   if (I.G && I.Op != Opcode::Bra)
     V = P->select(guard(Item), V, regBefore(Reg, Item));

@@ -142,6 +142,25 @@ private:
   ExprId special(const std::string &Name, unsigned Item);
   ExprId value(unsigned Item, const ptx::Operand &O);
   ExprId compute(unsigned Item, unsigned Reg);
+  /// One result register of one instruction, while compute() gives it its
+  /// value: which of the results it is, and whether it is a predicate.
+  struct Def {
+    unsigned Item;
+    unsigned Part;  ///< Its place among the instruction's results.
+    bool InList;    ///< The results are a vector or a list, not a pair.
+    bool Bool;      ///< A .pred register.
+    const ptx::Instruction &I;
+  };
+  Def defOf(unsigned Item, unsigned Reg) const;
+  ExprId source(const Def &D, unsigned K);
+  ExprId opaqueResult(const Def &D, const std::string &What);
+  ExprId pureResult(const Def &D, const std::string &What);
+  ExprId arithmeticValue(const Def &D);
+  ExprId logicValue(const Def &D);
+  ExprId compareValue(const Def &D);
+  ExprId loadValue(const Def &D);
+  ExprId otherValue(const Def &D);
+  ExprId bitFieldInsertValue(const Def &D);
   ExprId merge(unsigned Block, const std::vector<unsigned> &Preds,
                const std::vector<ExprId> &Vals);
   ExprId headerValue(unsigned Reg, unsigned Loop);
