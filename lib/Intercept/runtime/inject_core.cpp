@@ -16,6 +16,8 @@
 #include "incant_control.h"
 #include "incant_stress.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -677,22 +679,10 @@ double nowMs() {
 
 bool Reported = false;
 
-std::string jsonQuote(const std::string &S) {
-  std::string O = "\"";
-  for (char Ch : S) {
-    unsigned char U = static_cast<unsigned char>(Ch);
-    if (Ch == '"' || Ch == '\\') {
-      O += '\\';
-      O += Ch;
-    } else if (U < 0x20) {
-      char B[8];
-      std::snprintf(B, sizeof B, "\\u%04x", U);
-      O += B;
-    } else {
-      O += Ch;
-    }
-  }
-  return O + "\"";
+/// JSON text of \p J, one line; bytes that are not UTF-8 (a kernel or file
+/// name as the program gave it) become U+FFFD, as the host's reader expects.
+std::string jsonText(const nlohmann::ordered_json &J) {
+  return J.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 void writeReport() {
@@ -728,58 +718,40 @@ void writeReport() {
     if (A.Unit.empty())
       A.Unit = K.Unit;
   }
-  // The fields are the protocol's (incant/Intercept/Protocol.h).
-  auto Key = [](const char *Name) { return std::string("\"") + Name + "\":"; };
-  auto Bool = [](bool B) { return std::string(B ? "true" : "false"); };
-  std::string J = "{" + Key(INCANT_REPORT_PID) + std::to_string(getpid());
-  auto Count64 = [&](const char *Name, uint64_t V) {
-    J += "," + Key(Name) + std::to_string(V);
-  };
-  Count64(INCANT_REPORT_LAUNCHES, Count.Launches);
-  Count64(INCANT_REPORT_STRESSED, Count.Stressed);
-  Count64(INCANT_REPORT_COOPERATIVE_UNSTRESSED, Count.CoopUnstressed);
-  Count64(INCANT_REPORT_CAPTURED_UNSTRESSED, Count.CaptureUnstressed);
-  Count64(INCANT_REPORT_SPREAD, Count.Spread);
-  Count64(INCANT_REPORT_CAP_HITS, CapHits);
-  Count64(INCANT_REPORT_UNITS, UnitIds.size());
-  Count64(INCANT_REPORT_FENCE_UNITS, Count.FenceUnits);
-  Count64(INCANT_REPORT_REPLACED, Count.Replaced);
-  J += "," + Key(INCANT_REPORT_TIMED) + Bool(cfg().Time);
-  if (cfg().Energy) {
-    char Window[32];
-    std::snprintf(Window, sizeof Window, "%.6f", Energy.WindowMs);
-    J += "," + Key(INCANT_REPORT_ENERGY) + "{" +
-         Key(INCANT_REPORT_ENERGY_MJ) + std::to_string(Energy.Mj) + "," +
-         Key(INCANT_REPORT_ENERGY_READS) + std::to_string(Energy.Reads) +
-         "," + Key(INCANT_REPORT_ENERGY_CHANGES) +
-         std::to_string(Energy.Changes) + "," +
-         Key(INCANT_REPORT_ENERGY_WINDOW_MS) + Window + "," +
-         Key(INCANT_REPORT_ENERGY_OK) + Bool(Nv.Ok) + "}";
-  }
-  J += "," + Key(INCANT_REPORT_KERNELS) + "[";
-  bool First = true;
-  for (auto &[Name, A] : ByName) {
-    if (!First)
-      J += ',';
-    First = false;
-    char Ms[32];
-    std::snprintf(Ms, sizeof Ms, "%.6f", A.Ms);
-    J += "{" + Key(INCANT_REPORT_KERNEL_NAME) + jsonQuote(Name) + "," +
-         Key(INCANT_REPORT_KERNEL_LAUNCHES) + std::to_string(A.Launches) +
-         "," + Key(INCANT_REPORT_KERNEL_MS) + Ms + "," +
-         Key(INCANT_REPORT_KERNEL_INSTRUMENTED) + Bool(A.Instrumented) + "," +
-         Key(INCANT_REPORT_KERNEL_RANDOMISED) + Bool(A.Enable) + "," +
-         Key(INCANT_REPORT_KERNEL_UNIT) + jsonString(A.Unit) + "}";
-  }
-  J += "]," + Key(INCANT_REPORT_NOTES) + "[";
-  for (size_t I = 0; I < Notes.size(); ++I)
-    J += (I ? "," : "") + jsonQuote(Notes[I]);
-  J += "]," + Key(INCANT_REPORT_ERRORS) + "[";
-  for (size_t I = 0; I < cfg().Errors.size(); ++I)
-    J += (I ? "," : "") + jsonQuote(cfg().Errors[I]);
-  J += "]}\n";
+  // The fields are the protocol's (incant/Intercept/Protocol.h), in its
+  // order.
+  nlohmann::ordered_json J;
+  J[INCANT_REPORT_PID] = getpid();
+  J[INCANT_REPORT_LAUNCHES] = Count.Launches;
+  J[INCANT_REPORT_STRESSED] = Count.Stressed;
+  J[INCANT_REPORT_COOPERATIVE_UNSTRESSED] = Count.CoopUnstressed;
+  J[INCANT_REPORT_CAPTURED_UNSTRESSED] = Count.CaptureUnstressed;
+  J[INCANT_REPORT_SPREAD] = Count.Spread;
+  J[INCANT_REPORT_CAP_HITS] = CapHits;
+  J[INCANT_REPORT_UNITS] = UnitIds.size();
+  J[INCANT_REPORT_FENCE_UNITS] = Count.FenceUnits;
+  J[INCANT_REPORT_REPLACED] = Count.Replaced;
+  J[INCANT_REPORT_TIMED] = cfg().Time;
+  if (cfg().Energy)
+    J[INCANT_REPORT_ENERGY] = {{INCANT_REPORT_ENERGY_MJ, Energy.Mj},
+                               {INCANT_REPORT_ENERGY_READS, Energy.Reads},
+                               {INCANT_REPORT_ENERGY_CHANGES, Energy.Changes},
+                               {INCANT_REPORT_ENERGY_WINDOW_MS, Energy.WindowMs},
+                               {INCANT_REPORT_ENERGY_OK, Nv.Ok}};
+  nlohmann::ordered_json &Ks = J[INCANT_REPORT_KERNELS] =
+      nlohmann::ordered_json::array();
+  for (auto &[Name, A] : ByName)
+    Ks.push_back({{INCANT_REPORT_KERNEL_NAME, Name},
+                  {INCANT_REPORT_KERNEL_LAUNCHES, A.Launches},
+                  {INCANT_REPORT_KERNEL_MS, A.Ms},
+                  {INCANT_REPORT_KERNEL_INSTRUMENTED, A.Instrumented},
+                  {INCANT_REPORT_KERNEL_RANDOMISED, A.Enable != 0},
+                  {INCANT_REPORT_KERNEL_UNIT, A.Unit}});
+  J[INCANT_REPORT_NOTES] = Notes;
+  J[INCANT_REPORT_ERRORS] = cfg().Errors;
+  std::string Line = jsonText(J) + "\n";
   if (FILE *F = std::fopen(cfg().Report.c_str(), "a")) {
-    std::fputs(J.c_str(), F);
+    std::fputs(Line.c_str(), F);
     std::fclose(F);
   }
 }
@@ -816,7 +788,7 @@ void addNote(const std::string &N) {
   note(N);
 }
 
-std::string jsonString(const std::string &S) { return jsonQuote(S); }
+std::string jsonString(const std::string &S) { return jsonText(S); }
 
 void onContextGone() {
   std::lock_guard<std::recursive_mutex> G(Mu);
