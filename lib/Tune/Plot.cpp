@@ -72,6 +72,29 @@ std::string marker(double X, double Top, double PH, bool Dashed) {
                      Dashed ? " stroke-dasharray=\"4 3\"" : "");
 }
 
+/// The y axis of a plot whose curves are each scaled to their own largest
+/// value: ticks at 0, 25, 50, 75 and 100 % of it, gridlines, and
+/// \p Label turned along the axis.
+std::string relativeYAxis(double Left, double Top, double PH,
+                          const std::string &Label) {
+  std::string S;
+  for (int Pct = 0; Pct <= 100; Pct += 25) {
+    double Y = Top + PH - PH * Pct / 100.0;
+    S += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" "
+                     "y2=\"{1:.1f}\" stroke=\"#888\"/>\n",
+                     Left - 4, Y, Left);
+    if (Pct > 0 && Pct < 100)
+      S += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" "
+                       "y2=\"{1:.1f}\" stroke=\"#eee\"/>\n",
+                       Left, Y, Left + 500);
+    S += text(Left - 6, Y + 4, fmt::format("{} %", Pct), "end");
+  }
+  S += fmt::format("<text x=\"14\" y=\"{0:.1f}\" text-anchor=\"middle\" "
+                   "transform=\"rotate(-90 14 {0:.1f})\">{1}</text>\n",
+                   Top + PH / 2, xmlEscape(Label));
+  return S;
+}
+
 } // namespace
 
 std::string patchMapSvg(const PatchData &D, const std::vector<std::string> &Tests,
@@ -127,6 +150,8 @@ std::string patchMapSvg(const PatchData &D, const std::vector<std::string> &Test
       S += text(Left, Axis, fmt::format("l={}", D.Offsets.front()));
       S += text(Left + PanelW, Axis, fmt::format("l={}", D.Offsets.back()),
                 "end");
+      S += text(Left + PanelW / 2, Axis,
+                "stress offset l (words past the instance's first location)", "middle");
     }
   }
   return S + "</svg>\n";
@@ -192,6 +217,7 @@ std::string spreadCurveSvg(const SpreadData &D,
   for (size_t I = 0; I < M; ++I)
     S += text(Xof(I), Top + PH + 14, std::to_string(D.Spreads[I]), "middle");
   S += text(Left + PW / 2, Top + PH + 32, "spread m", "middle");
+  S += relativeYAxis(Left, Top, PH, "score, % of the test's best (legend)");
   for (size_t T = 0; T < NT; ++T) {
     uint64_t Max = 1;
     for (const auto &Row : D.Score)
@@ -227,7 +253,10 @@ std::string randomSearchSvg(const RandomData &D,
   size_t Step = std::max<size_t>(1, (M + 9) / 10);
   for (size_t I = 0; I < M; I += Step)
     S += text(Xof(I), Top + PH + 14, "#" + std::to_string(I), "middle");
-  S += text(Left + PW / 2, Top + PH + 32, "candidate", "middle");
+  S += text(Left + PW / 2, Top + PH + 32, "candidate (#0: the start)",
+            "middle");
+  S += relativeYAxis(Left, Top, PH,
+                     "weak outcomes per second, % of the test's best");
   for (size_t T = 0; T < NT; ++T) {
     double Max = 0;
     for (const RandomTrial &R : D.Trials)
@@ -241,8 +270,8 @@ std::string randomSearchSvg(const RandomData &D,
       Pts += fmt::format("{:.1f},{:.1f} ", Xof(I),
                          Top + PH - (Max > 0 ? PH * V / Max : 0));
     }
-    S += curve(Pts, T, name(Tests, T), fmt::format("{:.3g}/s", Max), Left, PW,
-               Top);
+    S += curve(Pts, T, name(Tests, T), fmt::format("{:.3g} weak/s", Max),
+               Left, PW, Top);
   }
   // The incumbents (candidates that became the best so far), and the winner.
   for (size_t I = 0; I < M; ++I)

@@ -48,6 +48,7 @@ TEST(Plot, SpreadCurve) {
   std::string S = spreadCurveSvg(D, {"MP", "LB"});
   EXPECT_TRUE(wellFormedEnough(S));
   EXPECT_NE(S.find("chosen m = 2"), std::string::npos);
+  EXPECT_NE(S.find(">50 %<"), std::string::npos);
   EXPECT_NE(S.find("<polyline"), std::string::npos);
 }
 
@@ -66,8 +67,13 @@ TEST(Plot, RandomSearch) {
   std::string S = randomSearchSvg(D, {"MP", "S&B"});
   EXPECT_TRUE(wellFormedEnough(S));
   EXPECT_NE(S.find("winner #2"), std::string::npos);
-  EXPECT_NE(S.find("MP (max 20/s)"), std::string::npos);
-  EXPECT_NE(S.find("S&amp;B (max 5/s)"), std::string::npos);
+  EXPECT_NE(S.find("MP (max 20 weak/s)"), std::string::npos);
+  EXPECT_NE(S.find("S&amp;B (max 5 weak/s)"), std::string::npos);
+  // A y axis: ticks from 0 to 100 % of each test's best, and its label.
+  for (const char *Tick : {">0 %<", ">25 %<", ">50 %<", ">75 %<", ">100 %<"})
+    EXPECT_NE(S.find(Tick), std::string::npos) << Tick;
+  EXPECT_NE(S.find("weak outcomes per second, % of the test's best"),
+            std::string::npos);
 }
 
 TEST(Plot, EmptyDataStillMakesAPicture) {
