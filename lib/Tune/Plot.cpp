@@ -73,9 +73,10 @@ std::string marker(double X, double Top, double PH, bool Dashed) {
 }
 
 /// The y axis of a plot whose curves are each scaled to their own largest
-/// value: ticks at 0, 25, 50, 75 and 100 % of it, gridlines, and
+/// value: ticks at 0, 25, 50, 75 and 100 % of it, gridlines across the
+/// plot's width \p PW, and
 /// \p Label turned along the axis.
-std::string relativeYAxis(double Left, double Top, double PH,
+std::string relativeYAxis(double Left, double Top, double PW, double PH,
                           const std::string &Label) {
   std::string S;
   for (int Pct = 0; Pct <= 100; Pct += 25) {
@@ -86,7 +87,7 @@ std::string relativeYAxis(double Left, double Top, double PH,
     if (Pct > 0 && Pct < 100)
       S += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" "
                        "y2=\"{1:.1f}\" stroke=\"#eee\"/>\n",
-                       Left, Y, Left + 500);
+                       Left, Y, Left + PW);
     S += text(Left - 6, Y + 4, fmt::format("{} %", Pct), "end");
   }
   S += fmt::format("<text x=\"14\" y=\"{0:.1f}\" text-anchor=\"middle\" "
@@ -217,7 +218,7 @@ std::string spreadCurveSvg(const SpreadData &D,
   for (size_t I = 0; I < M; ++I)
     S += text(Xof(I), Top + PH + 14, std::to_string(D.Spreads[I]), "middle");
   S += text(Left + PW / 2, Top + PH + 32, "spread m", "middle");
-  S += relativeYAxis(Left, Top, PH, "score, % of the test's best (legend)");
+  S += relativeYAxis(Left, Top, PW, PH, "score, % of the test's best (legend)");
   for (size_t T = 0; T < NT; ++T) {
     uint64_t Max = 1;
     for (const auto &Row : D.Score)
@@ -255,7 +256,7 @@ std::string randomSearchSvg(const RandomData &D,
     S += text(Xof(I), Top + PH + 14, "#" + std::to_string(I), "middle");
   S += text(Left + PW / 2, Top + PH + 32, "candidate (#0: the start)",
             "middle");
-  S += relativeYAxis(Left, Top, PH,
+  S += relativeYAxis(Left, Top, PW, PH,
                      "weak outcomes per second, % of the test's best");
   for (size_t T = 0; T < NT; ++T) {
     double Max = 0;
