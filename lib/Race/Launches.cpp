@@ -181,12 +181,25 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
           givenParam(Given, *Fn, Q.Param))
         continue;
       for (KnownLaunch &L : Ls) {
-        auto [It, New] = L.Launch.Params.emplace(Fn->Params[Q.Param].Name, Q.Value);
+        int64_t Value = Q.Value;
+        std::string Why = "__requires";
+        if (!Q.Size.empty()) {
+          // Equal to a size this launch fixes; open where it is open.
+          const std::optional<int64_t> &S = Q.Size == "blockDim"
+                                                ? L.Launch.Block[Q.Axis]
+                                                : L.Launch.Grid[Q.Axis];
+          if (!S)
+            continue;
+          Value = *S;
+          Why = fmt::format("__requires({} == {}.{})", Q.Name, Q.Size,
+                            "xyz"[Q.Axis]);
+        }
+        auto [It, New] = L.Launch.Params.emplace(Fn->Params[Q.Param].Name, Value);
         if (!New)
           continue; // the launch's own value
-        L.Description += fmt::format("{}{} = {} (__requires at {}:{})",
+        L.Description += fmt::format("{}{} = {} ({} at {}:{})",
                                      L.Description.empty() ? "" : ", ", Q.Name,
-                                     Q.Value, Name, Q.Line);
+                                     Value, Why, Name, Q.Line);
         Used = true;
       }
     }

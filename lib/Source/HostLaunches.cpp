@@ -124,7 +124,28 @@ public:
       return;
     std::vector<std::string> Conj;
     std::vector<Requirement> Found;
+    auto ParamAt = [&](const std::string &Name) {
+      for (unsigned P = 0; P < Params.size(); ++P)
+        if (Params[P] == Name)
+          return static_cast<int>(P);
+      return -1;
+    };
     auto Flush = [&] {
+      // NAME == blockDim.x (gridDim.y, ...) or blockDim.x == NAME
+      if (Conj.size() == 5 && (Conj[1] == "==" || Conj[3] == "==")) {
+        bool Left = Conj[1] == "==";
+        const std::string &Name = Conj[Left ? 0 : 4];
+        const std::string *Dim = &Conj[Left ? 2 : 0];
+        static const std::string Axes = "xyz";
+        int P = ParamAt(Name);
+        if (P >= 0 && (*Dim == "blockDim" || *Dim == "gridDim") &&
+            Dim[1] == "." && Dim[2].size() == 1 &&
+            Axes.find(Dim[2][0]) != std::string::npos)
+          Found.push_back({ClangTree::spelling(T.node(Fn).C),
+                           static_cast<unsigned>(P), Name, 0, *Dim,
+                           static_cast<unsigned>(Axes.find(Dim[2][0])),
+                           ClangTree::lineOf(T.node(Macro).C).first});
+      }
       // NAME == INT or INT == NAME
       if (Conj.size() == 3 && Conj[1] == "==") {
         for (int Side = 0; Side < 2; ++Side) {
@@ -136,7 +157,8 @@ public:
           for (unsigned P = 0; IsNum && P < Params.size(); ++P)
             if (Params[P] == Name)
               Found.push_back({ClangTree::spelling(T.node(Fn).C), P, Name, V,
-                                    ClangTree::lineOf(T.node(Macro).C).first});
+                               "", 0,
+                               ClangTree::lineOf(T.node(Macro).C).first});
         }
       }
       Conj.clear();

@@ -63,6 +63,11 @@ struct Requirement {
   unsigned Param = 0; ///< Its position.
   std::string Name;   ///< The parameter's name.
   int64_t Value = 0;
+  /// `__requires(n == blockDim.x)`: the launch's size it equals, as
+  /// "blockDim" or "gridDim" and the axis 0-2 (Value unused); "" for a
+  /// constant.
+  std::string Size;
+  unsigned Axis = 0;
   uint32_t Line = 0;
 };
 
