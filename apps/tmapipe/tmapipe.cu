@@ -47,14 +47,11 @@ __device__ void copy_tile(unsigned *dst, const unsigned *src,
                : "memory");
 }
 
-// Every thread: until the phase of `bar` with this parity completed, or
-// the deadline passed (the run is then reported as hung at this line; the
-// thread goes on, so that every thread still reaches each __syncthreads()).
-// Only the atomic on the status word: no polling of it with plain loads.
-__device__ void wait_phase(unsigned long long *bar, unsigned parity,
-                           unsigned line) {
-  unsigned long long start = app::globaltimer();
-  for (unsigned polls = 0;; ++polls) {
+// Every thread: until the phase of `bar` with this parity completed (a
+// spin on try_wait, as cuda::barrier's wait is: a thread that gave up would
+// go on into a phase that did not come).
+__device__ void wait_phase(unsigned long long *bar, unsigned parity) {
+  for (;;) {
     unsigned done = 0;
     asm volatile("{\n\t.reg .pred p;\n\t"
                  "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
@@ -64,11 +61,6 @@ __device__ void wait_phase(unsigned long long *bar, unsigned parity,
                  : "memory");
     if (done)
       return;
-    if ((polls & 127u) == 127u &&
-        app::globaltimer() - start > app::app_timeout_ns) {
-      atomicCAS(&app::app_status.hang_line, 0u, line);
-      return;
-    }
   }
 }
 
@@ -95,9 +87,9 @@ __global__ void pipelined(const unsigned *in, unsigned tiles, unsigned *out) {
 #ifdef APP_NF
     for (unsigned k = 0; k < kPer; ++k)
       sum += (k + 1) * stage[s][k * kThreads + t];
-    wait_phase(&full[s], (i / 2) % 2, __LINE__);
+    wait_phase(&full[s], (i / 2) % 2);
 #else
-    wait_phase(&full[s], (i / 2) % 2, __LINE__); // the tile has landed
+    wait_phase(&full[s], (i / 2) % 2); // the tile has landed
     for (unsigned k = 0; k < kPer; ++k)
       sum += (k + 1) * stage[s][k * kThreads + t];
 #endif

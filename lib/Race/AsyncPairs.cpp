@@ -76,7 +76,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
     Oc.V = Verdict::Unknown;
     Oc.W.reset();
     Oc.Reason = Why;
-    return Oc;
+    return phaseQuery(I, J, Rel, AnyWarp, WithAddress, Oc);
   }
   Outcome Free = query(I, J, Rel, AnyWarp, WithAddress, true);
   if (Free.V == Verdict::Safe)
@@ -84,7 +84,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
   Free.V = Verdict::Unknown;
   Free.W.reset();
   Free.Reason = Why;
-  return Free;
+  return phaseQuery(I, J, Rel, AnyWarp, WithAddress, Free);
 }
 
 } // namespace incant::race

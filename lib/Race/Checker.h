@@ -216,6 +216,112 @@ private:
   void namedRefine(std::vector<Outcome> &Outs,
                    const std::function<std::vector<Outcome>()> &Again);
 
+  /// Thread K is thread Base at iteration Iter of loop L: the same ids, the
+  /// same values of what does not change with L's iterations (Es's
+  /// symbols); Approx is set when a value of another iteration is not
+  /// computed.
+  Expr loopCopy(Encoder &Enc, unsigned K, unsigned Base, const Expr &Iter,
+                unsigned L, const std::vector<ExprId> &Es, bool &Approx);
+  /// Two threads of one CTA ran the loops before \p L (and before the items
+  /// At) that do not depend on the thread equally often.
+  Expr uniformItersBefore(Encoder &Enc, unsigned A, unsigned B,
+                          const std::vector<unsigned> &At, unsigned L);
+  /// Item A runs after item B in one pass (an iteration of the loop whose
+  /// header is \p Header, or the code outside it) when both run.
+  bool afterInPass(unsigned A, unsigned B, unsigned Header);
+
+  //===-- mbarrier phases and asynchronous copies (Mbarriers.cpp) ---------===//
+  struct PhaseOp {
+    enum Kind : uint8_t {
+      Arrive,      ///< mbarrier.arrive
+      TxArrive,    ///< mbarrier.arrive.expect_tx
+      AsyncArrive, ///< cp.async.mbarrier.arrive (its thread's cp.async copies)
+      TxCopy,      ///< a copy with .mbarrier::complete_tx::bytes
+      Wait,        ///< mbarrier.try_wait / test_wait (a site: its copies)
+      Commit,      ///< cp.async.commit_group
+      GroupWait,   ///< cp.async.wait_group N / wait_all
+      BulkCommit,  ///< cp.async.bulk.commit_group
+      BulkWait,    ///< cp.async.bulk.wait_group[.read] N
+      ProxyFence,  ///< fence.proxy.async (shared memory)
+      CtaBarrier,  ///< a barrier of every thread of the CTA
+    } K;
+    std::vector<unsigned> Items; ///< A wait site's instructions; else one.
+    ExprId Obj = NoExpr;         ///< The mbarrier's address.
+    ExprId Parity = NoExpr;      ///< A parity wait's parity.
+    int Token = -1;              ///< A token wait: its arrival (Ops index).
+    bool Release = true, Acquire = true; ///< not .relaxed
+    int64_t Bytes = -1; ///< expect_tx's count, a TxCopy's size (-1: unknown)
+    int64_t Pending = 0; ///< wait_group's N
+    bool Read = false;   ///< wait_group.read
+    bool Pro = false;    ///< Before the loop (else in it).
+    int Off = 0;         ///< Slot offset.
+    /// A wait site: the edges taken only when one of its instructions
+    /// succeeded.
+    std::vector<std::pair<unsigned, unsigned>> Success;
+    /// An arrival that starts or ends a phase (mbarrier.arrive, with
+    /// expect_tx or not).
+    bool regular() const { return K == Arrive || K == TxArrive; }
+    /// An arrival or what counts in its phase (copies, their arrivals).
+    bool arrival() const {
+      return regular() || K == AsyncArrive || K == TxCopy;
+    }
+  };
+  struct PhaseModel {
+    bool Built = false, Ok = false;
+    std::string Why;
+    unsigned Loop = NoNode;
+    /// The barriers' count is 1 and one thread (Arriver) makes every
+    /// arrival; else the count is the CTA's size and every thread arrives.
+    bool One = false;
+    int64_t Arriver[3] = {0, 0, 0};
+    std::vector<PhaseOp> Ops;
+    int MaxOff = 0;
+    bool Approx = false;
+    /// A tensor copy's box is taken to be what expect_tx announces.
+    bool AssumedBox = false;
+    /// Every op's expressions (what a thread's copy must agree on).
+    std::vector<ExprId> Exprs;
+  };
+  /// Whether the kernel has mbarrier operations or asynchronous copies.
+  bool phased() const;
+  void buildPhases();
+  bool phaseInits(const std::vector<unsigned> &Inits);
+  /// Whether B's facts are unsatisfiable; else Why is What (and why the
+  /// solver gave up).
+  bool phaseProved(const Builder &B, std::string &Why, const std::string &What);
+  bool phaseSearch();
+  /// Whether the model's obligations hold for the offsets set; else why.
+  bool phaseObligations(std::string &Why);
+  bool phaseParity(const PhaseOp &W, std::string &Why);
+  std::string phaseText(const PhaseOp &P) const;
+  /// Where an item is: 0 before the loop, 1 in it, 2 elsewhere.
+  int phaseSegment(unsigned Item);
+  /// Every way from item From (NoNode: the start of its pass) to item To
+  /// (NoNode: the end of the pass) in one pass takes a success edge of \p W.
+  bool waitPassed(const PhaseOp &W, unsigned From, unsigned To);
+  /// Facts of a witness that no mbarrier phase, copy group or CTA barrier
+  /// orders (query() adds them in PhaseMode).
+  Expr phaseUnordered(Encoder &Enc, unsigned I, unsigned J);
+  /// \p Before (a pair with an asynchronous copy that barrier intervals
+  /// cannot decide, or a race) asked again with the phases' routes: safe,
+  /// or unknown with the reason.
+  Outcome phaseQuery(unsigned I, unsigned J, Relation R, bool AnyWarp,
+                     bool WithAddress, const Outcome &Before);
+  /// Races between threads of one CTA in a kernel with mbarrier waits:
+  /// still races with the waits taken as barriers, or asked with the
+  /// phases' routes.
+  void phaseRefine(std::vector<Outcome> &Outs, unsigned I, unsigned J,
+                   bool WithAddress);
+  /// One query's copies of threads and their facts (Mbarriers.cpp).
+  struct PhaseCtx;
+  PhaseModel Phases;
+  bool PhaseMode = false;
+  /// Iterations phaseUnordered() looks at for routes.
+  int PhaseSpan = 1;
+  /// Why a route was left out for want of a fence.proxy.async.
+  std::string PhaseFenceWhy;
+  std::unique_ptr<ir::BarrierIntervals> WaitIntervals;
+
   //===-- Synchronisation through memory (MemorySync.cpp) -----------------===//
   /// Facts that every witness of items I (thread 0) and J (thread 1) in
   /// which no flag hand-off and no lock orders them satisfies; the patterns
@@ -419,7 +525,7 @@ private:
   bool SyncFacts = false;
   NamedModel Named;
   /// itemAfter()'s blocks reached in one iteration, per block.
-  std::map<unsigned, std::vector<char>> PassReach;
+  std::map<std::pair<unsigned, unsigned>, std::vector<char>> PassReach;
   /// query() adds namedUnordered() for this region.
   NamedRegion NamedMode = NamedRegion::Off;
   /// guardsOf(), per body item.

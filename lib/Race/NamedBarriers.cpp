@@ -85,9 +85,15 @@ bool Checker::namedProved(const Builder &B, std::string &Why) {
 
 Expr Checker::namedCopy(Encoder &Enc, unsigned K, unsigned Base,
                         const Expr &Iter, const std::vector<ExprId> &Es) {
-  // Thread K is thread Base at iteration Iter of the named barriers' loop:
-  // the same ids, the same iterations of every other loop, the same values
-  // of everything that does not change with that loop's iterations.
+  return loopCopy(Enc, K, Base, Iter, Named.Loop, Es, Named.Approx);
+}
+
+Expr Checker::loopCopy(Encoder &Enc, unsigned K, unsigned Base,
+                       const Expr &Iter, unsigned L,
+                       const std::vector<ExprId> &Es, bool &Approx) {
+  // Thread K is thread Base at iteration Iter of loop L: the same ids, the
+  // same iterations of every other loop, the same values of everything
+  // that does not change with that loop's iterations.
   std::vector<Expr> C;
   for (unsigned D = 0; D < 3; ++D) {
     C.push_back(Enc.tid(K, D).eq(Enc.tid(Base, D)));
@@ -95,14 +101,14 @@ Expr Checker::namedCopy(Encoder &Enc, unsigned K, unsigned Base,
   }
   // What defines the copy is asserted, not part of the facts that say it
   // runs an operation: a negative iteration means no such copy.
-  unsigned L = Named.Loop;
-  C.push_back(Iter.ge(Expr::mkInt(0)).implies(Enc.iter(K, L).eq(Iter)));
+  if (L != NoNode)
+    C.push_back(Iter.ge(Expr::mkInt(0)).implies(Enc.iter(K, L).eq(Iter)));
   for (unsigned Y : Pool.symbolsOf(Es)) {
     const ir::Symbol &S = Pool.symbol(Y);
-    if (TV.variesIn(S, L)) {
+    if (L != NoNode && TV.variesIn(S, L)) {
       // A value of another iteration the analysis does not compute.
       if (S.K == ir::SymKind::Opaque || S.K == ir::SymKind::LoopVar)
-        Named.Approx = true;
+        Approx = true;
       continue;
     }
     Expr A = Enc.symbolVar(Frame{K, NoNode}, Y),
@@ -115,17 +121,21 @@ Expr Checker::namedCopy(Encoder &Enc, unsigned K, unsigned Base,
 
 Expr Checker::uniformIters(Encoder &Enc, unsigned A, unsigned B,
                            const std::vector<unsigned> &At) {
+  return uniformItersBefore(Enc, A, B, At, Named.Loop);
+}
+
+Expr Checker::uniformItersBefore(Encoder &Enc, unsigned A, unsigned B,
+                                 const std::vector<unsigned> &At, unsigned L) {
   // Two threads of one CTA run a loop whose entry and exits do not depend
   // on the thread equally often: the same counter once both have left it
-  // (the loops before the named barriers' loop, and before the items At,
-  // where the two threads are).
+  // (the loops before L, and before the items At, where the two threads
+  // are).
   std::vector<Expr> C;
   const auto &Loops = F.loops().loops();
   for (unsigned L0 = 0; L0 < Loops.size(); ++L0) {
     const ir::Loop &Lp = Loops[L0];
-    if (Named.Loop == NoNode || L0 == Named.Loop ||
-        Loops[Named.Loop].contains(Lp.Header) ||
-        !forwardReaches(Lp.Header, Loops[Named.Loop].Header))
+    if (L == NoNode || L0 == L || Loops[L].contains(Lp.Header) ||
+        !forwardReaches(Lp.Header, Loops[L].Header))
       continue;
     bool Left = true;
     for (unsigned Item : At)
@@ -151,16 +161,19 @@ Expr Checker::namedRuns(Encoder &Enc, unsigned T, const NamedOp &N) {
 }
 
 bool Checker::itemAfter(unsigned A, unsigned B) {
-  // Item A runs after item B in one iteration of the named barriers' loop
-  // (inner loops may go round) when both run: a way from B to A that does
-  // not come back to that loop's header. Named barriers are in no inner
-  // loop, so one of the two runs at most once in the iteration.
+  return afterInPass(
+      A, B, Named.Loop == NoNode ? NoNode : F.loops().loops()[Named.Loop].Header);
+}
+
+bool Checker::afterInPass(unsigned A, unsigned B, unsigned Header) {
+  // Item A runs after item B in one iteration of the loop of Header (inner
+  // loops may go round) when both run: a way from B to A that does not
+  // come back to that header. Named barriers and mbarrier operations are in
+  // no inner loop, so one of the two runs at most once in the iteration.
   unsigned BA = F.blockOf(A), BB = F.blockOf(B);
   if (BA == BB && A > B)
     return true;
-  unsigned Header =
-      Named.Loop == NoNode ? NoNode : F.loops().loops()[Named.Loop].Header;
-  std::vector<char> &Seen = PassReach[BB];
+  std::vector<char> &Seen = PassReach[{BB, Header}];
   if (Seen.empty()) {
     Seen.assign(F.blocks().size(), 0);
     std::vector<unsigned> Work;

@@ -825,7 +825,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
   // Without addresses the question is whether two such threads run both
   // places at once: the same for every pair of accesses at those places.
   std::vector<uint64_t> Key;
-  if (!WithAddress && !ClusterPair && !SyncFacts &&
+  if (!WithAddress && !ClusterPair && !SyncFacts && !PhaseMode &&
       NamedMode == NamedRegion::Off) {
     Key = placeKey(X.Item, PcX, BI, Unordered);
     std::vector<uint64_t> KY = placeKey(Y.Item, PcY, BI, Unordered);
@@ -893,6 +893,8 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
       Q.push_back(unsynchronised(Enc, I, J, Rel));
     if (NamedMode != NamedRegion::Off && Rel != Relation::OtherBlocks)
       Q.push_back(namedUnordered(Enc, I, J));
+    if (PhaseMode)
+      Q.push_back(phaseUnordered(Enc, I, J));
     return Q;
   };
   Solved Sv = solve(Build);
@@ -1101,6 +1103,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
   };
   std::vector<Outcome> Outs = Queries();
   namedRefine(Outs, Queries);
+  phaseRefine(Outs, I, J, Affine);
   // Combine: a race if any, else unknown if any, else safe.
   const Outcome *Race = nullptr, *Unk = nullptr;
   for (const Outcome &Oc : Outs) {
