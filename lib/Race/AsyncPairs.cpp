@@ -6,8 +6,9 @@
 // of the destination after a __syncthreads() that follows the issue may
 // still race with the copy. A pair that the intervals would call safe is
 // therefore asked again without them; if the two accesses can then meet,
-// the pair is unknown, naming the copy and what completes it (mbarrier
-// phases and copy groups are not followed), never safe. A pair that the
+// the pair is asked with the routes of mbarrier phases, copy groups and
+// barriers (Mbarriers.cpp): safe when one orders them, else unknown,
+// naming the copy and what completes it, never safe. A pair that the
 // intervals call a race is one only if it stays one with the copy's waits
 // (mbarrier.try_wait, cp.async.wait_group, ...) taken as barriers too:
 // the other thread then reaches its access with no wait since the issue.
@@ -40,8 +41,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
     return Oc;
   std::string Why = fmt::format(
       "the asynchronous copy at {} completes on {}: a barrier after its "
-      "issue does not order the copy, and the analysis does not follow "
-      "what completes it",
+      "issue does not order the copy",
       whereText(C->Item), ir::asyncCompletionText(F, *C));
   if (Oc.V == Verdict::Race) {
     // Both in one interval of the issue: a race unless one of the copy's

@@ -286,6 +286,8 @@ private:
   bool phased() const;
   void buildPhases();
   bool phaseInits(const std::vector<unsigned> &Inits);
+  /// The waits, grouped in sites, and their success edges.
+  bool phaseWaitSites(const std::vector<unsigned> &Waits);
   /// Whether B's facts are unsatisfiable; else Why is What (and why the
   /// solver gave up).
   bool phaseProved(const Builder &B, std::string &Why, const std::string &What);

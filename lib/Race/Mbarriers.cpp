@@ -323,11 +323,97 @@ struct Checker::PhaseCtx {
   /// The routes from thread S's access SA to thread D's access DA (Items
   /// indices).
   Expr route(unsigned S, unsigned SA, unsigned D, unsigned DA);
+  /// The thread whose arrivals count for thread 0's waits: the one
+  /// arriving thread (count 1), at thread 0's iteration, or thread 0.
+  unsigned arriver(std::vector<Expr> &Q) {
+    if (!C.Phases.One)
+      return 0;
+    unsigned R = ArriverThread;
+    for (unsigned D = 0; D < 3; ++D) {
+      Q.push_back(Enc.tid(R, D).eq(Expr::mkInt(C.Phases.Arriver[D])));
+      Q.push_back(Enc.ctaid(R, D).eq(Enc.ctaid(0, D)));
+      Q.push_back(Enc.idFacts(R, D));
+    }
+    if (C.Phases.Loop != NoNode)
+      Q.push_back(Enc.iter(R, C.Phases.Loop).eq(Enc.iter(0, C.Phases.Loop)));
+    Q.push_back(C.uniformItersBefore(Enc, 0, R, {}, C.Phases.Loop));
+    return R;
+  }
   std::vector<Expr> finish(std::vector<Expr> Q) {
     Q.insert(Q.end(), Defs.begin(), Defs.end());
     return Q;
   }
 };
+
+bool Checker::phaseWaitSites(const std::vector<unsigned> &Waits) {
+  std::vector<PhaseOp> &Ops = Phases.Ops;
+  auto Fail = [&](unsigned Item, const std::string &What) {
+    Phases.Why = fmt::format("{} at {}: {}",
+                             ptx::printInstruction(F.inst(Item)),
+                             whereText(Item), What);
+    return false;
+  };
+  auto Add = [&](unsigned Item) -> PhaseOp & {
+    PhaseOp P;
+    P.K = PhaseOp::Wait;
+    P.Items = {Item};
+    Ops.push_back(P);
+    return Ops.back();
+  };
+  // Wait sites: the waits on one barrier with one token or parity (nvcc
+  // peels the first try of a spin loop).
+  for (unsigned W : Waits) {
+    const ptx::Instruction &I = F.inst(W);
+    if (I.Ops.size() < 3)
+      return Fail(W, "a wait without a token or parity operand");
+    ExprId Obj = TV.operand(W, 1), Arg = TV.operand(W, 2);
+    bool Parity = I.hasMod(".parity");
+    PhaseOp *Site = nullptr;
+    for (PhaseOp &P : Ops)
+      if (P.K == PhaseOp::Wait && P.Obj == Obj &&
+          (Parity ? P.Parity == Arg : P.Parity == NoExpr && P.Token >= 0 &&
+                                          TV.operand(P.Items[0], 2) == Arg))
+        Site = &P;
+    if (!Site) {
+      Site = &Add(W);
+      Site->Obj = Obj;
+      Site->Acquire = !I.hasMod(".relaxed");
+      if (Parity) {
+        Site->Parity = Arg;
+      } else {
+        for (unsigned A = 0; A < Ops.size(); ++A) {
+          const PhaseOp &P = Ops[A];
+          if (!P.regular() || F.inst(P.Items[0]).Ops[0].Name == "_")
+            continue;
+          unsigned R = TV.regOf(P.Items[0], F.inst(P.Items[0]).Ops[0].Name);
+          if (R != NoNode && TV.defined(P.Items[0], R) == Arg)
+            Site->Token = static_cast<int>(A);
+        }
+        if (Site->Token < 0)
+          return Fail(W, "a wait on a token that no arrive of the kernel "
+                         "returns as it is");
+      }
+    } else {
+      Site->Items.push_back(W);
+    }
+    // Its success edges: taken only when this try succeeded.
+    unsigned R = TV.regOf(W, I.Ops[0].Name);
+    if (R == NoNode)
+      return Fail(W, "a wait whose result is not a predicate register");
+    ExprId Done = TV.defined(W, R);
+    unsigned BW = F.blockOf(W);
+    for (unsigned S : F.cfg().succs(BW)) {
+      ExprId Edge = TV.edgeCond(BW, S);
+      Solved Sv = solve([&](Encoder &Enc) {
+        Frame F0{0, NoNode};
+        return std::vector<Expr>{Enc.encode(F0, Edge), !Enc.encode(F0, Done)};
+      });
+      if (Sv.Res.isUnsat())
+        Site->Success.emplace_back(BW, S);
+    }
+  }
+  return true;
+}
 
 void Checker::buildPhases() {
   Phases.Built = true;
@@ -420,58 +506,8 @@ void Checker::buildPhases() {
   for (const ir::Barrier &B : Bars)
     if (B.Kind == ir::BarrierKind::CTA && !countedBarrier(B.Item))
       Add(PhaseOp::CtaBarrier, B.Item);
-  // Wait sites: the waits on one barrier with one token or parity (nvcc
-  // peels the first try of a spin loop).
-  for (unsigned W : Waits) {
-    const ptx::Instruction &I = F.inst(W);
-    if (I.Ops.size() < 3)
-      return Fail(W, "a wait without a token or parity operand");
-    ExprId Obj = TV.operand(W, 1), Arg = TV.operand(W, 2);
-    bool Parity = I.hasMod(".parity");
-    PhaseOp *Site = nullptr;
-    for (PhaseOp &P : Ops)
-      if (P.K == PhaseOp::Wait && P.Obj == Obj &&
-          (Parity ? P.Parity == Arg : P.Parity == NoExpr && P.Token >= 0 &&
-                                          TV.operand(P.Items[0], 2) == Arg))
-        Site = &P;
-    if (!Site) {
-      Site = &Add(PhaseOp::Wait, W);
-      Site->Obj = Obj;
-      Site->Acquire = !I.hasMod(".relaxed");
-      if (Parity) {
-        Site->Parity = Arg;
-      } else {
-        for (unsigned A = 0; A < Ops.size(); ++A) {
-          const PhaseOp &P = Ops[A];
-          if (!P.regular() || F.inst(P.Items[0]).Ops[0].Name == "_")
-            continue;
-          unsigned R = TV.regOf(P.Items[0], F.inst(P.Items[0]).Ops[0].Name);
-          if (R != NoNode && TV.defined(P.Items[0], R) == Arg)
-            Site->Token = static_cast<int>(A);
-        }
-        if (Site->Token < 0)
-          return Fail(W, "a wait on a token that no arrive of the kernel "
-                         "returns as it is");
-      }
-    } else {
-      Site->Items.push_back(W);
-    }
-    // Its success edges: taken only when this try succeeded.
-    unsigned R = TV.regOf(W, I.Ops[0].Name);
-    if (R == NoNode)
-      return Fail(W, "a wait whose result is not a predicate register");
-    ExprId Done = TV.defined(W, R);
-    unsigned BW = F.blockOf(W);
-    for (unsigned S : F.cfg().succs(BW)) {
-      ExprId Edge = TV.edgeCond(BW, S);
-      Solved Sv = solve([&](Encoder &Enc) {
-        Frame F0{0, NoNode};
-        return std::vector<Expr>{Enc.encode(F0, Edge), !Enc.encode(F0, Done)};
-      });
-      if (Sv.Res.isUnsat())
-        Site->Success.emplace_back(BW, S);
-    }
-  }
+  if (!phaseWaitSites(Waits))
+    return;
   // The loop that holds them, and where each is.
   const auto &Loops = F.loops().loops();
   for (PhaseOp &P : Ops) {
@@ -696,16 +732,7 @@ bool Checker::phaseSearch() {
         PhaseCtx X(*this, Enc);
         PhaseCtx::Inst Wi = X.at(W, 0, false, 0);
         std::vector<Expr> Q = {Wi.Runs};
-        unsigned R = 0;
-        if (Phases.One) {
-          R = ArriverThread;
-          for (unsigned D = 0; D < 3; ++D) {
-            Q.push_back(Enc.tid(R, D).eq(Expr::mkInt(Phases.Arriver[D])));
-            Q.push_back(Enc.ctaid(R, D).eq(Enc.ctaid(0, D)));
-          }
-          if (Phases.Loop != NoNode)
-            Q.push_back(Enc.iter(R, Phases.Loop).eq(Enc.iter(0, Phases.Loop)));
-        }
+        unsigned R = X.arriver(Q);
         for (const PhaseOp &A : Phases.Ops)
           if (A.regular()) {
             PhaseCtx::Inst Ai = X.atSlot(A, R, Wi, false, 0);
@@ -753,7 +780,7 @@ bool Checker::phaseSearch() {
     if (First.empty())
       First = W;
   }
-  Phases.Why = "the phases of the mbarriers are not matched: " + First;
+  Phases.Why = First;
   return false;
 }
 
@@ -792,49 +819,49 @@ bool Checker::phaseObligations(std::string &Why) {
                         phaseText(W), phaseText(A))))
       return false;
   }
+  // An op of thread 0 with a partner of the same thread at its slot, on
+  // its barrier, after it (or before it).
+  auto Partnered = [&](const PhaseOp &P,
+                       const std::function<bool(const PhaseOp &)> &Fits,
+                       bool After, const std::string &What) {
+    return Prove(
+        [&](PhaseCtx &X) {
+          Inst I = X.at(P, 0, false, 0);
+          std::vector<Expr> Q = {I.Runs};
+          for (const PhaseOp &B : Ops)
+            if (Fits(B)) {
+              Inst Bi = X.atSlot(B, 0, I, false, 0);
+              Expr Order = After ? X.after(Bi.J, B.Items[0], I.J, P.Items[0])
+                                 : X.after(I.J, P.Items[0], Bi.J, B.Items[0]);
+              Q.push_back(!(Bi.Runs && Bi.Extra && X.sameObj(Bi, I) && Order));
+            }
+          return Q;
+        },
+        What);
+  };
   // cp.async.mbarrier.arrive: its thread arrives at the same slot after it.
-  for (const PhaseOp &AA : Ops) {
-    if (AA.K != PhaseOp::AsyncArrive)
-      continue;
-    if (!Prove(
-            [&](PhaseCtx &X) {
-              Inst I = X.at(AA, 0, false, 0);
-              std::vector<Expr> Q = {I.Runs};
-              for (const PhaseOp &B : Ops)
-                if (B.regular()) {
-                  Inst Bi = X.atSlot(B, 0, I, false, 0);
-                  Q.push_back(!(Bi.Runs && Bi.Extra && X.sameObj(Bi, I) &&
-                                X.after(Bi.J, B.Items[0], I.J, AA.Items[0])));
-                }
-              return Q;
-            },
-            fmt::format("no arrival of the same thread on the barrier follows "
-                        "{} in its phase",
+  for (const PhaseOp &AA : Ops)
+    if (AA.K == PhaseOp::AsyncArrive &&
+        !Partnered(
+            AA, [](const PhaseOp &B) { return B.regular(); }, true,
+            fmt::format("no arrival of the same thread on the barrier "
+                        "follows {} in its phase",
                         phaseText(AA))))
       return false;
-  }
   // A complete_tx copy: after its thread's expect_tx of at least its size
   // at its slot, and the only such copy of the thread there.
   for (const PhaseOp &C : Ops) {
     if (C.K != PhaseOp::TxCopy)
       continue;
     Phases.AssumedBox |= C.Bytes < 0;
-    if (!Prove(
-            [&](PhaseCtx &X) {
-              Inst I = X.at(C, 0, false, 0);
-              std::vector<Expr> Q = {I.Runs};
-              for (const PhaseOp &T : Ops)
-                if (T.K == PhaseOp::TxArrive && T.Bytes >= 0 &&
-                    (C.Bytes < 0 || T.Bytes >= C.Bytes)) {
-                  Inst Ti = X.atSlot(T, 0, I, false, 0);
-                  Q.push_back(!(Ti.Runs && Ti.Extra && X.sameObj(Ti, I) &&
-                                X.after(I.J, C.Items[0], Ti.J, T.Items[0])));
-                }
-              return Q;
-            },
-            fmt::format("{} follows no expect_tx of its thread in its phase "
-                        "that announces its bytes",
-                        phaseText(C))))
+    auto Covers = [&](const PhaseOp &T) {
+      return T.K == PhaseOp::TxArrive && T.Bytes >= 0 &&
+             (C.Bytes < 0 || T.Bytes >= C.Bytes);
+    };
+    if (!Partnered(C, Covers, false,
+                   fmt::format("{} follows no expect_tx of its thread in its "
+                               "phase that announces its bytes",
+                               phaseText(C))))
       return false;
     for (const PhaseOp &C2 : Ops) {
       if (C2.K != PhaseOp::TxCopy || &C2 == &C)
@@ -943,18 +970,7 @@ bool Checker::phaseParity(const PhaseOp &W, std::string &Why) {
         PhaseCtx X(*this, Enc);
         Inst Wi = X.at(W, 0, false, 0);
         std::vector<Expr> Q = {Wi.Runs};
-        unsigned R = 0;
-        if (Phases.One) {
-          R = ArriverThread;
-          for (unsigned D = 0; D < 3; ++D) {
-            Q.push_back(Enc.tid(R, D).eq(Expr::mkInt(Phases.Arriver[D])));
-            Q.push_back(Enc.ctaid(R, D).eq(Enc.ctaid(0, D)));
-            Q.push_back(Enc.idFacts(R, D));
-          }
-          if (Phases.Loop != NoNode)
-            Q.push_back(Enc.iter(R, Phases.Loop).eq(Enc.iter(0, Phases.Loop)));
-          Q.push_back(uniformItersBefore(Enc, 0, R, {}, Phases.Loop));
-        }
+        unsigned R = X.arriver(Q);
         // Earlier waits, latest first.
         struct Prev {
           Inst I;
@@ -1058,8 +1074,13 @@ Expr Checker::PhaseCtx::route(unsigned S, unsigned SA, unsigned D,
     if (C.allPathsPass(SI, Rel, Fence))
       return true;
     for (unsigned A : Acq)
-      if (!C.allPathsPass(A, DI, Fence))
+      if (!C.allPathsPass(A, DI, Fence)) {
+        C.PhaseFenceWhy = fmt::format(
+            "no fence.proxy.async between the write at {} and the "
+            "asynchronous copy at {}",
+            C.whereText(SI), C.whereText(DI));
         return false;
+      }
     return true;
   };
   struct Release {
@@ -1160,13 +1181,8 @@ Expr Checker::PhaseCtx::route(unsigned S, unsigned SA, unsigned D,
   for (const Release &R : Rels) {
     const PhaseOp &P = *R.I.P;
     if (P.K == PhaseOp::CtaBarrier) {
-      if (!Fenced(P.Items[0], {P.Items[0]})) {
-        C.PhaseFenceWhy = fmt::format(
-            "no fence.proxy.async between the write at {} and the "
-            "asynchronous copy at {}",
-            C.whereText(SI), C.whereText(DI));
+      if (!Fenced(P.Items[0], {P.Items[0]}))
         continue;
-      }
       bool Same = C.afterInPass(DI, P.Items[0], Header) &&
                   !C.afterInPass(P.Items[0], DI, Header) &&
                   C.phaseSegment(DI) == C.phaseSegment(P.Items[0]);
@@ -1179,13 +1195,8 @@ Expr Checker::PhaseCtx::route(unsigned S, unsigned SA, unsigned D,
     for (const PhaseOp &G : Ops) {
       if (G.K != PhaseOp::Wait || !G.Acquire)
         continue;
-      if (!Fenced(P.Items[0], G.Items)) {
-        C.PhaseFenceWhy = fmt::format(
-            "no fence.proxy.async between the write at {} and the "
-            "asynchronous copy at {}",
-            C.whereText(SI), C.whereText(DI));
+      if (!Fenced(P.Items[0], G.Items))
         continue;
-      }
       for (int K = 0; K >= (G.Pro ? 0 : -Span); --K) {
         Inst Gi = at(G, D, DAbs, DAbs ? K + 1 : K);
         Routes.push_back(R.Cond &&
