@@ -294,7 +294,9 @@ private:
   bool phaseSearch();
   /// Whether the model's obligations hold for the offsets set; else why.
   bool phaseObligations(std::string &Why);
-  bool phaseParity(const PhaseOp &W, std::string &Why);
+  /// A parity wait's parity is its phase's (earlier waits looked for in
+  /// the last Reach iterations).
+  bool phaseParity(const PhaseOp &W, int Reach, std::string &Why);
   std::string phaseText(const PhaseOp &P) const;
   /// Where an item is: 0 before the loop, 1 in it, 2 elsewhere.
   int phaseSegment(unsigned Item);

@@ -921,7 +921,10 @@ bool Checker::phaseObligations(std::string &Why) {
                           "order, in one thread",
                           phaseText(A), phaseText(B))))
         return false;
-      if (!Prove(
+      // The waits of the next iteration first (most kernels), then of a
+      // few.
+      auto Waited = [&](int Reach) {
+        return Prove(
               [&](PhaseCtx &X) {
                 Inst I = X.at(A, 0, false, 0), Bi = X.anywhere(B, 0);
                 std::vector<Expr> Q = {
@@ -931,8 +934,8 @@ bool Checker::phaseObligations(std::string &Why) {
                 for (const PhaseOp &G : Ops) {
                   if (G.K != PhaseOp::Wait)
                     continue;
-                  for (int D = 0; D <= (G.Pro ? 0 : Window); ++D) {
-                    Inst Gi = X.at(G, 0, A.Pro, A.Pro ? D + 0 : D);
+                  for (int D = 0; D <= (G.Pro ? 0 : Reach); ++D) {
+                    Inst Gi = X.at(G, 0, A.Pro, A.Pro ? D + 1 : D);
                     Q.push_back(!(X.passed(Gi, I.J, A.Items[0], Bi.J,
                                            B.Items[0]) &&
                                   X.sameObj(Gi, I) && Gi.Slot.ge(I.Slot)));
@@ -942,22 +945,25 @@ bool Checker::phaseObligations(std::string &Why) {
               },
               fmt::format("after {}, its thread may arrive again ({}) without "
                           "waiting for the phase",
-                          phaseText(A), phaseText(B))))
+                          phaseText(A), phaseText(B)));
+      };
+      if (!Waited(1) && !Waited(Window))
         return false;
     }
   }
   for (const PhaseOp &W : Ops)
-    if (W.K == PhaseOp::Wait && W.Parity != NoExpr && !phaseParity(W, Why))
+    if (W.K == PhaseOp::Wait && W.Parity != NoExpr &&
+        !phaseParity(W, 2, Why) && !phaseParity(W, Window, Why))
       return false;
   return true;
 }
 
-bool Checker::phaseParity(const PhaseOp &W, std::string &Why) {
+bool Checker::phaseParity(const PhaseOp &W, int Reach, std::string &Why) {
   using Inst = PhaseCtx::Inst;
   // The thread's latest parity wait on the barrier before this one (in the
-  // last Window iterations, or before the loop): at most one slot with
+  // last Reach iterations, or before the loop): at most one slot with
   // arrivals lies between the two, and the parity flips exactly when one
-  // does. With none, a wait within the first Window iterations has parity
+  // does. With none, a wait within the first Reach iterations has parity
   // 0 and no arrival before its slot.
   std::vector<const PhaseOp *> Sites;
   for (const PhaseOp &P : Phases.Ops)
@@ -977,7 +983,7 @@ bool Checker::phaseParity(const PhaseOp &W, std::string &Why) {
           int D;
         };
         std::vector<Prev> Prevs;
-        for (int D = 0; D >= -Window; --D)
+        for (int D = 0; D >= -Reach; --D)
           for (const PhaseOp *C : Sites) {
             if (C->Pro || (D == 0 && C == &W))
               continue;
@@ -985,7 +991,7 @@ bool Checker::phaseParity(const PhaseOp &W, std::string &Why) {
           }
         for (const PhaseOp *C : Sites)
           if (C->Pro && C != &W)
-            Prevs.push_back({X.at(*C, 0, true, 0), -Window - 1});
+            Prevs.push_back({X.at(*C, 0, true, 0), -Reach - 1});
         std::stable_sort(Prevs.begin(), Prevs.end(),
                          [&](const Prev &A, const Prev &B) {
                            if (A.D != B.D)
@@ -1007,7 +1013,7 @@ bool Checker::phaseParity(const PhaseOp &W, std::string &Why) {
             Arr.push_back(X.at(A, R, true, 0));
             continue;
           }
-          for (int D = -Window - MaxPhaseOffset; D <= MaxPhaseOffset; ++D)
+          for (int D = -Reach - MaxPhaseOffset; D <= MaxPhaseOffset; ++D)
             Arr.push_back(X.at(A, R, W.Pro, W.Pro ? D + 1 : D));
         }
         auto Used = [&](const Expr &Lo, bool HasLo) {
@@ -1033,7 +1039,7 @@ bool Checker::phaseParity(const PhaseOp &W, std::string &Why) {
           Later.push_back(!Defined[K]);
         }
         Expr Early = W.Pro ? Expr::mkBool(true)
-                           : Wi.J.le(Expr::mkInt(Window));
+                           : Wi.J.le(Expr::mkInt(Reach));
         Bad.push_back(Expr::mkAnd(Later) &&
                       (!Early || Used(Zero, false).gt(Zero) ||
                        !PW.mod(Two).eq(Zero)));
