@@ -360,6 +360,10 @@ KernelReport Checker::run() {
     else if (Named.Ok && countedBarrier(Bar.Item))
       B.Reason = "a named barrier: orders the accesses of the threads that "
                  "meet in one of its generations (not checked for divergence)";
+    else if (F.inst(Bar.Item).Op == ptx::Opcode::Mbarrier)
+      B.Reason = "an mbarrier operation: orders the threads of its phases "
+                 "(followed as phases, not as barrier intervals; not checked "
+                 "for divergence)";
     else
       B.Reason = Bar.Kind == ir::BarrierKind::Warp
                      ? "warp barriers are not checked for divergence"
