@@ -41,6 +41,9 @@ struct GEvent {
 /// The test, before it is written as PTX.
 struct GTest {
   std::vector<std::vector<GEvent>> Threads;
+  /// Per thread, the synchronisation edge (Mbar, Tx, Cbar) that enters it
+  /// before its first event and the one that leaves it after its last.
+  std::vector<const Edge *> In, Out;
   /// Per thread, its warp, CTA and cluster (ids; equal ids share the unit).
   std::vector<std::array<int, 3>> Units;
   bool ClusterNodes = false;
@@ -67,7 +70,7 @@ std::string locName(int L) {
 }
 
 char accessCode(const Access &A) {
-  static const char Codes[] = "wvraltx";
+  static const char Codes[] = "wvraltb";
   return Codes[A.K];
 }
 
@@ -102,6 +105,8 @@ std::string keyOf(const GTest &G) {
     std::string S = G.ClusterNodes ? "C" : "N";
     for (size_t T : Perm) {
       S += '[';
+      for (const Edge *X : {G.In[T], G.Out[T]})
+        S += (X ? printEdge(*X) : "") + "|";
       for (unsigned U = 0; U != 3; ++U) {
         auto It = UnitMap[U].try_emplace(G.Units[T][U],
                                          int(UnitMap[U].size())).first;
@@ -183,13 +188,34 @@ std::string scopeMod(Scope S) {
   return "";
 }
 
+/// Locations a test needs beside the cycle's: mbarriers and the other end
+/// of bulk copies.
+struct ExtraLoc {
+  std::string Name;
+  bool Shared = false;
+  int Init = 0; ///< For an mbarrier, the arrivals it expects.
+};
+
+/// What a thread does for the synchronisation edges at its ends.
+struct SyncEnds {
+  const Edge *In = nullptr, *Out = nullptr;
+  std::string InBar;  ///< The mbarrier of this thread's CTA it waits on.
+  std::string OutBar; ///< The mbarrier it arrives or completes on.
+  int OutRank = -1;   ///< OutBar's CTA's rank when another CTA's, else -1.
+};
+
 /// Registers of one thread, numbered in order of first use.
 class ThreadWriter {
 public:
   /// \p Remote: the locations this thread reaches in another CTA's shared
-  /// memory, with that CTA's rank in the cluster.
-  ThreadWriter(int Tid, litmus::Test &T, std::map<int, int> Remote = {})
-      : Tid(Tid), T(T), Remote(std::move(Remote)) {}
+  /// memory, with that CTA's rank in the cluster. \p Shared: per location,
+  /// whether it is in shared memory. \p Extras receives the locations the
+  /// thread's bulk copies need.
+  ThreadWriter(int Tid, litmus::Test &T, std::map<int, int> Remote,
+               const std::vector<bool> &Shared, SyncEnds Ends,
+               std::vector<ExtraLoc> &Extras)
+      : Tid(Tid), T(T), Remote(std::move(Remote)), Shared(Shared),
+        Ends(std::move(Ends)), Extras(Extras) {}
 
   std::string newReg(ptx::Type Ty, int Loc = -1) {
     std::string Name = fmt::format("r{}", NumRegs++);
@@ -215,13 +241,17 @@ public:
     auto R = Remote.find(Loc);
     if (R == Remote.end())
       return AddrRegs[Loc] = newReg(B64, Loc);
-    // Another CTA's shared memory: its address from mapa.
+    return AddrRegs[Loc] = mapa(locName(Loc), R->second);
+  }
+
+  /// Another CTA's shared memory: the address of \p Name there, from mapa.
+  std::string mapa(const std::string &Name, int Rank) {
     std::string Reg = newReg(B32);
     ptx::Operand X;
     X.K = ptx::Operand::Symbol;
-    X.Name = locName(Loc);
-    emit(inst("mapa", {".shared::cluster", ".u32"}, {reg(Reg), X, imm(R->second)}));
-    return AddrRegs[Loc] = Reg;
+    X.Name = Name;
+    emit(inst("mapa", {".shared::cluster", ".u32"}, {reg(Reg), X, imm(Rank)}));
+    return Reg;
   }
 
   void emit(ptx::Instruction I) {
@@ -238,10 +268,17 @@ public:
   /// (empty for writes).
   std::vector<std::string> write(const std::vector<GEvent> &Events) {
     std::vector<std::string> Dst(Events.size());
+    if (Ends.In)
+      syncIn(*Ends.In);
     for (size_t I = 0; I != Events.size(); ++I) {
       const GEvent &E = Events[I];
       const Edge *Prev = I ? Events[I - 1].Next : nullptr;
-      std::string Addr = addrReg(E.Loc);
+      bool AsyncStore =
+          I + 1 == Events.size() && Ends.Out && Ends.Out->K == Edge::Tx;
+      // A bulk copy names its locations (no address register).
+      std::string Addr = E.A.K == Access::Bulk && !AsyncStore
+                             ? std::string()
+                             : addrReg(E.Loc);
       ptx::Operand Val = imm(E.WVal);
       if (Prev && Prev->K == Edge::Fenced) {
         const Fence &F = *Prev->F;
@@ -257,7 +294,8 @@ public:
           emit(inst("fence", {".acq_rel", scopeMod(F.Sc)}, {}));
           break;
         case litmus::FenceKind::Proxy:
-          break; // cycles have no proxy fences (gen::parseFence reads none)
+          emit(inst("fence", {".proxy", ".async"}, {}));
+          break;
         }
       } else if (Prev && (Prev->K == Edge::DpAddr || Prev->K == Edge::DpData)) {
         // A false dependency, as in the thesis: and with 0.
@@ -283,14 +321,151 @@ public:
         emit(std::move(Bra));
         PendingLabel = L;
       }
-      emitAccess(E, Addr, Val, Dst[I]);
+      if (AsyncStore)
+        asyncStore(*Ends.Out, Addr, Val);
+      else if (E.A.K == Access::Bulk)
+        bulkAccess(E, Dst[I]);
+      else
+        emitAccess(E, Addr, Val, Dst[I]);
     }
+    if (Ends.Out && Ends.Out->K != Edge::Tx)
+      syncOut(*Ends.Out);
     return Dst;
   }
 
   std::vector<ptx::Statement> Code;
+  /// The predicates of the waits of synchronisation edges: the condition
+  /// asks each to be 1 (the wait saw the phase complete).
+  std::vector<std::string> WaitPreds;
 
 private:
+  /// Waits on \p Bar for the phase of parity 0: once, or until it
+  /// completes. Returns the predicate.
+  std::string wait(const std::string &Bar, const Sync &Y) {
+    std::string P = newReg(Pred);
+    std::string L;
+    if (Y.Loop) {
+      L = fmt::format("L{}", NumLabels++);
+      PendingLabel = L;
+    }
+    emit(inst("mbarrier",
+              {Y.TestWait ? ".test_wait" : ".try_wait", ".parity",
+               Y.AcqWait ? ".acquire" : ".relaxed", scopeMod(Y.Sc),
+               ".shared::cta", ".b64"},
+              {reg(P), addrOf(Bar), imm(0)}));
+    if (Y.Loop) {
+      ptx::Instruction Bra = inst("bra", {}, {label(L)});
+      Bra.G = ptx::Guard{P, true, {}};
+      emit(std::move(Bra));
+    }
+    return P;
+  }
+
+  void clusterBarrier(const Sync &Y) {
+    std::vector<std::string> Mods = {".cluster", ".arrive"};
+    if (!Y.RelArrive)
+      Mods.push_back(".relaxed");
+    emit(inst("barrier", Mods, {}));
+    emit(inst("barrier", {".cluster", ".wait"}, {}));
+  }
+
+  void syncIn(const Edge &X) {
+    switch (X.K) {
+    case Edge::Tx:
+      // This thread's own arrival announces the async store's 4 bytes.
+      emit(inst("mbarrier",
+                {".arrive", ".expect_tx", ".relaxed", scopeMod(X.S.Sc),
+                 ".shared::cta", ".b64"},
+                {reg("_"), addrOf(Ends.InBar), imm(4)}));
+      [[fallthrough]];
+    case Edge::Mbar: WaitPreds.push_back(wait(Ends.InBar, X.S)); break;
+    case Edge::Cbar: clusterBarrier(X.S); break;
+    default: break;
+    }
+  }
+
+  void syncOut(const Edge &X) {
+    if (X.K == Edge::Cbar) {
+      clusterBarrier(X.S);
+      return;
+    }
+    bool Far = Ends.OutRank >= 0;
+    std::string Bar = Far ? mapa(Ends.OutBar, Ends.OutRank) : Ends.OutBar;
+    emit(inst("mbarrier",
+              {".arrive", X.S.RelArrive ? ".release" : ".relaxed",
+               scopeMod(X.S.Sc), Far ? ".shared::cluster" : ".shared::cta",
+               ".b64"},
+              {reg("_"), addrOf(Bar)}));
+  }
+
+  /// The write of a Tx edge: st.async (red.async.add of 1, which gives the
+  /// write's rank from its predecessor's) completing on the reader's
+  /// mbarrier.
+  void asyncStore(const Edge &X, const std::string &Addr,
+                  const ptx::Operand &Val) {
+    std::string Bar = mapa(Ends.OutBar, Ends.OutRank);
+    if (X.S.Red)
+      emit(inst("red",
+                {".async", ".relaxed", ".cluster", ".shared::cluster",
+                 ".mbarrier::complete_tx::bytes", ".add", ".u32"},
+                {addrOf(Addr), imm(1), addrOf(Bar)}));
+    else
+      emit(inst("st",
+                {".async", ".shared::cluster", ".mbarrier::complete_tx::bytes",
+                 ".b32"},
+                {addrOf(Addr), Val, addrOf(Bar)}));
+  }
+
+  std::string extra(bool InShared, int Init) {
+    std::string Name = fmt::format("{}{}", InShared ? "s" : "g", Extras.size());
+    Extras.push_back({Name, InShared, Init});
+    return Name;
+  }
+
+  /// A bulk copy into shared memory from global \p Src, completing on a
+  /// fresh mbarrier that the thread then waits for until it completes.
+  void copyToShared(const std::string &Dst, const std::string &Src) {
+    std::string Bar = fmt::format("m{}", Extras.size());
+    Extras.push_back({Bar, true, 1});
+    emit(inst("mbarrier",
+              {".arrive", ".expect_tx", ".relaxed", ".cta", ".shared::cta",
+               ".b64"},
+              {reg("_"), addrOf(Bar), imm(16)}));
+    emit(inst("cp", {".async", ".bulk", ".shared::cluster", ".global",
+                     ".mbarrier::complete_tx::bytes"},
+              {addrOf(Dst), addrOf(Src), imm(16), addrOf(Bar)}));
+    Sync Y;
+    Y.Loop = true;
+    wait(Bar, Y);
+  }
+
+  /// A bulk copy from shared \p Src to global memory, waited for.
+  void copyToGlobal(const std::string &Dst, const std::string &Src) {
+    emit(inst("cp", {".async", ".bulk", ".global", ".shared::cta",
+                     ".bulk_group"},
+              {addrOf(Dst), addrOf(Src), imm(16)}));
+    emit(inst("cp", {".async", ".bulk", ".commit_group"}, {}));
+    emit(inst("cp", {".async", ".bulk", ".wait_group"}, {imm(0)}));
+  }
+
+  /// An access in the async proxy: a bulk copy of the location to (a read)
+  /// or from (a write, of a location holding the value) another location,
+  /// waited for; a read then reads the copy.
+  void bulkAccess(const GEvent &E, std::string &Dst) {
+    std::string X = locName(E.Loc);
+    bool Sh = Shared[E.Loc];
+    if (E.D == Dir::W) {
+      std::string Src = extra(!Sh, E.WVal);
+      Sh ? copyToShared(X, Src) : copyToGlobal(X, Src);
+      return;
+    }
+    std::string Copy = extra(!Sh, 0);
+    Sh ? copyToGlobal(Copy, X) : copyToShared(Copy, X);
+    Dst = newReg(S32);
+    emit(inst("ld", {Sh ? ".cg" : ".shared", ".s32"},
+              {reg(Dst), addrOf(Copy)}));
+  }
+
   void emitAccess(const GEvent &E, const std::string &Addr,
                   const ptx::Operand &Val, std::string &Dst) {
     std::vector<std::string> Mods;
@@ -302,6 +477,7 @@ private:
         Mods = {".cg"};
       break;
     case Access::Volatile: Mods = {".volatile"}; break;
+    case Access::Bulk: break; // bulkAccess writes these
     case Access::Relaxed: Mods = {".relaxed", scopeMod(E.A.Sc)}; break;
     case Access::Acquire: Mods = {".acquire", scopeMod(E.A.Sc)}; break;
     case Access::Release: Mods = {".release", scopeMod(E.A.Sc)}; break;
@@ -353,6 +529,9 @@ private:
   std::string PendingLabel;
   std::map<int, std::string> AddrRegs;
   std::map<int, int> Remote;
+  const std::vector<bool> &Shared;
+  SyncEnds Ends;
+  std::vector<ExtraLoc> &Extras;
 };
 
 litmus::ScopeNode node(litmus::ScopeLevel L) {
@@ -413,54 +592,77 @@ litmus::Test writeTest(const GTest &G, const std::string &Name,
   T.Comments = {Comment};
   std::vector<std::vector<ptx::Statement>> Code;
   std::vector<litmus::CondExpr> Atoms;
-  for (size_t Tid = 0; Tid != G.Threads.size(); ++Tid) {
+  std::vector<ExtraLoc> Extras;
+  size_t NT = G.Threads.size();
+  auto Eq = [](litmus::StateRef Ref, int64_t V) {
+    litmus::CondExpr C;
+    C.K = litmus::CondExpr::Eq;
+    C.Lhs = litmus::CondTerm::ref(std::move(Ref));
+    litmus::ValueExpr Val;
+    Val.Int = V;
+    C.Rhs = litmus::CondTerm::value(Val);
+    return C;
+  };
+  for (size_t Tid = 0; Tid != NT; ++Tid) {
     std::map<int, int> Remote;
     for (int L = 0; L != G.NumLocs; ++L)
       if (G.HomeRank[L] >= 0 && G.HomeRank[L] != G.RankOf[Tid])
         Remote[L] = G.HomeRank[L];
-    ThreadWriter W(int(Tid), T, std::move(Remote));
+    // The mbarrier of a Mbar or Tx edge lives in the waiter's CTA (the
+    // next thread of the cycle).
+    SyncEnds Ends;
+    Ends.In = G.In[Tid];
+    Ends.Out = G.Out[Tid];
+    Ends.InBar = fmt::format("bar{}", Tid);
+    size_t Next = (Tid + 1) % NT;
+    Ends.OutBar = fmt::format("bar{}", Next);
+    if (G.Units[Tid][1] != G.Units[Next][1])
+      Ends.OutRank = G.RankOf[Next];
+    ThreadWriter W(int(Tid), T, std::move(Remote), G.Shared, Ends, Extras);
     std::vector<std::string> Dst = W.write(G.Threads[Tid]);
+    if (Ends.In && Ends.In->K != Edge::Cbar)
+      Extras.push_back({Ends.InBar, true, 1});
+    for (const std::string &P : W.WaitPreds) {
+      litmus::StateRef Reg;
+      Reg.Thread = int32_t(Tid);
+      Reg.Name = P;
+      Atoms.push_back(Eq(std::move(Reg), 1));
+    }
     for (size_t I = 0; I != Dst.size(); ++I) {
       if (G.Threads[Tid][I].D != Dir::R || G.Threads[Tid][I].RVal < 0)
         continue;
-      litmus::CondExpr C;
-      C.K = litmus::CondExpr::Eq;
       litmus::StateRef Reg;
       Reg.Thread = int32_t(Tid);
       Reg.Name = Dst[I];
-      C.Lhs = litmus::CondTerm::ref(std::move(Reg));
-      litmus::ValueExpr V;
-      V.Int = G.Threads[Tid][I].RVal;
-      C.Rhs = litmus::CondTerm::value(V);
-      Atoms.push_back(std::move(C));
+      Atoms.push_back(Eq(std::move(Reg), G.Threads[Tid][I].RVal));
     }
     Code.push_back(std::move(W.Code));
     litmus::ThreadHeader H;
     H.Id = int32_t(Tid);
     T.Threads.push_back(H);
   }
-  for (int L = 0; L != G.NumLocs; ++L) {
+  auto AddLocation = [&](const std::string &Loc, bool Shared, int Init) {
     litmus::InitItem I;
     I.K = litmus::InitItem::LocInit;
-    I.Name = locName(L);
+    I.Name = Loc;
     I.Init = litmus::ValueExpr{};
+    I.Init->Int = Init;
     T.Init.push_back(std::move(I));
     litmus::MemMapEntry M;
-    M.Name = locName(L);
-    M.R = G.Shared[L] ? litmus::Region::Shared : litmus::Region::Global;
+    M.Name = Loc;
+    M.R = Shared ? litmus::Region::Shared : litmus::Region::Global;
     T.MemMap.push_back(std::move(M));
+  };
+  for (int L = 0; L != G.NumLocs; ++L) {
+    AddLocation(locName(L), G.Shared[L], 0);
     if (G.Final[L] >= 0) {
-      litmus::CondExpr C;
-      C.K = litmus::CondExpr::Eq;
       litmus::StateRef Loc;
       Loc.Name = locName(L);
-      C.Lhs = litmus::CondTerm::ref(std::move(Loc));
-      litmus::ValueExpr V;
-      V.Int = G.Final[L];
-      C.Rhs = litmus::CondTerm::value(V);
-      Atoms.push_back(std::move(C));
+      Atoms.push_back(Eq(std::move(Loc), G.Final[L]));
     }
   }
+  for (const ExtraLoc &X : Extras)
+    AddLocation(X.Name, X.Shared, X.Init);
   size_t Rows = 0;
   for (const auto &C : Code)
     Rows = std::max(Rows, C.size());
@@ -499,7 +701,7 @@ std::string poAnnot(const Edge &E) {
 }
 
 std::string skeleton(const Edge &E) {
-  if (!E.isCom())
+  if (!E.isCom() && !E.isSync())
     return std::string(E.SameLoc ? "Pos" : "Pod") +
            (E.Src == Dir::R ? 'R' : 'W') + (E.Dst == Dir::R ? 'R' : 'W');
   Edge B = E;
@@ -592,14 +794,6 @@ std::string nameOf(const std::vector<Edge> &E, const std::vector<Access> &A,
 bool placeDsmem(GTest &G, const std::vector<int> &Thr,
                 const std::vector<int> &Loc, std::string &Region,
                 std::string &Why) {
-  size_t NT = G.Threads.size();
-  std::map<int, std::map<int, int>> Ranks; // cluster -> CTA -> rank
-  G.RankOf.assign(NT, 0);
-  for (size_t T = 0; T != NT; ++T) {
-    auto &Ctas = Ranks[G.Units[T][2]];
-    G.RankOf[T] = Ctas.try_emplace(G.Units[T][1], int(Ctas.size()))
-                      .first->second;
-  }
   int Remote = 0, Local = 0;
   for (int Lc = 0; Lc != G.NumLocs; ++Lc) {
     int First = -1, Cluster = -2;
@@ -645,12 +839,16 @@ public:
   bool rotate(const Cycle &C0);
   void cutThreadsAndLocations();
   bool placeThreads();
+  bool checkSync();
   bool orderCoherence();
   bool makeEvents();
   bool placeMemory(MemVariant Mem);
   GeneratedTest write(const std::string &AccessName) const;
 
 private:
+  bool placeAsyncStores();
+  bool checkBulk();
+
   std::string &Why;
   size_t N = 0;
   unsigned Diff = 0; ///< The edges between different locations.
@@ -714,6 +912,23 @@ bool TestBuilder::rotate(const Cycle &C0) {
       return false;
     }
   }
+  for (size_t I = 0; I != N; ++I) {
+    if (E[I].K != Edge::Tx)
+      continue;
+    if (A[I].K != Access::Weak) {
+      Why = fmt::format("the write of '{}' is its async store: '{}' cannot "
+                        "qualify it",
+                        printEdge(E[I]), printAccess(A[I]));
+      return false;
+    }
+    const Edge &Prev = E[(I + N - 1) % N];
+    if (Prev.K == Edge::DpAddr || Prev.K == Edge::DpData) {
+      Why = fmt::format("the async store of '{}' takes no address or data "
+                        "dependency",
+                        printEdge(E[I]));
+      return false;
+    }
+  }
   return true;
 }
 
@@ -767,12 +982,76 @@ bool TestBuilder::placeThreads() {
     }
   }
   G.Threads.resize(NumThreads);
+  G.In.assign(NumThreads, nullptr);
+  G.Out.assign(NumThreads, nullptr);
   G.Units.resize(NumThreads);
   G.ClusterNodes = AnyCluster;
   G.NumLocs = L;
   for (int Tid = 0; Tid != NumThreads; ++Tid)
     for (unsigned U = 0; U != 3; ++U)
       G.Units[Tid][U] = UF[U].find(Tid);
+  // The CTAs of a cluster are ranked in the order of their first thread.
+  std::map<int, std::map<int, int>> Ranks; // cluster -> CTA -> rank
+  G.RankOf.assign(NumThreads, 0);
+  for (int T = 0; T != NumThreads; ++T) {
+    auto &Ctas = Ranks[G.Units[T][2]];
+    G.RankOf[T] = Ctas.try_emplace(G.Units[T][1], int(Ctas.size()))
+                      .first->second;
+  }
+  return true;
+}
+
+/// The rules of the synchronisation edges: an mbarrier is reached from its
+/// cluster only, an async store goes to another CTA of the cluster, and
+/// barrier.cluster is one barrier every thread of one cluster takes part in
+/// once (so each thread has one end of a Cbar edge, all of one kind).
+bool TestBuilder::checkSync() {
+  const Edge *Cbar = nullptr;
+  bool AllInCluster = true;
+  std::vector<int> CbarEnds(NumThreads, 0);
+  for (size_t I = 0; I != N; ++I) {
+    const Edge &X = E[I];
+    if (X.External && *X.Lvl == Level::GPU)
+      AllInCluster = false;
+    if (X.K == Edge::Mbar && *X.Lvl == Level::GPU) {
+      Why = fmt::format("'{}' joins threads of different clusters: an "
+                        "mbarrier is reached only from its own cluster",
+                        printEdge(X));
+      return false;
+    }
+    if (X.K == Edge::Tx && *X.Lvl != Level::Cluster) {
+      Why = fmt::format("'{}' is an async store into another CTA of the "
+                        "cluster: its level is cluster",
+                        printEdge(X));
+      return false;
+    }
+    if (X.K != Edge::Cbar)
+      continue;
+    if (Cbar && Cbar->S != X.S) {
+      Why = fmt::format("'{}' and '{}' would be two kinds of one cluster "
+                        "barrier",
+                        printEdge(*Cbar), printEdge(X));
+      return false;
+    }
+    Cbar = &X;
+    ++CbarEnds[Thr[I]];
+    ++CbarEnds[Thr[(I + 1) % N]];
+  }
+  if (!Cbar)
+    return true;
+  if (!AllInCluster) {
+    Why = "every thread takes part in the cluster barrier, so all are in "
+          "one cluster: no edge may be at level gpu";
+    return false;
+  }
+  for (int T = 0; T != NumThreads; ++T)
+    if (CbarEnds[T] != 1) {
+      Why = fmt::format("every thread takes part in the cluster barrier "
+                        "once, so each has one end of a Cbar edge; thread "
+                        "{} has {}",
+                        T, CbarEnds[T]);
+      return false;
+    }
   return true;
 }
 
@@ -881,6 +1160,10 @@ bool TestBuilder::makeEvents() {
     }
     Ev.Next = E[I].External ? nullptr : &E[I];
     G.Threads[Thr[I]].push_back(Ev);
+    if (E[I].isSync()) {
+      G.Out[Thr[I]] = &E[I];
+      G.In[Thr[(I + 1) % N]] = &E[I];
+    }
   }
   // The condition pins coherence only through read values and the last
   // write of each location: every co edge, and every fr edge from a read
@@ -927,6 +1210,61 @@ bool TestBuilder::placeMemory(MemVariant Mem) {
     }
     Region = NumShared == L ? "shared" : "mixed";
   }
+  return placeAsyncStores() && checkBulk();
+}
+
+/// The location an async store (Tx edge) writes lives in the shared memory
+/// of the waiting thread's CTA; its other users must be in that cluster.
+bool TestBuilder::placeAsyncStores() {
+  std::map<int, int> Forced; // location -> home rank
+  for (size_t I = 0; I != N; ++I) {
+    if (E[I].K != Edge::Tx)
+      continue;
+    int Lc = Loc[I], Waiter = Thr[(I + 1) % N];
+    int Home = G.RankOf[Waiter];
+    for (size_t J = 0; J != N; ++J)
+      if (Loc[J] == Lc && G.Units[Thr[J]][2] != G.Units[Waiter][2]) {
+        Why = fmt::format("'{}' writes {} in the shared memory of thread "
+                          "{}'s CTA, which thread {} is not in the cluster "
+                          "of",
+                          printEdge(E[I]), locName(Lc), Waiter, Thr[J]);
+        return false;
+      }
+    if (!Forced.try_emplace(Lc, Home).second && Forced[Lc] != Home) {
+      Why = fmt::format("two async stores want {} in two CTAs", locName(Lc));
+      return false;
+    }
+    G.Shared[Lc] = true;
+    G.HomeRank[Lc] = Home;
+  }
+  if (Forced.empty())
+    return true;
+  bool AllShared = std::all_of(G.Shared.begin(), G.Shared.end(),
+                               [](bool B) { return B; });
+  Region = AllShared ? "dsmem" : "dsmem-mixed";
+  return true;
+}
+
+/// A bulk copy reaches global memory or the shared memory of its own CTA,
+/// and takes no address or data dependency.
+bool TestBuilder::checkBulk() {
+  for (size_t I = 0; I != N; ++I) {
+    if (A[I].K != Access::Bulk)
+      continue;
+    int Lc = Loc[I];
+    if (G.HomeRank[Lc] >= 0 && G.HomeRank[Lc] != G.RankOf[Thr[I]]) {
+      Why = fmt::format("a bulk copy of {} would reach another CTA's shared "
+                        "memory",
+                        locName(Lc));
+      return false;
+    }
+    const Edge &Prev = E[(I + N - 1) % N];
+    if (Prev.K == Edge::DpAddr || Prev.K == Edge::DpData) {
+      Why = "a bulk copy takes no address or data dependency (it names its "
+            "locations)";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -954,7 +1292,8 @@ std::optional<GeneratedTest> gen::buildTest(const Cycle &C0, MemVariant Mem,
   if (!B.rotate(C0))
     return std::nullopt;
   B.cutThreadsAndLocations();
-  if (!B.placeThreads() || !B.orderCoherence() || !B.makeEvents() ||
+  if (!B.placeThreads() || !B.checkSync() || !B.orderCoherence() ||
+      !B.makeEvents() ||
       !B.placeMemory(Mem))
     return std::nullopt;
   return B.write(AccessName);

@@ -61,7 +61,7 @@ std::string gen::printFence(const Fence &F) {
   case FenceKind::FenceAcqRel:
     return std::string("fence.acq_rel.") + scopeWord(F.Sc);
   case FenceKind::Proxy:
-    break; // cycles have no proxy fences (parseFence reads none)
+    return "fence.proxy.async";
   }
   return "";
 }
@@ -69,6 +69,8 @@ std::string gen::printFence(const Fence &F) {
 std::optional<Fence> gen::parseFence(std::string_view T) {
   Fence F;
   std::string_view Rest;
+  if (T == "fence.proxy.async")
+    return Fence{FenceKind::Proxy, Scope::None};
   if (startsWith(T, "membar.")) {
     F.Kind = FenceKind::Membar;
     Rest = T.substr(7);
@@ -113,6 +115,7 @@ std::string gen::printAccess(const Access &A) {
   case Access::Acquire: return std::string("acquire.") + scopeWord(A.Sc);
   case Access::Release: return std::string("release.") + scopeWord(A.Sc);
   case Access::Atomic: return std::string("atomic.") + scopeWord(A.Sc);
+  case Access::Bulk: return "bulk";
   }
   return "";
 }
@@ -122,6 +125,8 @@ std::optional<Access> gen::parseAccess(std::string_view T) {
     return Access{Access::Weak, Scope::None};
   if (T == "volatile")
     return Access{Access::Volatile, Scope::None};
+  if (T == "bulk")
+    return Access{Access::Bulk, Scope::None};
   static const std::pair<const char *, Access::Kind> Scoped[] = {
       {"relaxed.", Access::Relaxed},
       {"acquire.", Access::Acquire},
@@ -138,6 +143,74 @@ std::optional<Access> gen::parseAccess(std::string_view T) {
   }
   return std::nullopt;
 }
+
+namespace {
+
+const char *syncName(Edge::Kind K) {
+  return K == Edge::Mbar ? "Mbar" : K == Edge::Tx ? "Tx" : "Cbar";
+}
+
+/// Mbar<s|d>XY.<rel|rlx>.<acq|rlx>.<scope>[.test][.loop],
+/// Tx<s|d>WY.<st|red>.<acq|rlx>.<scope>[.test][.loop], Cbar<s|d>XY.<rel|rlx>.
+std::string printSyncEdge(const Edge &E) {
+  std::string S = fmt::format("{}{}{}{}", syncName(E.K), E.SameLoc ? 's' : 'd',
+                              dirChar(E.Src), dirChar(E.Dst));
+  const Sync &Y = E.S;
+  if (E.K == Edge::Cbar)
+    return S + (Y.RelArrive ? ".rel" : ".rlx");
+  if (E.K == Edge::Mbar)
+    S += Y.RelArrive ? ".rel" : ".rlx";
+  else
+    S += Y.Red ? ".red" : ".st";
+  S += Y.AcqWait ? ".acq" : ".rlx";
+  S += std::string(".") + scopeWord(Y.Sc);
+  if (Y.TestWait)
+    S += ".test";
+  if (Y.Loop)
+    S += ".loop";
+  return S;
+}
+
+/// The part of a sync edge after its directions, e.g. ".rel.acq.cta.loop".
+/// Words may be left out: the defaults are rel, acq (st for Tx), cta.
+bool parseSyncMods(Edge &E, std::string_view Mods) {
+  Sync Y;
+  unsigned Pos = 0; // 0: arrive (or op), 1: wait, 2: scope, 3: flags.
+  while (!Mods.empty()) {
+    if (Mods[0] != '.')
+      return false;
+    Mods.remove_prefix(1);
+    size_t Dot = Mods.find('.');
+    std::string_view W = Mods.substr(0, Dot);
+    Mods = Dot == std::string_view::npos ? std::string_view() : Mods.substr(Dot);
+    bool Cbar = E.K == Edge::Cbar;
+    if (Pos == 0 && E.K == Edge::Tx && (W == "st" || W == "red")) {
+      Y.Red = W == "red";
+      Pos = 1;
+    } else if (Pos == 0 && E.K != Edge::Tx && (W == "rel" || W == "rlx")) {
+      Y.RelArrive = W == "rel";
+      Pos = 1;
+    } else if (!Cbar && Pos <= 1 && (W == "acq" || W == "rlx")) {
+      Y.AcqWait = W == "acq";
+      Pos = 2;
+    } else if (!Cbar && Pos <= 2 && (W == "cta" || W == "cluster")) {
+      Y.Sc = W == "cta" ? Scope::CTA : Scope::Cluster;
+      Pos = 3;
+    } else if (!Cbar && W == "test" && !Y.TestWait && !Y.Loop) {
+      Y.TestWait = true;
+      Pos = 3;
+    } else if (!Cbar && W == "loop" && !Y.Loop) {
+      Y.Loop = true;
+      Pos = 3;
+    } else {
+      return false;
+    }
+  }
+  E.S = Y;
+  return true;
+}
+
+} // namespace
 
 std::string gen::printEdge(const Edge &E) {
   std::string S;
@@ -159,8 +232,12 @@ std::string gen::printEdge(const Edge &E) {
   case Edge::Rf: S = "Rf"; break;
   case Edge::Fr: S = "Fr"; break;
   case Edge::Co: S = "Co"; break;
+  case Edge::Mbar:
+  case Edge::Tx:
+  case Edge::Cbar: S = printSyncEdge(E); break;
   }
-  S += E.External ? 'e' : 'i';
+  if (E.isCom())
+    S += E.External ? 'e' : 'i';
   if (E.External && E.Lvl)
     S += "@" + printLevel(*E.Lvl);
   return S;
@@ -201,6 +278,27 @@ std::optional<Edge> gen::parseEdge(std::string_view T) {
     E.External = C.Ext;
     E.SameLoc = true;
     E.Lvl = Lvl;
+    return E;
+  }
+  // Synchronisation edges, with an optional scope relation.
+  for (Edge::Kind K : {Edge::Mbar, Edge::Tx, Edge::Cbar}) {
+    std::string_view Name = syncName(K);
+    if (!startsWith(Base, Name) || Base.size() < Name.size() + 3)
+      continue;
+    std::string_view R = Base.substr(Name.size());
+    std::optional<Dir> A = parseDir(R[1]), B = parseDir(R[2]);
+    if ((R[0] != 's' && R[0] != 'd') || !A || !B)
+      return std::nullopt;
+    if (K == Edge::Tx && *A != Dir::W)
+      return std::nullopt; // The source of a Tx edge is the async store.
+    E.K = K;
+    E.SameLoc = R[0] == 's';
+    E.Src = *A;
+    E.Dst = *B;
+    E.External = true;
+    E.Lvl = Lvl;
+    if (!parseSyncMods(E, R.substr(3)))
+      return std::nullopt;
     return E;
   }
   if (Lvl)
@@ -294,7 +392,8 @@ std::vector<Word> gen::splitWords(const SourceFile &File) {
 static std::string unknownEdgeMessage(const std::string &W) {
   return fmt::format(
       "unknown relaxation '{}' (expected Pod/Pos XY, Fenced/Fences XY[.fence], "
-      "DpAddrdR/W, DpDatadW, DpCtrldR/W, Rfe/Rfi/Fre/Fri/Coe/Coi[@level])",
+      "DpAddrdR/W, DpDatadW, DpCtrldR/W, Rfe/Rfi/Fre/Fri/Coe/Coi[@level], "
+      "Mbar/Cbar<s|d>XY[.mods][@level], Tx<s|d>WY[.mods][@level])",
       W);
 }
 

@@ -271,7 +271,7 @@ std::optional<Family> parseFamily(const FamilyOptions &O,
   bool Ok = true;
   Ok &= parseList("--fences", "fence", O.Fences, Diags, F.Po, parsePoChoice,
                   "none, addr, data, ctrl, membar.{cta,gl,sys}, "
-                  "fence.sc.S or fence.acq_rel.S");
+                  "fence.sc.S, fence.acq_rel.S or fence.proxy.async");
   Ok &= parseList("--scopes", "scope relation", O.Scopes, Diags, F.Levels, parseLevel,
                   "warp, cta, cluster or gpu");
   Ok &= parseList("--accesses", "access variant", O.Accesses, Diags, F.Accesses,
@@ -464,6 +464,8 @@ Cycle applyAccess(const Cycle &C, const AccessVariant &V) {
       continue;
     Dir Dr = C.Edges[I].Src;
     const Edge &In = C.Edges[(I + N - 1) % N], &OutE = C.Edges[I];
+    if (OutE.K == Edge::Tx)
+      continue; // The async store's kind is its own.
     Access A;
     switch (V.K) {
     case AccessVariant::Uniform: A = V.A; break;

@@ -19,10 +19,24 @@
 //   event kinds     tokens between two edges of a cycle: weak, volatile,
 //                   relaxed.S, acquire.S, release.S, atomic.S with S one of
 //                   cta cluster gpu sys (`MP` with release/acquire:
-//                   "PodWW release.gpu Rfe acquire.gpu PodRR Fre")
+//                   "PodWW release.gpu Rfe acquire.gpu PodRR Fre"); bulk
+//                   (the access is a bulk copy, cp.async.bulk, in the async
+//                   proxy, waited for before the thread goes on)
+//   synchronisation external edges through Hopper's primitives (levels as
+//                   for Rfe; s/d: same or different location):
+//                   Mbar<s|d>XY.<rel|rlx>.<acq|rlx>.<cta|cluster>[.test]
+//                   [.loop]: the first thread arrives on an mbarrier of the
+//                   second's CTA after X, the second waits for the phase
+//                   (try_wait, or test_wait; once, or retried) before Y;
+//                   Tx<s|d>WY.<st|red>.<acq|rlx>.<cta|cluster>[.test][.loop]:
+//                   the write is an st.async (red.async) into the second
+//                   thread's CTA, completing on its mbarrier (complete_tx);
+//                   Cbar<s|d>XY.<rel|rlx>: barrier.cluster arrive (release or
+//                   relaxed) and wait between X and Y, every thread taking
+//                   part
 //
 // Fences: membar.{cta,gl,sys}, fence.sc.{cta,cluster,gpu,sys},
-// fence.acq_rel.{cta,cluster,gpu,sys}.
+// fence.acq_rel.{cta,cluster,gpu,sys}, fence.proxy.async.
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_GEN_CYCLE_H
@@ -52,7 +66,8 @@ enum class Level : uint8_t {
 };
 constexpr unsigned NumLevels = 4;
 
-/// A fence instruction: membar.gl is {Membar, GPU}.
+/// A fence instruction: membar.gl is {Membar, GPU}; fence.proxy.async is
+/// {Proxy, None}.
 struct Fence {
   litmus::FenceKind Kind = litmus::FenceKind::Membar;
   litmus::Scope Sc = litmus::Scope::GPU;
@@ -62,26 +77,59 @@ struct Fence {
 
 /// The access kind of one event.
 struct Access {
-  enum Kind : uint8_t { Weak, Volatile, Relaxed, Acquire, Release, Atomic } K =
-      Weak;
-  litmus::Scope Sc = litmus::Scope::None; ///< None for Weak and Volatile.
+  enum Kind : uint8_t {
+    Weak,
+    Volatile,
+    Relaxed,
+    Acquire,
+    Release,
+    Atomic,
+    Bulk, ///< A bulk copy (async proxy) of the location, waited for.
+  } K = Weak;
+  litmus::Scope Sc = litmus::Scope::None; ///< None for Weak, Volatile, Bulk.
   friend bool operator==(const Access &, const Access &) = default;
   friend auto operator<=>(const Access &, const Access &) = default;
 };
 
+/// How a synchronisation edge (Mbar, Tx, Cbar) synchronises.
+struct Sync {
+  bool RelArrive = true; ///< Mbar, Cbar: arrive .release (else .relaxed).
+  bool AcqWait = true;   ///< Mbar, Tx: wait .acquire (else .relaxed).
+  /// Mbar, Tx: the scope of the arrive (expect_tx for Tx) and the wait.
+  litmus::Scope Sc = litmus::Scope::CTA;
+  bool TestWait = false; ///< Mbar, Tx: test_wait instead of try_wait.
+  bool Loop = false;     ///< Mbar, Tx: the wait is retried until it succeeds.
+  bool Red = false;      ///< Tx: red.async.add instead of st.async.
+  friend bool operator==(const Sync &, const Sync &) = default;
+  friend auto operator<=>(const Sync &, const Sync &) = default;
+};
+
 struct Edge {
-  enum Kind : uint8_t { Po, Fenced, DpAddr, DpData, DpCtrl, Rf, Fr, Co } K =
-      Po;
+  enum Kind : uint8_t {
+    Po,
+    Fenced,
+    DpAddr,
+    DpData,
+    DpCtrl,
+    Rf,
+    Fr,
+    Co,
+    Mbar, ///< mbarrier arrive -> wait, between threads.
+    Tx,   ///< st.async/red.async completing on the reader's mbarrier.
+    Cbar, ///< barrier.cluster arrive/wait, between threads.
+  } K = Po;
   Dir Src = Dir::W, Dst = Dir::W;
-  bool External = false; ///< Rf/Fr/Co only: between two threads.
-  bool SameLoc = false;  ///< Pos, Fences, Rf/Fr/Co.
+  bool External = false; ///< Rf/Fr/Co and the sync edges: between threads.
+  bool SameLoc = false;  ///< Pos, Fences, Rf/Fr/Co, sync edges with `s`.
   /// For Fenced: the fence; nullopt stands for each fence of a list.
   std::optional<Fence> F;
   /// For external edges: the scope relation; nullopt stands for each level
   /// of a list.
   std::optional<Level> Lvl;
+  Sync S; ///< For Mbar, Tx and Cbar.
 
   bool isCom() const { return K == Rf || K == Fr || K == Co; }
+  bool isSync() const { return K == Mbar || K == Tx || K == Cbar; }
   friend bool operator==(const Edge &, const Edge &) = default;
   friend auto operator<=>(const Edge &, const Edge &) = default;
 };
