@@ -55,7 +55,7 @@ static void addGen(CLI::App &App, int &Rc) {
   Sub->add_option("--mem", F.Memory, "Memory variants: global, shared, dsmem (distributed shared memory of a cluster)")
       ->capture_default_str();
   Sub->add_option("--preset", Preset,
-                  "A named family: campaign, classic, modern");
+                  "A named family: campaign, classic, hopper, modern");
   Sub->add_flag("--list", Cmd.List,
                 "Print each test's name and cycle instead of writing files");
   tool::addNumber(Sub, "--timeout", Cmd.Opts.TimeLimit, gen::TimeoutRange,

@@ -157,12 +157,108 @@ TEST(GenBuild, AccessKindsDependenciesAndFences) {
   EXPECT_NE(D.Text.find("add.s32"), std::string::npos);
 }
 
+bool has(const GeneratedTest &G, const std::string &S) {
+  return G.Text.find(S) != std::string::npos;
+}
+
+TEST(GenBuild, MbarrierMessagePassing) {
+  // In one CTA: T0 arrives on T1's mbarrier, T1 waits once; the condition
+  // asks for the wait to have seen the phase complete.
+  GeneratedTest G = build("MbarsWR.rel.acq.cta@cta Fre@cta");
+  EXPECT_EQ(G.Name, "Fre+MbarsWR.rel.acq.cta+cta-global");
+  EXPECT_TRUE(has(G, "mbarrier.arrive.release.cta.shared::cta.b64 _, [bar1]"));
+  EXPECT_TRUE(has(G, "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 "
+                     "r0, [bar1], 0"));
+  EXPECT_TRUE(has(G, "bar1=1;"));
+  EXPECT_TRUE(has(G, "x: global, bar1: shared"));
+  EXPECT_EQ(condition(G), "1:r0=1 /\\ 1:r2=0");
+  // Across the cluster: the arrive reaches T1's CTA through mapa; the wait
+  // is retried with test_wait.
+  GeneratedTest R =
+      build("MbarsWR.rlx.rlx.cluster.test.loop@cluster Fre@cluster");
+  EXPECT_TRUE(has(R, "mapa.shared::cluster.u32 r1, bar1, 1"));
+  EXPECT_TRUE(has(R, "mbarrier.arrive.relaxed.cluster.shared::cluster.b64 "
+                     "_, [r1]"));
+  EXPECT_TRUE(has(R, "L0: mbarrier.test_wait.parity.relaxed.cluster"));
+  EXPECT_TRUE(has(R, "@!r0 bra L0"));
+  EXPECT_NE(whyNot("MbarsWR@gpu Fre@gpu").find("own cluster"),
+            std::string::npos);
+}
+
+TEST(GenBuild, AsyncStoreCompletesOnTheReadersMbarrier) {
+  GeneratedTest G = build("PodWW TxdWR.red.acq.cluster@cluster Fre@cluster");
+  // y, written by the async store, lives in T1's CTA; x stays global.
+  EXPECT_TRUE(has(G, "x: global, y: shared, bar1: shared"));
+  EXPECT_TRUE(has(G, "mapa.shared::cluster.u32 r1, y, 1"));
+  EXPECT_TRUE(has(G, "red.async.relaxed.cluster.shared::cluster.mbarrier::"
+                     "complete_tx::bytes.add.u32 [r1], 1, [r2]"));
+  EXPECT_TRUE(has(G, "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cta"
+                     ".b64 _, [bar1], 4"));
+  EXPECT_TRUE(has(G, "-dsmem-mixed"));
+  EXPECT_NE(whyNot("TxsWR@cta Fre@cta").find("level is cluster"),
+            std::string::npos);
+  EXPECT_NE(whyNot("PodWW release.cluster TxdWR@cluster Fre@cluster")
+                .find("cannot qualify"),
+            std::string::npos);
+}
+
+TEST(GenBuild, ClusterBarrierEveryThreadOnce) {
+  GeneratedTest G = build("CbardWR.rlx@cluster Fre@cluster CbardWR.rlx@cluster "
+                          "Fre@cluster");
+  size_t Arrives = 0;
+  for (size_t P = 0; (P = G.Text.find("barrier.cluster.arrive.relaxed", P)) !=
+                     std::string::npos;
+       ++P)
+    ++Arrives;
+  EXPECT_EQ(Arrives, 4u);
+  EXPECT_NE(whyNot("CbarsWR@cluster CbarsRR@cluster Fre@cluster")
+                .find("once"),
+            std::string::npos);
+  EXPECT_NE(whyNot("CbardWR.rel@cluster Fre@cluster CbardWR.rlx@cluster "
+                   "Fre@cluster")
+                .find("two kinds"),
+            std::string::npos);
+  EXPECT_NE(whyNot("CbardWR@cluster Fre@gpu CbardWR@cluster Fre@gpu")
+                .find("one cluster"),
+            std::string::npos);
+}
+
+TEST(GenBuild, BulkCopiesAndTheProxyFence) {
+  // A bulk read of global x after an acquire and a proxy fence: copied to
+  // shared memory on a fresh mbarrier, waited for, then read.
+  GeneratedTest G = build("PodWW release.gpu Rfe@gpu acquire.gpu "
+                          "FencedRR.fence.proxy.async bulk Fre@gpu");
+  EXPECT_TRUE(has(G, "fence.proxy.async"));
+  EXPECT_TRUE(has(G, "cp.async.bulk.shared::cluster.global.mbarrier::"
+                     "complete_tx::bytes [s0], [x], 16, [m1]"));
+  EXPECT_TRUE(has(G, "ld.shared.s32 r3, [s0]"));
+  EXPECT_TRUE(has(G, "s0: shared, m1: shared"));
+  // A bulk write of shared x: copied out of a global location holding 1.
+  GeneratedTest W = build("bulk PosWR Fre@cta bulk PosWR Fre@cta", true);
+  EXPECT_TRUE(has(W, "g0=1;"));
+  EXPECT_TRUE(has(W, "[x], [g0], 16"));
+  // A bulk read of shared x: copied to global memory with a bulk group.
+  GeneratedTest R = build("PosWR bulk Fre@cta PosWR bulk Fre@cta", true);
+  EXPECT_TRUE(has(R, "cp.async.bulk.global.shared::cta.bulk_group [g0], "
+                     "[x], 16"));
+  EXPECT_TRUE(has(R, "cp.async.bulk.wait_group 0"));
+  std::string Why;
+  EXPECT_FALSE(buildTest(cycleOf("PodWW Rfe@cluster PodRR bulk Fre@cluster"),
+                         MemVariant::Dsmem, "", Why));
+  EXPECT_NE(Why.find("another CTA's shared memory"), std::string::npos);
+  EXPECT_NE(whyNot("PodWW Rfe@gpu DpAddrdR bulk Fre@gpu").find("dependency"),
+            std::string::npos);
+}
+
 TEST(GenBuild, CycleInTheCommentRebuildsTheTest) {
   GeneratedTest G = build("FencedWR.fence.acq_rel.cta Fre@cta relaxed.cta "
                           "PodWR Fre@cta");
   ASSERT_EQ(G.AST.Comments.size(), 1u);
   EXPECT_EQ(G.AST.Comments[0], "Cycle: " + G.CycleText);
   EXPECT_EQ(build(G.CycleText).Key, G.Key);
+  GeneratedTest M = build("PodWW TxdWR.st.rlx.cluster.loop@cluster "
+                          "Fre@cluster");
+  EXPECT_EQ(build(M.CycleText).Key, M.Key);
 }
 
 } // namespace

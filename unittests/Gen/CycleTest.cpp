@@ -37,15 +37,38 @@ TEST(GenCycle, AliasesAndRejects) {
     EXPECT_FALSE(parseEdge(Bad)) << Bad;
 }
 
+TEST(GenCycle, SynchronisationEdges) {
+  for (const char *N :
+       {"MbarsWR.rel.acq.cta", "MbardRW.rlx.rlx.cluster.test.loop@cluster",
+        "MbarsWW.rel.rlx.cta.loop", "MbarsRR.rlx.acq.cluster.test",
+        "TxsWR.st.acq.cluster@cluster", "TxdWW.red.rlx.cta.loop",
+        "CbarsWR.rel", "CbardRW.rlx@cta"}) {
+    std::optional<Edge> E = parseEdge(N);
+    ASSERT_TRUE(E) << N;
+    EXPECT_TRUE(E->isSync() && E->External) << N;
+    EXPECT_EQ(printEdge(*E), N);
+  }
+  // Words left out take the defaults: rel, acq (st for Tx), cta.
+  EXPECT_EQ(printEdge(*parseEdge("MbardWR")), "MbardWR.rel.acq.cta");
+  EXPECT_EQ(printEdge(*parseEdge("MbarsWR.loop")), "MbarsWR.rel.acq.cta.loop");
+  EXPECT_EQ(printEdge(*parseEdge("TxsWR.cluster")), "TxsWR.st.acq.cluster");
+  for (const char *Bad :
+       {"Cbarsww", "TxsRR", "MbarxWR", "MbarsWR.acq.rel", "MbarsWR.gpu",
+        "MbarsWR.loop.test", "MbarsWR.loop.loop", "CbarsWR.acq",
+        "CbarsWR.rel.cta", "TxsWR.rel", "MbarsWR.rel.acq.cta.fast",
+        "MbarsWR@block"})
+    EXPECT_FALSE(parseEdge(Bad)) << Bad;
+}
+
 TEST(GenCycle, FencesAccessesLevels) {
   for (const char *F : {"membar.cta", "membar.gl", "membar.sys",
                         "fence.sc.cta", "fence.sc.cluster", "fence.sc.gpu",
-                        "fence.acq_rel.sys"})
+                        "fence.acq_rel.sys", "fence.proxy.async"})
     EXPECT_EQ(printFence(*parseFence(F)), F);
   EXPECT_FALSE(parseFence("membar.gpu"));
   EXPECT_FALSE(parseFence("fence.sc"));
   for (const char *A : {"weak", "volatile", "relaxed.cta", "acquire.gpu",
-                        "release.sys", "atomic.cluster"})
+                        "release.sys", "atomic.cluster", "bulk"})
     EXPECT_EQ(printAccess(*parseAccess(A)), A);
   EXPECT_FALSE(parseAccess("relaxed"));
   EXPECT_FALSE(parseAccess("acquire.gl"));

@@ -140,6 +140,36 @@ TEST(GenFamily, CampaignPreset) {
   checkAll(*T, /*Models=*/false);
 }
 
+TEST(GenFamily, HopperPreset) {
+  // Every test of the preset lowers and is checked by all three models;
+  // each feature has tests ptx forbids and tests it allows (with and
+  // without what orders them).
+  GenOptions O;
+  O.Families = presetFamilies("hopper");
+  ASSERT_EQ(O.Families.size(), 4u);
+  std::vector<GeneratedTest> T = family(O);
+  EXPECT_GE(T.size(), 500u);
+  checkAll(T);
+  std::map<std::string, std::pair<size_t, size_t>> Verdicts; // No, Ok
+  for (const GeneratedTest &G : T) {
+    auto F = std::make_shared<SourceFile>(G.Name + ".litmus", G.Text);
+    DiagnosticEngine D;
+    auto P = litmus::lower(*litmus::parseTest(F, D), D);
+    ASSERT_TRUE(P);
+    std::string Feature = G.Name.find("Mbar") != std::string::npos ? "mbar"
+                          : G.Name.find("Tx") != std::string::npos ? "tx"
+                          : G.Name.find("Cbar") != std::string::npos
+                              ? "cbar"
+                              : "bulk";
+    auto &V = Verdicts[Feature];
+    ++(model::check(*P, model("ptx")).Positive ? V.second : V.first);
+  }
+  for (const char *F : {"mbar", "tx", "cbar", "bulk"}) {
+    EXPECT_GT(Verdicts[F].first, 0u) << F;
+    EXPECT_GT(Verdicts[F].second, 0u) << F;
+  }
+}
+
 TEST(GenFamily, Deterministic) {
   GenOptions O;
   O.Families = presetFamilies("modern");
