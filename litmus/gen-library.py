@@ -514,7 +514,7 @@ def declare_named_pred(text, tid, reg):
 
 def handwritten():
     out = []
-    for family in ("PTX", "sanity", "Hopper"):
+    for family in ("PTX", "sanity", "Hopper", "HopperGen"):
         d = os.path.join(HERE, family)
         if not os.path.isdir(d):
             continue
