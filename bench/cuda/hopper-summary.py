@@ -42,7 +42,7 @@ def gen_variant(name, coarse=False):
     (arrive, wait, scope, .loop; test_wait and try_wait taken together),
     the level of the threads (cta: one CTA, cluster: two CTAs of one
     cluster) and, for async stores and bulk copies, the fence before the
-    async access; None for other tests. \p coarse keeps only whether the
+    async access; None for other tests. With coarse, only whether the
     wait is retried, the level and the fence."""
     import re
     level = re.search(r"\+(warp|cta|cluster|gpu)-", name)
