@@ -234,8 +234,11 @@ std::shared_ptr<SourceFile> kernelPtx(const std::string &Path,
   CO.Arch = Req.Arch;
   if (Req.Unoptimised)
     CO.ExtraArgs = {"-Xcicc", "-O0"};
+  // Line directives only: clang 14's NVPTX printer crashes writing the
+  // debug sections of some kernels (-gline-tables-only), and incant reads
+  // only the .loc lines, which both options write alike.
   if (Lang == KernelLanguage::OpenCL)
-    CO.ExtraArgs = {"-gline-tables-only"};
+    CO.ExtraArgs = {"-gline-directives-only"};
   CO.ExtraArgs.insert(CO.ExtraArgs.end(), Req.Args.begin(), Req.Args.end());
   PtxCompileResult R = compileToPtx(Path, CO);
   if (!R.Argv.empty() && Req.Verbose)
