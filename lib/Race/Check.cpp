@@ -349,7 +349,9 @@ KernelReport Checker::run() {
     B.Loc = F.loc(Bar.Item);
     B.Text = !Bar.Assumed ? ptx::printInstruction(F.inst(Bar.Item))
              : Bar.Kind == ir::BarrierKind::Warp ? "bar.warp.sync -1 (assumed)"
-                                                 : "bar.sync 0 (assumed)";
+             : Bar.Kind == ir::BarrierKind::Cluster
+                 ? "barrier.cluster.arrive; barrier.cluster.wait (assumed)"
+                 : "bar.sync 0 (assumed)";
     B.Kind = Bar.Kind;
     B.Assumed = Bar.Assumed;
     B.Note = Bar.Note;

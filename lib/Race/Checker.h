@@ -119,6 +119,8 @@ private:
     std::optional<Witness> W;
     Relation Rel = Relation::SameBlock;
     std::vector<unsigned> Sources;
+    /// Threads of two CTAs of one cluster (clusterQuery).
+    bool SameCluster = false;
   };
 
   void launchBounds();

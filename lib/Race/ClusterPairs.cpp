@@ -68,6 +68,7 @@ Checker::Outcome Checker::clusterQuery(unsigned I, unsigned J, Relation Rel,
   Outcome Oc = query(I, J, Rel, AnyWarp, WithAddress);
   IntervalsOverride = nullptr;
   ClusterPair = false;
+  Oc.SameCluster = Rel == Relation::OtherBlocks;
   if (Rel == Relation::OtherBlocks && Oc.V == Verdict::Safe &&
       Oc.Reason == "separated by a grid-wide barrier")
     Oc.Reason = "separated by a cluster barrier";

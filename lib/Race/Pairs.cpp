@@ -1131,6 +1131,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
   } else if (Race) {
     P.V = Verdict::Race;
     P.Rel = Race->Rel;
+    P.SameCluster = Race->SameCluster;
     P.W = Race->W;
     P.Sources = Race->Sources;
     if (std::string Sync = memorySync(I, J, Race->Rel); !Sync.empty()) {

@@ -150,6 +150,11 @@ bool applyRepairs(ptx::Module &M, const ModuleRepair &R,
         Grid = true;
         if (!insertGridBarrier(RW, Func, Item, Serial++))
           return false;
+      } else if (C.Kind == ir::BarrierKind::Cluster) {
+        // cluster.sync(): the arrival releases, the wait acquires.
+        if (!RW.insertBefore(Func, Item, "barrier.cluster.arrive;") ||
+            !RW.insertBefore(Func, Item, "barrier.cluster.wait;"))
+          return false;
       } else if (!RW.insertBefore(Func, Item,
                                   C.Kind == ir::BarrierKind::Warp
                                       ? "bar.warp.sync -1;"

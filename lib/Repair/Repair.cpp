@@ -32,7 +32,11 @@ uint64_t barrierCost(BarrierKind Kind, unsigned Depth) {
   uint64_t C = 1;
   for (unsigned I = 0; I < Depth && C < (uint64_t(1) << 50); ++I)
     C *= 10;
-  return Kind == BarrierKind::Warp ? C : 2 * C + (Kind == BarrierKind::Grid ? 24 : 0);
+  if (Kind == BarrierKind::Warp)
+    return C;
+  return 2 * C + (Kind == BarrierKind::Grid      ? 24
+                  : Kind == BarrierKind::Cluster ? 12
+                                                 : 0);
 }
 
 namespace {
@@ -81,10 +85,11 @@ private:
   Change change(unsigned Item, BarrierKind K) const;
   std::string pairText(const race::KernelReport &R,
                        const race::PairResult &P) const;
-  /// The barriers of the report that order threads of one block (or of
-  /// the grid): where barrier-free paths stop. Divergent ones are about to
-  /// be taken out.
-  std::set<unsigned> stops(const race::KernelReport &R, bool Grid) const;
+  /// The barriers of the report that order threads of one block (of one
+  /// cluster, of the grid): where barrier-free paths stop. Divergent ones
+  /// are about to be taken out.
+  std::set<unsigned> stops(const race::KernelReport &R,
+                           ir::PairScope Scope) const;
   bool verified(const race::KernelReport &R) const {
     return !R.Races && !R.Divergent && R.Unknown <= BaseUnknown &&
            R.UnknownBarriers <= BaseUnknownBarriers;
@@ -94,7 +99,7 @@ private:
   /// iteration of the loops around both when the witness has the two
   /// threads in the same iterations, across a back edge when not.
   std::set<unsigned> pathFor(const race::KernelReport &R,
-                             const race::PairResult &P, bool Grid,
+                             const race::PairResult &P, ir::PairScope Scope,
                              bool Across) const;
   /// Whether the witness of \p P has its threads in different iterations
   /// of a loop around both accesses.
@@ -183,11 +188,14 @@ bool Repairer::candidate(unsigned Item, BarrierKind K, bool AnyControl) const {
       (K == BarrierKind::Grid && !O.GridLevel) ||
       (K == BarrierKind::Warp && !O.WarpLevel))
     return false;
-  if (AnyControl)
+  // A cluster barrier only where the whole grid agrees on reaching it:
+  // the divergence check asks about the threads of one CTA only.
+  if (AnyControl && K != BarrierKind::Cluster)
     return true;
   ir::Variance V = U.control(F.blockOf(Item));
-  return K == BarrierKind::Grid ? V == ir::Variance::Grid
-                                : V != ir::Variance::Thread;
+  return K == BarrierKind::Grid || K == BarrierKind::Cluster
+             ? V == ir::Variance::Grid
+             : V != ir::Variance::Thread;
 }
 
 Change Repairer::change(unsigned Item, BarrierKind K) const {
@@ -227,11 +235,14 @@ std::string Repairer::pairText(const race::KernelReport &R,
 }
 
 std::set<unsigned> Repairer::stops(const race::KernelReport &R,
-                                   bool Grid) const {
+                                   ir::PairScope Scope) const {
+  using ir::PairScope;
   std::set<unsigned> S;
   for (const race::BarrierResult &B : R.Barriers)
     if (!B.Assumed && B.V != race::Verdict::Race &&
-        (B.Kind == BarrierKind::Grid || (!Grid && B.Kind == BarrierKind::CTA)))
+        (B.Kind == BarrierKind::Grid ||
+         (B.Kind == BarrierKind::Cluster && Scope != PairScope::Grid) ||
+         (B.Kind == BarrierKind::CTA && Scope == PairScope::CTA)))
       S.insert(B.Item);
   return S;
 }
@@ -263,10 +274,10 @@ bool Repairer::across(const race::KernelReport &R,
 }
 
 std::set<unsigned> Repairer::pathFor(const race::KernelReport &R,
-                                     const race::PairResult &P, bool Grid,
-                                     bool Across) const {
+                                     const race::PairResult &P,
+                                     ir::PairScope Scope, bool Across) const {
   unsigned X = R.Accesses[P.First].Item, Y = R.Accesses[P.Second].Item;
-  std::set<unsigned> Stop = stops(R, Grid);
+  std::set<unsigned> Stop = stops(R, Scope);
   std::set<unsigned> All = G.between(X, Y, Stop);
   for (unsigned I : G.between(Y, X, Stop))
     All.insert(I);
@@ -536,6 +547,8 @@ KernelRepair Repairer::run() {
         continue;
       const race::Access &A = R.Accesses[P.First], &B = R.Accesses[P.Second];
       bool Grid = P.Rel == race::Relation::OtherBlocks;
+      // Two CTAs of one cluster: cluster.sync() orders them.
+      bool Cluster = Grid && P.SameCluster;
       bool Acr = across(R, P);
       PairKey Key{A.Item, B.Item, Grid, Acr};
       auto It = Clauses.find(Key);
@@ -550,12 +563,20 @@ KernelRepair Repairer::run() {
             ++V;
           }
       } else {
-        BarrierKind Kind = Grid ? BarrierKind::Grid : BarrierKind::CTA;
-        std::set<unsigned> Path = pathFor(R, P, Grid, Acr);
+        BarrierKind Kind = Cluster ? BarrierKind::Cluster
+                           : Grid  ? BarrierKind::Grid
+                                   : BarrierKind::CTA;
+        std::set<unsigned> Path =
+            pathFor(R, P,
+                    Cluster ? ir::PairScope::Cluster
+                    : Grid  ? ir::PairScope::Grid
+                            : ir::PairScope::CTA,
+                    Acr);
         std::set<Var> Clause;
         for (unsigned I : Path)
-          if (candidate(I, Kind, false))
-            Clause.insert({I, Kind});
+          for (BarrierKind K : {Kind, BarrierKind::Grid})
+            if ((K == Kind || Cluster) && candidate(I, K, false))
+              Clause.insert({I, K});
         // Only positions under thread-dependent conditions: the divergence
         // check decides whether all threads reach them (a condition every
         // thread satisfies, which the uniformity analysis cannot see).
@@ -574,7 +595,11 @@ KernelRepair Repairer::run() {
       }
       if (It->second.empty()) {
         std::string Why =
-            Grid && !O.GridLevel
+            Cluster
+                ? "threads of two blocks of one cluster race: no position "
+                  "between the accesses that every thread of the grid "
+                  "reaches for a cluster barrier"
+            : Grid && !O.GridLevel
                 ? "threads of two blocks race: only a grid barrier orders "
                   "them (--grid-level)"
                 : "no barrier between the accesses orders them (a fence, an "

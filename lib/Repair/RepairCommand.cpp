@@ -27,7 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Whether \p R has no race and no divergent barrier in the kernels that
-/// \p Want names (all when empty), with \p Why saying what is left.
+/// \p Want names (all when empty), with \p Why saying what is left. A
+/// kernel is found by its PTX name, or by its demangled one where the PTX
+/// name has an anonymous namespace (whose mangled name nvcc derives from
+/// the file's path, which differs for the patched copy).
 bool raceFree(const race::ModuleReport &R, const ModuleRepair &Want,
               std::string &Why) {
   for (const KernelRepair &K : Want.Kernels) {
@@ -35,7 +38,9 @@ bool raceFree(const race::ModuleReport &R, const ModuleRepair &Want,
       continue;
     bool Found = false;
     for (const race::KernelReport &C : R.Kernels) {
-      if (C.Name != K.Name)
+      bool Anonymous = K.Name.find("_GLOBAL__N_") != std::string::npos;
+      if (C.Name != K.Name &&
+          !(Anonymous && !K.Demangled.empty() && C.Demangled == K.Demangled))
         continue;
       Found = true;
       if (C.Races || C.Divergent) {

@@ -102,9 +102,10 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
       OS << "  launch: " << K.Launch << "\n";
     for (const Change &C : K.Added) {
       OS << fmt::format("  add {} barrier before {}, loop depth {}, cost {}\n",
-                        C.Kind == ir::BarrierKind::Grid   ? "grid"
-                        : C.Kind == ir::BarrierKind::Warp ? "warp"
-                                                          : "block",
+                        C.Kind == ir::BarrierKind::Grid      ? "grid"
+                        : C.Kind == ir::BarrierKind::Warp    ? "warp"
+                        : C.Kind == ir::BarrierKind::Cluster ? "cluster"
+                                                             : "block",
                         where(C), C.LoopDepth, C.Cost);
       if (const SourceEdit *E = editOf(Res, C))
         OS << Edit(*E, !E->Problem.empty() ? E->Problem

@@ -285,6 +285,8 @@ std::vector<std::string> splitAssignmentLines(const source::Assignment &A,
 std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
   if (K == ir::BarrierKind::Grid)
     return "cooperative_groups::this_grid().sync();";
+  if (K == ir::BarrierKind::Cluster)
+    return "cooperative_groups::this_cluster().sync();";
   if (K == ir::BarrierKind::Warp)
     return "__syncwarp();";
   if (Lang == KernelLanguage::OpenCL)
@@ -377,7 +379,8 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
           if (At.empty() || C.Kind == ir::BarrierKind::CTA)
             At = E.Text;
           Split[A->Line].first = *A;
-          Grid |= C.Kind == ir::BarrierKind::Grid;
+          Grid |= C.Kind == ir::BarrierKind::Grid ||
+                C.Kind == ir::BarrierKind::Cluster;
         } else {
           E.Problem = fmt::format(
               "the barrier goes between the reads and the store of the "
@@ -416,7 +419,8 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
         if (std::find(At.begin(), At.end(), E.Text) == At.end() &&
             !(C.Kind == ir::BarrierKind::Warp && HasBlock))
           At.push_back(E.Text);
-        Grid |= C.Kind == ir::BarrierKind::Grid;
+        Grid |= C.Kind == ir::BarrierKind::Grid ||
+                C.Kind == ir::BarrierKind::Cluster;
       }
       P.Edits.push_back(E);
     }

@@ -204,6 +204,9 @@ struct PairResult {
   Verdict V = Verdict::Safe;
   /// With Race: the witness threads' relation.
   Relation Rel = Relation::SameBlock;
+  /// With Race between blocks: the two CTAs are of one cluster (a
+  /// cluster barrier, cluster.sync(), orders them).
+  bool SameCluster = false;
   /// With Race: "write-write", "write-read" or "read-write" (first, second).
   std::string Kind;
   /// With Safe: how it was proved; with Unknown: why not.
