@@ -17,6 +17,7 @@ const char *barrierKindName(BarrierKind K) {
   case BarrierKind::Grid: return "grid";
   case BarrierKind::Cluster: return "cluster";
   case BarrierKind::NoOrder: return "none";
+  case BarrierKind::CopyWait: return "copy-wait";
   }
   return "?";
 }
@@ -160,7 +161,8 @@ static bool ordersScope(BarrierKind K, PairScope S) {
   switch (K) {
   case BarrierKind::Grid: return true;
   case BarrierKind::Cluster: return S != PairScope::Grid;
-  case BarrierKind::CTA: return S == PairScope::Warp || S == PairScope::CTA;
+  case BarrierKind::CTA:
+  case BarrierKind::CopyWait: return S == PairScope::Warp || S == PairScope::CTA;
   case BarrierKind::Warp: return S == PairScope::Warp;
   case BarrierKind::NoOrder: return false;
   }

@@ -6,12 +6,22 @@
 // of the destination after a __syncthreads() that follows the issue may
 // still race with the copy. A pair that the intervals would call safe is
 // therefore asked again without them; if the two accesses can then meet,
-// the pair is asked with the routes of mbarrier phases, copy groups and
-// barriers (Mbarriers.cpp): safe when one orders them, else unknown,
-// naming the copy and what completes it, never safe. A pair that the
+// the pair is unknown, naming the copy and what completes it (mbarrier
+// phases and copy groups are not followed), never safe. A pair that the
 // intervals call a race is one only if it stays one with the copy's waits
 // (mbarrier.try_wait, cp.async.wait_group, ...) taken as barriers too:
 // the other thread then reaches its access with no wait since the issue.
+//
+// A cp.async copy is complete once its thread has passed cp.async.wait_all
+// (or cp.async.wait_group 0 after the copy's commit_group): a barrier that
+// every path from the issue reaches only after such a wait orders the copy
+// before what the other threads do after it, and a barrier that no path
+// from the issue reaches orders what comes before the issue. With only
+// those barriers, a pair the intervals call safe is safe. A pair they call
+// a race is one where it stays one with the barriers that some path from
+// the issue reaches after one of the copy's waits (any kind, mbarrier
+// waits too) kept, and the waits as barriers: the other thread then gets
+// to its access while the issuing thread may not have waited at all.
 //
 //===----------------------------------------------------------------------===//
 #include "Checker.h"
@@ -19,6 +29,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <tuple>
 
 namespace incant::race {
 
@@ -31,8 +44,168 @@ const ir::AsyncCopy *Checker::asyncOf(unsigned Index) const {
   return nullptr;
 }
 
+const ir::AsyncCopy *Checker::groupCopyOf(unsigned Index) const {
+  if (Items[Index].Call)
+    return nullptr;
+  for (const ir::AsyncCopy &C : Asyncs)
+    if (C.Item == Items[Index].A.Item && C.How == ir::AsyncCompletion::Group)
+      return &C;
+  return nullptr;
+}
+
+namespace {
+
+bool groupInstruction(const ptx::Instruction &I, const char *Mod) {
+  return I.Op == ptx::Opcode::CpAsync && !I.hasMod(".bulk") && I.hasMod(Mod);
+}
+
+/// Whether \p I completes the thread's cp.async copies, all of them
+/// (wait_all) or the committed ones (wait_group 0).
+bool completesGroup(const ptx::Instruction &I, bool Committed) {
+  if (groupInstruction(I, ".wait_all"))
+    return true;
+  if (!Committed || !groupInstruction(I, ".wait_group"))
+    return false;
+  for (const ptx::Operand &O : I.Ops)
+    if (O.K == ptx::Operand::Imm)
+      return O.Value == 0;
+  return false;
+}
+
+/// Follows every path from the instruction after \p Start: \p Visit gets
+/// each instruction and the path's state, and gives the state after it,
+/// or none where the path ends.
+template <class VisitFn>
+void walkFrom(const ir::FunctionIR &F, unsigned Start, bool State,
+              VisitFn Visit) {
+  std::set<std::pair<unsigned, bool>> Seen;
+  std::vector<std::tuple<unsigned, size_t, bool>> Work;
+  const std::vector<unsigned> &First = F.blocks()[F.blockOf(Start)].Insts;
+  size_t At = std::find(First.begin(), First.end(), Start) - First.begin();
+  Work.emplace_back(F.blockOf(Start), At + 1, State);
+  while (!Work.empty()) {
+    auto [B, Pos, S] = Work.back();
+    Work.pop_back();
+    const std::vector<unsigned> &Insts = F.blocks()[B].Insts;
+    bool Alive = true;
+    for (size_t K = Pos; K < Insts.size() && Alive; ++K) {
+      std::optional<bool> Next = Visit(Insts[K], S);
+      Alive = Next.has_value();
+      S = Next.value_or(S);
+    }
+    if (Alive)
+      for (unsigned Succ : F.cfg().succs(B))
+        if (Seen.insert({Succ, S}).second)
+          Work.emplace_back(Succ, 0, S);
+  }
+}
+
+} // namespace
+
+const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
+                                                   ir::PairScope Scope,
+                                                   bool Completed) {
+  auto &BI = CopyIntervals[{C.Item, Scope, Completed}];
+  if (BI)
+    return *BI;
+  // Barriers by (item, assumed): an assumed one goes before its item.
+  auto BarrierAt = [&](unsigned Item, bool Assumed) {
+    for (const ir::Barrier &B : Bars)
+      if (B.Item == Item && B.Assumed == Assumed)
+        return &B;
+    return static_cast<const ir::Barrier *>(nullptr);
+  };
+  std::set<std::pair<unsigned, bool>> Drop;
+  std::vector<ir::Barrier> With;
+  if (Completed) {
+    walkFrom(F, C.Item, false, [&](unsigned Item, bool Committed) -> std::optional<bool> {
+      if (const ir::Barrier *B = BarrierAt(Item, true)) {
+        if (B->Kind == ir::BarrierKind::CopyWait)
+          return std::nullopt;
+        Drop.insert({Item, true});
+      }
+      const ptx::Instruction &I = F.inst(Item);
+      if (completesGroup(I, Committed))
+        return std::nullopt;
+      if (BarrierAt(Item, false))
+        Drop.insert({Item, false});
+      return Committed || groupInstruction(I, ".commit_group");
+    });
+  } else {
+    std::set<unsigned> Waits;
+    for (const ir::AsyncCopy &D : Asyncs)
+      if (D.Item == C.Item)
+        Waits.insert(D.Waits.begin(), D.Waits.end());
+    std::set<std::pair<unsigned, bool>> AfterWait;
+    walkFrom(F, C.Item, false, [&](unsigned Item, bool Waited) -> std::optional<bool> {
+      if (const ir::Barrier *B = BarrierAt(Item, true)) {
+        Waited |= B->Kind == ir::BarrierKind::CopyWait;
+        (Waited ? AfterWait : Drop).insert({Item, true});
+      }
+      if (BarrierAt(Item, false))
+        (Waited ? AfterWait : Drop).insert({Item, false});
+      return Waited || Waits.count(Item);
+    });
+    for (const auto &K : AfterWait)
+      Drop.erase(K);
+    for (unsigned W : Waits) {
+      ir::Barrier B;
+      B.Item = W;
+      B.Kind = ir::BarrierKind::CTA;
+      With.push_back(B);
+    }
+  }
+  for (const ir::Barrier &B : Bars)
+    if (!Drop.count({B.Item, B.Assumed}))
+      With.push_back(B);
+  std::sort(With.begin(), With.end(), [](const ir::Barrier &A, const ir::Barrier &B) {
+    return A.Item != B.Item ? A.Item < B.Item : A.Assumed > B.Assumed;
+  });
+  BI = std::make_unique<ir::BarrierIntervals>(F, With, Scope);
+  return *BI;
+}
+
+Checker::Outcome Checker::groupPairQuery(const ir::AsyncCopy &C, unsigned I,
+                                         unsigned J, Relation Rel, bool AnyWarp,
+                                         bool WithAddress) {
+  ir::PairScope Scope = AnyWarp || Rel == Relation::SameBlock
+                            ? ir::PairScope::CTA
+                        : Rel == Relation::SameWarp ? ir::PairScope::Warp
+                                                    : ir::PairScope::Grid;
+  IntervalsOverride = &copyIntervals(C, Scope, true);
+  Outcome Oc = query(I, J, Rel, AnyWarp, WithAddress);
+  IntervalsOverride = nullptr;
+  if (Oc.V != Verdict::Race)
+    return Oc;
+  IntervalsOverride = &copyIntervals(C, Scope, false);
+  Outcome Again = query(I, J, Rel, AnyWarp, WithAddress);
+  IntervalsOverride = nullptr;
+  if (Again.V == Verdict::Race)
+    return Again;
+  std::string How;
+  for (const ir::AsyncCopy &D : Asyncs)
+    if (D.Item == C.Item)
+      How += (How.empty() ? "" : " or ") + ir::asyncCompletionText(F, D);
+  Oc.V = Verdict::Unknown;
+  Oc.W.reset();
+  Oc.Reason = fmt::format(
+      "the asynchronous copy at {} completes on {}: a barrier after its "
+      "issue orders the copy only once the issuing thread has passed "
+      "cp.async.wait_all (or cp.async.wait_group 0 after its commit), and "
+      "the analysis does not follow what else completes it",
+      whereText(C.Item), How);
+  return Oc;
+}
+
 Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
                                     bool AnyWarp, bool WithAddress) {
+  // One access a cp.async copy that its group completes (two copies: as
+  // below).
+  const ir::AsyncCopy *G = asyncOf(J) ? nullptr : groupCopyOf(I);
+  if (!G && !asyncOf(I))
+    G = groupCopyOf(J);
+  if (G)
+    return groupPairQuery(*G, I, J, Rel, AnyWarp, WithAddress);
   Outcome Oc = query(I, J, Rel, AnyWarp, WithAddress);
   const ir::AsyncCopy *C = asyncOf(I);
   if (!C)
@@ -41,7 +214,8 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
     return Oc;
   std::string Why = fmt::format(
       "the asynchronous copy at {} completes on {}: a barrier after its "
-      "issue does not order the copy",
+      "issue does not order the copy, and the analysis does not follow "
+      "what completes it",
       whereText(C->Item), ir::asyncCompletionText(F, *C));
   if (Oc.V == Verdict::Race) {
     // Both in one interval of the issue: a race unless one of the copy's
@@ -76,7 +250,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
     Oc.V = Verdict::Unknown;
     Oc.W.reset();
     Oc.Reason = Why;
-    return phaseQuery(I, J, Rel, AnyWarp, WithAddress, Oc);
+    return Oc;
   }
   Outcome Free = query(I, J, Rel, AnyWarp, WithAddress, true);
   if (Free.V == Verdict::Safe)
@@ -84,7 +258,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
   Free.V = Verdict::Unknown;
   Free.W.reset();
   Free.Reason = Why;
-  return phaseQuery(I, J, Rel, AnyWarp, WithAddress, Free);
+  return Free;
 }
 
 } // namespace incant::race

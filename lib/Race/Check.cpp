@@ -351,12 +351,15 @@ KernelReport Checker::run() {
              : Bar.Kind == ir::BarrierKind::Warp ? "bar.warp.sync -1 (assumed)"
              : Bar.Kind == ir::BarrierKind::Cluster
                  ? "barrier.cluster.arrive; barrier.cluster.wait (assumed)"
+             : Bar.Kind == ir::BarrierKind::CopyWait
+                 ? "cp.async.wait_all; bar.sync 0 (assumed)"
                  : "bar.sync 0 (assumed)";
     B.Kind = Bar.Kind;
     B.Assumed = Bar.Assumed;
     B.Note = Bar.Note;
     if (Bar.Kind == ir::BarrierKind::CTA || Bar.Kind == ir::BarrierKind::Grid ||
         Bar.Kind == ir::BarrierKind::Cluster ||
+        Bar.Kind == ir::BarrierKind::CopyWait ||
         (Bar.Kind == ir::BarrierKind::Warp && Bar.Assumed))
       checkBarrier(B, Bar);
     else if (Named.Ok && countedBarrier(Bar.Item))

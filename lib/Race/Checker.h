@@ -146,6 +146,24 @@ private:
                     bool WithAddress);
   /// The asynchronous copy Items[Index] belongs to, if it is one.
   const ir::AsyncCopy *asyncOf(unsigned Index) const;
+  /// Items[Index] as a cp.async copy that a cp.async group completes, if
+  /// it is one (it may also complete on an mbarrier).
+  const ir::AsyncCopy *groupCopyOf(unsigned Index) const;
+  /// For a copy a cp.async group completes, by scope: \p Completed, the
+  /// intervals of the barriers that every path from the issue reaches
+  /// only after a wait completing the copy (cp.async.wait_all, or
+  /// cp.async.wait_group 0 after a commit_group) or that no path from the
+  /// issue reaches; else the intervals of the barriers that some path
+  /// from the issue reaches after one of the copy's waits, or none does,
+  /// with all its waits as barriers too.
+  const ir::BarrierIntervals &copyIntervals(const ir::AsyncCopy &C,
+                                            ir::PairScope Scope,
+                                            bool Completed);
+  /// Group-completed copy \p C (groupCopyOf(I) or (J)): safe where the
+  /// completing barriers order the pair, a race where no wait of the copy
+  /// can come between, else unknown.
+  Outcome groupPairQuery(const ir::AsyncCopy &C, unsigned I, unsigned J,
+                         Relation Rel, bool AnyWarp, bool WithAddress);
   /// Whether the kernel runs in clusters (sets ClusterKernel, ClusterBI).
   void findClusters();
   /// Whether an access may touch another CTA's shared memory.
@@ -545,6 +563,10 @@ private:
   std::map<std::pair<unsigned, ir::PairScope>,
            std::unique_ptr<ir::BarrierIntervals>>
       AsyncIntervals;
+  /// copyIntervals(), by copy item, scope and Completed.
+  std::map<std::tuple<unsigned, ir::PairScope, bool>,
+           std::unique_ptr<ir::BarrierIntervals>>
+      CopyIntervals;
 };
 
 } // namespace incant::race

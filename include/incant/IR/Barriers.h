@@ -48,6 +48,9 @@ enum class BarrierKind : uint8_t {
   Grid,    ///< the second bar.sync of a recognised grid.sync()
   Cluster, ///< barrier.cluster.wait of cluster.sync(): the CTAs of a cluster
   NoOrder, ///< orders nothing here (see above)
+  /// cp.async.wait_all, then a CTA barrier: one that barrier repair
+  /// assumes, which also completes the thread's cp.async copies.
+  CopyWait,
 };
 const char *barrierKindName(BarrierKind K);
 
