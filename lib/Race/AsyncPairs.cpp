@@ -12,8 +12,9 @@
 // (mbarrier.try_wait, cp.async.wait_group, ...) taken as barriers too:
 // the other thread then reaches its access with no wait since the issue.
 //
-// A cp.async copy is complete once its thread has passed cp.async.wait_all
-// (or cp.async.wait_group 0 after the copy's commit_group): a barrier that
+// A cp.async copy is complete once its thread has passed cp.async.wait_all,
+// or cp.async.wait_group N when N groups younger than the copy's are
+// committed (commit_group after the copy, counted per path): a barrier that
 // every path from the issue reaches only after such a wait orders the copy
 // before what the other threads do after it, and a barrier that no path
 // from the issue reaches orders what comes before the issue. With only
@@ -59,37 +60,42 @@ bool groupInstruction(const ptx::Instruction &I, const char *Mod) {
   return I.Op == ptx::Opcode::CpAsync && !I.hasMod(".bulk") && I.hasMod(Mod);
 }
 
-/// Whether \p I completes the thread's cp.async copies, all of them
-/// (wait_all) or the committed ones (wait_group 0).
-bool completesGroup(const ptx::Instruction &I, bool Committed) {
+/// Commits counted after a copy (more make no difference to a wait).
+constexpr unsigned MaxCommits = 8;
+
+/// Whether \p I completes a cp.async copy after which its thread has
+/// committed \p Commits groups (the first holds the copy): wait_all does,
+/// and wait_group N once N groups younger than the copy's are committed.
+bool completesGroup(const ptx::Instruction &I, unsigned Commits) {
   if (groupInstruction(I, ".wait_all"))
     return true;
-  if (!Committed || !groupInstruction(I, ".wait_group"))
+  if (!groupInstruction(I, ".wait_group"))
     return false;
   for (const ptx::Operand &O : I.Ops)
     if (O.K == ptx::Operand::Imm)
-      return O.Value == 0;
+      return O.Value >= 0 && O.Value + 1 < MaxCommits &&
+             Commits >= unsigned(O.Value) + 1;
   return false;
 }
 
 /// Follows every path from the instruction after \p Start: \p Visit gets
 /// each instruction and the path's state, and gives the state after it,
 /// or none where the path ends.
-template <class VisitFn>
-void walkFrom(const ir::FunctionIR &F, unsigned Start, bool State,
+template <class State, class VisitFn>
+void walkFrom(const ir::FunctionIR &F, unsigned Start, State S0,
               VisitFn Visit) {
-  std::set<std::pair<unsigned, bool>> Seen;
-  std::vector<std::tuple<unsigned, size_t, bool>> Work;
+  std::set<std::pair<unsigned, State>> Seen;
+  std::vector<std::tuple<unsigned, size_t, State>> Work;
   const std::vector<unsigned> &First = F.blocks()[F.blockOf(Start)].Insts;
   size_t At = std::find(First.begin(), First.end(), Start) - First.begin();
-  Work.emplace_back(F.blockOf(Start), At + 1, State);
+  Work.emplace_back(F.blockOf(Start), At + 1, S0);
   while (!Work.empty()) {
     auto [B, Pos, S] = Work.back();
     Work.pop_back();
     const std::vector<unsigned> &Insts = F.blocks()[B].Insts;
     bool Alive = true;
     for (size_t K = Pos; K < Insts.size() && Alive; ++K) {
-      std::optional<bool> Next = Visit(Insts[K], S);
+      std::optional<State> Next = Visit(Insts[K], S);
       Alive = Next.has_value();
       S = Next.value_or(S);
     }
@@ -118,18 +124,20 @@ const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
   std::set<std::pair<unsigned, bool>> Drop;
   std::vector<ir::Barrier> With;
   if (Completed) {
-    walkFrom(F, C.Item, false, [&](unsigned Item, bool Committed) -> std::optional<bool> {
+    walkFrom(F, C.Item, 0u, [&](unsigned Item, unsigned Commits) -> std::optional<unsigned> {
       if (const ir::Barrier *B = BarrierAt(Item, true)) {
         if (B->Kind == ir::BarrierKind::CopyWait)
           return std::nullopt;
         Drop.insert({Item, true});
       }
       const ptx::Instruction &I = F.inst(Item);
-      if (completesGroup(I, Committed))
+      if (completesGroup(I, Commits))
         return std::nullopt;
       if (BarrierAt(Item, false))
         Drop.insert({Item, false});
-      return Committed || groupInstruction(I, ".commit_group");
+      return groupInstruction(I, ".commit_group")
+                 ? std::min(Commits + 1, MaxCommits)
+                 : Commits;
     });
   } else {
     std::set<unsigned> Waits;
@@ -137,7 +145,11 @@ const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
       if (D.Item == C.Item)
         Waits.insert(D.Waits.begin(), D.Waits.end());
     std::set<std::pair<unsigned, bool>> AfterWait;
+    // Up to the next issue of the copy (a new copy: what the thread may
+    // pass with this one in flight is known by then).
     walkFrom(F, C.Item, false, [&](unsigned Item, bool Waited) -> std::optional<bool> {
+      if (Item == C.Item)
+        return std::nullopt;
       if (const ir::Barrier *B = BarrierAt(Item, true)) {
         Waited |= B->Kind == ir::BarrierKind::CopyWait;
         (Waited ? AfterWait : Drop).insert({Item, true});
@@ -191,8 +203,9 @@ Checker::Outcome Checker::groupPairQuery(const ir::AsyncCopy &C, unsigned I,
   Oc.Reason = fmt::format(
       "the asynchronous copy at {} completes on {}: a barrier after its "
       "issue orders the copy only once the issuing thread has passed "
-      "cp.async.wait_all (or cp.async.wait_group 0 after its commit), and "
-      "the analysis does not follow what else completes it",
+      "cp.async.wait_all, or cp.async.wait_group N with N groups committed "
+      "after the copy's, and the analysis does not follow what else "
+      "completes it",
       whereText(C.Item), How);
   return Oc;
 }

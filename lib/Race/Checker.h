@@ -152,7 +152,8 @@ private:
   /// For a copy a cp.async group completes, by scope: \p Completed, the
   /// intervals of the barriers that every path from the issue reaches
   /// only after a wait completing the copy (cp.async.wait_all, or
-  /// cp.async.wait_group 0 after a commit_group) or that no path from the
+  /// cp.async.wait_group N with N groups committed after the copy's) or
+  /// that no path from the
   /// issue reaches; else the intervals of the barriers that some path
   /// from the issue reaches after one of the copy's waits, or none does,
   /// with all its waits as barriers too.

@@ -150,6 +150,11 @@ bool applyRepairs(ptx::Module &M, const ModuleRepair &R,
         Grid = true;
         if (!insertGridBarrier(RW, Func, Item, Serial++))
           return false;
+      } else if (C.Kind == ir::BarrierKind::CopyWait) {
+        // The thread's cp.async copies complete, then the block waits.
+        if (!RW.insertBefore(Func, Item, "cp.async.wait_all;") ||
+            !RW.insertBefore(Func, Item, "bar.sync 0;"))
+          return false;
       } else if (C.Kind == ir::BarrierKind::Cluster) {
         // cluster.sync(): the arrival releases, the wait acquires.
         if (!RW.insertBefore(Func, Item, "barrier.cluster.arrive;") ||

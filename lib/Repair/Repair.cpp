@@ -1,6 +1,7 @@
 //===- Repair.cpp - Barrier repair: the cheapest set that verifies --------===//
 #include "incant/Repair/Repair.h"
 #include "Paths.h"
+#include "incant/IR/AsyncCopies.h"
 #include "incant/IR/Summary.h"
 #include "incant/IR/Uniformity.h"
 #include "incant/Race/Input.h"
@@ -34,9 +35,10 @@ uint64_t barrierCost(BarrierKind Kind, unsigned Depth) {
     C *= 10;
   if (Kind == BarrierKind::Warp)
     return C;
-  return 2 * C + (Kind == BarrierKind::Grid      ? 24
-                  : Kind == BarrierKind::Cluster ? 12
-                                                 : 0);
+  return 2 * C + (Kind == BarrierKind::Grid       ? 24
+                  : Kind == BarrierKind::Cluster  ? 12
+                  : Kind == BarrierKind::CopyWait ? 1
+                                                  : 0);
 }
 
 namespace {
@@ -87,9 +89,16 @@ private:
                        const race::PairResult &P) const;
   /// The barriers of the report that order threads of one block (of one
   /// cluster, of the grid): where barrier-free paths stop. Divergent ones
-  /// are about to be taken out.
-  std::set<unsigned> stops(const race::KernelReport &R,
-                           ir::PairScope Scope) const;
+  /// are about to be taken out. None for a pair with a cp.async copy
+  /// (\p Copy): a barrier orders it only after the copy's wait.
+  std::set<unsigned> stops(const race::KernelReport &R, ir::PairScope Scope,
+                           bool Copy) const;
+  /// Whether access \p A is a cp.async copy (which a cp.async.wait_all
+  /// completes).
+  bool groupCopy(const race::Access &A) const {
+    const ptx::Instruction &I = F.inst(A.Item);
+    return ir::isAsyncCopy(I) && !I.hasMod(".bulk");
+  }
   bool verified(const race::KernelReport &R) const {
     return !R.Races && !R.Divergent && R.Unknown <= BaseUnknown &&
            R.UnknownBarriers <= BaseUnknownBarriers;
@@ -235,11 +244,11 @@ std::string Repairer::pairText(const race::KernelReport &R,
 }
 
 std::set<unsigned> Repairer::stops(const race::KernelReport &R,
-                                   ir::PairScope Scope) const {
+                                   ir::PairScope Scope, bool Copy) const {
   using ir::PairScope;
   std::set<unsigned> S;
   for (const race::BarrierResult &B : R.Barriers)
-    if (!B.Assumed && B.V != race::Verdict::Race &&
+    if (!B.Assumed && B.V != race::Verdict::Race && !Copy &&
         (B.Kind == BarrierKind::Grid ||
          (B.Kind == BarrierKind::Cluster && Scope != PairScope::Grid) ||
          (B.Kind == BarrierKind::CTA && Scope == PairScope::CTA)))
@@ -277,7 +286,9 @@ std::set<unsigned> Repairer::pathFor(const race::KernelReport &R,
                                      const race::PairResult &P,
                                      ir::PairScope Scope, bool Across) const {
   unsigned X = R.Accesses[P.First].Item, Y = R.Accesses[P.Second].Item;
-  std::set<unsigned> Stop = stops(R, Scope);
+  std::set<unsigned> Stop =
+      stops(R, Scope,
+            groupCopy(R.Accesses[P.First]) || groupCopy(R.Accesses[P.Second]));
   std::set<unsigned> All = G.between(X, Y, Stop);
   for (unsigned I : G.between(Y, X, Stop))
     All.insert(I);
@@ -355,7 +366,13 @@ void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
   };
   std::vector<Try> Tries;
   const std::vector<race::BarrierResult> &Bars = K.Before.Barriers;
-  for (size_t I = 0; I < Bars.size(); ++I) {
+  // The race checker does not follow mbarrier objects (their init before
+  // the arrivals of other threads): in a kernel with mbarriers, no barrier
+  // of the programmer's is taken out as unnecessary.
+  bool Mbarriers = false;
+  for (unsigned Item : F.instructions())
+    Mbarriers |= F.inst(Item).Op == ptx::Opcode::Mbarrier;
+  for (size_t I = 0; I < Bars.size() && !Mbarriers; ++I) {
     const race::BarrierResult &B = Bars[I];
     bool GridHalf = I + 1 < Bars.size() && Bars[I + 1].Kind == BarrierKind::Grid;
     if (B.Assumed || Removed.count(B.Item) || !removable(B.Item))
@@ -584,6 +601,12 @@ KernelRepair Repairer::run() {
           for (unsigned I : Path)
             if (candidate(I, Kind, true))
               Clause.insert({I, Kind});
+        // A cp.async copy: cp.async.wait_all and a block barrier (the
+        // copy completes at the wait, the barrier orders the others).
+        if (!Grid && (groupCopy(A) || groupCopy(B)))
+          for (unsigned I : Path)
+            if (candidate(I, BarrierKind::CopyWait, false))
+              Clause.insert({I, BarrierKind::CopyWait});
         // Lanes of one warp: a warp barrier anywhere between them (the
         // check decides whether the warp's lanes all reach it).
         if (P.Rel == race::Relation::SameWarp)

@@ -288,26 +288,44 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     if (Src) {
       ir::Inlined In = ir::inlineCalls(*M);
       ir::ModuleIR IR(In.M);
-      SourcePatch SP =
-          makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R, IR);
-      if (!SP.Complete) { // the source's statements, parsed (libclang)
-        source::Statements Stmts(Cmd.File, Lang == KernelLanguage::Cuda,
-                                 Cmd.CompilerArgs);
-        if (Stmts.ok())
-          SP = makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R, IR,
-                               &Stmts);
-      }
-      Res.Edits = SP.Edits;
-      Res.PatchComplete = SP.Complete;
-      if (SP.Complete) {
-        Res.PatchVerified =
-            checkPatched(Cmd, SP.Patched, O.Race, R, Res.PatchProblem);
-        if (Res.PatchVerified)
-          Res.Diff = unifiedDiff(fs::path(Cmd.File).filename().string(),
-                                 std::string(Src->text()), SP.Patched);
-      } else {
-        Res.PatchProblem = "some changes have no clean statement boundary in "
-                           "the source: the repair is the PTX only";
+      std::optional<source::Statements> Stmts;
+      auto Make = [&](bool Outer) {
+        SourcePatch SP = makeSourcePatch(Cmd.File, std::string(Src->text()),
+                                         Lang, R, IR, nullptr, Outer);
+        if (!SP.Complete) { // the source's statements, parsed (libclang)
+          if (!Stmts)
+            Stmts.emplace(Cmd.File, Lang == KernelLanguage::Cuda,
+                          Cmd.CompilerArgs);
+          if (Stmts->ok())
+            SP = makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R,
+                                 IR, &*Stmts, Outer);
+        }
+        return SP;
+      };
+      // Edits in the functions the kernel calls; where that patch has no
+      // place or does not verify, edits in the kernel's own lines (a
+      // function called from several places gets no barrier of one call).
+      std::string Inner;
+      for (bool Outer : {false, true}) {
+        if (Outer && Res.PatchVerified)
+          break;
+        SourcePatch SP = Make(Outer);
+        if (!Outer)
+          Inner = SP.Patched;
+        else if (!SP.Complete || SP.Patched == Inner)
+          break;
+        Res.Edits = SP.Edits;
+        Res.PatchComplete = SP.Complete;
+        if (SP.Complete) {
+          Res.PatchVerified =
+              checkPatched(Cmd, SP.Patched, O.Race, R, Res.PatchProblem);
+          if (Res.PatchVerified)
+            Res.Diff = unifiedDiff(fs::path(Cmd.File).filename().string(),
+                                   std::string(Src->text()), SP.Patched);
+        } else {
+          Res.PatchProblem = "some changes have no clean statement boundary "
+                             "in the source: the repair is the PTX only";
+        }
       }
     }
   }

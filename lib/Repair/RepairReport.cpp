@@ -105,7 +105,9 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
                         C.Kind == ir::BarrierKind::Grid      ? "grid"
                         : C.Kind == ir::BarrierKind::Warp    ? "warp"
                         : C.Kind == ir::BarrierKind::Cluster ? "cluster"
-                                                             : "block",
+                        : C.Kind == ir::BarrierKind::CopyWait
+                            ? "cp.async wait and block"
+                            : "block",
                         where(C), C.LoopDepth, C.Cost);
       if (const SourceEdit *E = editOf(Res, C))
         OS << Edit(*E, !E->Problem.empty() ? E->Problem

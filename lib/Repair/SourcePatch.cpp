@@ -100,9 +100,22 @@ uint32_t forBodyEnd(const std::vector<std::string> &Lines, uint32_t L) {
   return 0;
 }
 
+/// The frame of \p L a source edit goes to: the user's (the innermost in
+/// the kernel's file), or with \p Outer the outermost one with a line (the
+/// kernel's own code: for code inlined from a function, the call's line).
+const ir::SourceFrame *frameOf(const ir::DebugLoc &L, bool Outer) {
+  if (!Outer || !L.hasLine())
+    return L.userFrame();
+  for (auto It = L.Frames.rbegin(); It != L.Frames.rend(); ++It)
+    if (It->Line != 0)
+      return &*It;
+  return L.userFrame();
+}
+
 /// The source line of \p Item in \p F when it is in \p Path.
-uint32_t lineIn(const ir::FunctionIR &F, unsigned Item, const std::string &Path) {
-  const ir::SourceFrame *Fr = F.loc(Item).userFrame();
+uint32_t lineIn(const ir::FunctionIR &F, bool Outer, unsigned Item,
+                const std::string &Path) {
+  const ir::SourceFrame *Fr = frameOf(F.loc(Item), Outer);
   return Fr && sameFile(Fr->File, Path) ? Fr->Line : 0;
 }
 
@@ -116,7 +129,7 @@ uint32_t lineIn(const ir::FunctionIR &F, unsigned Item, const std::string &Path)
 /// before Item come before it and no access lies between (then the
 /// barrier goes on the next line that starts a statement); in each case
 /// those accesses are in Item's loop.
-uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
+uint32_t boundary(const ir::FunctionIR &F, bool Outer, unsigned Item,
                   const std::string &Path,
                   const std::vector<std::string> &Lines,
                   const std::set<unsigned> &Fixed,
@@ -126,7 +139,7 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
     if (!L)
       return false;
     for (unsigned I : Fixed) {
-      if (lineIn(F, I, Path) != L)
+      if (lineIn(F, Outer, I, Path) != L)
         continue;
       if (F.loops().loopFor(F.blockOf(I)) != Loop)
         return false;
@@ -135,10 +148,10 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
     }
     return true;
   };
-  uint32_t Here = lineIn(F, Item, Path);
+  uint32_t Here = lineIn(F, Outer, Item, Path);
   bool HereHasAccess = false;
   for (unsigned I : Fixed)
-    HereHasAccess |= lineIn(F, I, Path) == Here && Here;
+    HereHasAccess |= lineIn(F, Outer, I, Path) == Here && Here;
   if (HereHasAccess && Fits(Here, false) && startsStatement(Lines, Here))
     return Here;
   // Code of line Here before Item must follow another added barrier with
@@ -162,7 +175,7 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
     if (HereHasAccess || !Here || !startsStatement(Lines, Here))
       return false;
     for (unsigned I : F.instructions())
-      if (lineIn(F, I, Path) == Here &&
+      if (lineIn(F, Outer, I, Path) == Here &&
           ((I < Item && !Covered(I)) ||
            F.loops().loopFor(F.blockOf(I)) != Loop))
         return false;
@@ -193,7 +206,7 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
     if (B == F.entry())
       break;
   }
-  uint32_t L = Prev == ir::NoNode ? 0 : lineIn(F, Prev, Path);
+  uint32_t L = Prev == ir::NoNode ? 0 : lineIn(F, Outer, Prev, Path);
   // No access may run between Prev and Item (accesses of branches that
   // do not dominate Item, such as the earlier copies of unrolled code).
   for (unsigned I : Fixed)
@@ -207,7 +220,7 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
       continue;
     // Nothing of the code between may be an access after Item.
     for (unsigned I : Fixed)
-      if (lineIn(F, I, Path) > L && lineIn(F, I, Path) < N)
+      if (lineIn(F, Outer, I, Path) > L && lineIn(F, Outer, I, Path) < N)
         return 0;
     return startsStatement(Lines, N) ? N : 0;
   }
@@ -218,8 +231,8 @@ uint32_t boundary(const ir::FunctionIR &F, unsigned Item,
 /// separate from the reads of its own line: the last access before Item in
 /// its block, the first at or after it and the first store after it come
 /// from one line of \p Path (nullptr: they do not).
-const ir::SourceFrame *storeSplit(const ir::FunctionIR &F, unsigned Item,
-                                  const std::string &Path,
+const ir::SourceFrame *storeSplit(const ir::FunctionIR &F, bool Outer,
+                                  unsigned Item, const std::string &Path,
                                   const std::set<unsigned> &Fixed,
                                   const std::set<unsigned> &Writes) {
   unsigned Prev = ir::NoNode, Next = ir::NoNode, Store = ir::NoNode;
@@ -235,8 +248,8 @@ const ir::SourceFrame *storeSplit(const ir::FunctionIR &F, unsigned Item,
   }
   if (Prev == ir::NoNode || Next == ir::NoNode || Store == ir::NoNode)
     return nullptr;
-  const ir::SourceFrame *P = F.loc(Prev).userFrame(), *N = F.loc(Next).userFrame(),
-                        *S = F.loc(Store).userFrame();
+  const ir::SourceFrame *P = frameOf(F.loc(Prev), Outer), *N = frameOf(F.loc(Next), Outer),
+                        *S = frameOf(F.loc(Store), Outer);
   if (!P || !N || !S || !sameFile(S->File, Path) || !sameFile(P->File, Path) ||
       !sameFile(N->File, Path) || P->Line != S->Line || N->Line != S->Line)
     return nullptr;
@@ -287,6 +300,8 @@ std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
     return "cooperative_groups::this_grid().sync();";
   if (K == ir::BarrierKind::Cluster)
     return "cooperative_groups::this_cluster().sync();";
+  if (K == ir::BarrierKind::CopyWait)
+    return R"(asm volatile("cp.async.wait_all;" ::: "memory"); __syncthreads();)";
   if (K == ir::BarrierKind::Warp)
     return "__syncwarp();";
   if (Lang == KernelLanguage::OpenCL)
@@ -300,7 +315,7 @@ std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
 SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
                             KernelLanguage Lang, const ModuleRepair &R,
                             const ir::ModuleIR &IR,
-                            const source::Statements *Stmts) {
+                            const source::Statements *Stmts, bool Outer) {
   SourcePatch P;
   std::vector<std::string> Lines = splitLines(Source);
   std::map<uint32_t, std::vector<std::string>> Before; // line -> statements
@@ -331,9 +346,9 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     std::set<std::pair<uint32_t, ir::BarrierKind>> Staying;
     for (const race::BarrierResult &B : K.Before.Barriers)
       if (!B.Assumed && !RemovedItems.count(B.Item))
-        Staying.insert({lineIn(*F, B.Item, Path), B.Kind});
+        Staying.insert({lineIn(*F, Outer, B.Item, Path), B.Kind});
     for (const Change &C : K.Removed) {
-      SourceEdit E{K.Name, false, lineIn(*F, C.Item, Path), "", "", &C};
+      SourceEdit E{K.Name, false, lineIn(*F, Outer, C.Item, Path), "", "", &C};
       if (E.Line && Staying.count({E.Line, C.Kind}))
         E.Kept = true;
       else if (!E.Line || E.Line > Lines.size())
@@ -360,13 +375,13 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     for (const Change &C : K.Added)
       Added.insert(C.Item);
     for (const Change &C : K.Added) {
-      SourceEdit E{K.Name, true, lineIn(*F, C.Item, Path),
+      SourceEdit E{K.Name, true, lineIn(*F, Outer, C.Item, Path),
                    barrierText(Lang, C.Kind, Global), "", &C};
       std::set<unsigned> Others = Added;
       Others.erase(C.Item);
-      E.Line = boundary(*F, C.Item, Path, Lines, Accesses, Others);
+      E.Line = boundary(*F, Outer, C.Item, Path, Lines, Accesses, Others);
       const ir::SourceFrame *Store =
-          !E.Line && Stmts ? storeSplit(*F, C.Item, Path, Accesses, Writes) : nullptr;
+          !E.Line && Stmts ? storeSplit(*F, Outer, C.Item, Path, Accesses, Writes) : nullptr;
       if (std::optional<source::Spot> S =
               Store ? Stmts->before(Store->Line, Store->Col) : std::nullopt;
           S && S->Line == Store->Line && !S->LoopEnd) {
@@ -394,7 +409,7 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
       if (!E.Line && Stmts) {
         // The statement of a block that holds the position (the source's
         // syntax tree), or the end of the loop body whose header does.
-        const ir::SourceFrame *Fr = F->loc(C.Item).userFrame();
+        const ir::SourceFrame *Fr = frameOf(F->loc(C.Item), Outer);
         if (Fr && sameFile(Fr->File, Path))
           if (std::optional<source::Spot> S = Stmts->before(Fr->Line, Fr->Col))
             E.Line = S->Line;

@@ -52,10 +52,13 @@ struct SourcePatch {
 /// statement of a block that holds the PTX position's `.loc`, or at the
 /// end of the loop body whose header holds it; a barrier between the reads
 /// and the store of one assignment alone on its line splits it in two.
+/// With \p Outer, positions in code inlined from a function map to the
+/// kernel's own lines (the call's), not to the function's body.
 SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
                             KernelLanguage Lang, const ModuleRepair &R,
                             const ir::ModuleIR &IR,
-                            const source::Statements *Stmts = nullptr);
+                            const source::Statements *Stmts = nullptr,
+                            bool Outer = false);
 
 /// A unified diff of \p Old and \p New, both named \p Path (a/ and b/).
 std::string unifiedDiff(const std::string &Path, const std::string &Old,
