@@ -102,6 +102,58 @@ bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
   return raceFree(Checked, R, Why);
 }
 
+/// The source patch of repair \p R of \p M (Cmd.File's PTX), compiled
+/// and checked again, into \p Res: edits in the functions the kernel
+/// calls; where that patch has no place or does not verify, edits in the
+/// kernel's own lines (a function called from several places gets no
+/// barrier of one call).
+void makePatch(const RepairCommand &Cmd, KernelLanguage Lang,
+               const ptx::Module &M, const ModuleRepair &R,
+               const race::Options &O, RepairResult &Res) {
+  std::string Error;
+  std::shared_ptr<SourceFile> Src = SourceFile::read(Cmd.File, Error);
+  if (!Src)
+    return;
+  ir::Inlined In = ir::inlineCalls(M);
+  ir::ModuleIR IR(In.M);
+  std::optional<source::Statements> Stmts;
+  auto Make = [&](bool Outer) {
+    SourcePatch SP = makeSourcePatch(Cmd.File, std::string(Src->text()),
+                                     Lang, R, IR, nullptr, Outer);
+    if (!SP.Complete) { // the source's statements, parsed (libclang)
+      if (!Stmts)
+        Stmts.emplace(Cmd.File, Lang == KernelLanguage::Cuda,
+                      Cmd.CompilerArgs);
+      if (Stmts->ok())
+        SP = makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R,
+                             IR, &*Stmts, Outer);
+    }
+    return SP;
+  };
+  std::string Inner;
+  for (bool Outer : {false, true}) {
+    if (Outer && Res.PatchVerified)
+      break;
+    SourcePatch SP = Make(Outer);
+    if (!Outer)
+      Inner = SP.Patched;
+    else if (!SP.Complete || SP.Patched == Inner)
+      break;
+    Res.Edits = SP.Edits;
+    Res.PatchComplete = SP.Complete;
+    if (SP.Complete) {
+      Res.PatchVerified =
+          checkPatched(Cmd, SP.Patched, O, R, Res.PatchProblem);
+      if (Res.PatchVerified)
+        Res.Diff = unifiedDiff(fs::path(Cmd.File).filename().string(),
+                               std::string(Src->text()), SP.Patched);
+    } else {
+      Res.PatchProblem = "some changes have no clean statement boundary "
+                         "in the source: the repair is the PTX only";
+    }
+  }
+}
+
 /// The races nvcc's unoptimised build \p UM has between accesses that the
 /// optimised build repaired in \p R no longer makes, as incant race
 /// reports them, for the launch each kernel was repaired for.
@@ -282,53 +334,8 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   bool Changed = false;
   for (const KernelRepair &K : R.Kernels)
     Changed |= K.Result == Outcome::Repaired;
-  if (Lang != KernelLanguage::Ptx && Changed) {
-    std::string Error;
-    std::shared_ptr<SourceFile> Src = SourceFile::read(Cmd.File, Error);
-    if (Src) {
-      ir::Inlined In = ir::inlineCalls(*M);
-      ir::ModuleIR IR(In.M);
-      std::optional<source::Statements> Stmts;
-      auto Make = [&](bool Outer) {
-        SourcePatch SP = makeSourcePatch(Cmd.File, std::string(Src->text()),
-                                         Lang, R, IR, nullptr, Outer);
-        if (!SP.Complete) { // the source's statements, parsed (libclang)
-          if (!Stmts)
-            Stmts.emplace(Cmd.File, Lang == KernelLanguage::Cuda,
-                          Cmd.CompilerArgs);
-          if (Stmts->ok())
-            SP = makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R,
-                                 IR, &*Stmts, Outer);
-        }
-        return SP;
-      };
-      // Edits in the functions the kernel calls; where that patch has no
-      // place or does not verify, edits in the kernel's own lines (a
-      // function called from several places gets no barrier of one call).
-      std::string Inner;
-      for (bool Outer : {false, true}) {
-        if (Outer && Res.PatchVerified)
-          break;
-        SourcePatch SP = Make(Outer);
-        if (!Outer)
-          Inner = SP.Patched;
-        else if (!SP.Complete || SP.Patched == Inner)
-          break;
-        Res.Edits = SP.Edits;
-        Res.PatchComplete = SP.Complete;
-        if (SP.Complete) {
-          Res.PatchVerified =
-              checkPatched(Cmd, SP.Patched, O.Race, R, Res.PatchProblem);
-          if (Res.PatchVerified)
-            Res.Diff = unifiedDiff(fs::path(Cmd.File).filename().string(),
-                                   std::string(Src->text()), SP.Patched);
-        } else {
-          Res.PatchProblem = "some changes have no clean statement boundary "
-                             "in the source: the repair is the PTX only";
-        }
-      }
-    }
-  }
+  if (Lang != KernelLanguage::Ptx && Changed)
+    makePatch(Cmd, Lang, *M, R, O.Race, Res);
 
   bool WriteFailed = false;
   auto Write = [&](const std::string &Path, const std::string &Text) {
