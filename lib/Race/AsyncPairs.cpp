@@ -6,8 +6,9 @@
 // of the destination after a __syncthreads() that follows the issue may
 // still race with the copy. A pair that the intervals would call safe is
 // therefore asked again without them; if the two accesses can then meet,
-// the pair is unknown, naming the copy and what completes it (mbarrier
-// phases and copy groups are not followed), never safe. A pair that the
+// the pair is asked with the routes of mbarrier phases, copy groups and
+// barriers (Mbarriers.cpp): safe when one orders them, else unknown,
+// naming the copy and what completes it, never safe. A pair that the
 // intervals call a race is one only if it stays one with the copy's waits
 // (mbarrier.try_wait, cp.async.wait_group, ...) taken as barriers too:
 // the other thread then reaches its access with no wait since the issue.
@@ -18,11 +19,10 @@
 // every path from the issue reaches only after such a wait orders the copy
 // before what the other threads do after it, and a barrier that no path
 // from the issue reaches orders what comes before the issue. With only
-// those barriers, a pair the intervals call safe is safe. A pair they call
-// a race is one where it stays one with the barriers that some path from
-// the issue reaches after one of the copy's waits (any kind, mbarrier
-// waits too) kept, and the waits as barriers: the other thread then gets
-// to its access while the issuing thread may not have waited at all.
+// those barriers, a pair the intervals call safe is safe; otherwise the
+// rules above decide. A barrier
+// repair assumes with cp.async.wait_all before it (BarrierKind::CopyWait)
+// completes the copy too.
 //
 //===----------------------------------------------------------------------===//
 #include "Checker.h"
@@ -109,9 +109,8 @@ void walkFrom(const ir::FunctionIR &F, unsigned Start, State S0,
 } // namespace
 
 const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
-                                                   ir::PairScope Scope,
-                                                   bool Completed) {
-  auto &BI = CopyIntervals[{C.Item, Scope, Completed}];
+                                                   ir::PairScope Scope) {
+  auto &BI = CopyIntervals[{C.Item, Scope}];
   if (BI)
     return *BI;
   // Barriers by (item, assumed): an assumed one goes before its item.
@@ -121,58 +120,27 @@ const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
         return &B;
     return static_cast<const ir::Barrier *>(nullptr);
   };
+  // The barriers some path from the issue reaches before a completing wait.
   std::set<std::pair<unsigned, bool>> Drop;
-  std::vector<ir::Barrier> With;
-  if (Completed) {
-    walkFrom(F, C.Item, 0u, [&](unsigned Item, unsigned Commits) -> std::optional<unsigned> {
-      if (const ir::Barrier *B = BarrierAt(Item, true)) {
-        if (B->Kind == ir::BarrierKind::CopyWait)
-          return std::nullopt;
-        Drop.insert({Item, true});
-      }
-      const ptx::Instruction &I = F.inst(Item);
-      if (completesGroup(I, Commits))
+  walkFrom(F, C.Item, 0u, [&](unsigned Item, unsigned Commits) -> std::optional<unsigned> {
+    if (const ir::Barrier *B = BarrierAt(Item, true)) {
+      if (B->Kind == ir::BarrierKind::CopyWait)
         return std::nullopt;
-      if (BarrierAt(Item, false))
-        Drop.insert({Item, false});
-      return groupInstruction(I, ".commit_group")
-                 ? std::min(Commits + 1, MaxCommits)
-                 : Commits;
-    });
-  } else {
-    std::set<unsigned> Waits;
-    for (const ir::AsyncCopy &D : Asyncs)
-      if (D.Item == C.Item)
-        Waits.insert(D.Waits.begin(), D.Waits.end());
-    std::set<std::pair<unsigned, bool>> AfterWait;
-    // Up to the next issue of the copy (a new copy: what the thread may
-    // pass with this one in flight is known by then).
-    walkFrom(F, C.Item, false, [&](unsigned Item, bool Waited) -> std::optional<bool> {
-      if (Item == C.Item)
-        return std::nullopt;
-      if (const ir::Barrier *B = BarrierAt(Item, true)) {
-        Waited |= B->Kind == ir::BarrierKind::CopyWait;
-        (Waited ? AfterWait : Drop).insert({Item, true});
-      }
-      if (BarrierAt(Item, false))
-        (Waited ? AfterWait : Drop).insert({Item, false});
-      return Waited || Waits.count(Item);
-    });
-    for (const auto &K : AfterWait)
-      Drop.erase(K);
-    for (unsigned W : Waits) {
-      ir::Barrier B;
-      B.Item = W;
-      B.Kind = ir::BarrierKind::CTA;
-      With.push_back(B);
+      Drop.insert({Item, true});
     }
-  }
+    const ptx::Instruction &I = F.inst(Item);
+    if (completesGroup(I, Commits))
+      return std::nullopt;
+    if (BarrierAt(Item, false))
+      Drop.insert({Item, false});
+    return groupInstruction(I, ".commit_group")
+               ? std::min(Commits + 1, MaxCommits)
+               : Commits;
+  });
+  std::vector<ir::Barrier> With;
   for (const ir::Barrier &B : Bars)
     if (!Drop.count({B.Item, B.Assumed}))
       With.push_back(B);
-  std::sort(With.begin(), With.end(), [](const ir::Barrier &A, const ir::Barrier &B) {
-    return A.Item != B.Item ? A.Item < B.Item : A.Assumed > B.Assumed;
-  });
   BI = std::make_unique<ir::BarrierIntervals>(F, With, Scope);
   return *BI;
 }
@@ -184,41 +152,23 @@ Checker::Outcome Checker::groupPairQuery(const ir::AsyncCopy &C, unsigned I,
                             ? ir::PairScope::CTA
                         : Rel == Relation::SameWarp ? ir::PairScope::Warp
                                                     : ir::PairScope::Grid;
-  IntervalsOverride = &copyIntervals(C, Scope, true);
+  IntervalsOverride = &copyIntervals(C, Scope);
   Outcome Oc = query(I, J, Rel, AnyWarp, WithAddress);
   IntervalsOverride = nullptr;
-  if (Oc.V != Verdict::Race)
-    return Oc;
-  IntervalsOverride = &copyIntervals(C, Scope, false);
-  Outcome Again = query(I, J, Rel, AnyWarp, WithAddress);
-  IntervalsOverride = nullptr;
-  if (Again.V == Verdict::Race)
-    return Again;
-  std::string How;
-  for (const ir::AsyncCopy &D : Asyncs)
-    if (D.Item == C.Item)
-      How += (How.empty() ? "" : " or ") + ir::asyncCompletionText(F, D);
-  Oc.V = Verdict::Unknown;
-  Oc.W.reset();
-  Oc.Reason = fmt::format(
-      "the asynchronous copy at {} completes on {}: a barrier after its "
-      "issue orders the copy only once the issuing thread has passed "
-      "cp.async.wait_all, or cp.async.wait_group N with N groups committed "
-      "after the copy's, and the analysis does not follow what else "
-      "completes it",
-      whereText(C.Item), How);
   return Oc;
 }
 
 Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
                                     bool AnyWarp, bool WithAddress) {
   // One access a cp.async copy that its group completes (two copies: as
-  // below).
+  // below): safe where the completing barriers order the pair.
   const ir::AsyncCopy *G = asyncOf(J) ? nullptr : groupCopyOf(I);
   if (!G && !asyncOf(I))
     G = groupCopyOf(J);
   if (G)
-    return groupPairQuery(*G, I, J, Rel, AnyWarp, WithAddress);
+    if (Outcome Done = groupPairQuery(*G, I, J, Rel, AnyWarp, WithAddress);
+        Done.V == Verdict::Safe)
+      return Done;
   Outcome Oc = query(I, J, Rel, AnyWarp, WithAddress);
   const ir::AsyncCopy *C = asyncOf(I);
   if (!C)
@@ -227,8 +177,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
     return Oc;
   std::string Why = fmt::format(
       "the asynchronous copy at {} completes on {}: a barrier after its "
-      "issue does not order the copy, and the analysis does not follow "
-      "what completes it",
+      "issue does not order the copy",
       whereText(C->Item), ir::asyncCompletionText(F, *C));
   if (Oc.V == Verdict::Race) {
     // Both in one interval of the issue: a race unless one of the copy's
@@ -263,7 +212,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
     Oc.V = Verdict::Unknown;
     Oc.W.reset();
     Oc.Reason = Why;
-    return Oc;
+    return phaseQuery(I, J, Rel, AnyWarp, WithAddress, Oc);
   }
   Outcome Free = query(I, J, Rel, AnyWarp, WithAddress, true);
   if (Free.V == Verdict::Safe)
@@ -271,7 +220,7 @@ Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
   Free.V = Verdict::Unknown;
   Free.W.reset();
   Free.Reason = Why;
-  return Free;
+  return phaseQuery(I, J, Rel, AnyWarp, WithAddress, Free);
 }
 
 } // namespace incant::race

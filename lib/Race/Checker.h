@@ -149,20 +149,15 @@ private:
   /// Items[Index] as a cp.async copy that a cp.async group completes, if
   /// it is one (it may also complete on an mbarrier).
   const ir::AsyncCopy *groupCopyOf(unsigned Index) const;
-  /// For a copy a cp.async group completes, by scope: \p Completed, the
-  /// intervals of the barriers that every path from the issue reaches
-  /// only after a wait completing the copy (cp.async.wait_all, or
-  /// cp.async.wait_group N with N groups committed after the copy's) or
-  /// that no path from the
-  /// issue reaches; else the intervals of the barriers that some path
-  /// from the issue reaches after one of the copy's waits, or none does,
-  /// with all its waits as barriers too.
+  /// For a copy a cp.async group completes, by scope: the intervals of
+  /// the barriers that every path from the issue reaches only after a
+  /// wait completing the copy (cp.async.wait_all, or cp.async.wait_group
+  /// N with N groups committed after the copy's; an assumed CopyWait
+  /// barrier) or that no path from the issue reaches.
   const ir::BarrierIntervals &copyIntervals(const ir::AsyncCopy &C,
-                                            ir::PairScope Scope,
-                                            bool Completed);
-  /// Group-completed copy \p C (groupCopyOf(I) or (J)): safe where the
-  /// completing barriers order the pair, a race where no wait of the copy
-  /// can come between, else unknown.
+                                            ir::PairScope Scope);
+  /// Group-completed copy \p C (groupCopyOf(I) or (J)): the pair asked
+  /// with copyIntervals(): safe is safe.
   Outcome groupPairQuery(const ir::AsyncCopy &C, unsigned I, unsigned J,
                          Relation Rel, bool AnyWarp, bool WithAddress);
   /// Whether the kernel runs in clusters (sets ClusterKernel, ClusterBI).
@@ -564,8 +559,8 @@ private:
   std::map<std::pair<unsigned, ir::PairScope>,
            std::unique_ptr<ir::BarrierIntervals>>
       AsyncIntervals;
-  /// copyIntervals(), by copy item, scope and Completed.
-  std::map<std::tuple<unsigned, ir::PairScope, bool>,
+  /// copyIntervals(), by copy item and scope.
+  std::map<std::pair<unsigned, ir::PairScope>,
            std::unique_ptr<ir::BarrierIntervals>>
       CopyIntervals;
 };

@@ -590,20 +590,23 @@ KernelRepair Repairer::run() {
                             : ir::PairScope::CTA,
                     Acr);
         std::set<Var> Clause;
+        // A cp.async copy: only its wait before a barrier orders it (a
+        // barrier alone orders the issue, not the copy).
+        bool Copy = !Grid && (groupCopy(A) || groupCopy(B));
         for (unsigned I : Path)
           for (BarrierKind K : {Kind, BarrierKind::Grid})
-            if ((K == Kind || Cluster) && candidate(I, K, false))
+            if ((K == Kind || Cluster) && !Copy && candidate(I, K, false))
               Clause.insert({I, K});
         // Only positions under thread-dependent conditions: the divergence
         // check decides whether all threads reach them (a condition every
         // thread satisfies, which the uniformity analysis cannot see).
-        if (Clause.empty())
+        if (Clause.empty() && !Copy)
           for (unsigned I : Path)
             if (candidate(I, Kind, true))
               Clause.insert({I, Kind});
-        // A cp.async copy: cp.async.wait_all and a block barrier (the
-        // copy completes at the wait, the barrier orders the others).
-        if (!Grid && (groupCopy(A) || groupCopy(B)))
+        // cp.async.wait_all and a block barrier (the copy completes at the
+        // wait, the barrier orders the others).
+        if (Copy)
           for (unsigned I : Path)
             if (candidate(I, BarrierKind::CopyWait, false))
               Clause.insert({I, BarrierKind::CopyWait});

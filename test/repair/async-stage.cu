@@ -1,6 +1,7 @@
 // A tile loop on the pipeline primitives (cuda_pipeline.h: cp.async,
 // cp.async.commit_group, cp.async.wait_group) whose twin reads the tile
-// before the wait: the repair adds cp.async.wait_all before a block
+// before the wait, with no barrier between: the repair adds
+// cp.async.wait_all before a block
 // barrier in the loop (cost 2·10 + 1) and the patch has it before the
 // read; the race-free twin has nothing to repair.
 // REQUIRES: nvcc
@@ -41,7 +42,6 @@ __global__ void stage_early(int *out, const int *in, int n) {
   for (int i = 0; i < n; ++i) {
     __pipeline_memcpy_async(&tile[t], &in[i * 128 + t], sizeof(int));
     __pipeline_commit();
-    __syncthreads();
     out[i * 128 + t] = tile[(t + 1) % 128];
     __pipeline_wait_prior(0);
     __syncthreads();
