@@ -291,9 +291,9 @@ Expr Encoder::encodeNode(Frame Fr, ExprId E) {
   case Op::Xor: {
     Expr X = Sub(0), Y = Sub(1);
     if (std::optional<int64_t> C = Y.asInt())
-      return bitOp(N.O, X, *C);
+      return bitOp(N.O, X, *C, bitsOf(N.Ops[0]));
     if (std::optional<int64_t> C = X.asInt())
-      return bitOp(N.O, Y, *C);
+      return bitOp(N.O, Y, *C, bitsOf(N.Ops[1]));
     if (Expr B = bitwise(N.O, N.Ops[0], N.Ops[1], X, Y); B.isValid())
       return B;
     Approx = true;
@@ -393,16 +393,29 @@ static Expr andConstant(const Expr &X, uint64_t C) {
   return Expr::mkAdd(Terms);
 }
 
-Expr Encoder::bitOp(Op O, const Expr &X, int64_t C) {
+Expr Encoder::bitOp(Op O, const Expr &X, int64_t C,
+                    std::optional<uint64_t> Known) {
+  Expr CE = Expr::mkInt(C);
+  uint64_t U = static_cast<uint64_t>(C);
+  if (Known) {
+    // X has no bits outside Known (and is not negative): only C's bits
+    // inside Known can meet X's. x & c is x when they are all of Known, 0
+    // when none; x | c and x ^ c are x + c when none.
+    uint64_t In = U & *Known;
+    if (O == Op::And && In == *Known)
+      return X;
+    if (In == 0)
+      return O == Op::And ? Expr::mkInt(0) : X + CE;
+    U = In;
+  }
   // Exact in two's complement for any X: x & c from runs of ones (x & c =
   // x - (x & ~c) for c < 0), x | c = x + c - (x & c), x ^ c = x + c -
   // 2 (x & c).
-  uint64_t U = static_cast<uint64_t>(C);
-  Expr And = C >= 0 ? andConstant(X, U) : andConstant(X, ~U);
+  bool Neg = static_cast<int64_t>(U) < 0;
+  Expr And = Neg ? andConstant(X, ~U) : andConstant(X, U);
   if (And.isValid()) {
-    if (C < 0)
+    if (Neg)
       And = X - And;
-    Expr CE = Expr::mkInt(C);
     if (O == Op::And)
       return And;
     if (O == Op::Or)
@@ -482,6 +495,28 @@ std::optional<uint64_t> Encoder::bitsOf(ExprId E) {
     }
     if (Ok)
       Out = Fill(Sum);
+    break;
+  }
+  case Op::Mul: {
+    // A product of known values: at most the product of their bounds; by
+    // a constant power of two, a shift.
+    uint64_t Bound = 1, Pow2 = 1;
+    std::optional<uint64_t> One;
+    unsigned Vars = 0;
+    bool Ok = true;
+    for (unsigned I = 0; I < N.Ops.size() && Ok; ++I) {
+      std::optional<uint64_t> A = Sub(I);
+      Ok = A && (*A == 0 || Bound <= (uint64_t(1) << 62) / *A);
+      if (!Ok)
+        break;
+      Bound *= *A;
+      if (pool().asConst(N.Ops[I]) && (*A & (*A - 1)) == 0)
+        Pow2 *= *A;
+      else
+        One = A, ++Vars;
+    }
+    if (Ok)
+      Out = Vars == 1 && Pow2 ? *One * Pow2 : Fill(Bound);
     break;
   }
   case Op::Shl:

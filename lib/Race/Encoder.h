@@ -116,7 +116,10 @@ private:
   smt::Expr product(std::vector<smt::Expr> Factors);
   smt::Expr divRem(const smt::Expr &X, const smt::Expr &D, bool Signed,
                    bool WantRem);
-  smt::Expr bitOp(ir::Op O, const smt::Expr &X, int64_t C);
+  /// x & c, x | c, x ^ c; \p Known: the bits x may have, when bitsOf knows
+  /// them.
+  smt::Expr bitOp(ir::Op O, const smt::Expr &X, int64_t C,
+                  std::optional<uint64_t> Known);
   /// x & y, x | y, x ^ y of two non-constant operands, exactly when one of
   /// them is known to have few possible one bits (bitsOf); else null.
   smt::Expr bitwise(ir::Op O, ir::ExprId EX, ir::ExprId EY, const smt::Expr &X,
