@@ -7,18 +7,32 @@
 //     64-bit value and a call of the unit's __incant_race_access_<ID> with
 //     the site's info word (site id, read/write/atomic, scope, size, space,
 //     release), under the access's own guard;
-//   - after every CTA barrier (bar/barrier .sync/.red/.arrive) and warp
-//     barrier (bar.warp.sync), and before every fence (membar,
+//   - after every CTA barrier without a thread count (bar/barrier .sync/
+//     .red) and warp barrier (bar.warp.sync), and before every fence (membar,
 //     fence.sc/acq_rel): a call of __incant_race_sync_<ID> with its kind.
 //     Before, so that the fence itself orders the release count that the
 //     call raises before the thread's later stores: a thread that sees
 //     those (a flag) and then checks the fenced data sees the count too;
 //     called after, the count could be seen late and the data reported.
+//   - around every operation on a synchronisation object (the unit's
+//     __incant_race_obj_<ID> with its kind, address or id and count):
+//     before each arrival (bar.sync/.red/.arrive with a thread count,
+//     barrier.cluster.arrive, mbarrier.arrive, cp.async.mbarrier.arrive),
+//     after each wait (bar.sync/.red with a count, barrier.cluster.wait, a
+//     successful mbarrier.test_wait/try_wait, cp.async.wait_group/wait_all)
+//     and at mbarrier.init and cp.async.commit_group;
+//   - before every asynchronous copy from global into shared memory
+//     (cp.async.ca/cg, cp.async.bulk on an mbarrier): a call of
+//     __incant_race_copy_<ID> with its destination, source, mbarrier and
+//     size, so that the copy is checked as a write of its destination and a
+//     read of its source that last until its completion;
 //   - each call the body of a loop that is never repeated but that ptxas
 //     cannot tell from a spinning one (HookCalls, below, says why);
 //   - the unit's variable __incant_race_<ID> and the two functions, copied
-//     from the runtime's PTX (incant_race_hooks.cu, compiled when incant is
-//     built) with their names made the unit's own.
+//     from the runtime's PTX (incant_race_hooks.cu, compiled for
+//     compute_75 and for compute_90 when incant is built; the sm_90 one
+//     for modules of sm_90 and later) with their names made the unit's
+//     own; the object and copy hooks only where the unit calls them.
 //
 // Every instrumented instruction is a site of the manifest (pass "race"),
 // with its text, the variable it touches when the address comes from one
@@ -27,15 +41,20 @@
 // (InstrumentOptions::StaticRaces): accesses it proved safe are recorded but
 // not instrumented, unless every access is wanted.
 //
-// Not instrumented (a note in the manifest says so when present): local,
-// constant and parameter memory (private or read-only), asynchronous and
-// bulk copies, tensor and texture accesses, distributed shared memory of
-// clusters (.shared::cluster) and mbarriers.
+// Not instrumented: local, constant and parameter memory (private or
+// read-only). Not checked, with a manifest note naming them ("race: not
+// checked: ..."; the report then says that the kernel was not fully
+// checked): tensor copies (cp.async.bulk.tensor: the box lives in the
+// tensor map), bulk copies out of shared memory or between blocks,
+// multicast, reductions (cp.reduce.async.bulk), matrix loads and stores
+// (ldmatrix, stmatrix, wmma.load/store, wgmma, tcgen05) and texture and
+// surface accesses.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 #include "runtime/incant_race.h"
 
+#include "incant/IR/AsyncCopies.h"
 #include "incant/IR/MemoryEvents.h"
 #include "incant/IR/Summary.h"
 
@@ -45,6 +64,7 @@
 #include <set>
 
 extern "C" const char incant_race_hooks_ptx[];
+extern "C" const char incant_race_hooks90_ptx[];
 
 namespace incant::intercept {
 
@@ -55,26 +75,27 @@ using ptx::Instruction;
 using ptx::Opcode;
 using ptx::Operand;
 
-/// The runtime's hook functions, parsed once.
-const ptx::Module *hooksModule(DiagnosticEngine &Diags) {
-  static std::optional<ptx::Module> M;
-  static bool Tried = false;
-  if (Tried)
-    return M ? &*M : nullptr;
-  Tried = true;
-  if (!incant_race_hooks_ptx[0]) {
+/// The runtime's hook functions, parsed once: for compute_75, or (\p Sm90)
+/// for compute_90.
+const ptx::Module *hooksModule(DiagnosticEngine &Diags, bool Sm90) {
+  static std::optional<ptx::Module> M[2];
+  static bool Tried[2] = {false, false};
+  if (Tried[Sm90])
+    return M[Sm90] ? &*M[Sm90] : nullptr;
+  Tried[Sm90] = true;
+  const char *Text = Sm90 ? incant_race_hooks90_ptx : incant_race_hooks_ptx;
+  if (!Text[0]) {
     Diags.error("pass 'race' needs the race hooks' PTX, and this incant was "
                 "built without nvcc (rebuild incant where nvcc is found)");
     return nullptr;
   }
   DiagnosticEngine Local;
-  M = ptx::parseModule(
-      std::make_shared<SourceFile>("incant_race_hooks.ptx",
-                                   std::string(incant_race_hooks_ptx)),
+  M[Sm90] = ptx::parseModule(
+      std::make_shared<SourceFile>("incant_race_hooks.ptx", std::string(Text)),
       Local);
-  if (!M)
+  if (!M[Sm90])
     Diags.error("internal error: the race hooks' PTX does not parse");
-  return M ? &*M : nullptr;
+  return M[Sm90] ? &*M[Sm90] : nullptr;
 }
 
 /// The bytes an ld, st, atom or red touches (vector width times element);
@@ -133,6 +154,9 @@ std::optional<AccessFacts> accessFacts(const Instruction &I) {
   case AddrSpace::Shared:
     Space = INCANT_RACE_SPACE_SHARED;
     break;
+  case AddrSpace::SharedCluster:
+    Space = INCANT_RACE_SPACE_CLUSTER;
+    break;
   case AddrSpace::Generic:
     Space = INCANT_RACE_SPACE_GENERIC;
     break;
@@ -166,7 +190,8 @@ std::optional<AccessFacts> accessFacts(const Instruction &I) {
   if (Release && Scope)
     Info |= INCANT_RACE_RELEASE;
   F.Info = Info;
-  static const char *Spaces[] = {"generic", "global", "shared"};
+  static const char *Spaces[] = {"generic", "global", "shared",
+                                 "shared::cluster"};
   F.Kind = fmt::format("{} {}",
                        At || Red ? "atomic"
                        : Ld      ? "read"
@@ -175,10 +200,19 @@ std::optional<AccessFacts> accessFacts(const Instruction &I) {
   return F;
 }
 
+/// Whether a bar/barrier instruction names a thread count (or arrives
+/// only): a named barrier between some of the block's threads.
+bool countedBarrier(const Instruction &I) {
+  size_t Counted = I.hasMod(".red") ? 4 : 2;
+  return I.Op == Opcode::Bar && (I.hasMod(".arrive") || I.Ops.size() >= Counted);
+}
+
 /// The sync kind of a barrier or fence, if the checker follows it.
 std::optional<uint32_t> syncKind(const Instruction &I, std::string &Kind) {
   switch (I.Op) {
   case Opcode::Bar:
+    if (countedBarrier(I))
+      return std::nullopt; // a synchronisation object (objectHooks)
     Kind = "barrier";
     return INCANT_RACE_SYNC_CTA;
   case Opcode::BarWarp:
@@ -289,12 +323,149 @@ private:
   /// moves, conversions and adds leads to a parameter or variable.
   std::string objectOf(const ir::FunctionIR &F, unsigned Item,
                        const Operand &Addr) const;
-  /// Queues the code that puts \p I's address in a new 64-bit register;
-  /// returns the register ("" after an error).
+  /// Queues the code that puts address operand \p A of \p I in a new
+  /// 64-bit register before \p I; returns the register ("" after an error).
   std::string addressCode(Unit &U, const ir::FunctionIR &F, unsigned Func,
-                          unsigned Item, const Instruction &I);
-  bool addHooks(Unit &U);
+                          unsigned Item, const Instruction &I,
+                          const Operand &A);
+  /// A .b32 argument from operand \p O: its value, or a register (a
+  /// conversion into a new one queued before item \p Item when it is not
+  /// 32 bits wide); "" where \p O is neither.
+  std::string arg32(Unit &U, const ir::FunctionIR &F, unsigned Func,
+                    unsigned Item, const Operand &O);
+  /// Instruments \p I if it is a synchronisation-object operation or an
+  /// asynchronous copy (\p Handled); what is not followed goes into
+  /// \p Skipped. False after an error.
+  bool objectHooks(Unit &U, const ir::FunctionIR &F, unsigned Func,
+                   unsigned Item, HookCalls &Calls,
+                   std::set<std::string> &Skipped, bool &Handled);
+  bool copyHook(Unit &U, const ir::FunctionIR &F, unsigned Func, unsigned Item,
+                HookCalls &Calls, std::set<std::string> &Skipped);
+  bool addHooks(Unit &U, bool Sm90);
+
+  bool UsesObj = false, UsesCopy = false;
 };
+
+/// What an object operation passes to __incant_race_obj: its kind, the
+/// operand with the mbarrier's address or the barrier's id, the operand
+/// with its count (or a value), and whether the call follows the
+/// instruction (a wait: under the guard of \p Pred, the wait's result).
+struct ObjectOp {
+  uint32_t Kind = 0;
+  const Operand *Addr = nullptr, *Id = nullptr, *Aux = nullptr;
+  uint32_t AuxValue = 0;
+  bool After = false, Parity = false;
+  const Operand *Pred = nullptr;
+  const char *What = "";
+};
+
+/// The index of \p I's first address operand, or -1.
+int firstAddress(const Instruction &I) {
+  for (size_t K = 0; K < I.Ops.size(); ++K)
+    if (I.Ops[K].K == Operand::Address)
+      return int(K);
+  return -1;
+}
+
+/// The object operations of \p I (an arrival and a wait for bar.sync with
+/// a count); empty where \p I is none. \p Unmodelled names one that the
+/// checker does not follow.
+std::vector<ObjectOp> objectOps(const Instruction &I, std::string &Unmodelled) {
+  std::vector<ObjectOp> V;
+  ObjectOp O;
+  int A = firstAddress(I);
+  if (countedBarrier(I)) {
+    size_t First = I.hasMod(".red") ? 1 : 0;
+    O.Id = I.Ops.size() > First ? &I.Ops[First] : nullptr;
+    O.Aux = I.Ops.size() > First + 1 && !I.hasMod(".red")
+                ? &I.Ops[First + 1]
+            : I.hasMod(".red") && I.Ops.size() >= 4 ? &I.Ops[2]
+                                                     : nullptr;
+    O.Kind = INCANT_RACE_OBJ_BAR_ARRIVE;
+    O.What = "barrier named arrive";
+    V.push_back(O);
+    if (!I.hasMod(".arrive")) {
+      O.Kind = INCANT_RACE_OBJ_BAR_WAIT;
+      O.After = true;
+      O.What = "barrier named wait";
+      V.push_back(O);
+    }
+    return V;
+  }
+  if (I.Op == Opcode::BarrierCluster) {
+    bool Arrive = I.hasMod(".arrive");
+    if (Arrive && I.hasMod(".relaxed")) {
+      Unmodelled = "barrier.cluster.arrive.relaxed";
+      return V;
+    }
+    O.Kind = Arrive ? INCANT_RACE_OBJ_CLUSTER_ARRIVE : INCANT_RACE_OBJ_CLUSTER_WAIT;
+    O.After = !Arrive;
+    O.What = Arrive ? "barrier cluster arrive" : "barrier cluster wait";
+    V.push_back(O);
+    return V;
+  }
+  if (I.Op == Opcode::Mbarrier && A >= 0) {
+    O.Addr = &I.Ops[A];
+    if (I.ASpace == AddrSpace::Generic)
+      O.Kind = INCANT_RACE_OBJ_GENERIC;
+    if (I.hasMod(".init")) {
+      O.Kind |= INCANT_RACE_OBJ_MBAR_INIT;
+      O.Aux = size_t(A + 1) < I.Ops.size() ? &I.Ops[A + 1] : nullptr;
+      O.After = true;
+      O.What = "barrier mbarrier init";
+    } else if (I.hasMod(".arrive_drop")) {
+      O.Kind |= INCANT_RACE_OBJ_MBAR_LOST;
+      O.What = "barrier mbarrier arrive_drop (its phases not followed after)";
+    } else if (I.hasMod(".arrive")) {
+      if (I.hasMod(".relaxed")) {
+        Unmodelled = "mbarrier.arrive.relaxed";
+        return V;
+      }
+      O.Kind |= INCANT_RACE_OBJ_MBAR_ARRIVE;
+      if (!I.hasMod(".expect_tx") && size_t(A + 1) < I.Ops.size())
+        O.Aux = &I.Ops[A + 1];
+      O.What = "barrier mbarrier arrive";
+    } else if (I.hasMod(".try_wait") || I.hasMod(".test_wait")) {
+      if (I.hasMod(".relaxed"))
+        return V; // no acquire: nothing to follow
+      O.Kind |= INCANT_RACE_OBJ_MBAR_WAIT;
+      O.After = true;
+      O.Pred = I.Ops.empty() ? nullptr : &I.Ops[0];
+      O.Parity = I.hasMod(".parity");
+      O.Aux = O.Parity && size_t(A + 1) < I.Ops.size() ? &I.Ops[A + 1] : nullptr;
+      O.What = "barrier mbarrier wait";
+    } else {
+      return V; // expect_tx, complete_tx, pending_count, inval
+    }
+    V.push_back(O);
+    return V;
+  }
+  if (I.Op != Opcode::CpAsync || I.hasMod(".bulk") || ir::isAsyncCopy(I))
+    return V;
+  if (I.hasMod(".commit_group")) {
+    O.Kind = INCANT_RACE_OBJ_CP_COMMIT;
+    O.What = "barrier cp.async.commit_group";
+  } else if (I.hasMod(".wait_group")) {
+    O.Kind = INCANT_RACE_OBJ_CP_WAIT;
+    O.Aux = I.Ops.empty() ? nullptr : &I.Ops[0];
+    O.After = true;
+    O.What = "barrier cp.async.wait_group";
+  } else if (I.hasMod(".wait_all")) {
+    O.Kind = INCANT_RACE_OBJ_CP_WAIT_ALL;
+    O.After = true;
+    O.What = "barrier cp.async.wait_all";
+  } else if (I.hasMod(".mbarrier") && I.hasMod(".arrive") && A >= 0) {
+    O.Kind = INCANT_RACE_OBJ_CP_MBAR |
+             (I.ASpace == AddrSpace::Generic ? INCANT_RACE_OBJ_GENERIC : 0u);
+    O.Addr = &I.Ops[A];
+    O.AuxValue = I.hasMod(".noinc") ? 1 : 0;
+    O.What = "barrier cp.async.mbarrier.arrive";
+  } else {
+    return V;
+  }
+  V.push_back(O);
+  return V;
+}
 
 std::string RacePass::objectOf(const ir::FunctionIR &F, unsigned Item,
                                const Operand &Addr) const {
@@ -349,9 +520,8 @@ std::string RacePass::objectOf(const ir::FunctionIR &F, unsigned Item,
 
 std::string RacePass::addressCode(Unit &U, const ir::FunctionIR &F,
                                   unsigned Func, unsigned Item,
-                                  const Instruction &I) {
+                                  const Instruction &I, const Operand &A) {
   ir::Rewriter &RW = U.rewriter();
-  const Operand &A = *addressOperand(I);
   std::string R = RW.addRegister(Func, ".b64", "%incant_ra");
   std::vector<std::string> Code;
   if (A.Name.empty()) {
@@ -384,6 +554,198 @@ std::string RacePass::addressCode(Unit &U, const ir::FunctionIR &F,
   return R;
 }
 
+/// What \p I is when it touches memory that the checker does not follow
+/// ("" otherwise): copies and matrix operations the pass leaves out.
+std::string unmodelledAccess(const Instruction &I) {
+  if (I.Op == Opcode::CpAsync && I.hasMod(".prefetch"))
+    return ""; // a hint: no access
+  if (I.Op == Opcode::CpAsync) {
+    std::string N = I.Name;
+    for (const ptx::Modifier &M : I.Mods) {
+      if (M.Text.rfind(".shared", 0) == 0 || M.Text == ".global" ||
+          M.Text.rfind(".mbarrier", 0) == 0 || M.Text.rfind(".L2", 0) == 0)
+        break;
+      N += M.Text;
+    }
+    return N;
+  }
+  if (I.Op == Opcode::Tensor &&
+      (firstAddress(I) >= 0 || I.Name == "wgmma" || I.Name == "tcgen05"))
+    return I.Mods.empty() ? I.Name : I.Name + I.Mods[0].Text;
+  static const char *Tex[] = {"tex", "tld4", "suld", "sust", "sured", "suq"};
+  for (const char *T : Tex)
+    if (I.Name == T)
+      return I.Name;
+  return "";
+}
+
+std::string RacePass::arg32(Unit &U, const ir::FunctionIR &F, unsigned Func,
+                            unsigned Item, const Operand &O) {
+  if (O.K == Operand::Imm)
+    return std::to_string(uint32_t(O.Value));
+  if (O.K != Operand::Reg || O.Name.empty())
+    return "";
+  unsigned Reg = F.findRegister(O.Name);
+  if (Reg == ir::NoNode)
+    return "";
+  const std::string &T = F.registers()[Reg].Type;
+  if (T.find("32") != std::string::npos)
+    return O.Name;
+  ir::Rewriter &RW = U.rewriter();
+  std::string R = RW.addRegister(Func, ".b32", "%incant_rb");
+  std::string From = T.find("64") != std::string::npos ? ".u64" : ".u16";
+  if (!RW.insertBefore(Func, Item, fmt::format("cvt.u32{} {}, {};", From, R,
+                                               O.Name)))
+    return "";
+  return R;
+}
+
+bool RacePass::objectHooks(Unit &U, const ir::FunctionIR &F, unsigned Func,
+                           unsigned Item, HookCalls &Calls,
+                           std::set<std::string> &Skipped, bool &Handled) {
+  const Instruction &I = F.inst(Item);
+  if (ir::isAsyncCopy(I)) {
+    Handled = true;
+    return copyHook(U, F, Func, Item, Calls, Skipped);
+  }
+  std::string Unmodelled;
+  std::vector<ObjectOp> Ops = objectOps(I, Unmodelled);
+  if (!Unmodelled.empty()) {
+    Skipped.insert(Unmodelled);
+    Handled = true;
+    return true;
+  }
+  if (Ops.empty()) {
+    Handled = I.Op == Opcode::Mbarrier || I.Op == Opcode::CpAsync ||
+              I.Op == Opcode::BarrierCluster || countedBarrier(I);
+    return true;
+  }
+  Handled = true;
+  ir::Rewriter &RW = U.rewriter();
+  std::string Guard;
+  if (I.G)
+    Guard = fmt::format("@{}{} ", I.G->Negated ? "!" : "", I.G->Reg);
+  const std::string Callee = INCANT_RACE_OBJ_PREFIX + U.id();
+  for (const ObjectOp &O : Ops) {
+    uint32_t Id = U.addSite("race", F, Item, O.What);
+    U.manifest().Sites[Id].Text = ptx::printInstruction(I);
+    std::string Where = "0";
+    if (O.Addr) {
+      Where = addressCode(U, F, Func, Item, I, *O.Addr);
+    } else if (O.Id) {
+      std::string R = arg32(U, F, Func, Item, *O.Id);
+      if (R.empty() || O.Id->K == Operand::Imm) {
+        Where = R.empty() ? "0" : R;
+      } else {
+        Where = RW.addRegister(Func, ".b64", "%incant_ra");
+        if (!RW.insertBefore(Func, Item,
+                             fmt::format("cvt.u64.u32 {}, {};", Where, R)))
+          return false;
+      }
+    }
+    std::string Aux = std::to_string(O.AuxValue);
+    if (O.Aux) {
+      Aux = arg32(U, F, Func, Item, *O.Aux);
+      if (Aux.empty())
+        Aux = "0";
+    }
+    if (O.Parity) {
+      // parity | has parity << 1
+      if (O.Aux && O.Aux->K == Operand::Imm) {
+        Aux = std::to_string((uint32_t(O.Aux->Value) & 1u) | 2u);
+      } else if (O.Aux) {
+        std::string R = RW.addRegister(Func, ".b32", "%incant_rb");
+        if (!RW.insertBefore(Func, Item, fmt::format("and.b32 {}, {}, 1;", R, Aux)) ||
+            !RW.insertBefore(Func, Item, fmt::format("or.b32 {}, {}, 2;", R, R)))
+          return false;
+        Aux = R;
+      }
+    }
+    std::string G = Guard;
+    if (O.Pred && O.Pred->K == Operand::Reg) {
+      // Only where the wait succeeded (and ran).
+      std::string P = O.Pred->Name;
+      if (I.G) {
+        P = RW.addRegister(Func, ".pred", "%incant_rp");
+        if (!RW.insertAfter(Func, Item,
+                            fmt::format("and.pred {}, {}{}, {};", P,
+                                        I.G->Negated ? "!" : "", I.G->Reg,
+                                        O.Pred->Name)))
+          return false;
+      }
+      G = fmt::format("@{} ", P);
+    }
+    if (Where.empty() ||
+        !Calls.queue(RW, Func, Item, O.After, G, Callee,
+                     {{".b32", std::to_string(O.Kind)},
+                      {".b64", Where},
+                      {".b32", Aux}}))
+      return false;
+    UsesObj = true;
+  }
+  return true;
+}
+
+bool RacePass::copyHook(Unit &U, const ir::FunctionIR &F, unsigned Func,
+                        unsigned Item, HookCalls &Calls,
+                        std::set<std::string> &Skipped) {
+  const Instruction &I = F.inst(Item);
+  auto [Dst, Src] = ir::asyncCopySpaces(I);
+  bool Bulk = I.hasMod(".bulk");
+  bool OnMbarrier = false;
+  for (const ptx::Modifier &M : I.Mods)
+    OnMbarrier |= M.Text.rfind(".mbarrier::complete_tx", 0) == 0;
+  std::vector<unsigned> Addrs;
+  for (unsigned K = 0; K < I.Ops.size(); ++K)
+    if (I.Ops[K].K == Operand::Address)
+      Addrs.push_back(K);
+  bool Shared = Dst == AddrSpace::Shared || Dst == AddrSpace::SharedCluster;
+  bool Known = Shared && Src == AddrSpace::Global && Addrs.size() >= 2 &&
+               I.Name == "cp" && !I.hasMod(".tensor") &&
+               !I.hasMod(".multicast::cluster") &&
+               (Bulk ? OnMbarrier && Addrs.size() >= 3 : Dst == AddrSpace::Shared);
+  if (!Known) {
+    Skipped.insert(unmodelledAccess(I));
+    return true;
+  }
+  // cp.async: [dst], [src], cp-size{, src-size}; bulk: [dst], [src],
+  // size, [mbar].
+  unsigned SizeOp = Addrs[1] + 1;
+  std::string Size = SizeOp < I.Ops.size() ? arg32(U, F, Func, Item, I.Ops[SizeOp]) : "";
+  if (Size.empty()) {
+    Skipped.insert(unmodelledAccess(I));
+    return true;
+  }
+  uint32_t Id = U.addSite("race", F, Item, "async copy to shared");
+  if (Id > INCANT_RACE_SITE_MASK) {
+    U.diags().error(fmt::format("pass 'race': more than {} sites in one module",
+                                INCANT_RACE_MAX_SITES));
+    return false;
+  }
+  Site &S = U.manifest().Sites[Id];
+  S.Text = ptx::printInstruction(I);
+  S.Object = objectOf(F, Item, I.Ops[Addrs[0]]);
+  uint32_t Info = Id | (Dst == AddrSpace::SharedCluster ? INCANT_RACE_SPACE_CLUSTER
+                                                         : INCANT_RACE_SPACE_SHARED)
+                           << INCANT_RACE_SPACE_SHIFT;
+  if (Bulk)
+    Info |= INCANT_RACE_COPY_MBAR;
+  std::string D = addressCode(U, F, Func, Item, I, I.Ops[Addrs[0]]);
+  std::string R = addressCode(U, F, Func, Item, I, I.Ops[Addrs[1]]);
+  std::string M = Bulk ? addressCode(U, F, Func, Item, I, I.Ops[Addrs[2]]) : "0";
+  std::string Guard;
+  if (I.G)
+    Guard = fmt::format("@{}{} ", I.G->Negated ? "!" : "", I.G->Reg);
+  if (D.empty() || R.empty() || M.empty() ||
+      !Calls.queue(U.rewriter(), Func, Item, /*After=*/false, Guard,
+                   INCANT_RACE_COPY_PREFIX + U.id(),
+                   {{".b64", D}, {".b64", R}, {".b64", M}, {".b32", Size},
+                    {".b32", std::to_string(Info)}}))
+    return false;
+  UsesCopy = true;
+  return true;
+}
+
 bool RacePass::run(Unit &U) {
   ptx::Module &M = U.module();
   const std::string Target = M.Targets.empty() ? "" : M.Targets.front();
@@ -398,7 +760,9 @@ bool RacePass::run(Unit &U) {
     U.diags().error("pass 'race' needs a 64-bit module (.address_size 64)");
     return false;
   }
-  if (!hooksModule(U.diags()))
+  bool Sm90 = Target.rfind("sm_", 0) == 0 && std::atoi(Target.c_str() + 3) >= 90;
+  UsesObj = UsesCopy = false;
+  if (!hooksModule(U.diags(), Sm90))
     return false;
   ir::Rewriter &RW = U.rewriter();
   const std::string Access = INCANT_RACE_ACCESS_PREFIX + U.id();
@@ -428,14 +792,15 @@ bool RacePass::run(Unit &U) {
           return false;
         continue;
       }
+      bool Handled = false;
+      if (!objectHooks(U, F, Func, Item, Calls, Skipped, Handled))
+        return false;
+      if (Handled)
+        continue;
       std::optional<AccessFacts> A = accessFacts(I);
       if (!A) {
-        if (I.Op == Opcode::CpAsync || I.Op == Opcode::Tensor ||
-            I.Op == Opcode::Mbarrier ||
-            ((I.Op == Opcode::Ld || I.Op == Opcode::St ||
-              I.Op == Opcode::Atom || I.Op == Opcode::Red) &&
-             I.ASpace == AddrSpace::SharedCluster))
-          Skipped.insert(I.Name);
+        if (std::string N = unmodelledAccess(I); !N.empty())
+          Skipped.insert(N);
         continue;
       }
       uint32_t Id = U.addSite("race", F, Item, A->Kind);
@@ -458,7 +823,7 @@ bool RacePass::run(Unit &U) {
           continue;
         }
       }
-      std::string R = addressCode(U, F, Func, Item, I);
+      std::string R = addressCode(U, F, Func, Item, I, *addressOperand(I));
       if (R.empty() ||
           !Calls.queue(RW, Func, Item, /*After=*/false, Guard, Access,
                        {{".b64", R}, {".b32", std::to_string(A->Info | Id)}}))
@@ -466,24 +831,24 @@ bool RacePass::run(Unit &U) {
     }
   }
   if (!Skipped.empty())
-    U.manifest().Notes.push_back(fmt::format(
-        "race: not checked: {} (asynchronous, tensor, cluster or mbarrier "
-        "memory operations)",
-        fmt::join(Skipped, ", ")));
+    U.manifest().Notes.push_back(
+        fmt::format("race: not checked: {}", fmt::join(Skipped, ", ")));
   if (Static)
     U.manifest().Notes.push_back(fmt::format(
         "race: {} accesses proved safe by the static checker are not "
         "instrumented",
         Pruned));
-  return addHooks(U);
+  return addHooks(U, Sm90);
 }
 
-bool RacePass::addHooks(Unit &U) {
-  const ptx::Module *H = hooksModule(U.diags());
+bool RacePass::addHooks(Unit &U, bool Sm90) {
+  const ptx::Module *H = hooksModule(U.diags(), Sm90);
   std::map<std::string, std::string> Names = {
       {INCANT_RACE_RT_UNIT, INCANT_RACE_PREFIX + U.id()},
       {INCANT_RACE_RT_ACCESS, INCANT_RACE_ACCESS_PREFIX + U.id()},
-      {INCANT_RACE_RT_SYNC, INCANT_RACE_SYNC_PREFIX + U.id()}};
+      {INCANT_RACE_RT_SYNC, INCANT_RACE_SYNC_PREFIX + U.id()},
+      {INCANT_RACE_RT_OBJ, INCANT_RACE_OBJ_PREFIX + U.id()},
+      {INCANT_RACE_RT_COPY, INCANT_RACE_COPY_PREFIX + U.id()}};
   auto Rename = [&](Operand &O, auto &Self) -> void {
     if (auto It = Names.find(O.Name); It != Names.end())
       O.Name = It->second;
@@ -497,7 +862,8 @@ bool RacePass::addHooks(Unit &U) {
   ptx::Module Fns;
   for (const ptx::ModuleItem &MI : H->Items) {
     const auto *F = std::get_if<ptx::Function>(&MI);
-    if (!F || !F->HasBody)
+    if (!F || !F->HasBody || (F->Name == INCANT_RACE_RT_OBJ && !UsesObj) ||
+        (F->Name == INCANT_RACE_RT_COPY && !UsesCopy))
       continue;
     ptx::Function C = *F;
     C.Link = ptx::Linkage::None;

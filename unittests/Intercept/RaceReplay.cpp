@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 
 namespace incant::racetest {
@@ -20,6 +22,7 @@ struct Tables {
   std::vector<incant_u32> Next;
   std::vector<IncantRaceHit> Hits;
   std::vector<incant_u64> Counters;
+  std::vector<IncantRaceSync> Syncs;
   IncantRaceState S = {};
 };
 
@@ -37,6 +40,116 @@ bool parseDims(const std::string &W, unsigned N, std::vector<incant_u32> &Out) {
   return true;
 }
 
+/// The fields of a synchronisation line after its first two words:
+/// positional values and key=value pairs (a bare key maps to "").
+struct Fields {
+  std::vector<std::string> Pos;
+  std::map<std::string, std::string> Keys;
+};
+
+Fields fields(const std::vector<std::string> &Words) {
+  Fields F;
+  for (size_t I = 2; I < Words.size(); ++I) {
+    size_t Eq = Words[I].find('=');
+    if (Words[I][0] >= '0' && Words[I][0] <= '9')
+      F.Pos.push_back(Words[I]);
+    else if (Eq == std::string::npos)
+      F.Keys[Words[I]] = "";
+    else
+      F.Keys[Words[I].substr(0, Eq)] = Words[I].substr(Eq + 1);
+  }
+  return F;
+}
+
+incant_u64 num(const std::string &S) { return std::stoull(S, nullptr, 0); }
+
+/// A synchronisation or copy line (RaceReplay.h): nullopt where \p Words
+/// is none, "" after replaying it, else what is wrong with it.
+std::optional<std::string> syncLine(const IncantRaceChecker<HostMem> &C,
+                                    const std::vector<std::string> &Words,
+                                    incant_u32 Tpb, incant_u32 Wpb,
+                                    incant_u32 ClusterBlocks,
+                                    const incant_u32 *Geom, incant_u32 Pos) {
+  static const std::set<std::string> Ops = {
+      "named-arrive", "named-wait", "cluster-arrive", "cluster-wait",
+      "mbar-init",    "mbar-arrive", "mbar-wait",     "cp-async",
+      "cp-commit",    "cp-wait",     "cp-wait-all",   "cp-mbar",
+      "bulk"};
+  const std::string &Op = Words[0];
+  if (!Ops.count(Op))
+    return std::nullopt;
+  if (Words.size() < 2 || Words[1].size() < 2 || Words[1][0] != 'w')
+    return std::string("expected '") + Op + " wN ...'";
+  incant_u32 Warp = incant_u32(std::stoul(Words[1].substr(1)));
+  incant_u32 Blk = Warp / Wpb;
+  Fields F = fields(Words);
+  std::vector<incant_u32> Lanes;
+  if (F.Keys.count("lanes")) {
+    std::stringstream SS(F.Keys["lanes"]);
+    for (std::string L; std::getline(SS, L, ',');)
+      Lanes.push_back(incant_u32(std::stoul(L)));
+  } else {
+    bool One = Op == "mbar-init" || Op == "bulk";
+    for (incant_u32 L = 0; L < (One ? 1u : 32u) && (Warp % Wpb) * 32 + L < Tpb;
+         ++L)
+      Lanes.push_back(L);
+  }
+  auto Need = [&](size_t N) { return F.Pos.size() >= N; };
+  incant_u32 First = Blk - Blk % ClusterBlocks;
+  incant_u32 Step = F.Keys.count("step") ? incant_u32(num(F.Keys["step"])) : 0;
+  incant_u32 Site = F.Keys.count("site") ? incant_u32(num(F.Keys["site"])) : 0;
+  for (incant_u32 L : Lanes) {
+    incant_u32 Tid = Blk * Tpb + (Warp % Wpb) * 32 + L;
+    if (Op == "named-arrive" || Op == "named-wait") {
+      incant_u32 Id = incant_u32(num(F.Keys["id"]));
+      if (Op == "named-wait")
+        C.waitOwn(Tid, Blk, Id, Pos, Warp);
+      else
+        C.arrive(Tid, Blk, Id, F.Keys.count("count") ? incant_u32(num(F.Keys["count"])) : Tpb,
+                 1, 1, Warp);
+    } else if (Op == "cluster-arrive") {
+      C.clusterArrive(Tid, First, ClusterBlocks * Tpb, Warp);
+    } else if (Op == "cluster-wait") {
+      C.clusterWait(Tid, First, Pos, Warp);
+    } else if (Op == "cp-commit") {
+      C.cpCommit(Tid);
+    } else if (Op == "cp-wait" || Op == "cp-wait-all") {
+      if (Op == "cp-wait" && !Need(1))
+        return std::string("expected 'cp-wait wN N'");
+      C.cpWait(Tid, Op == "cp-wait" ? incant_u32(num(F.Pos[0])) : 0,
+               Op == "cp-wait-all", Pos);
+    } else if (!Need(1)) {
+      return Op + ": expected an address";
+    } else if (Op == "mbar-init") {
+      C.mbarInit(Blk, incant_u32(num(F.Pos[0])), incant_u32(num(F.Keys["count"])),
+                 Warp);
+    } else if (Op == "mbar-arrive") {
+      incant_u32 A = incant_u32(num(F.Pos[0]));
+      C.arrive(Tid, Blk, C.mbarObj(Blk, A, 0, Warp), 0,
+               F.Keys.count("count") ? incant_u32(num(F.Keys["count"])) : 1, 1,
+               Warp);
+    } else if (Op == "mbar-wait") {
+      incant_u32 Aux = F.Keys.count("parity")
+                           ? (incant_u32(num(F.Keys["parity"])) & 1u) | 2u
+                           : 0u;
+      C.mbarWait(Tid, Blk, incant_u32(num(F.Pos[0])), Aux, Pos, Warp);
+    } else if (Op == "cp-mbar") {
+      C.cpMbarArrive(Tid, Blk, incant_u32(num(F.Pos[0])), F.Keys.count("noinc"),
+                     Warp);
+    } else if (!Need(3) || (Op == "bulk" && !Need(4))) {
+      return Op + ": expected DST SRC BYTES" + (Op == "bulk" ? " MBAR" : "");
+    } else {
+      incant_u32 Dst = incant_u32(num(F.Pos[0])) + L * Step;
+      incant_u64 Src = num(F.Pos[1]) + incant_u64(L) * Step;
+      incant_u32 Bytes = incant_u32(num(F.Pos[2]));
+      incant_u32 Done = Op == "bulk" ? C.bulkDone(Blk, incant_u32(num(F.Pos[3])), Warp)
+                                     : C.groupDone(Tid);
+      C.copy(Tid, Warp, L, Blk, 0, Site, Dst, Src, Bytes, Done, Geom);
+    }
+  }
+  return std::string();
+}
+
 } // namespace
 
 ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
@@ -46,7 +159,7 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
   bool Launched = false;
   Checker C = {&T.S};
   incant_u32 Geom[5] = {};
-  incant_u32 Tpb = 32, Wpb = 1;
+  incant_u32 Tpb = 32, Wpb = 1, ClusterBlocks = 1;
 
   auto Start = [&] {
     Tpb = Ntid[0] * Ntid[1] * Ntid[2];
@@ -54,6 +167,7 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
     incant_u32 Blocks = Nctaid[0] * Nctaid[1];
     T.Shadow.assign(O.ShadowEntries, IncantRaceEntry{});
     T.Threads.assign(size_t(Blocks) * Tpb, IncantRaceThread{});
+    T.Syncs.assign(size_t(Blocks) * Tpb, IncantRaceSync{});
     T.Blocks.assign(Blocks, IncantRaceBlock{});
     T.Log.assign(O.LogEntries, IncantRaceLogEntry{});
     T.Next.assign(size_t(O.LogEntries) * 32, 0);
@@ -77,6 +191,7 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
     S.next = ptr(T.Next.data());
     S.hits = ptr(T.Hits.data());
     S.counters = ptr(T.Counters.data());
+    S.syncs = ptr(T.Syncs.data());
     Geom[0] = Ntid[0], Geom[1] = Ntid[1], Geom[2] = Ntid[2];
     Geom[3] = Nctaid[0], Geom[4] = Nctaid[1];
     Launched = true;
@@ -101,14 +216,24 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
       continue;
     const std::string &Op = Words[0];
     if (Op == "launch") {
-      if (Words.size() != 3 || !parseDims(Words[1], 3, Ntid) ||
-          !parseDims(Words[2], 2, Nctaid))
-        return Fail("expected 'launch X[,Y,Z] X[,Y]'");
+      ClusterBlocks = 1;
+      if (Words.size() == 4 && Words[3].rfind("cluster=", 0) == 0)
+        ClusterBlocks = incant_u32(std::stoul(Words[3].substr(8)));
+      else if (Words.size() != 3)
+        return Fail("expected 'launch X[,Y,Z] X[,Y] [cluster=N]'");
+      if (!parseDims(Words[1], 3, Ntid) || !parseDims(Words[2], 2, Nctaid))
+        return Fail("expected 'launch X[,Y,Z] X[,Y] [cluster=N]'");
       Start();
       continue;
     }
     if (!Launched)
       Start();
+    if (std::optional<std::string> E =
+            syncLine(C, Words, Tpb, Wpb, ClusterBlocks, Geom, T.S.logCount)) {
+      if (!E->empty())
+        return Fail(*E);
+      continue;
+    }
     if (Op == "bar" && Words.size() == 2) {
       incant_u32 B = incant_u32(std::stoul(Words[1]));
       for (incant_u32 I = 0; I < Tpb; ++I)
@@ -136,7 +261,7 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
     const std::string &Kind = Words[1], &Sp = Words[2];
     incant_u32 Bytes = incant_u32(std::stoul(Words[3]));
     incant_u64 Addr = std::stoull(Words[4], nullptr, 0);
-    incant_u32 Info = 0, Site = 0, Scope = 0, Step = 0;
+    incant_u32 Info = 0, Site = 0, Scope = 0, Step = 0, Owner = ~0u;
     bool Release = false;
     std::vector<std::pair<incant_u32, incant_u64>> Lanes;
     if (Kind == "read")
@@ -166,6 +291,8 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
         Release = true;
       else if (K == "step")
         Step = incant_u32(std::stoul(V, nullptr, 0));
+      else if (K == "owner")
+        Owner = incant_u32(std::stoul(V));
       else if (K == "lanes") {
         std::stringstream SS(V);
         std::string L;
@@ -186,9 +313,12 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
     if (Release)
       Info |= INCANT_RACE_RELEASE;
 
-    // What the access hook does, lane by lane.
+    // What the access hook does, lane by lane. owner=B: distributed
+    // shared memory of block B of the cluster.
     incant_u32 Blk = Warp / Wpb;
     auto Tid = [&](incant_u32 L) { return Blk * Tpb + (Warp % Wpb) * 32 + L; };
+    if (Owner != ~0u)
+      Blk = Owner;
     incant_u32 Mask = 0;
     for (auto &[L, A] : Lanes)
       Mask |= 1u << L;

@@ -66,6 +66,12 @@ struct HostMem {
     *P = V;
     return O;
   }
+  static incant_u32 cas32(incant_u32 *P, incant_u32 C, incant_u32 V) {
+    incant_u32 O = *P;
+    if (O == C)
+      *P = V;
+    return O;
+  }
   static void max32(incant_u32 *P, incant_u32 V) {
     if (V > *P)
       *P = V;

@@ -370,12 +370,16 @@ TEST(RaceEncoding, RecordsRoundTrip) {
   EXPECT_EQ(incant_race_rec_unit(W0), 5u);
   EXPECT_EQ(incant_race_rec_site(W0), 0x2abcdu);
   EXPECT_EQ(incant_race_rec_where(W0), (5u << 18) | 0x2abcdu);
-  incant_u64 W1 = incant_race_w1(W0, 70000, 4097, 1030, 7, 0x6);
+  incant_u64 W1 = incant_race_w1(W0, 70000, 4097, 1030, 7, 2000, 0x6);
   EXPECT_EQ(incant_race_rec_bar(W1), 70000u & 0xffffu);
-  EXPECT_EQ(incant_race_rec_ws(W1), 4097u & 0xfffu);
-  EXPECT_EQ(incant_race_rec_relc(W1), 1030u & 0x3ffu);
+  EXPECT_EQ(incant_race_rec_ws(W1), 4097u & 0x3ffu);
+  EXPECT_EQ(incant_race_rec_relc(W1), 1030u & 0xffu);
   EXPECT_EQ(incant_race_rec_relg(W1), 7u);
+  EXPECT_EQ(incant_race_rec_sy(W1), 2000u & 0x3ffu);
   EXPECT_EQ(incant_race_rec_mask(W1), 0x6u);
+  incant_u64 A1 = incant_race_w1_async(W0, incant_race_done_mbar(17, 300), 0xf);
+  EXPECT_EQ(incant_race_rec_done(A1), incant_race_done_mbar(17, 300));
+  EXPECT_EQ(incant_race_rec_mask(A1), 0xfu);
   IncantRaceRec R = {W0, W1};
   EXPECT_TRUE(incant_race_rec_valid(R));
   R.w0 ^= 1ull << 40; // torn: another access's first word

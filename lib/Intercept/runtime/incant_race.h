@@ -63,6 +63,10 @@ typedef uint64_t incant_u64;
 #define INCANT_RACE_RT_UNIT "incant_race_unit"
 #define INCANT_RACE_RT_ACCESS "incant_race_access"
 #define INCANT_RACE_RT_SYNC "incant_race_sync"
+#define INCANT_RACE_OBJ_PREFIX "__incant_race_obj_"
+#define INCANT_RACE_COPY_PREFIX "__incant_race_copy_"
+#define INCANT_RACE_RT_OBJ "incant_race_obj"
+#define INCANT_RACE_RT_COPY "incant_race_copy"
 #define INCANT_RACE_UNIT_BYTES 16
 #define INCANT_RACE_MAX_UNITS 64 /* unit slots per process (6 bits) */
 
@@ -76,6 +80,10 @@ typedef uint64_t incant_u64;
 #define INCANT_RACE_SIZE_SHIFT 23  /* 3 bits: log2 of the bytes, 0..4   */
 #define INCANT_RACE_SPACE_SHIFT 26 /* 2 bits: INCANT_RACE_SPACE_*       */
 #define INCANT_RACE_RELEASE (1u << 28) /* .release/.acq_rel/.sc: releases */
+#define INCANT_RACE_ASYNC (1u << 29)   /* made by an asynchronous copy    */
+/* The info word of __incant_race_copy: site, the destination's space
+ * (shared or .shared::cluster) and: */
+#define INCANT_RACE_COPY_MBAR (1u << 30) /* completes on an mbarrier (bulk) */
 
 #define INCANT_RACE_WEAK 0u
 #define INCANT_RACE_SCOPE_CTA 1u
@@ -85,6 +93,7 @@ typedef uint64_t incant_u64;
 #define INCANT_RACE_SPACE_GENERIC 0u
 #define INCANT_RACE_SPACE_GLOBAL 1u
 #define INCANT_RACE_SPACE_SHARED 2u
+#define INCANT_RACE_SPACE_CLUSTER 3u /* .shared::cluster: the owner's shared */
 
 /* Kinds of __incant_race_sync. */
 #define INCANT_RACE_SYNC_CTA 0u       /* bar.sync, barrier.sync, bar.red, bar.arrive */
@@ -111,6 +120,8 @@ typedef uint64_t incant_u64;
 #define INCANT_RACE_CNT_HAZARDS 6     /* races seen (before folding)     */
 #define INCANT_RACE_CNT_CAPPED 7      /* stmt: comparisons cut at the cap */
 #define INCANT_RACE_CNT_SPACE_OTHER 8 /* generic accesses to local/const memory */
+#define INCANT_RACE_CNT_SYNC_LOST 9   /* sync operations not followed (below) */
+#define INCANT_RACE_CNT_COPY_BYTES 10 /* bytes of asynchronous copies checked */
 #define INCANT_RACE_COUNTERS 16
 /* Counters are spread over this many copies to avoid one hot word. */
 #define INCANT_RACE_COUNTER_COPIES 32
@@ -136,6 +147,7 @@ struct IncantRaceState {
     incant_u64 next;      /* stmt: u32 [logCap * 32]: bucket chains        */
   incant_u64 hits;      /* IncantRaceHit[hitMask + 1]                    */
   incant_u64 counters;  /* u64 [INCANT_RACE_COUNTERS * COPIES]           */
+  incant_u64 syncs;     /* IncantRaceSync[threadCap]                      */
 };
 
 /* Per thread of the launch (index: linear block * threads per block +
@@ -158,12 +170,13 @@ struct IncantRaceBlock {
   incant_u32 nC, nG;
   incant_u32 ringC[4][2];
   incant_u32 ringG[4][2];
+  incant_u32 obj[32][4]; /* IncantRaceObj per object (INCANT_RACE_OBJS) */
 };
 
 /* An access as the shadow keeps it: two words.
  *   w0: global thread index (32) | unit slot (6) | site (18) | flags (8)
- *   w1: barriers (16) | warp barriers (12) | CTA releases (10) |
- *       GPU releases (10) | byte mask (4) | check (12)
+ *   w1: barriers (16) | warp barriers (10) | CTA releases (8) |
+ *       GPU releases (8) | object releases (10) | byte mask (4) | check (8)
  * A record is read and written in one 16-byte access (entries are 16-byte
  * aligned); the check (a hash of w0) catches a record torn all the same,
  * which is then ignored (a race may be missed, none is invented). */
@@ -172,6 +185,11 @@ struct IncantRaceBlock {
 #define INCANT_RACE_F_ATOMIC 0x04u
 #define INCANT_RACE_F_SCOPE_SHIFT 3 /* 2 bits */
 #define INCANT_RACE_F_VALID 0x20u
+/* Made by an asynchronous copy on behalf of the thread that issued it: it
+ * lasts from the issue to the copy's completion, so the issuing thread's
+ * own later accesses can race with it, and only what is ordered after the
+ * completion (w1: incant_race_w1_async) is ordered after it. */
+#define INCANT_RACE_F_ASYNC 0x40u
 
 struct IncantRaceRec {
   incant_u64 w0, w1;
@@ -204,17 +222,97 @@ struct IncantRaceHit {
 /* stmt: one executed instrumented access of one warp (GRace's statement
  * table entry): the site, the lanes that ran it, and per lane the address
  * (global: the address; shared: bit 63, the block's index << 18 and the
- * offset) and counters (barriers 16, warp barriers 16, CTA releases 16,
- * GPU releases 16). */
+ * offset) and counters (barriers 16, warp barriers 12, CTA releases 12,
+ * GPU releases 12, object releases 12). */
 struct IncantRaceLogEntry {
   incant_u32 warp;    /* block * warps per block + warp of the block     */
   incant_u32 site;    /* unit slot (6) | site (18) | flags (8): w0's low half */
   incant_u32 mask;    /* lanes that ran it                               */
   incant_u32 geom[4]; /* ntid.x | ntid.y << 16; ntid.z | log2(bytes) << 16;
                          nctaid.x; nctaid.y                               */
-  incant_u32 pad;
+  incant_u32 done;    /* asynchronous copies: their completion (INCANT_RACE_DONE_*) */
   incant_u64 addr[32];
   incant_u64 ctr[32];
+};
+
+/*===-- Synchronisation objects -------------------------------------------===*
+ *
+ * Named barriers with a thread count, mbarriers and the cluster barrier are
+ * objects with phases. Every arrival takes a ticket of its object (before
+ * the arriving instruction runs); ticket n (from 1) is in phase
+ * (n - 1) / count. A thread that arrives releases its earlier accesses into
+ * that phase (its ring of releases keeps the object and phase); a thread
+ * that saw a phase complete (bar.sync's wait, a successful mbarrier
+ * test_wait/try_wait, barrier.cluster.wait) has acquired every phase up to
+ * it. An access of thread A is ordered before a later one of thread B when
+ * A arrived after it at a phase that B had acquired before its access (one
+ * step: a chain through a third thread's objects alone is not followed;
+ * chains through CTA barriers are, by their counts).
+ *
+ * Objects per block: 0..15 the named barriers, 16..30 the block's mbarriers
+ * (by address; two at one slot make it unknown), 31 the cluster barrier
+ * (kept in the cluster's first block). */
+#define INCANT_RACE_OBJS 32u
+#define INCANT_RACE_OBJ_MBAR 16u
+#define INCANT_RACE_OBJ_MBARS 15u
+#define INCANT_RACE_OBJ_CLUSTER 31u
+#define INCANT_RACE_RING 8u    /* releases and acquisitions kept per thread */
+#define INCANT_RACE_WAITS 4u   /* cp.async waits and mbarrier bindings kept */
+#define INCANT_RACE_UNKNOWN 0xffffffffu /* an object whose phases are lost */
+
+/* Kinds of __incant_race_obj (kind, address or id, aux). */
+#define INCANT_RACE_OBJ_BAR_ARRIVE 1u  /* before bar.sync/red/arrive id, count */
+#define INCANT_RACE_OBJ_BAR_WAIT 2u    /* after bar.sync/red id, count      */
+#define INCANT_RACE_OBJ_CLUSTER_ARRIVE 3u /* before barrier.cluster.arrive  */
+#define INCANT_RACE_OBJ_CLUSTER_WAIT 4u   /* after barrier.cluster.wait     */
+#define INCANT_RACE_OBJ_MBAR_INIT 5u   /* after mbarrier.init [a], count     */
+#define INCANT_RACE_OBJ_MBAR_ARRIVE 6u /* before mbarrier.arrive [a]{, count} */
+#define INCANT_RACE_OBJ_MBAR_LOST 7u   /* mbarrier.arrive_drop, .inval: phases lost */
+#define INCANT_RACE_OBJ_MBAR_WAIT 8u   /* after a test_wait/try_wait that succeeded;
+                                          aux: parity | has parity << 1  */
+#define INCANT_RACE_OBJ_CP_COMMIT 9u   /* cp.async.commit_group              */
+#define INCANT_RACE_OBJ_CP_WAIT 10u    /* after cp.async.wait_group aux      */
+#define INCANT_RACE_OBJ_CP_WAIT_ALL 11u /* after cp.async.wait_all           */
+#define INCANT_RACE_OBJ_CP_MBAR 12u    /* cp.async.mbarrier.arrive [a]; aux: .noinc */
+#define INCANT_RACE_OBJ_GENERIC 0x100u /* or-ed in: the address is generic   */
+
+/* The completion of a copy (incant_race_w1_async, 22 bits): how it is
+ * observed, by an mbarrier phase (object, phase) or by the issuing
+ * thread's cp.async.wait_group (its group). */
+#define INCANT_RACE_DONE_MBAR (1u << 21)
+INCANT_RACE_HD incant_u32 incant_race_done_mbar(incant_u32 Obj,
+                                                incant_u32 Phase) {
+  return INCANT_RACE_DONE_MBAR | (Obj & 31u) << 16 | (Phase & 0xffffu);
+}
+INCANT_RACE_HD incant_u32 incant_race_done_group(incant_u32 Group) {
+  return Group & 0xffffu;
+}
+
+/* Per block and object, zeroed before each launch. */
+struct IncantRaceObj {
+  incant_u32 arrivals;  /* tickets taken                                  */
+  incant_u32 count;     /* arrivals per phase (0: not known)              */
+  incant_u32 completed; /* phases seen complete                           */
+  incant_u32 addr;      /* mbarriers: shared address + 1; UNKNOWN: shared */
+};
+
+/* Per thread: what it released and acquired through objects, and its
+ * asynchronous copies. Made valid for a launch by the thread itself on its
+ * first use (launch); a stale one reads as empty. */
+struct IncantRaceSync {
+  incant_u32 launch;   /* IncantRaceState::launch when it was made valid */
+  incant_u32 sy;       /* arrivals made (releases)                       */
+  incant_u32 nacq;     /* acquisitions made                              */
+  incant_u32 cluster;  /* the cluster's first block + 1 (0: none seen)   */
+  incant_u32 rel[INCANT_RACE_RING][3]; /* seq, object, phase, by seq % RING */
+  incant_u32 acqs[INCANT_RACE_RING][3]; /* object, phases, log position  */
+  incant_u32 acq[INCANT_RACE_OBJS];    /* phases acquired, per object    */
+  incant_u32 committed; /* cp.async groups committed                     */
+  incant_u32 nwait, nbind, pad;
+  /* cp.async waits: groups complete, barriers, arrivals, log position. */
+  incant_u32 waits[INCANT_RACE_WAITS][4];
+  /* cp.async.mbarrier.arrive: groups up to, object, phase. */
+  incant_u32 binds[INCANT_RACE_WAITS][3];
 };
 
 /*===-- Encoding ----------------------------------------------------------===*/
@@ -241,6 +339,8 @@ INCANT_RACE_HD incant_u32 incant_race_flags(incant_u32 Info) {
     F |= INCANT_RACE_F_WRITE;
   if (Info & INCANT_RACE_ATOMIC)
     F |= INCANT_RACE_F_ATOMIC;
+  if (Info & INCANT_RACE_ASYNC)
+    F |= INCANT_RACE_F_ASYNC;
   F |= incant_race_info_scope(Info) << INCANT_RACE_F_SCOPE_SHIFT;
   return F;
 }
@@ -269,38 +369,56 @@ INCANT_RACE_HD incant_u32 incant_race_rec_where(incant_u64 W0) {
 
 INCANT_RACE_HD incant_u32 incant_race_check(incant_u64 W0) {
   incant_u64 H = W0 * 0x9E3779B97F4A7C15ull;
-  return (incant_u32)(H >> 52) | 1u; /* 12 bits, never 0 */
+  return (incant_u32)(H >> 56) | 1u; /* 8 bits, never 0 */
 }
 
 INCANT_RACE_HD incant_u64 incant_race_w1(incant_u64 W0, incant_u32 Bar,
                                          incant_u32 Ws, incant_u32 RelC,
-                                         incant_u32 RelG, incant_u32 Mask) {
+                                         incant_u32 RelG, incant_u32 Sy,
+                                         incant_u32 Mask) {
   return ((incant_u64)(Bar & 0xffffu) << 48) |
-         ((incant_u64)(Ws & 0xfffu) << 36) |
-         ((incant_u64)(RelC & 0x3ffu) << 26) |
-         ((incant_u64)(RelG & 0x3ffu) << 16) |
-         ((incant_u64)(Mask & 0xfu) << 12) | incant_race_check(W0);
+         ((incant_u64)(Ws & 0x3ffu) << 38) |
+         ((incant_u64)(RelC & 0xffu) << 30) |
+         ((incant_u64)(RelG & 0xffu) << 22) |
+         ((incant_u64)(Sy & 0x3ffu) << 12) | ((incant_u64)(Mask & 0xfu) << 8) |
+         incant_race_check(W0);
 }
 INCANT_RACE_HD incant_u32 incant_race_rec_bar(incant_u64 W1) {
   return (incant_u32)(W1 >> 48) & 0xffffu;
 }
 INCANT_RACE_HD incant_u32 incant_race_rec_ws(incant_u64 W1) {
-  return (incant_u32)(W1 >> 36) & 0xfffu;
+  return (incant_u32)(W1 >> 38) & 0x3ffu;
 }
 INCANT_RACE_HD incant_u32 incant_race_rec_relc(incant_u64 W1) {
-  return (incant_u32)(W1 >> 26) & 0x3ffu;
+  return (incant_u32)(W1 >> 30) & 0xffu;
 }
 INCANT_RACE_HD incant_u32 incant_race_rec_relg(incant_u64 W1) {
-  return (incant_u32)(W1 >> 16) & 0x3ffu;
+  return (incant_u32)(W1 >> 22) & 0xffu;
+}
+INCANT_RACE_HD incant_u32 incant_race_rec_sy(incant_u64 W1) {
+  return (incant_u32)(W1 >> 12) & 0x3ffu;
 }
 INCANT_RACE_HD incant_u32 incant_race_rec_mask(incant_u64 W1) {
-  return (incant_u32)(W1 >> 12) & 0xfu;
+  return (incant_u32)(W1 >> 8) & 0xfu;
+}
+
+/* An asynchronous copy's record (INCANT_RACE_F_ASYNC): its completion in
+ * place of the counters (bits 47-12): INCANT_RACE_DONE_* (1), the object
+ * (5) and the phase or cp.async group (16). */
+INCANT_RACE_HD incant_u64 incant_race_w1_async(incant_u64 W0,
+                                               incant_u32 Done,
+                                               incant_u32 Mask) {
+  return ((incant_u64)(Done & 0x3fffffu) << 12) |
+         ((incant_u64)(Mask & 0xfu) << 8) | incant_race_check(W0);
+}
+INCANT_RACE_HD incant_u32 incant_race_rec_done(incant_u64 W1) {
+  return (incant_u32)(W1 >> 12) & 0x3fffffu;
 }
 
 /* Whether a record holds an access (and is not torn). */
 INCANT_RACE_HD int incant_race_rec_valid(struct IncantRaceRec R) {
   return (R.w0 & INCANT_RACE_F_VALID) &&
-         (incant_u32)(R.w1 & 0xfffu) == incant_race_check(R.w0);
+         (incant_u32)(R.w1 & 0xffu) == incant_race_check(R.w0);
 }
 
 /*===-- The rules ---------------------------------------------------------===*/
@@ -361,7 +479,7 @@ INCANT_RACE_HD int incant_race_ordered_by_barriers(struct IncantRaceRec A,
     return 1;
   if ((Ta % Tpb) / 32u == (Tb % Tpb) / 32u &&
       incant_race_ahead(incant_race_rec_ws(B.w1), incant_race_rec_ws(A.w1),
-                        12))
+                        10))
     return 1;
   return 0;
 }
@@ -375,9 +493,9 @@ INCANT_RACE_HD int incant_race_released(struct IncantRaceRec A,
   int Same = Ta / N.Tpb == Tb / N.Tpb;
   incant_u32 Bar = incant_race_rec_bar(A.w1);
   if (Same)
-    return ((N.RelC - incant_race_rec_relc(A.w1)) & 0x3ffu) != 0 ||
+    return ((N.RelC - incant_race_rec_relc(A.w1)) & 0xffu) != 0 ||
            incant_race_ahead(N.BlockRelC, Bar, 16);
-  return ((N.RelG - incant_race_rec_relg(A.w1)) & 0x3ffu) != 0 ||
+  return ((N.RelG - incant_race_rec_relg(A.w1)) & 0xffu) != 0 ||
          incant_race_ahead(N.BlockRelG, Bar, 16);
 }
 
@@ -389,7 +507,8 @@ INCANT_RACE_HD int incant_race_conflict(struct IncantRaceRec A,
   incant_u32 Ta = incant_race_rec_tid(A.w0), Tb = incant_race_rec_tid(B.w0);
   incant_u32 Fa = incant_race_rec_flags(A.w0), Fb = incant_race_rec_flags(B.w0);
   incant_u32 Ma = incant_race_rec_mask(A.w1), Mb = incant_race_rec_mask(B.w1);
-  if (Ta == Tb || !(Ma & Mb))
+  /* A copy races with later accesses of the thread that issued it. */
+  if ((Ta == Tb && !(Fa & INCANT_RACE_F_ASYNC)) || !(Ma & Mb))
     return 0;
   if (!((Fa | Fb) & INCANT_RACE_F_WRITE))
     return 0;

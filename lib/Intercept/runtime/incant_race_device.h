@@ -59,6 +59,11 @@ struct IncantRaceDeviceMem {
                                                       incant_u32 V) {
     return atomicExch(P, V);
   }
+  static __device__ __forceinline__ incant_u32 cas32(incant_u32 *P,
+                                                     incant_u32 C,
+                                                     incant_u32 V) {
+    return atomicCAS(P, C, V);
+  }
   static __device__ __forceinline__ void max32(incant_u32 *P, incant_u32 V) {
     atomicMax(P, V);
   }

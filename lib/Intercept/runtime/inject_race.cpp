@@ -204,7 +204,12 @@ bool fit(RaceCtx &R, uint64_t Threads, uint64_t Blocks) {
   const Driver &D = driver();
   if (!ok(D.cuCtxSynchronize(), "cuCtxSynchronize"))
     return false;
-  if (!grow(R.H.threads, R.H.threadCap, Threads, sizeof(IncantRaceThread),
+  // The threads' sync states (made valid by each thread for its launch)
+  // grow with the thread counters, to the same capacity.
+  incant_u32 SyncCap = R.H.threadCap;
+  if (!grow(R.H.syncs, SyncCap, Threads, sizeof(IncantRaceSync),
+            "allocating thread sync states", R.Priv) ||
+      !grow(R.H.threads, R.H.threadCap, Threads, sizeof(IncantRaceThread),
             "allocating thread counters", R.Priv) ||
       !grow(R.H.blocks, R.H.blockCap, Blocks, sizeof(IncantRaceBlock),
             "allocating block counters", R.Priv))
@@ -336,6 +341,12 @@ void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
                               sizeof(IncantRaceEntry) / 4,
                           App),
        "clearing the shadow");
+    // Sync states are valid for the launch tag they hold: tags start over.
+    if (R->H.syncs)
+      ok(D.cuMemsetD32Async(R->H.syncs, 0,
+                            size_t(R->H.threadCap) * sizeof(IncantRaceSync) / 4,
+                            App),
+         "clearing the sync states");
   }
   R->TagKernel[R->Tag] = Kernel;
   ok(D.cuMemsetD32Async(R->State + offsetof(IncantRaceState, launch), R->Tag,
