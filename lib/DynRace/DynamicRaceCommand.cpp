@@ -277,6 +277,12 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
   // Tables lost to a failed device: nothing says the run was race-free.
   if (!R.Lost.empty())
     return Ctx.failed(ErrorKind::Device);
+  // No race seen, but some of what ran is not followed by the checker.
+  if (!R.NotChecked.empty())
+    return Ctx.fail(ErrorKind::Device,
+                    fmt::format("no race seen, but the kernels were not fully "
+                                "checked: {}",
+                                fmt::join(R.NotChecked, "; ")));
   // No race seen, but the application did not finish: what it did not run
   // was not checked.
   if (End.Status != 0)

@@ -235,6 +235,29 @@ Report buildReport(const RawRun &Run,
         "{} accesses were compared with only the first INCANT_RACE_WALK "
         "accesses of their address",
         N));
+  // What pass race leaves out of the units that ran, and synchronisation
+  // whose phases were lost: a clean run then proves nothing about them.
+  const std::string Prefix = "race: not checked: ";
+  for (const std::string &Unit : Run.Units) {
+    auto It = Units.find(Unit);
+    if (It == Units.end())
+      continue;
+    for (const std::string &N : It->second.Notes)
+      if (N.rfind(Prefix, 0) == 0)
+        R.NotChecked.push_back(fmt::format(
+            "{}: {}",
+            It->second.Source.empty() ? "unit " + Unit : It->second.Source,
+            N.substr(Prefix.size())));
+  }
+  if (uint64_t N = Counter("sync_lost"))
+    R.NotChecked.push_back(fmt::format(
+        "{} synchronisation operations on objects whose phases were lost "
+        "(an mbarrier whose init was not seen, two mbarriers at one slot, "
+        "arrive_drop, another block's mbarrier): the orders they make were "
+        "taken as given",
+        N));
+  for (const std::string &N : R.NotChecked)
+    R.Notes.push_back("not fully checked: " + N);
   if (!Run.Lost.empty())
     R.Notes.push_back(fmt::format(
         "the device failed ({}) before the checker read its tables back "
@@ -382,7 +405,8 @@ json reportToJson(const Report &R) {
           {"dynamic",
            {{"thread_accesses", R.C.DynamicAccesses},
             {"warp_accesses", R.C.DynamicWarpAccesses}}},
-          {"notes", R.Notes}};
+          {"notes", R.Notes},
+          {"not_checked", R.NotChecked}};
   if (!R.Lost.empty())
     J["lost"] = R.Lost;
   return J;

@@ -174,6 +174,114 @@ TEST(RacePass, InstrumentsAccessesBarriersAndFences) {
   EXPECT_EQ(Ld.Static, ""); // no static checker asked
 }
 
+// Synchronisation objects and asynchronous copies of sm_90: named
+// barriers with a count, mbarriers, cp.async with its groups and on an
+// mbarrier, a bulk copy on an mbarrier's transactions, distributed shared
+// memory and the cluster barrier; what the checker does not follow (a
+// tensor copy) is a note.
+const char *Hopper = R"(.version 8.5
+.target sm_90
+.address_size 64
+.visible .shared .align 128 .b8 stage[2048];
+.visible .shared .align 8 .b64 full;
+.visible .entry _Z1hPj(
+  .param .u64 _Z1hPj_param_0
+)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [_Z1hPj_param_0];
+  mov.u32 %r1, stage;
+  mov.u32 %r2, full;
+  mbarrier.init.shared::cta.b64 [%r2], 1;
+  bar.sync 0;
+  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 1024;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 1024, [%r2];
+  mov.u32 %r3, 0;
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], %r3;
+  ld.shared.u32 %r4, [%r1];
+  cp.async.ca.shared.global [%r1+1024], [%rd1], 16;
+  cp.async.commit_group;
+  cp.async.wait_group 0;
+  cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%r2];
+  bar.arrive 1, 256;
+  bar.sync 2, 256;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  mapa.shared::cluster.u32 %r5, %r1, 1;
+  ld.shared::cluster.u32 %r6, [%r5];
+  cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r3}], [%r2];
+  ret;
+}
+)";
+
+TEST(RacePass, InstrumentsObjectsAndCopies) {
+  if (!incant_race_hooks_ptx[0])
+    GTEST_SKIP() << "incant was built without nvcc";
+  InstrumentResult R = instrument(Hopper);
+  ASSERT_EQ(R.Status, InstrumentStatus::Rewritten);
+  const std::string Id = R.Manifest.Id;
+  EXPECT_NE(R.Ptx.find(".func __incant_race_obj_" + Id), std::string::npos);
+  EXPECT_NE(R.Ptx.find(".func __incant_race_copy_" + Id), std::string::npos);
+  std::vector<std::string> Kinds;
+  for (const Site &S : R.Manifest.Sites)
+    Kinds.push_back(S.Kind);
+  EXPECT_EQ(Kinds, (std::vector<std::string>{
+                       "barrier mbarrier init", "barrier",
+                       "barrier mbarrier arrive", "async copy to shared",
+                       "barrier mbarrier wait", "read shared",
+                       "async copy to shared", "barrier cp.async.commit_group",
+                       "barrier cp.async.wait_group",
+                       "barrier cp.async.mbarrier.arrive",
+                       "barrier named arrive", "barrier named arrive",
+                       "barrier named wait", "barrier cluster arrive",
+                       "barrier cluster wait", "read shared::cluster"}));
+  size_t Kernel = R.Ptx.find(".entry _Z1hPj");
+  ASSERT_NE(Kernel, std::string::npos);
+  auto At = [&](const std::string &Text) { return R.Ptx.find(Text, Kernel); };
+  // The wait's call runs only where it succeeded.
+  EXPECT_NE(At("@%p1 call __incant_race_obj_" + Id), std::string::npos);
+  // Its parity and "has parity" go in the third argument.
+  EXPECT_NE(At("or.b32 "), std::string::npos);
+  // bar.arrive's call comes before it, bar.sync's wait after it.
+  EXPECT_LT(At("st.param.b32 [incant_race_p0], " +
+               std::to_string(INCANT_RACE_OBJ_BAR_ARRIVE) + ";"),
+            At("bar.arrive 1, 256;"));
+  EXPECT_GT(At("st.param.b32 [incant_race_p0], " +
+               std::to_string(INCANT_RACE_OBJ_BAR_WAIT) + ";"),
+            At("bar.sync 2, 256;"));
+  EXPECT_GT(At("st.param.b32 [incant_race_p0], " +
+               std::to_string(INCANT_RACE_OBJ_CLUSTER_WAIT) + ";"),
+            At("barrier.cluster.wait;"));
+  // The bulk copy's info word: its site, the destination's space, the
+  // mbarrier completion; its size is the fourth argument.
+  uint32_t Bulk = 3 | INCANT_RACE_SPACE_CLUSTER << INCANT_RACE_SPACE_SHIFT |
+                  INCANT_RACE_COPY_MBAR;
+  EXPECT_NE(At("st.param.b32 [incant_race_p4], " + std::to_string(Bulk) + ";"),
+            std::string::npos);
+  EXPECT_NE(At("st.param.b32 [incant_race_p3], 1024;"), std::string::npos);
+  bool Noted = false;
+  for (const std::string &N : R.Manifest.Notes)
+    Noted |= N.rfind("race: not checked: cp.async.bulk.tensor", 0) == 0;
+  EXPECT_TRUE(Noted) << "the tensor copy is named in a note";
+  if (*INCANT_PTXAS) {
+    std::string Log;
+    EXPECT_TRUE(ptxastest::assemble(R.Ptx, "sm_90", false, "race-hopper", Log))
+        << Log;
+  }
+}
+
+// A module with neither objects nor copies gets neither hook.
+TEST(RacePass, AddsObjectAndCopyHooksOnlyWhereUsed) {
+  if (!incant_race_hooks_ptx[0])
+    GTEST_SKIP() << "incant was built without nvcc";
+  InstrumentResult R = instrument(Module);
+  ASSERT_EQ(R.Status, InstrumentStatus::Rewritten);
+  EXPECT_EQ(R.Ptx.find("__incant_race_obj_"), std::string::npos);
+  EXPECT_EQ(R.Ptx.find("__incant_race_copy_"), std::string::npos);
+}
+
 // Why each call is in a loop: the hooks start with a YIELD (they read
 // memory other threads write), which lets waiting lanes past their
 // convergence point; ptxas allows for a yield it sees, so the caller must

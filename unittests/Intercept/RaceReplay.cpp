@@ -315,10 +315,9 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
 
     // What the access hook does, lane by lane. owner=B: distributed
     // shared memory of block B of the cluster.
-    incant_u32 Blk = Warp / Wpb;
-    auto Tid = [&](incant_u32 L) { return Blk * Tpb + (Warp % Wpb) * 32 + L; };
-    if (Owner != ~0u)
-      Blk = Owner;
+    const incant_u32 Base = (Warp / Wpb) * Tpb + (Warp % Wpb) * 32;
+    auto Tid = [&](incant_u32 L) { return Base + L; };
+    incant_u32 Blk = Owner != ~0u ? Owner : Warp / Wpb;
     incant_u32 Mask = 0;
     for (auto &[L, A] : Lanes)
       Mask |= 1u << L;
@@ -339,7 +338,7 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
       IncantRaceLogEntry *E = &T.Log[Pos];
       for (auto &[L, A] : Lanes) {
         if (Release)
-          C.release(Tid(L), Blk, Scope, Pos);
+          C.release(Tid(L), Warp / Wpb, Scope, Pos);
         C.logLane(E, L, Tid(L), Checker::logged(Space, Blk, A));
       }
       Checker::logHeader(E, Warp, 0, Info, Mask, Geom);
@@ -347,7 +346,7 @@ ReplayResult replay(const std::string &Log, const ReplayOptions &O) {
     }
     for (auto &[L, A] : Lanes)
       if (Release)
-        C.release(Tid(L), Blk, Scope, 0);
+        C.release(Tid(L), Warp / Wpb, Scope, 0);
     for (auto &[Logged, Ls] : Groups) {
       incant_u64 A = 0;
       for (auto &[L, X] : Lanes)

@@ -361,6 +361,233 @@ TEST(RaceReplay, MalformedLogsAreReported) {
   EXPECT_NE(replay("jump\n", {}).Error, "");
 }
 
+//===-- Synchronisation objects and asynchronous copies -------------------===//
+
+// Warp-specialised producer and consumer on named barriers (warp 0
+// produces, warp 1 consumes, 64 threads): bar.arrive 1, 64 after the
+// tile is written, bar.sync 1, 64 before it is read; the consumer frees
+// the stage with bar.arrive 2, 64 and the producer waits on bar.sync 2, 64
+// before it writes the stage again.
+const char *NamedProduce = "w0 write shared 4 0x0 site=1 step=4\n"
+                           "named-arrive w0 id=1 count=64\n";
+TEST(RaceReplay, NamedBarrierOrdersProducerAndConsumer) {
+  expectBoth(std::string("launch 64 1\n") + NamedProduce +
+                 "named-arrive w1 id=1 count=64\n"
+                 "named-wait w1 id=1\n"
+                 "w1 read shared 4 0x0 site=2 step=4\n"
+                 "named-arrive w1 id=2 count=64\n"
+                 "named-arrive w0 id=2 count=64\n"
+                 "named-wait w0 id=2\n"
+                 "w0 write shared 4 0x0 site=3 step=4\n",
+             {});
+}
+
+TEST(RaceReplay, ReadBeforeTheNamedBarrierRaces) {
+  expectBoth(std::string("launch 64 1\n") + NamedProduce +
+                 "w1 read shared 4 0x0 site=2 step=4\n"
+                 "named-arrive w1 id=1 count=64\n"
+                 "named-wait w1 id=1\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, ArrivingEarlyDoesNotFreeTheStage) {
+  // The consumer arrives at the "stage free" barrier before it reads: the
+  // producer's next write races with the read (namedbar -nf).
+  expectBoth(std::string("launch 64 1\n") + NamedProduce +
+                 "named-arrive w1 id=1 count=64\n"
+                 "named-wait w1 id=1\n"
+                 "named-arrive w1 id=2 count=64\n"
+                 "named-arrive w0 id=2 count=64\n"
+                 "named-wait w0 id=2\n"
+                 "w1 read shared 4 0x0 site=2 step=4\n"
+                 "w0 write shared 4 0x0 site=3 step=4\n",
+             {{2, 3, INCANT_RACE_WAR}});
+}
+
+TEST(RaceReplay, BarArriveIsNotABarrierForTheArriver) {
+  // bar.arrive does not wait: the producer's write after it is not ordered
+  // with the consumer's read before its own bar.sync.
+  expectBoth("launch 64 1\n"
+             "w1 read shared 4 0x0 site=2 step=4\n"
+             "named-arrive w0 id=1 count=64\n"
+             "w0 write shared 4 0x0 site=1 step=4\n"
+             "named-arrive w1 id=1 count=64\n"
+             "named-wait w1 id=1\n",
+             {{2, 1, INCANT_RACE_WAR}});
+}
+
+TEST(RaceReplay, NamedBarrierPhasesAreCounted) {
+  // A read that acquired phase 0 is not ordered after a write released
+  // into phase 1.
+  expectBoth("launch 64 1\n"
+             "named-arrive w0 id=1 count=64\n"
+             "named-arrive w1 id=1 count=64\n"
+             "named-wait w1 id=1\n"
+             "w0 write shared 4 0x0 site=1 step=4\n"
+             "named-arrive w0 id=1 count=64\n"
+             "w1 read shared 4 0x0 site=2 step=4\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+// mbarrier phases: warp 0 writes and arrives (count 32), warp 1 waits on
+// the phase's parity and reads.
+TEST(RaceReplay, MbarrierPhaseOrdersArriversAndWaiters) {
+  std::string Init = "launch 64 1\n"
+                     "mbar-init w0 0x400 count=32\n"
+                     "bar 0\n"
+                     "w0 write shared 4 0x0 site=1 step=4\n"
+                     "mbar-arrive w0 0x400\n";
+  expectBoth(Init + "mbar-wait w1 0x400 parity=0\n"
+                    "w1 read shared 4 0x0 site=2 step=4\n",
+             {});
+  expectBoth(Init + "w1 read shared 4 0x0 site=2 step=4\n"
+                    "mbar-wait w1 0x400 parity=0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+  // The next phase's write is not ordered by the first phase's wait.
+  expectBoth(Init + "mbar-wait w1 0x400 parity=0\n"
+                    "w0 write shared 4 0x80 site=3 step=4\n"
+                    "mbar-arrive w0 0x400\n"
+                    "w1 read shared 4 0x80 site=4 step=4\n",
+             {{3, 4, INCANT_RACE_RAW}});
+  // A wait that only sees the parity of the phase before the first (it
+  // succeeds at once) acquires nothing.
+  expectBoth(Init + "mbar-wait w1 0x400 parity=1\n"
+                    "w1 read shared 4 0x0 site=2 step=4\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+// cp.async with its groups: lane i of warp 0 copies word i into shared
+// memory, commits and waits; a CTA barrier after the wait orders the other
+// warp's reads.
+const char *CpAsync = "launch 64 1\n"
+                      "cp-async w0 0x0 0x1000 4 site=1 step=4\n"
+                      "cp-commit w0\n";
+TEST(RaceReplay, CpAsyncCompletesAtItsWait) {
+  expectBoth(std::string(CpAsync) + "cp-wait w0 0\n"
+                                    "bar 0\n"
+                                    "w1 read shared 4 0x0 site=2 step=4\n",
+             {});
+  // The barrier before the wait does not order the copy.
+  expectBoth(std::string(CpAsync) + "bar 0\n"
+                                    "w1 read shared 4 0x0 site=2 step=4\n"
+                                    "cp-wait w0 0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+  // wait_group 1 leaves the last group pending.
+  expectBoth(std::string(CpAsync) + "cp-wait w0 1\n"
+                                    "bar 0\n"
+                                    "w1 read shared 4 0x0 site=2 step=4\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, CpAsyncRacesWithItsOwnThreadUntilTheWait) {
+  expectBoth(std::string(CpAsync) + "w0 read shared 4 0x0 site=2 step=4\n"
+                                    "cp-wait-all w0\n",
+             {{1, 2, INCANT_RACE_RAW}});
+  expectBoth(std::string(CpAsync) + "cp-wait-all w0\n"
+                                    "w0 read shared 4 0x0 site=2 step=4\n",
+             {});
+}
+
+TEST(RaceReplay, CpAsyncReadsItsSourceUntilItCompletes) {
+  // A write of the global source by another block while the copy runs.
+  expectBoth("launch 32 2\n"
+             "cp-async w0 0x0 0x1000 4 site=1 lanes=0\n"
+             "w1 write global 4 0x1000 site=2 lanes=0\n",
+             {{1, 2, INCANT_RACE_WAR}});
+}
+
+// cuda::memcpy_async on a cuda::barrier (asyncpipe): every lane copies
+// its word (cp.async.mbarrier.arrive binds the copy to the barrier's
+// phase), arrives and waits with its token, then reads its neighbour's.
+TEST(RaceReplay, CpAsyncOnAnMbarrier) {
+  std::string Issue = "launch 32 1\n"
+                      "mbar-init w0 0x400 count=32\n"
+                      "bar 0\n"
+                      "cp-async w0 0x0 0x1000 4 site=1 step=4\n"
+                      "cp-mbar w0 0x400\n";
+  expectBoth(Issue + "mbar-arrive w0 0x400\n"
+                     "mbar-wait w0 0x400\n"
+                     "w0 read shared 4 0x4 site=2 step=4\n",
+             {});
+  expectBoth(Issue + "w0 read shared 4 0x4 site=2 step=4\n"
+                     "mbar-arrive w0 0x400\n"
+                     "mbar-wait w0 0x400\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+// A bulk copy (TMA) on an mbarrier's transactions (tmapipe): lane 0
+// arrives with expect_tx and copies a 256-byte tile; both warps wait on
+// the phase's parity and read; a CTA barrier frees the stage, and the
+// second use of it completes phase 1.
+TEST(RaceReplay, BulkCopyCompletesOnTheMbarrierPhase) {
+  std::string First = "launch 64 1\n"
+                      "mbar-init w0 0x800 count=1\n"
+                      "bar 0\n"
+                      "mbar-arrive w0 0x800 lanes=0\n"
+                      "bulk w0 0x0 0x10000 256 0x800 site=1\n";
+  std::string Wait0 = "mbar-wait w0 0x800 parity=0\n"
+                      "mbar-wait w1 0x800 parity=0\n";
+  std::string Read = "w0 read shared 4 0x0 site=2 step=4\n"
+                     "w1 read shared 4 0x80 site=2 step=4\n";
+  expectBoth(First + Wait0 + Read + "bar 0\n"
+                 "mbar-arrive w0 0x800 lanes=0\n"
+                 "bulk w0 0x0 0x10100 256 0x800 site=3\n"
+                 "mbar-wait w0 0x800 parity=1\n"
+                 "mbar-wait w1 0x800 parity=1\n" +
+                 Read,
+             {});
+  // The twin that reads the stage before waiting on its phase.
+  expectBoth(First + Read + Wait0, {{1, 2, INCANT_RACE_RAW}});
+  // Reading the second copy with only the first phase acquired.
+  expectBoth(First + Wait0 + Read + "bar 0\n"
+                 "mbar-arrive w0 0x800 lanes=0\n"
+                 "bulk w0 0x0 0x10100 256 0x800 site=3\n" +
+                 Read,
+             {{3, 2, INCANT_RACE_RAW}});
+}
+
+// Distributed shared memory: block 0 of a 2-block cluster reads block 1's
+// shared word (owner=1) that block 1 wrote; barrier.cluster.arrive/wait
+// (cluster.sync()) between them orders it.
+TEST(RaceReplay, ClusterBarrierOrdersDistributedSharedMemory) {
+  std::string Write = "launch 32 2 cluster=2\n"
+                      "w1 write shared 8 0x100 site=1 lanes=0\n";
+  std::string Sync = "cluster-arrive w0\n"
+                     "cluster-arrive w1\n"
+                     "cluster-wait w0\n"
+                     "cluster-wait w1\n";
+  std::string Read = "w0 read shared 8 0x100 site=2 lanes=0 owner=1\n";
+  expectBoth(Write + Sync + Read, {});
+  expectBoth(Write + Read + Sync, {{1, 2, INCANT_RACE_RAW}});
+  // Block 0's own word at the same offset is another location.
+  expectBoth(Write + "w0 read shared 8 0x100 site=2 lanes=0\n", {});
+  // Two clusters: the barrier of one does not order the other's blocks.
+  expectBoth("launch 32 4 cluster=2\n"
+             "w3 write shared 8 0x100 site=1 lanes=0\n"
+             "cluster-arrive w0\ncluster-arrive w1\n"
+             "cluster-arrive w2\ncluster-arrive w3\n"
+             "cluster-wait w0\ncluster-wait w1\n"
+             "cluster-wait w2\ncluster-wait w3\n"
+             "w0 read shared 8 0x100 site=2 lanes=0 owner=3\n",
+             {{1, 2, INCANT_RACE_RAW}});
+}
+
+TEST(RaceReplay, UnknownMbarrierIsCountedNotInvented) {
+  // A wait on an mbarrier whose init was not seen: its phases are lost
+  // (counted), and the wait is taken to order everything.
+  ReplayOptions O;
+  O.Scheme = Addr;
+  ReplayResult R = replay("launch 64 1\n"
+                          "w0 write shared 4 0x0 site=1 step=4\n"
+                          "mbar-arrive w0 0x400\n"
+                          "mbar-wait w1 0x400 parity=0\n"
+                          "w1 read shared 4 0x0 site=2 step=4\n",
+                          O);
+  EXPECT_EQ(R.Error, "");
+  EXPECT_TRUE(R.Races.empty());
+  EXPECT_GT(R.Counters[INCANT_RACE_CNT_SYNC_LOST], 0u);
+}
+
 //===-- The encodings -----------------------------------------------------===//
 
 TEST(RaceEncoding, RecordsRoundTrip) {

@@ -117,6 +117,10 @@ struct Report {
   std::map<std::string, uint64_t> Counters;
   /// What limited the check (full tables, unchecked launches, ...).
   std::vector<std::string> Notes;
+  /// What the checker does not follow in the units that ran (their
+  /// manifests' "race: not checked" notes; synchronisation whose phases
+  /// were lost): the kernels were not fully checked.
+  std::vector<std::string> NotChecked;
 };
 
 /// Builds the report from a run and the manifests of the application's

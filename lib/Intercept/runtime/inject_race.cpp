@@ -440,7 +440,8 @@ void raceWrite() {
   Written = true;
   static const char *CounterNames[] = {
       "accesses", "warp_accesses", "shadow_full", "busy", "log_full",
-      "races_not_folded", "hazards", "comparisons_capped", "other_space"};
+      "races_not_folded", "hazards", "comparisons_capped", "other_space",
+      "sync_lost", "copy_bytes"};
   std::string J = "{\"scheme\":\"";
   J += rcfg().Scheme == INCANT_RACE_SCHEME_STMT ? "stmt" : "addr";
   J += "\",\"checked_launches\":" + std::to_string(Checked);
