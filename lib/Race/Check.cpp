@@ -154,6 +154,7 @@ void Checker::assumeDimensions() {
     if (!O.Launch.Grid[D] && !Used.count({ir::SymKind::Ctaid, D}) &&
         !Used.count({ir::SymKind::Nctaid, D})) {
       O.Launch.Grid[D] = 1;
+      O.Launch.BlockIdx[D].reset(); // one block stands for every block
       R.Assumptions.push_back(fmt::format(
           "gridDim.{} = 1: no access or barrier depends on %ctaid.{} or "
           "%nctaid.{}",
@@ -335,6 +336,13 @@ KernelReport Checker::run() {
         O.Progress(R.Name, Done++, Total);
       checkPair(I, J);
     }
+  if (!O.Launch.Unsatisfiable.empty())
+    for (PairResult &P : R.Pairs)
+      if (P.V == Verdict::Safe) {
+        P.V = Verdict::Unknown;
+        P.Reason = "safe only vacuously: no launch satisfies " +
+                   O.Launch.Unsatisfiable;
+      }
   if (!CallNote.empty())
     for (PairResult &P : R.Pairs)
       if (P.V == Verdict::Safe && P.Reason.find("barrier") != std::string::npos) {

@@ -115,8 +115,11 @@ std::vector<Expr> Encoder::launchFacts() {
 }
 
 Expr Encoder::idFacts(unsigned T, unsigned D) {
-  return tid(T, D).ge(Expr::mkInt(0)) && tid(T, D).lt(ntid(D)) &&
-         ctaid(T, D).ge(Expr::mkInt(0)) && ctaid(T, D).lt(nctaid(D));
+  Expr F = tid(T, D).ge(Expr::mkInt(0)) && tid(T, D).lt(ntid(D)) &&
+           ctaid(T, D).ge(Expr::mkInt(0)) && ctaid(T, D).lt(nctaid(D));
+  if (Launch.BlockIdx[D])
+    F = F && ctaid(T, D).eq(Expr::mkInt(*Launch.BlockIdx[D]));
+  return F;
 }
 
 //===-- Symbols -----------------------------------------------------------===//

@@ -118,7 +118,56 @@ std::string anonymousAsClang(const std::string &Mangled) {
 }
 
 bool sameLaunch(const LaunchConfig &A, const LaunchConfig &B) {
-  return A.Block == B.Block && A.Grid == B.Grid && A.Params == B.Params;
+  return A.Block == B.Block && A.Grid == B.Grid && A.Params == B.Params &&
+         A.BlockIdx == B.BlockIdx && A.Unsatisfiable == B.Unsatisfiable;
+}
+
+/// The file's `__axiom`s in each launch where the command line and the
+/// launch leave the value open; true when one was used.
+bool applyAxioms(const source::HostCode &H, const LaunchConfig &Given,
+                 const std::string &Name, std::vector<KnownLaunch> &Ls) {
+  bool Used = false;
+  for (const source::Axiom &A : H.Axioms)
+    for (KnownLaunch &L : Ls) {
+      std::optional<int64_t> &Slot = A.Builtin == "blockDim" ? L.Launch.Block[A.Axis]
+                                     : A.Builtin == "gridDim" ? L.Launch.Grid[A.Axis]
+                                                              : L.Launch.BlockIdx[A.Axis];
+      const std::optional<int64_t> &Own = A.Builtin == "blockDim" ? Given.Block[A.Axis]
+                                          : A.Builtin == "gridDim" ? Given.Grid[A.Axis]
+                                                                   : Given.BlockIdx[A.Axis];
+      if (Own || Slot)
+        continue;
+      // A value no launch can have: the axiom is assumed all the same (as
+      // GPUVerify does), and every pair then holds only vacuously.
+      const std::optional<int64_t> &Grid = L.Launch.Grid[A.Axis];
+      bool Possible = A.Builtin == "blockIdx"
+                          ? A.Value >= 0 && (!Grid || A.Value < *Grid)
+                          : A.Value >= 1;
+      std::string Axiom = fmt::format("{}.{} == {} (__axiom at {}:{})", A.Builtin,
+                                      "xyz"[A.Axis], A.Value, Name, A.Line);
+      if (!Possible && L.Launch.Unsatisfiable.empty())
+        L.Launch.Unsatisfiable =
+            Grid && A.Builtin == "blockIdx"
+                ? fmt::format("{} with gridDim.{} = {}", Axiom, "xyz"[A.Axis], *Grid)
+                : Axiom;
+      Slot = A.Value;
+      L.Description += fmt::format("{}{}.{} = {} (__axiom at {}:{}{})",
+                                   L.Description.empty() ? "" : ", ", A.Builtin,
+                                   "xyz"[A.Axis], A.Value, Name, A.Line,
+                                   Possible ? "" : ": no launch can have it");
+      Used = true;
+    }
+  // One incant cannot read only widens what is checked; the report says so.
+  for (const auto &[Text, Line] : H.AxiomsNotRead)
+    for (KnownLaunch &L : Ls) {
+      L.Description += fmt::format("{}__axiom({}) at {}:{} not read (not "
+                                   "blockIdx, blockDim or gridDim equal to an "
+                                   "integer): checked without it",
+                                   L.Description.empty() ? "" : ", ", Text,
+                                   Name, Line);
+      Used = true;
+    }
+  return Used;
 }
 
 } // namespace
@@ -133,6 +182,7 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
     Note = H.Problem;
     return R;
   }
+
   for (const ptx::ModuleItem &I : M.Items) {
     const auto *Fn = std::get_if<ptx::Function>(&I);
     if (!Fn || !Fn->IsEntry)
@@ -203,6 +253,7 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
         Used = true;
       }
     }
+    Used |= applyAxioms(H, Given, Name, Ls);
     if (Any && Used)
       Ls.back().Description = "any launch with " + Ls.back().Description;
     else if (Any)
@@ -221,7 +272,11 @@ KnownLaunch commonLaunch(const std::vector<KnownLaunch> &Ls) {
         C.Launch.Block[D].reset();
       if (C.Launch.Grid[D] != L.Launch.Grid[D])
         C.Launch.Grid[D].reset();
+      if (C.Launch.BlockIdx[D] != L.Launch.BlockIdx[D])
+        C.Launch.BlockIdx[D].reset();
     }
+    if (C.Launch.Unsatisfiable != L.Launch.Unsatisfiable)
+      C.Launch.Unsatisfiable.clear();
     for (auto It = C.Launch.Params.begin(); It != C.Launch.Params.end();) {
       auto Other = L.Launch.Params.find(It->first);
       It = Other == L.Launch.Params.end() || Other->second != It->second

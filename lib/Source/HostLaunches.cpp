@@ -100,7 +100,62 @@ public:
       if (T.node(I).K == CXCursor_MacroExpansion &&
           ClangTree::spelling(T.node(I).C) == "__requires")
         readRequires(I);
+    for (int I : T.roots())
+      if (T.node(I).K == CXCursor_MacroExpansion &&
+          ClangTree::spelling(T.node(I).C) == "__axiom")
+        readAxiom(I);
     return std::move(H);
+  }
+
+  /// __axiom(blockIdx.x == 16 && blockDim.y == 8): every conjunct an
+  /// equality of a launch builtin's axis and an integer, either side.
+  void readAxiom(int Macro) {
+    uint32_t Line = ClangTree::lineOf(T.node(Macro).C).first;
+    std::vector<std::string> Toks = T.allTokens(Macro);
+    std::vector<Axiom> Found;
+    bool Ok = Toks.size() >= 4 && Toks[1] == "(" && Toks.back() == ")";
+    std::vector<std::string> Conj;
+    auto Flush = [&] {
+      static const std::string Axes = "xyz";
+      // BUILTIN . AXIS == INT, or INT == BUILTIN . AXIS
+      bool Left = Conj.size() == 5 && Conj[3] == "==";
+      bool Right = Conj.size() == 5 && Conj[1] == "==";
+      if (!Left && !Right) {
+        Ok = false;
+        return;
+      }
+      const std::string *B = &Conj[Left ? 0 : 2];
+      const std::string &Num = Conj[Left ? 4 : 0];
+      char *End = nullptr;
+      long long V = std::strtoll(Num.c_str(), &End, 0);
+      bool IsNum = !Num.empty() && End &&
+                   (*End == 0 || std::string(End) == "u" || std::string(End) == "U");
+      if (!IsNum || (B[0] != "blockIdx" && B[0] != "blockDim" && B[0] != "gridDim") ||
+          B[1] != "." || B[2].size() != 1 || Axes.find(B[2][0]) == std::string::npos) {
+        Ok = false;
+        return;
+      }
+      Found.push_back({B[0], static_cast<unsigned>(Axes.find(B[2][0])), V, Line});
+      Conj.clear();
+    };
+    for (size_t I = 2; Ok && I + 1 < Toks.size(); ++I) {
+      if (Toks[I] == "&&")
+        Flush();
+      else if (Toks[I] == "(" || Toks[I] == ")")
+        continue;
+      else
+        Conj.push_back(Toks[I]);
+    }
+    if (Ok)
+      Flush();
+    if (!Ok) {
+      std::string Text;
+      for (size_t I = 2; I + 1 < Toks.size(); ++I)
+        Text += (Text.empty() ? "" : " ") + Toks[I];
+      H.AxiomsNotRead.push_back({Text, Line});
+      return;
+    }
+    H.Axioms.insert(H.Axioms.end(), Found.begin(), Found.end());
   }
 
   /// __requires(p == 5 && 7 == q) in a kernel with parameters p and q.
@@ -444,7 +499,8 @@ HostCode readHostLaunches(const std::string &Path,
                    std::istreambuf_iterator<char>());
   if (Text.find("<<<") == std::string::npos &&
       Text.find("cudaLaunch") == std::string::npos &&
-      Text.find("__requires") == std::string::npos)
+      Text.find("__requires") == std::string::npos &&
+      Text.find("__axiom") == std::string::npos)
     return {};
   ClangTree T(Path, SourceKind::CudaHost, CompilerArgs);
   if (!T.ok()) {

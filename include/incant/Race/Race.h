@@ -54,6 +54,13 @@ namespace incant::race {
 struct LaunchConfig {
   /// Threads per block and blocks per grid, per dimension (x, y, z).
   std::array<std::optional<int64_t>, 3> Block, Grid;
+  /// The only block index the kernel runs with, per dimension, where a
+  /// file-wide `__axiom(blockIdx.x == 16)` fixes one.
+  std::array<std::optional<int64_t>, 3> BlockIdx;
+  /// Why no launch of these values can run (an `__axiom` the launch
+  /// contradicts), or empty. Every pair then holds only vacuously, and is
+  /// reported unknown with this reason.
+  std::string Unsatisfiable;
   void setBlock(const std::array<int64_t, 3> &D) {
     for (unsigned I = 0; I < 3; ++I)
       Block[I] = D[I];

@@ -71,9 +71,24 @@ struct Requirement {
   uint32_t Line = 0;
 };
 
+/// A file-wide fact about every launch: GPUVerify's
+/// `__axiom(blockIdx.x == 16)` (conjuncts of `builtin.axis == constant`
+/// over blockIdx, blockDim and gridDim), read from the macro's tokens.
+struct Axiom {
+  std::string Builtin; ///< "blockIdx", "blockDim" or "gridDim".
+  unsigned Axis = 0;   ///< 0-2 for x, y, z.
+  int64_t Value = 0;
+  uint32_t Line = 0;
+};
+
 struct HostCode {
   std::vector<HostLaunch> Launches;
   std::vector<Requirement> Requires;
+  std::vector<Axiom> Axioms;
+  /// `__axiom`s that are not a conjunction of such equalities, with their
+  /// line: their kernels are checked without them (as if the axiom were
+  /// absent, which only widens what is checked).
+  std::vector<std::pair<std::string, uint32_t>> AxiomsNotRead;
   /// Kernels (their identifiers) used other than in a launch read above,
   /// with the line: they may be launched with any values.
   std::vector<std::pair<std::string, uint32_t>> Escapes;
