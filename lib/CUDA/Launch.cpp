@@ -297,20 +297,30 @@ DeviceRun::Failure DeviceRun::chooseShape() {
   LayLanes = Lay.maxLanes();
   LayGroups = Lay.NumClusterGroups;
   Single = Params.Instances == 1;
+  // A profile's block size too small for the test's warps gives way to the
+  // smallest that holds them, with a note; one the user gave stays an error.
+  uint32_t GroupSize = Params.GroupSize;
+  if (Params.GroupSizeAtLeast && GroupSize && GroupSize % 32 == 0 &&
+      GroupSize < 32 * LayWarps) {
+    GroupSize = 32 * LayWarps;
+    Res.Device.Notes.push_back(fmt::format(
+        "CTAs of {} threads, not the profile's {}: the test has {} warps in "
+        "one CTA",
+        GroupSize, Params.GroupSize, LayWarps));
+  }
   // A block size the GPU cannot run as given is an error, not a value
   // changed without a word.
-  if (Params.GroupSize &&
-      (Params.GroupSize % 32 ||
-       Params.GroupSize > static_cast<uint32_t>(MaxThreads) ||
-       Params.GroupSize < 32 * LayWarps)) {
+  if (GroupSize &&
+      (GroupSize % 32 || GroupSize > static_cast<uint32_t>(MaxThreads) ||
+       GroupSize < 32 * LayWarps)) {
     Diags.error(fmt::format("--group-size {}: the GPU runs CTAs of a "
                             "multiple of 32 threads, from {} (this test's "
                             "warps) to {}",
-                            Params.GroupSize, 32 * LayWarps, MaxThreads));
+                            GroupSize, 32 * LayWarps, MaxThreads));
     return ErrorKind::Input;
   }
   Threads =
-      std::clamp<uint32_t>(Params.GroupSize ? Params.GroupSize : 256, 32,
+      std::clamp<uint32_t>(GroupSize ? GroupSize : 256, 32,
                            static_cast<uint32_t>(MaxThreads));
   Threads = std::max<uint32_t>(Threads / 32 * 32, 32 * LayWarps);
   W = Threads / 32;

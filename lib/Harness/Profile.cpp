@@ -145,6 +145,8 @@ void applyProfile(const Profile &Prof, RunParams &P,
     if (!Keep.count(Name)) {
       [[maybe_unused]] bool Ok = setParam(P, Name, V);
       assert(Ok && "profile values are checked when read");
+      if (Name == "group-size")
+        P.GroupSizeAtLeast = true;
     }
 }
 

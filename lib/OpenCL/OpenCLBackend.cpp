@@ -682,6 +682,10 @@ harness::LayoutParams chooseLayout(const litmus::Program &P,
                                         LP.WarpSize,
                                     LP.WarpSize, Max);
   uint32_t PerRow = harness::instancesPerRow(Shape, G, LP.WarpSize);
+  // A profile's work-group size gives way to the smallest that holds one
+  // instance (buildLayout names it when even the largest does not).
+  while (RP.GroupSizeAtLeast && PerRow == 0 && G + LP.WarpSize <= Max)
+    PerRow = harness::instancesPerRow(Shape, G += LP.WarpSize, LP.WarpSize);
   if (RP.Instances && PerRow > RP.Instances && !RP.GroupSize) {
     // Fewer instances than one row holds: shrink the work-groups.
     while (G > LP.WarpSize &&

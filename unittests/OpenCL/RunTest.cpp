@@ -100,3 +100,20 @@ TEST(OpenCLRun, TSOOnTheCPU) {
 }
 
 } // namespace
+
+// A profile's work-group size too small for a test's warps gives way to
+// the smallest that holds one instance; one the user gave is kept (and
+// buildLayout reports it).
+TEST(OpenCLLayout, ProfileGroupSizeGivesWayToTheTestsWarps) {
+  Program P = mp(Place::Warp); // two threads in two warps of one group
+  DeviceInfo Dev;
+  Dev.ComputeUnits = 4;
+  RunParams FromProfile;
+  FromProfile.GroupSize = 32;
+  FromProfile.GroupSizeAtLeast = true;
+  EXPECT_EQ(opencl::chooseLayout(P, FromProfile, Dev, 32, 1024).GroupSize,
+            64u);
+  RunParams Given;
+  Given.GroupSize = 32;
+  EXPECT_EQ(opencl::chooseLayout(P, Given, Dev, 32, 1024).GroupSize, 32u);
+}

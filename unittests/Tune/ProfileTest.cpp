@@ -87,6 +87,22 @@ TEST(Profile, ApplyKeepsExplicitOptions) {
   EXPECT_EQ(formatStressSeq(R.Inc.StressSeq), "ld0 st0 st0 ld0");
 }
 
+TEST(Profile, GroupSizeFromAProfileIsAPreference) {
+  Profile P;
+  ProfileValue V;
+  V.K = ProfileValue::Number;
+  V.Num = 64;
+  P.Params["group-size"] = V;
+  RunParams FromProfile;
+  applyProfile(P, FromProfile);
+  EXPECT_EQ(FromProfile.GroupSize, 64u);
+  EXPECT_TRUE(FromProfile.GroupSizeAtLeast);
+  RunParams Given;
+  Given.GroupSize = 64; // --group-size 64: exact, an error if too small
+  applyProfile(P, Given, {"group-size"});
+  EXPECT_FALSE(Given.GroupSizeAtLeast);
+}
+
 TEST(Profile, SetParamChecksNamesAndKinds) {
   RunParams R;
   ProfileValue B;

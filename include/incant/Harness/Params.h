@@ -78,6 +78,10 @@ struct RunParams {
   uint32_t Instances = 0;
   /// Work-group (CTA) size; 0 lets the backend choose.
   uint32_t GroupSize = 0;
+  /// GroupSize is a preference (a chip profile's), not the user's choice:
+  /// a test with more warps in a work-group than it holds gets the
+  /// smallest size that holds them, and the run says so.
+  bool GroupSizeAtLeast = false;
   /// Distance between two locations in 4-byte words.
   uint32_t Stride = 16;
   /// When non-zero, each instance gets a region of its own and location g
