@@ -2,6 +2,7 @@
 #include "incant/DynRace/DynamicReport.h"
 
 #include "incant/IR/Summary.h"
+#include "incant/Intercept/Protocol.h"
 #include "incant/Support/Diagnostic.h"
 
 #include <fmt/format.h>
@@ -25,38 +26,38 @@ std::optional<RawRun> parseRawRun(std::string_view Text, std::string &Error) {
   }
   RawRun R;
   try {
-    R.Scheme = J.at("scheme").get<std::string>();
-    R.CheckedLaunches = J.value("checked_launches", uint64_t(0));
-    R.UncheckedLaunches = J.value("unchecked_launches", uint64_t(0));
-    R.Lost = J.value("lost", std::string());
-    json Counters = J.value("counters", json::object());
+    R.Scheme = J.at(INCANT_RACE_REPORT_SCHEME).get<std::string>();
+    R.CheckedLaunches = J.value(INCANT_RACE_REPORT_CHECKED, uint64_t(0));
+    R.UncheckedLaunches = J.value(INCANT_RACE_REPORT_UNCHECKED, uint64_t(0));
+    R.Lost = J.value(INCANT_RACE_REPORT_LOST, std::string());
+    json Counters = J.value(INCANT_RACE_REPORT_COUNTERS, json::object());
     for (auto &[K, V] : Counters.items())
       R.Counters[K] = V.get<uint64_t>();
-    R.Units = J.value("units", std::vector<std::string>{});
-    json Kernels = J.value("kernels", json::array());
+    R.Units = J.value(INCANT_RACE_REPORT_UNITS, std::vector<std::string>{});
+    json Kernels = J.value(INCANT_RACE_REPORT_KERNELS, json::array());
     for (const json &K : Kernels)
-      R.Kernels.emplace_back(K.at("name").get<std::string>(),
-                             K.at("launches").get<uint64_t>());
-    for (const json &X : J.at("races")) {
+      R.Kernels.emplace_back(K.at(INCANT_RACE_REPORT_KERNEL_NAME).get<std::string>(),
+                             K.at(INCANT_RACE_REPORT_KERNEL_LAUNCHES).get<uint64_t>());
+    for (const json &X : J.at(INCANT_RACE_REPORT_RACES)) {
       RawRace Rc;
-      Rc.Hazard = X.at("hazard").get<std::string>();
-      Rc.Space = X.at("space").get<std::string>();
-      Rc.Count = X.at("count").get<uint64_t>();
-      Rc.Address = X.value("address", uint64_t(0));
-      for (auto [Side, Out] : {std::pair<const char *, RawSide *>{"a", &Rc.A},
-                               {"b", &Rc.B}}) {
+      Rc.Hazard = X.at(INCANT_RACE_HAZARD).get<std::string>();
+      Rc.Space = X.at(INCANT_RACE_SPACE).get<std::string>();
+      Rc.Count = X.at(INCANT_RACE_COUNT).get<uint64_t>();
+      Rc.Address = X.value(INCANT_RACE_ADDRESS, uint64_t(0));
+      for (auto [Side, Out] : {std::pair<const char *, RawSide *>{INCANT_RACE_A, &Rc.A},
+                               {INCANT_RACE_B, &Rc.B}}) {
         const json &S = X.at(Side);
-        Out->Unit = S.at("unit").get<std::string>();
-        Out->Site = S.at("site").get<uint32_t>();
-        Out->Tid = S.at("tid").get<uint32_t>();
+        Out->Unit = S.at(INCANT_RACE_SIDE_UNIT).get<std::string>();
+        Out->Site = S.at(INCANT_RACE_SIDE_SITE).get<uint32_t>();
+        Out->Tid = S.at(INCANT_RACE_SIDE_TID).get<uint32_t>();
       }
-      auto Nt = X.value("ntid", std::vector<uint32_t>{1, 1, 1});
-      auto Nc = X.value("nctaid", std::vector<uint32_t>{1, 1});
+      auto Nt = X.value(INCANT_RACE_NTID, std::vector<uint32_t>{1, 1, 1});
+      auto Nc = X.value(INCANT_RACE_NCTAID, std::vector<uint32_t>{1, 1});
       for (size_t I = 0; I < 3 && I < Nt.size(); ++I)
         Rc.Ntid[I] = Nt[I] ? Nt[I] : 1;
       for (size_t I = 0; I < 2 && I < Nc.size(); ++I)
         Rc.Nctaid[I] = Nc[I] ? Nc[I] : 1;
-      Rc.Kernel = X.value("kernel", "");
+      Rc.Kernel = X.value(INCANT_RACE_KERNEL, "");
       R.Races.push_back(std::move(Rc));
     }
   } catch (const json::exception &E) {
@@ -209,28 +210,28 @@ Report buildReport(const RawRun &Run,
     auto It = Run.Counters.find(K);
     return It == Run.Counters.end() ? uint64_t(0) : It->second;
   };
-  R.C.DynamicAccesses = Counter("accesses");
-  R.C.DynamicWarpAccesses = Counter("warp_accesses");
+  R.C.DynamicAccesses = Counter(INCANT_RACE_COUNTER_ACCESSES);
+  R.C.DynamicWarpAccesses = Counter(INCANT_RACE_COUNTER_WARP_ACCESSES);
 
-  if (uint64_t N = Counter("shadow_full"))
+  if (uint64_t N = Counter(INCANT_RACE_COUNTER_SHADOW_FULL))
     R.Notes.push_back(fmt::format(
         "{} accesses found no free shadow entry and were not checked (raise "
         "INCANT_RACE_SHADOW_MB)",
         N));
-  if (uint64_t N = Counter("busy"))
+  if (uint64_t N = Counter(INCANT_RACE_COUNTER_BUSY))
     R.Notes.push_back(fmt::format(
         "{} accesses were not checked: their shadow entry stayed busy", N));
-  if (uint64_t N = Counter("log_full"))
+  if (uint64_t N = Counter(INCANT_RACE_COUNTER_LOG_FULL))
     R.Notes.push_back(fmt::format(
         "the statement log was full: {} accesses were not checked (raise "
         "INCANT_RACE_LOG_MB, or use --scheme addr)",
         N));
-  if (uint64_t N = Counter("races_not_folded"))
+  if (uint64_t N = Counter(INCANT_RACE_COUNTER_NOT_FOLDED))
     R.Notes.push_back(fmt::format(
         "the race table was full: {} races were counted but not kept "
         "(raise INCANT_RACE_HITS)",
         N));
-  if (uint64_t N = Counter("comparisons_capped"))
+  if (uint64_t N = Counter(INCANT_RACE_COUNTER_CAPPED))
     R.Notes.push_back(fmt::format(
         "{} accesses were compared with only the first INCANT_RACE_WALK "
         "accesses of their address",
@@ -249,7 +250,7 @@ Report buildReport(const RawRun &Run,
             It->second.Source.empty() ? "unit " + Unit : It->second.Source,
             N.substr(Prefix.size())));
   }
-  if (uint64_t N = Counter("sync_lost"))
+  if (uint64_t N = Counter(INCANT_RACE_COUNTER_SYNC_LOST))
     R.NotChecked.push_back(fmt::format(
         "{} synchronisation operations on objects whose phases were lost "
         "(an mbarrier whose init was not seen, two mbarriers at one slot, "

@@ -7,7 +7,9 @@
  *
  *   - the environment variables the tool sets and the library reads;
  *   - the fields of the report the library appends to $INCANT_REPORT at
- *     exit (one JSON object per process, one line each).
+ *     exit (one JSON object per process, one line each);
+ *   - the fields of the dynamic race checker's report, which the library
+ *     writes to $INCANT_RACE_OUT at exit (one JSON object).
  *
  * Plain macros of string literals, so that the library (built on its own,
  * with no incant part linked) needs nothing else. The values the variables
@@ -76,5 +78,40 @@
 #define INCANT_REPORT_KERNEL_UNIT "unit"
 #define INCANT_REPORT_NOTES "notes"   /* strings */
 #define INCANT_REPORT_ERRORS "errors" /* strings: variables it could not use */
+
+/* The dynamic race checker's report ($INCANT_RACE_OUT). */
+#define INCANT_RACE_REPORT_SCHEME "scheme" /* addr or stmt */
+#define INCANT_RACE_REPORT_CHECKED "checked_launches"
+#define INCANT_RACE_REPORT_UNCHECKED "unchecked_launches"
+#define INCANT_RACE_REPORT_LOST "lost" /* why launches were lost, if any */
+#define INCANT_RACE_REPORT_COUNTERS "counters" /* an object of these: */
+#define INCANT_RACE_COUNTER_ACCESSES "accesses"
+#define INCANT_RACE_COUNTER_WARP_ACCESSES "warp_accesses"
+#define INCANT_RACE_COUNTER_SHADOW_FULL "shadow_full"
+#define INCANT_RACE_COUNTER_BUSY "busy"
+#define INCANT_RACE_COUNTER_LOG_FULL "log_full"
+#define INCANT_RACE_COUNTER_NOT_FOLDED "races_not_folded"
+#define INCANT_RACE_COUNTER_HAZARDS "hazards"
+#define INCANT_RACE_COUNTER_CAPPED "comparisons_capped"
+#define INCANT_RACE_COUNTER_OTHER_SPACE "other_space"
+#define INCANT_RACE_COUNTER_SYNC_LOST "sync_lost"
+#define INCANT_RACE_COUNTER_COPY_BYTES "copy_bytes"
+#define INCANT_RACE_REPORT_UNITS "units"     /* unit names by slot */
+#define INCANT_RACE_REPORT_KERNELS "kernels" /* an array of objects: */
+#define INCANT_RACE_REPORT_KERNEL_NAME "name"
+#define INCANT_RACE_REPORT_KERNEL_LAUNCHES "launches"
+#define INCANT_RACE_REPORT_RACES "races" /* an array of objects: */
+#define INCANT_RACE_HAZARD "hazard"      /* RAW, WAR, WAW, ... */
+#define INCANT_RACE_SPACE "space"        /* shared or global */
+#define INCANT_RACE_COUNT "count"
+#define INCANT_RACE_ADDRESS "address"
+#define INCANT_RACE_A "a" /* the two accesses, objects of: */
+#define INCANT_RACE_B "b"
+#define INCANT_RACE_SIDE_UNIT "unit"
+#define INCANT_RACE_SIDE_SITE "site"
+#define INCANT_RACE_SIDE_TID "tid"
+#define INCANT_RACE_NTID "ntid"     /* [x, y, z] */
+#define INCANT_RACE_NCTAID "nctaid" /* [x, y] */
+#define INCANT_RACE_KERNEL "kernel"
 
 #endif /* INCANT_INTERCEPT_PROTOCOL_H */

@@ -679,12 +679,6 @@ double nowMs() {
 
 bool Reported = false;
 
-/// JSON text of \p J, one line; bytes that are not UTF-8 (a kernel or file
-/// name as the program gave it) become U+FFFD, as the host's reader expects.
-std::string jsonText(const nlohmann::ordered_json &J) {
-  return J.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
 void writeReport() {
   raceWrite();
   std::lock_guard<std::recursive_mutex> G(Mu);
@@ -788,7 +782,9 @@ void addNote(const std::string &N) {
   note(N);
 }
 
-std::string jsonString(const std::string &S) { return jsonText(S); }
+std::string jsonText(const nlohmann::ordered_json &J) {
+  return J.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
 
 void onContextGone() {
   std::lock_guard<std::recursive_mutex> G(Mu);

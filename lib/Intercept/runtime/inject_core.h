@@ -13,6 +13,8 @@
 #include "inject_cuda.h"
 
 #include <functional>
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace incant_inject {
@@ -25,8 +27,9 @@ const Driver &driver();
 const Config &config();
 /// A note for the report (each text once; on stderr with INCANT_VERBOSE).
 void addNote(const std::string &Note);
-/// \p S as a JSON string literal.
-std::string jsonString(const std::string &S);
+/// JSON text of \p J, one line; bytes that are not UTF-8 (a kernel or file
+/// name as the program gave it) become U+FFFD, as the host's reader expects.
+std::string jsonText(const nlohmann::ordered_json &J);
 /// The real cuGetProcAddress_v2 / cuGetProcAddress of libcuda.so.1.
 GetProcAddressV2Fn realGetProcAddressV2();
 GetProcAddressV1Fn realGetProcAddressV1();

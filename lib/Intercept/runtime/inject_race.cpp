@@ -2,6 +2,7 @@
 #include "inject_race.h"
 #include "inject_config.h"
 #include "incant_race.h"
+#include "incant/Intercept/Protocol.h"
 
 #include <cstddef>
 #include <cstdio>
@@ -439,54 +440,55 @@ void raceWrite() {
     return;
   Written = true;
   static const char *CounterNames[] = {
-      "accesses", "warp_accesses", "shadow_full", "busy", "log_full",
-      "races_not_folded", "hazards", "comparisons_capped", "other_space",
-      "sync_lost", "copy_bytes"};
-  std::string J = "{\"scheme\":\"";
-  J += rcfg().Scheme == INCANT_RACE_SCHEME_STMT ? "stmt" : "addr";
-  J += "\",\"checked_launches\":" + std::to_string(Checked);
-  J += ",\"unchecked_launches\":" + std::to_string(Unchecked);
+      INCANT_RACE_COUNTER_ACCESSES,    INCANT_RACE_COUNTER_WARP_ACCESSES,
+      INCANT_RACE_COUNTER_SHADOW_FULL, INCANT_RACE_COUNTER_BUSY,
+      INCANT_RACE_COUNTER_LOG_FULL,    INCANT_RACE_COUNTER_NOT_FOLDED,
+      INCANT_RACE_COUNTER_HAZARDS,     INCANT_RACE_COUNTER_CAPPED,
+      INCANT_RACE_COUNTER_OTHER_SPACE, INCANT_RACE_COUNTER_SYNC_LOST,
+      INCANT_RACE_COUNTER_COPY_BYTES};
+  static_assert(sizeof CounterNames / sizeof *CounterNames <=
+                sizeof Counters / sizeof *Counters);
+  using nlohmann::ordered_json;
+  ordered_json J;
+  J[INCANT_RACE_REPORT_SCHEME] =
+      rcfg().Scheme == INCANT_RACE_SCHEME_STMT ? "stmt" : "addr";
+  J[INCANT_RACE_REPORT_CHECKED] = Checked;
+  J[INCANT_RACE_REPORT_UNCHECKED] = Unchecked;
   if (!Lost.empty())
-    J += ",\"lost\":" + jsonString(Lost);
-  J += ",\"counters\":{";
+    J[INCANT_RACE_REPORT_LOST] = Lost;
+  ordered_json &Cs = J[INCANT_RACE_REPORT_COUNTERS] = ordered_json::object();
   for (size_t I = 0; I < sizeof CounterNames / sizeof *CounterNames; ++I)
-    J += (I ? ",\"" : "\"") + std::string(CounterNames[I]) +
-         "\":" + std::to_string(Counters[I]);
-  J += "},\"units\":[";
-  for (size_t I = 0; I < Slots.size(); ++I)
-    J += (I ? "," : "") + jsonString(Slots[I]);
-  J += "],\"kernels\":[";
-  bool First = true;
-  for (const auto &[Name, N] : KernelLaunches) {
-    J += (First ? "" : ",") + std::string("{\"name\":") + jsonString(Name) +
-         ",\"launches\":" + std::to_string(N) + "}";
-    First = false;
-  }
-  J += "],\"races\":[";
-  First = true;
+    Cs[CounterNames[I]] = Counters[I];
+  J[INCANT_RACE_REPORT_UNITS] = Slots;
+  ordered_json &Ks = J[INCANT_RACE_REPORT_KERNELS] = ordered_json::array();
+  for (const auto &[Name, N] : KernelLaunches)
+    Ks.push_back({{INCANT_RACE_REPORT_KERNEL_NAME, Name},
+                  {INCANT_RACE_REPORT_KERNEL_LAUNCHES, N}});
+  ordered_json &Rs = J[INCANT_RACE_REPORT_RACES] = ordered_json::array();
   for (const auto &[Key, F] : Races) {
     const IncantRaceHit &H = F.Hit;
     uint32_t A = incant_race_hit_where_a(Key), B = incant_race_hit_where_b(Key);
-    char Buf[512];
-    std::snprintf(
-        Buf, sizeof Buf,
-        "{\"hazard\":\"%s\",\"space\":\"%s\",\"count\":%llu,"
-        "\"address\":%llu,\"a\":{\"unit\":\"%s\",\"site\":%u,\"tid\":%u},"
-        "\"b\":{\"unit\":\"%s\",\"site\":%u,\"tid\":%u},"
-        "\"ntid\":[%u,%u,%u],\"nctaid\":[%u,%u],\"kernel\":",
-        hazardName(incant_race_hit_hazard(Key)),
-        incant_race_hit_space(Key) == INCANT_RACE_SPACE_SHARED ? "shared"
-                                                               : "global",
-        (unsigned long long)H.count, (unsigned long long)H.addr,
-        unitOfSlot(A).c_str(), A & INCANT_RACE_SITE_MASK, H.tidA,
-        unitOfSlot(B).c_str(), B & INCANT_RACE_SITE_MASK, H.tidB, H.ntidX,
-        H.ntidY, H.ntidZ, H.nctaidX, H.nctaidY);
-    J += (First ? "" : ",") + std::string(Buf) + jsonString(F.Kernel) + "}";
-    First = false;
+    auto Side = [&](uint32_t Where, uint32_t Tid) {
+      return ordered_json{{INCANT_RACE_SIDE_UNIT, unitOfSlot(Where)},
+                          {INCANT_RACE_SIDE_SITE, Where & INCANT_RACE_SITE_MASK},
+                          {INCANT_RACE_SIDE_TID, Tid}};
+    };
+    Rs.push_back(
+        {{INCANT_RACE_HAZARD, hazardName(incant_race_hit_hazard(Key))},
+         {INCANT_RACE_SPACE,
+          incant_race_hit_space(Key) == INCANT_RACE_SPACE_SHARED ? "shared"
+                                                                 : "global"},
+         {INCANT_RACE_COUNT, H.count},
+         {INCANT_RACE_ADDRESS, H.addr},
+         {INCANT_RACE_A, Side(A, H.tidA)},
+         {INCANT_RACE_B, Side(B, H.tidB)},
+         {INCANT_RACE_NTID, {H.ntidX, H.ntidY, H.ntidZ}},
+         {INCANT_RACE_NCTAID, {H.nctaidX, H.nctaidY}},
+         {INCANT_RACE_KERNEL, F.Kernel}});
   }
-  J += "]}\n";
+  std::string Text = jsonText(J) + "\n";
   if (FILE *F = std::fopen(rcfg().Out.c_str(), "w")) {
-    std::fputs(J.c_str(), F);
+    std::fputs(Text.c_str(), F);
     std::fclose(F);
   }
 }
