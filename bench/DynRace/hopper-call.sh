@@ -32,7 +32,9 @@ date -u
 : >"$work/native.tsv"
 for b in "$work"/dyn/bin/*.plain; do
   n=$(basename "$b" .plain)
-  line=$(timeout 60 "$b" --size 262144 --repeat 100 --timeout-ms 200 2>&1 | tail -1)
+  args=$(awk -F'|' -v n="$n" '$1 == n { print $5 }' bench/DynRace/hopper.list)
+  # shellcheck disable=SC2086
+  line=$(timeout 60 "$b" ${args:---size 262144 --timeout-ms 200} --repeat 100 2>&1 | tail -1)
   printf '%s\t%s\t%s\n' "$n" "$?" "$line" >>"$work/native.tsv"
 done
 date -u
@@ -48,8 +50,11 @@ date -u
 )
 for a in warpsum clustersum namedbar asyncpipe tmapipe; do
   [ -x "$work/$a-nf.stress" ] || { printf '%s\tbuild-failed\n' "$a-nf" >>"$work/stress.tsv"; continue; }
+  # The program's arguments in the list (its -nf line).
+  args=$(awk -F'|' -v n="app_$a-nf" '$1 == n { print $5 }' bench/DynRace/hopper.list)
+  # shellcheck disable=SC2086
   timeout 60 "$INCANT" stress --env sys-,sys+ --runs 10 --timeout 10 \
-    -- "$work/$a-nf.stress" --size 262144 --timeout-ms 200 \
+    -- "$work/$a-nf.stress" ${args:---size 262144 --timeout-ms 200} \
     >"$work/$a-nf.stress.txt" 2>"$work/$a-nf.stress.err"
   rc=$?
   # The table's rows: env runs fail hang crash ...: failed (all three) of runs.
