@@ -106,51 +106,68 @@ bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
 /// and checked again, into \p Res: edits in the functions the kernel
 /// calls; where that patch has no place or does not verify, edits in the
 /// kernel's own lines (a function called from several places gets no
-/// barrier of one call).
+/// barrier of one call). Where neither verifies and \p UM (nvcc's
+/// unoptimised build, not the one repaired) is given, the patch of UM's
+/// repair: that build keeps the source's structure (no loop unrolled or
+/// rotated, no code moved between statements), and its patch is checked
+/// against R's kernels, in both builds, as any other.
 void makePatch(const RepairCommand &Cmd, KernelLanguage Lang,
                const ptx::Module &M, const ModuleRepair &R,
-               const race::Options &O, RepairResult &Res) {
+               const Options &RO, const ptx::Module *UM, RepairResult &Res) {
+  const race::Options &O = RO.Race;
   std::string Error;
   std::shared_ptr<SourceFile> Src = SourceFile::read(Cmd.File, Error);
   if (!Src)
     return;
-  ir::Inlined In = ir::inlineCalls(M);
-  ir::ModuleIR IR(In.M);
   std::optional<source::Statements> Stmts;
-  auto Make = [&](bool Outer) {
+  auto Make = [&](const ModuleRepair &X, const ir::ModuleIR &IR, bool Outer) {
     SourcePatch SP = makeSourcePatch(Cmd.File, std::string(Src->text()),
-                                     Lang, R, IR, nullptr, Outer);
+                                     Lang, X, IR, nullptr, Outer);
     if (!SP.Complete) { // the source's statements, parsed (libclang)
       if (!Stmts)
         Stmts.emplace(Cmd.File, Lang == KernelLanguage::Cuda,
                       Cmd.CompilerArgs);
       if (Stmts->ok())
-        SP = makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, R,
+        SP = makeSourcePatch(Cmd.File, std::string(Src->text()), Lang, X,
                              IR, &*Stmts, Outer);
     }
     return SP;
   };
-  std::string Inner;
-  for (bool Outer : {false, true}) {
-    if (Outer && Res.PatchVerified)
-      break;
-    SourcePatch SP = Make(Outer);
-    if (!Outer)
-      Inner = SP.Patched;
-    else if (!SP.Complete || SP.Patched == Inner)
-      break;
-    Res.Edits = SP.Edits;
-    Res.PatchComplete = SP.Complete;
-    if (SP.Complete) {
-      Res.PatchVerified =
-          checkPatched(Cmd, SP.Patched, O, R, Res.PatchProblem);
-      if (Res.PatchVerified)
+  auto Try = [&](const ModuleRepair &X, const ptx::Module &XM, bool First) {
+    ir::Inlined In = ir::inlineCalls(XM);
+    ir::ModuleIR IR(In.M);
+    std::string Inner;
+    for (bool Outer : {false, true}) {
+      SourcePatch SP = Make(X, IR, Outer);
+      if (!Outer)
+        Inner = SP.Patched;
+      else if (!SP.Complete || SP.Patched == Inner)
+        break;
+      std::string Why = "some changes have no clean statement boundary in "
+                        "the source: the repair is the PTX only";
+      bool Verified = SP.Complete && checkPatched(Cmd, SP.Patched, O, R, Why);
+      if (!First && !Verified)
+        continue; // the first patch's edits and problem stay reported
+      Res.Edits = SP.Edits;
+      Res.PatchComplete = SP.Complete;
+      Res.PatchVerified = Verified;
+      Res.PatchProblem = Verified ? "" : Why;
+      if (Verified) {
         Res.Diff = unifiedDiff(fs::path(Cmd.File).filename().string(),
                                std::string(Src->text()), SP.Patched);
-    } else {
-      Res.PatchProblem = "some changes have no clean statement boundary "
-                         "in the source: the repair is the PTX only";
+        return true;
+      }
     }
+    return false;
+  };
+  if (Try(R, M, true) || !UM)
+    return;
+  auto UR = std::make_shared<ModuleRepair>(repairModule(*UM, RO));
+  std::vector<SourceEdit> Edits = Res.Edits;
+  if (UR->Error.empty() && Try(*UR, *UM, false)) {
+    Res.PatchRepair = UR;
+    Res.PatchEdits = std::move(Res.Edits);
+    Res.Edits = std::move(Edits);
   }
 }
 
@@ -335,7 +352,8 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   for (const KernelRepair &K : R.Kernels)
     Changed |= K.Result == Outcome::Repaired;
   if (Lang != KernelLanguage::Ptx && Changed)
-    makePatch(Cmd, Lang, *M, R, O.Race, Res);
+    makePatch(Cmd, Lang, *M, R, O, Build == "optimized" && UM ? &*UM : nullptr,
+              Res);
 
   bool WriteFailed = false;
   auto Write = [&](const std::string &Path, const std::string &Text) {

@@ -27,6 +27,22 @@ const SourceEdit *editOf(const RepairResult &Res, const Change &C) {
   return nullptr;
 }
 
+/// What a clean edit does, in words.
+std::string editText(const SourceEdit &E) {
+  if (!E.Insert)
+    return fmt::format("delete line {}", E.Line);
+  if (E.Split && E.CopyBytes)
+    return fmt::format("split the copy at line {} after its first {} byte{} "
+                       "around '{}'",
+                       E.Line, E.CopyBytes, E.CopyBytes == 1 ? "" : "s", E.Text);
+  return E.Split ? fmt::format("split the assignment at line {} around '{}'",
+                               E.Line, E.Text)
+                 : E.AlsoBefore
+                     ? fmt::format("insert '{}' before line {} and before line {}",
+                                   E.Text, E.AlsoBefore, E.Line)
+                     : fmt::format("insert '{}' before line {}", E.Text, E.Line);
+}
+
 std::string counts(const race::KernelReport &K) {
   return fmt::format("{} race{}, {} divergent barrier{}, {} unknown pair{}",
                      K.Races, K.Races == 1 ? "" : "s", K.Divergent,
@@ -53,6 +69,10 @@ nlohmann::json changeJson(const Change &C, const RepairResult &Res) {
   if (const SourceEdit *E = editOf(Res, C)) {
     J["source"] = {{"line", E->Line}, {"text", E->Text}, {"split", E->Split},
                    {"kept", E->Kept}};
+    if (E->AlsoBefore)
+      J["source"]["also_before"] = E->AlsoBefore;
+    if (E->CopyBytes)
+      J["source"]["copy_bytes"] = E->CopyBytes;
     if (!E->Problem.empty())
       J["source"]["problem"] = E->Problem;
   }
@@ -110,12 +130,7 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
                             : "block",
                         where(C), C.LoopDepth, C.Cost);
       if (const SourceEdit *E = editOf(Res, C))
-        OS << Edit(*E, !E->Problem.empty() ? E->Problem
-                       : E->Split ? fmt::format("split the assignment at line "
-                                                "{} around '{}'",
-                                                E->Line, E->Text)
-                                  : fmt::format("insert '{}' before line {}",
-                                                E->Text, E->Line));
+        OS << Edit(*E, !E->Problem.empty() ? E->Problem : editText(*E));
     }
     for (const Change &C : K.Removed) {
       OS << fmt::format("  remove {}barrier at {}: {}\n",
@@ -163,6 +178,14 @@ void printRepair(const ModuleRepair &R, const RepairResult &Res,
              : "repaired PTX: NOT verified: " + Res.PtxProblem + "\n");
   if (Res.Edits.empty())
     return;
+  if (Res.PatchVerified && Res.PatchRepair) {
+    OS << "source patch: from the repair of nvcc's unoptimised build (-Xcicc "
+          "-O0), which keeps the source's loops and statements, where the "
+          "optimised build's changes had no place or did not verify:\n";
+    for (const SourceEdit &E : Res.PatchEdits)
+      if (E.Problem.empty() && !E.Kept)
+        OS << "  " << editText(E) << "\n";
+  }
   if (Res.PatchVerified)
     OS << "source patch (compiled again and checked by incant race):\n"
        << Res.Diff;
@@ -213,6 +236,16 @@ nlohmann::json repairToJson(const ModuleRepair &R, const RepairResult &Res) {
                 {"diff", Res.Diff}};
   if (!Res.PatchProblem.empty())
     J["patch"]["problem"] = Res.PatchProblem;
+  if (Res.PatchRepair) {
+    J["patch"]["build"] = "unoptimized";
+    nlohmann::json Es = nlohmann::json::array();
+    for (const SourceEdit &E : Res.PatchEdits)
+      if (E.Problem.empty() && !E.Kept)
+        Es.push_back({{"line", E.Line}, {"text", E.Text},
+                      {"insert", E.Insert}, {"split", E.Split},
+                      {"also_before", E.AlsoBefore}});
+    J["patch"]["edits"] = Es;
+  }
   return J;
 }
 

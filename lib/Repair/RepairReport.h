@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct RepairResult {
   bool PatchComplete = false, PatchVerified = false;
   std::string PatchProblem;
   std::string Diff; ///< Only when verified.
+  /// Set when the patch is that of the repair of nvcc's unoptimised build
+  /// (the optimised build's had no place or did not verify): that repair,
+  /// and the patch's edits of its changes (Edits stay the optimised
+  /// repair's, with their problems).
+  std::shared_ptr<const ModuleRepair> PatchRepair;
+  std::vector<SourceEdit> PatchEdits;
 };
 
 /// The text report; with \p CompilerLines each clean source edit is also

@@ -227,6 +227,59 @@ uint32_t boundary(const ir::FunctionIR &F, bool Outer, unsigned Item,
   return 0;
 }
 
+/// Where a barrier at \p Item runs in its loop when Item heads the loop's
+/// header block (no access of the block before it): before every
+/// iteration's body (Body: the header does not leave the loop, as in a
+/// rotated loop, whose condition is at its latch), or before every check
+/// of the condition (Check: the header leaves the loop).
+enum class LoopHead { None, Body, Check };
+
+LoopHead loopHead(const ir::FunctionIR &F, unsigned Item,
+                  const std::set<unsigned> &Fixed) {
+  unsigned B = F.blockOf(Item);
+  unsigned L = F.loops().loopFor(B);
+  if (L == ir::NoNode)
+    return LoopHead::None;
+  const ir::Loop &Lp = F.loops().loops()[L];
+  if (Lp.Header != B)
+    return LoopHead::None;
+  for (unsigned I : F.blocks()[B].Insts)
+    if (I < Item && Fixed.count(I))
+      return LoopHead::None;
+  for (unsigned S : F.cfg().succs(B))
+    if (!Lp.contains(S))
+      return LoopHead::Check;
+  return LoopHead::Body;
+}
+
+/// The line a barrier at \p Item goes before in the parsed source (and in
+/// \p Also, a second line it goes before too), or 0: for a position heading
+/// a loop whose header holds its .loc, the start of the loop body (the
+/// position runs before every iteration) or the loop's start and its
+/// body's end (before every check of the condition); else the statement of
+/// a block that holds the position, or the end of the loop body whose
+/// header (a latch's increment or condition) does.
+uint32_t parsedBoundary(const ir::FunctionIR &F, bool Outer, unsigned Item,
+                        const std::string &Path,
+                        const std::set<unsigned> &Fixed,
+                        const source::Statements &Stmts, uint32_t &Also) {
+  Also = 0;
+  const ir::SourceFrame *Fr = frameOf(F.loc(Item), Outer);
+  if (!Fr || !sameFile(Fr->File, Path))
+    return 0;
+  if (LoopHead H = loopHead(F, Item, Fixed); H != LoopHead::None)
+    if (std::optional<source::LoopSpots> L = Stmts.loopAt(Fr->Line, Fr->Col)) {
+      if (H == LoopHead::Body)
+        return L->BodyStart;
+      if (!L->Start || !L->BodyEnd)
+        return 0;
+      Also = L->Start;
+      return L->BodyEnd;
+    }
+  std::optional<source::Spot> S = Stmts.before(Fr->Line, Fr->Col);
+  return S ? S->Line : 0;
+}
+
 /// The source position of the store that a barrier at \p Item would
 /// separate from the reads of its own line: the last access before Item in
 /// its block, the first at or after it and the first store after it come
@@ -254,6 +307,19 @@ const ir::SourceFrame *storeSplit(const ir::FunctionIR &F, bool Outer,
       !sameFile(N->File, Path) || P->Line != S->Line || N->Line != S->Line)
     return nullptr;
   return S;
+}
+
+/// The bytes that the stores of line \p Line in \p Item's block write
+/// before Item (\p WriteBytes: the accesses' writes and their sizes).
+uint64_t storedBefore(const ir::FunctionIR &F, bool Outer, unsigned Item,
+                      const std::string &Path, uint32_t Line,
+                      const std::map<unsigned, unsigned> &WriteBytes) {
+  uint64_t Bytes = 0;
+  for (unsigned I : F.blocks()[F.blockOf(Item)].Insts)
+    if (auto W = WriteBytes.find(I);
+        I < Item && W != WriteBytes.end() && lineIn(F, Outer, I, Path) == Line)
+      Bytes += W->second;
+  return Bytes;
 }
 
 /// \p A when the barrier can split it: its line holds it and nothing else,
@@ -295,6 +361,48 @@ std::vector<std::string> splitAssignmentLines(const source::Assignment &A,
           fmt::format("{} = {};", A.Lhs, Name)};
 }
 
+/// The lines that replace `memcpy(D, S, N);` (or `__builtin_memcpy`),
+/// the code of \p Line, split after its first \p Bytes bytes around
+/// \p Barrier: `memcpy(D, S, Bytes);`, the barrier, and the copy of the
+/// rest, `memcpy((char *)(D) + Bytes, (const char *)(S) + Bytes, (N) -
+/// Bytes);`. None when the line is no such call alone (CUDA's C++: the
+/// casts drop no address space).
+std::optional<std::vector<std::string>>
+splitCopyLines(const std::string &Line, uint64_t Bytes,
+               const std::string &Barrier) {
+  static const std::regex Copy(R"(^((__builtin_)?memcpy)\s*\((.*)\)\s*;$)");
+  std::smatch M;
+  std::string C = code(Line);
+  if (!Bytes || !std::regex_match(C, M, Copy))
+    return std::nullopt;
+  std::string Inner = M[3].str();
+  if (Inner.find_first_of("\"'") != std::string::npos)
+    return std::nullopt;
+  std::vector<std::string> Args;
+  std::string Cur;
+  int Depth = 0;
+  for (char Ch : Inner) {
+    Depth += Ch == '(' || Ch == '[' || Ch == '{' ? 1
+             : Ch == ')' || Ch == ']' || Ch == '}' ? -1 : 0;
+    if (Depth < 0)
+      return std::nullopt;
+    if (Ch == ',' && Depth == 0) {
+      Args.push_back(trim(Cur));
+      Cur.clear();
+    } else {
+      Cur += Ch;
+    }
+  }
+  Args.push_back(trim(Cur));
+  if (Args.size() != 3 || Depth != 0)
+    return std::nullopt;
+  std::string F = M[1].str();
+  return std::vector<std::string>{
+      fmt::format("{}({}, {}, {});", F, Args[0], Args[1], Bytes), Barrier,
+      fmt::format("{}((char *)({}) + {}, (const char *)({}) + {}, ({}) - {});",
+                  F, Args[0], Bytes, Args[1], Bytes, Args[2], Bytes)};
+}
+
 std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
   if (K == ir::BarrierKind::Grid)
     return "cooperative_groups::this_grid().sync();";
@@ -310,6 +418,37 @@ std::string barrierText(KernelLanguage Lang, ir::BarrierKind K, bool Global) {
   return "__syncthreads();";
 }
 
+/// The indentation of line \p L of \p Lines, or of the code a
+/// preprocessor line stands before; before a closing brace, the block's
+/// own indentation (the least of its lines', where deeper than the brace;
+/// else one step in).
+std::string indentAt(const std::vector<std::string> &Lines, uint32_t L) {
+  for (uint32_t N = L; N <= Lines.size(); ++N) {
+    const std::string &C = Lines[N - 1];
+    size_t First = C.find_first_not_of(" \t");
+    if (First == std::string::npos || C[First] == '#')
+      continue;
+    std::string Indent = C.substr(0, First);
+    if (C[First] != '}')
+      return Indent;
+    std::string Inner;
+    int Depth = 0;
+    for (uint32_t P = N - 1; P >= 1 && Depth >= 0; --P) {
+      const std::string &Q = Lines[P - 1];
+      std::string QC = code(Q);
+      for (auto It = QC.rbegin(); It != QC.rend(); ++It)
+        Depth += *It == '}' ? 1 : *It == '{' ? -1 : 0;
+      size_t QF = Q.find_first_not_of(" \t");
+      if (Depth < 0 || QF == std::string::npos || Q[QF] == '#')
+        continue;
+      if (QF > First && (Inner.empty() || QF < Inner.size()))
+        Inner = Q.substr(0, QF);
+    }
+    return Inner.empty() ? Indent + "    " : Inner;
+  }
+  return "";
+}
+
 } // namespace
 
 SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
@@ -322,6 +461,8 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
   std::set<uint32_t> Deleted;
   // line -> the assignment there and the barrier that splits it
   std::map<uint32_t, std::pair<source::Assignment, std::string>> Split;
+  // line -> the memcpy there split in two around a barrier
+  std::map<uint32_t, std::vector<std::string>> CopySplit;
   bool Grid = false;
   // __syncthreads(); OpenCL's barrier(...); cooperative groups'
   // g.sync(), this_grid().sync(), cg::sync(g) and synchronize(g).
@@ -368,9 +509,12 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     for (const race::BarrierResult &B : K.Before.Barriers)
       Accesses.insert(B.Item);
     std::set<unsigned> Writes;
+    std::map<unsigned, unsigned> WriteBytes;
     for (const race::Access &A : K.Before.Accesses)
-      if (A.Writes)
+      if (A.Writes) {
         Writes.insert(A.Item);
+        WriteBytes[A.Item] = A.Bytes;
+      }
     std::set<unsigned> Added;
     for (const Change &C : K.Added)
       Added.insert(C.Item);
@@ -396,24 +540,31 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
           Split[A->Line].first = *A;
           Grid |= C.Kind == ir::BarrierKind::Grid ||
                 C.Kind == ir::BarrierKind::Cluster;
+        } else if (uint64_t Bytes = storedBefore(*F, Outer, C.Item, Path,
+                                                  Store->Line, WriteBytes);
+                   Lang == KernelLanguage::Cuda && !Split.count(Store->Line) &&
+                   !CopySplit.count(Store->Line) &&
+                   splitCopyLines(Lines[Store->Line - 1], Bytes, E.Text)) {
+          // Between the bytes of one memcpy: the copy in two.
+          E.Line = Store->Line;
+          E.Split = true;
+          E.CopyBytes = Bytes;
+          CopySplit[Store->Line] =
+              *splitCopyLines(Lines[Store->Line - 1], Bytes, E.Text);
         } else {
           E.Problem = fmt::format(
               "the barrier goes between the reads and the store of the "
               "statement at line {}, which is no assignment alone on its line "
-              "with a target free of effects (PTX line {})",
+              "with a target free of effects, nor a memcpy alone on its line "
+              "with one barrier inside (PTX line {})",
               Store->Line, C.PtxLine);
         }
         P.Edits.push_back(E);
         continue;
       }
-      if (!E.Line && Stmts) {
-        // The statement of a block that holds the position (the source's
-        // syntax tree), or the end of the loop body whose header does.
-        const ir::SourceFrame *Fr = frameOf(F->loc(C.Item), Outer);
-        if (Fr && sameFile(Fr->File, Path))
-          if (std::optional<source::Spot> S = Stmts->before(Fr->Line, Fr->Col))
-            E.Line = S->Line;
-      }
+      if (!E.Line && Stmts) // the source's syntax tree
+        E.Line = parsedBoundary(*F, Outer, C.Item, Path, Accesses, *Stmts,
+                                E.AlsoBefore);
       if (!E.Line)
         E.Problem = fmt::format(
             "no statement boundary in the source matches the PTX position "
@@ -423,17 +574,21 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
         // Copies of one statement (an unrolled loop) get one barrier: the
         // block barrier where some copies have a warp barrier and others
         // a block barrier (it orders the warp too).
-        std::vector<std::string> &At = Before[E.Line];
-        const std::string Warp = barrierText(Lang, ir::BarrierKind::Warp, false);
-        bool Block = C.Kind == ir::BarrierKind::CTA;
-        if (Block)
-          At.erase(std::remove(At.begin(), At.end(), Warp), At.end());
-        bool HasBlock = std::any_of(At.begin(), At.end(), [&](const std::string &T) {
-          return T != Warp && T.find("this_grid") == std::string::npos;
-        });
-        if (std::find(At.begin(), At.end(), E.Text) == At.end() &&
-            !(C.Kind == ir::BarrierKind::Warp && HasBlock))
-          At.push_back(E.Text);
+        for (uint32_t Line : {E.Line, E.AlsoBefore}) {
+          if (!Line)
+            continue;
+          std::vector<std::string> &At = Before[Line];
+          const std::string Warp = barrierText(Lang, ir::BarrierKind::Warp, false);
+          bool Block = C.Kind == ir::BarrierKind::CTA;
+          if (Block)
+            At.erase(std::remove(At.begin(), At.end(), Warp), At.end());
+          bool HasBlock = std::any_of(At.begin(), At.end(), [&](const std::string &T) {
+            return T != Warp && T.find("this_grid") == std::string::npos;
+          });
+          if (std::find(At.begin(), At.end(), E.Text) == At.end() &&
+              !(C.Kind == ir::BarrierKind::Warp && HasBlock))
+            At.push_back(E.Text);
+        }
         Grid |= C.Kind == ir::BarrierKind::Grid ||
                 C.Kind == ir::BarrierKind::Cluster;
       }
@@ -450,40 +605,15 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
     Out += "#include <cooperative_groups.h>\n";
   for (uint32_t L = 1; L <= Lines.size(); ++L) {
     const std::string &Line = Lines[L - 1];
-    // The indentation of this line, or of the code a preprocessor line
-    // stands before.
-    std::string Indent;
-    for (uint32_t N = L; N <= Lines.size(); ++N) {
-      const std::string &C = Lines[N - 1];
-      size_t First = C.find_first_not_of(" \t");
-      if (First == std::string::npos || C[First] == '#')
-        continue;
-      Indent = C.substr(0, First);
-      // Before a closing brace: the block's own indentation (the least
-      // of its lines', where deeper than the brace; else one step in).
-      if (C[First] == '}') {
-        std::string Inner;
-        int Depth = 0;
-        for (uint32_t P = N - 1; P >= 1 && Depth >= 0; --P) {
-          const std::string &Q = Lines[P - 1];
-          std::string QC = code(Q);
-          for (auto It = QC.rbegin(); It != QC.rend(); ++It)
-            Depth += *It == '}' ? 1 : *It == '{' ? -1 : 0;
-          size_t QF = Q.find_first_not_of(" \t");
-          if (Depth < 0 || QF == std::string::npos || Q[QF] == '#')
-            continue;
-          if (QF > First && (Inner.empty() || QF < Inner.size()))
-            Inner = Q.substr(0, QF);
-        }
-        Indent = Inner.empty() ? Indent + "    " : Inner;
-      }
-      break;
-    }
+    std::string Indent = indentAt(Lines, L);
     for (const std::string &S : Before[L])
       Out += Indent + S + "\n";
     if (auto It = Split.find(L); It != Split.end())
       for (const std::string &S :
            splitAssignmentLines(It->second.first, It->second.second, Lang))
+        Out += Indent + S + "\n";
+    else if (auto Cp = CopySplit.find(L); Cp != CopySplit.end())
+      for (const std::string &S : Cp->second)
         Out += Indent + S + "\n";
     else if (!Deleted.count(L))
       Out += Line + "\n";

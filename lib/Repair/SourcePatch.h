@@ -36,6 +36,12 @@ struct SourceEdit {
   /// A removed copy of a barrier whose line stays: another copy of it (an
   /// unrolled loop's) is kept, so the source keeps the line.
   bool Kept = false;
+  /// Where not 0: the same statement goes before this line too (a barrier
+  /// before a loop's condition: before the loop and at its body's end).
+  uint32_t AlsoBefore = 0;
+  /// Where not 0 (with Split): the statement at Line is a memcpy that the
+  /// barrier splits after its first CopyBytes bytes, in two copies.
+  uint64_t CopyBytes = 0;
 };
 
 struct SourcePatch {

@@ -25,6 +25,9 @@ std::optional<Spot> Statements::before(uint32_t, uint32_t) const {
 std::optional<Assignment> Statements::assignmentAt(uint32_t, uint32_t) const {
   return std::nullopt;
 }
+std::optional<LoopSpots> Statements::loopAt(uint32_t, uint32_t) const {
+  return std::nullopt;
+}
 
 #else
 
@@ -119,6 +122,33 @@ std::optional<Spot> Statements::before(uint32_t Line, uint32_t Col) const {
   if (!T.firstOnLine(S.first, S.second))
     return std::nullopt;
   return Spot{S.first, false};
+}
+
+std::optional<LoopSpots> Statements::loopAt(uint32_t Line,
+                                           uint32_t Col) const {
+  if (!ok() || !Line)
+    return std::nullopt;
+  const ClangTree &T = I->T;
+  int Header = -1;
+  statementAt(T, Pos{Line, Col ? Col : 1}, Header);
+  if (Header < 0)
+    return std::nullopt;
+  LoopSpots S;
+  const ClangTree::Node &Body = T.node(Header);
+  if (Body.Parent >= 0) {
+    Pos P = startOf(T.node(Body.Parent).C);
+    if (T.firstOnLine(P.first, P.second))
+      S.Start = P.first;
+  }
+  if (!Body.Kids.empty()) {
+    Pos P = startOf(T.node(Body.Kids.front()).C);
+    if (T.firstOnLine(P.first, P.second))
+      S.BodyStart = P.first;
+  }
+  Pos Close = endOf(Body.C); // just after the '}'
+  if (Close.second >= 2 && T.firstOnLine(Close.first, Close.second - 1))
+    S.BodyEnd = Close.first;
+  return S;
 }
 
 std::optional<Assignment> Statements::assignmentAt(uint32_t Line,

@@ -30,6 +30,15 @@ struct Spot {
   bool LoopEnd = false;
 };
 
+/// The places around a loop whose header holds a position, for a barrier
+/// that runs where the loop's control does: 0 where the place does not
+/// start its line.
+struct LoopSpots {
+  uint32_t Start = 0;     ///< before the loop statement
+  uint32_t BodyStart = 0; ///< before the first statement of its body
+  uint32_t BodyEnd = 0;   ///< before the brace that closes its body
+};
+
 /// An expression statement `Lhs Op Rhs;` (Op `=` or a compound assignment
 /// such as `+=`) alone on its line.
 struct Assignment {
@@ -56,6 +65,11 @@ public:
   /// Where a barrier before the code at \p Line : \p Col goes, or nullopt
   /// (no statement of a block holds it, or it does not start its line).
   std::optional<Spot> before(uint32_t Line, uint32_t Col) const;
+
+  /// The innermost loop (for, while, do) whose header, not its body,
+  /// holds \p Line : \p Col (its keyword, condition or increment), when
+  /// its body is a block.
+  std::optional<LoopSpots> loopAt(uint32_t Line, uint32_t Col) const;
 
   /// The assignment that the statement of a block holding \p Line : \p Col
   /// is, when it is one alone on its line: a barrier between its reads and
