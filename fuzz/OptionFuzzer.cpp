@@ -14,7 +14,7 @@
 #include "incant/Gen/Cycle.h"
 #include "incant/Harness/Params.h"
 #include "incant/Support/Range.h"
-#include "incant/Tune/TuneCommand.h"
+#include "incant/Commands/TuneCommand.h"
 
 #include <charconv>
 #include <cmath>

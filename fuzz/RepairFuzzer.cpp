@@ -8,7 +8,7 @@
 // a repaired module that does not parse is a bug.
 //
 //===----------------------------------------------------------------------===//
-#include "../lib/Repair/RepairReport.h"
+#include "../lib/Commands/RepairReport.h"
 #include "FuzzPtx.h"
 #include "incant/PTX/Module.h"
 #include "incant/Repair/Repair.h"

@@ -1,5 +1,5 @@
 //===- Pipeline.cpp - The threads of a campaign ----------------------------===//
-#include "Pipeline.h"
+#include "incant/Campaign/Pipeline.h"
 #include "incant/Campaign/Classify.h"
 #include "incant/Litmus/Condition.h"
 #include "incant/Litmus/Format.h"

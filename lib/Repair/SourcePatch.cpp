@@ -1,5 +1,5 @@
 //===- SourcePatch.cpp - A repair as an edit of the kernel's source -------===//
-#include "SourcePatch.h"
+#include "incant/Repair/SourcePatch.h"
 
 #include <fmt/format.h>
 

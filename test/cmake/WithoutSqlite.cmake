@@ -29,13 +29,17 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ninja -t commands incant failed (${rc})")
 endif()
 foreach(absent CampaignCli MergeCli ReportCli libincantCampaign libsqlite3
-        libincantSqlite libincantRace libincantSMT libz3)
+        libincantSqlite libincantRace libincantSMT libz3
+        /Commands/CampaignCommand.cpp /Commands/MergeCommand.cpp
+        /Commands/ReportCommand.cpp /Commands/RaceCommand.cpp
+        /Commands/RepairCommand.cpp)
   string(FIND "${cmds}" "${absent}" at)
   if(NOT at EQUAL -1)
     message(FATAL_ERROR "the tool still builds with ${absent}")
   endif()
 endforeach()
-foreach(present incant.cpp GenCli.cpp)
+foreach(present incant.cpp GenCli.cpp /Commands/GenCommand.cpp
+        /Commands/CheckCommand.cpp /Commands/DynamicRaceCommand.cpp)
   string(FIND "${cmds}" "${present}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the tool no longer builds ${present}")

@@ -2,7 +2,7 @@
 //
 // incant finds and fixes concurrency bugs in GPU programs. This file only
 // turns the command line into an options struct per command and calls the
-// library entry point for it (lib/Driver). It is the binary incant-all; the
+// library entry point for it (lib/Commands). It is the binary incant-all; the
 // binary incant runs `incant check` itself and hands every other command
 // line to this one (ToolMain.h).
 //
@@ -24,7 +24,8 @@
 #include "Subcommand.h"
 #include "ToolMain.h"
 #ifdef INCANT_HAVE_RUN
-#include "incant/Driver/RunCommand.h"
+#include "incant/Commands/DevicesCommand.h"
+#include "incant/Commands/RunCommand.h"
 #endif
 
 #include <CLI/CLI.hpp>

@@ -13,7 +13,7 @@
 #include "Options.h"
 #include "Subcommand.h"
 #include "incant/DynRace/StaticVerdicts.h"
-#include "incant/Intercept/BuildCommands.h"
+#include "incant/Commands/BuildCommands.h"
 #include "incant/Intercept/Instrument.h"
 
 #include <fmt/format.h>

@@ -11,7 +11,7 @@
 #include "Options.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
-#include "incant/Campaign/Campaign.h"
+#include "incant/Commands/CampaignCommand.h"
 #include "incant/Support/DataFiles.h"
 
 #include <algorithm>

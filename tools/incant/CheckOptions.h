@@ -9,7 +9,7 @@
 
 #include "OptionKinds.h"
 #include "Options.h"
-#include "incant/Driver/CheckCommand.h"
+#include "incant/Commands/CheckCommand.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

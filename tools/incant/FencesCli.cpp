@@ -12,8 +12,8 @@
 // Tool part: incantFences
 #include "AppOptions.h"
 #include "Subcommand.h"
-#include "incant/Fences/CostCommand.h"
-#include "incant/Fences/FenceCommand.h"
+#include "incant/Commands/CostCommand.h"
+#include "incant/Commands/FenceCommand.h"
 
 #include <iostream>
 

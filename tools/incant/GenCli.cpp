@@ -8,7 +8,7 @@
 #include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
-#include "incant/Gen/GenCommand.h"
+#include "incant/Commands/GenCommand.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -7,34 +7,22 @@
 //===----------------------------------------------------------------------===//
 // Tool part: incantCampaign
 #include "Subcommand.h"
-#include "incant/Campaign/Store.h"
-#include "incant/Support/Diagnostic.h"
+#include "incant/Commands/MergeCommand.h"
 
-#include <fmt/format.h>
 #include <iostream>
 
 using namespace incant;
 
 static void addMerge(CLI::App &App, int &Rc) {
-  static std::string Out;
-  static std::vector<std::string> Ins;
+  static campaign::MergeCommand Cmd;
   CLI::App *Sub = App.add_subcommand(
       "merge", "Merge campaign databases (e.g. one per shard) into one");
-  Sub->add_option("out", Out, "The merged database (created if absent)")
+  Sub->add_option("out", Cmd.Out, "The merged database (created if absent)")
       ->required();
-  Sub->add_option("inputs", Ins, "Databases to merge into it")->required();
-  Sub->callback([&Rc] {
-    campaign::MergeStats S;
-    std::string E;
-    Rc = campaign::mergeStores(Out, Ins, S, E);
-    if (Rc) {
-      DiagnosticEngine(&std::cerr).error(E);
-      return;
-    }
-    std::cout << fmt::format("merge: {} result(s) added to {}, {} already "
-                             "there\n",
-                             S.Added, Out, S.Duplicates);
-  });
+  Sub->add_option("inputs", Cmd.Inputs, "Databases to merge into it")
+      ->required();
+  Sub->callback(
+      [&Rc] { Rc = campaign::runMerge(Cmd, std::cout, std::cerr); });
 }
 
 static incant::tool::Subcommand Merge(51, addMerge);

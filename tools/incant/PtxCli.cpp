@@ -5,9 +5,9 @@
 // found.
 //
 //===----------------------------------------------------------------------===//
-// Tool part: incantDriver
+// Tool part: incantPTX
 #include "Subcommand.h"
-#include "incant/Driver/PtxCommand.h"
+#include "incant/Commands/PtxCommand.h"
 
 #include <iostream>
 

@@ -21,9 +21,9 @@
 #include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
-#include "incant/DynRace/DynamicRaceCommand.h"
+#include "incant/Commands/DynamicRaceCommand.h"
 #ifdef INCANT_HAVE_STATIC_RACE
-#include "incant/Race/RaceCommand.h"
+#include "incant/Commands/RaceCommand.h"
 #endif
 
 #include <iostream>

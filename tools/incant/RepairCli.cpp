@@ -10,7 +10,7 @@
 #include "OptionKinds.h"
 #include "Options.h"
 #include "Subcommand.h"
-#include "incant/Repair/RepairCommand.h"
+#include "incant/Commands/RepairCommand.h"
 
 #include <iostream>
 

@@ -8,7 +8,7 @@
 // Tool part: incantCampaign
 #include "Options.h"
 #include "Subcommand.h"
-#include "incant/Campaign/ReportCommand.h"
+#include "incant/Commands/ReportCommand.h"
 
 #include <iostream>
 

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 // Tool part: incantIntercept
 #include "Subcommand.h"
-#include "incant/Intercept/SitesCommand.h"
+#include "incant/Commands/SitesCommand.h"
 
 #include <iostream>
 

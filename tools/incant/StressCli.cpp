@@ -10,7 +10,7 @@
 // Tool part: incantAppTest
 #include "AppOptions.h"
 #include "Subcommand.h"
-#include "incant/AppTest/StressCommand.h"
+#include "incant/Commands/StressCommand.h"
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 //===- TuneCli.cpp - `incant tune patch|sequence|spread|random` -----------===//
 //
 // Fills a tune::TuneCommand from the command line and calls runTune
-// (lib/Tune/TuneCommand.cpp). Exit codes: 0 done, 2 usage or input error,
+// (lib/Commands/TuneCommand.cpp). Exit codes: 0 done, 2 usage or input error,
 // 3 no usable device or driver.
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +10,7 @@
 #include "OptionKinds.h"
 #include "RunOptions.h"
 #include "Subcommand.h"
-#include "incant/Tune/TuneCommand.h"
+#include "incant/Commands/TuneCommand.h"
 
 #include <iostream>
 

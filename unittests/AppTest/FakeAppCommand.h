@@ -2,7 +2,7 @@
 #ifndef INCANT_UNITTESTS_APPTEST_FAKEAPPCOMMAND_H
 #define INCANT_UNITTESTS_APPTEST_FAKEAPPCOMMAND_H
 
-#include "incant/AppTest/StressCommand.h"
+#include "incant/Commands/StressCommand.h"
 
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 // sees no CUDA and reports no launches).
 //
 //===----------------------------------------------------------------------===//
-#include "incant/AppTest/StressCommand.h"
+#include "incant/Commands/StressCommand.h"
 #include "FakeAppCommand.h"
 #include "incant/AppTest/StressStore.h"
 #include "incant/Support/Hash.h"

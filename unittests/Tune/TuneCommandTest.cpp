@@ -1,5 +1,5 @@
 //===- TuneCommandTest.cpp - Option parsing of incant tune -----------------===//
-#include "incant/Tune/TuneCommand.h"
+#include "incant/Commands/TuneCommand.h"
 
 #include <chrono>
 #include <gtest/gtest.h>
