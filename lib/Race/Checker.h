@@ -282,14 +282,29 @@ private:
       return regular() || K == AsyncArrive || K == TxCopy;
     }
   };
+  /// What an mbarrier.init sets: the barrier and who arrives on it.
+  struct PhaseCount {
+    unsigned Item = 0; ///< The init.
+    ExprId Obj = NoExpr;
+    /// Whole: the count is the CTA's size and every thread arrives; else
+    /// the N threads of linear ids Lo + k * Stride (k < N) arrive, Rep
+    /// (one of them) the first.
+    bool Whole = true;
+    int64_t Lo = 0, Stride = 1, N = 0;
+    int64_t Rep[3] = {0, 0, 0};
+    bool sameSet(const PhaseCount &O) const {
+      return Whole == O.Whole && (Whole || (Lo == O.Lo && N == O.N &&
+                                            (N == 1 || Stride == O.Stride)));
+    }
+  };
   struct PhaseModel {
     bool Built = false, Ok = false;
     std::string Why;
     unsigned Loop = NoNode;
-    /// The barriers' count is 1 and one thread (Arriver) makes every
-    /// arrival; else the count is the CTA's size and every thread arrives.
-    bool One = false;
-    int64_t Arriver[3] = {0, 0, 0};
+    /// One record per mbarrier.init; Mapped: they differ in who arrives,
+    /// and an operation's barrier is told by its address.
+    std::vector<PhaseCount> Counts;
+    bool Mapped = false;
     std::vector<PhaseOp> Ops;
     int MaxOff = 0;
     bool Approx = false;
@@ -297,11 +312,19 @@ private:
     bool AssumedBox = false;
     /// Every op's expressions (what a thread's copy must agree on).
     std::vector<ExprId> Exprs;
+    /// The variables the barriers' addresses name, with their sizes: they
+    /// do not overlap.
+    std::vector<std::pair<unsigned, int64_t>> Layout;
   };
   /// Whether the kernel has mbarrier operations or asynchronous copies.
   bool phased() const;
   void buildPhases();
   bool phaseInits(const std::vector<unsigned> &Inits);
+  /// The threads that arrive on the barrier of a constant count (Lo,
+  /// Stride, Rep), found by the solver and proved to be exactly N.
+  bool phaseArrivers(PhaseCount &C, int64_t N);
+  /// The shared variables the barriers' addresses name (Phases.Layout).
+  void phaseLayout(const std::vector<unsigned> &Inits);
   /// The waits, grouped in sites, and their success edges.
   bool phaseWaitSites(const std::vector<unsigned> &Waits);
   /// Whether B's facts are unsatisfiable; else Why is What (and why the
@@ -310,6 +333,9 @@ private:
   bool phaseSearch();
   /// Whether the model's obligations hold for the offsets set; else why.
   bool phaseObligations(std::string &Why);
+  /// Every thread of those that arrive on A's barrier arrives at each
+  /// slot where A's thread does.
+  bool phaseEveryArriver(const PhaseOp &A, std::string &Why);
   /// A parity wait's parity is its phase's (earlier waits looked for in
   /// the last Reach iterations).
   bool phaseParity(const PhaseOp &W, int Reach, std::string &Why);

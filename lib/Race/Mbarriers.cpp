@@ -67,6 +67,20 @@ constexpr unsigned FirstPhaseCopy = 64;
 /// The thread that makes every arrival, in the obligations (count 1).
 constexpr unsigned ArriverThread = 2;
 
+/// A variable's size in bytes, when its type and dimensions give it.
+std::optional<int64_t> varBytes(const ptx::Variable &V) {
+  size_t K = V.Type.find_first_of("0123456789");
+  if (K == std::string::npos)
+    return std::nullopt;
+  int64_t B = std::stoll(V.Type.substr(K)) / 8 * (V.Vec ? V.Vec : 1);
+  for (const std::optional<uint64_t> &D : V.Dims) {
+    if (!D)
+      return std::nullopt;
+    B *= static_cast<int64_t>(*D);
+  }
+  return B > 0 ? std::optional<int64_t>(B) : std::nullopt;
+}
+
 bool hasModPrefix(const ptx::Instruction &I, std::string_view Prefix) {
   for (const ptx::Modifier &M : I.Mods)
     if (M.Text.rfind(Prefix, 0) == 0)
@@ -246,11 +260,15 @@ struct Checker::PhaseCtx {
   }
   /// Op P of thread Base at a free iteration (a later or earlier instance).
   Inst anywhere(const PhaseOp &P, unsigned Base) {
+    return atIter(P, Base, Expr::mkFreshVar("phase_j", smt::Sort::integer()));
+  }
+  /// Op P of thread Base at iteration J.
+  Inst atIter(const PhaseOp &P, unsigned Base, const Expr &J) {
     if (P.Pro)
       return at(P, Base, true, 0);
     Inst I;
     I.P = &P;
-    I.J = Expr::mkFreshVar("phase_j", smt::Sort::integer());
+    I.J = J;
     I.T = copy(Base, 3, static_cast<int>(Free++), I.J);
     I.Runs = I.J.ge(Expr::mkInt(0)) && runs(I.T, P);
     I.Slot = I.J - Expr::mkInt(P.Off);
@@ -275,6 +293,23 @@ struct Checker::PhaseCtx {
     return Enc.encode(Frame{I.T, NoNode}, I.P->Obj);
   }
   Expr sameObj(const Inst &A, const Inst &B) { return obj(A).eq(obj(B)); }
+  /// Instance I is on the barrier that init C initialised.
+  Expr isBarrier(const Inst &I, const PhaseCount &Cn) {
+    return obj(I).eq(Enc.encode(Frame{I.T, NoNode}, Cn.Obj));
+  }
+  /// Thread T is one of those that arrive on the barrier of init C.
+  Expr arrives(unsigned T, const PhaseCount &Cn) {
+    if (Cn.Whole)
+      return Expr::mkBool(true);
+    Expr L = Enc.linearTid(T);
+    int64_t Last = Cn.Lo + (Cn.N - 1) * Cn.Stride;
+    Expr E = L.ge(Expr::mkInt(Cn.Lo)) && L.le(Expr::mkInt(Last));
+    if (Cn.Stride > 1)
+      E = E && (L - Expr::mkInt(Cn.Lo))
+                   .mod(Expr::mkInt(Cn.Stride))
+                   .eq(Expr::mkInt(0));
+    return E;
+  }
   /// Position (JA, A) comes after (JB, B) in one thread.
   Expr after(const Expr &JA, unsigned A, const Expr &JB, unsigned B) {
     Expr Later = JA.gt(JB);
@@ -292,19 +327,31 @@ struct Checker::PhaseCtx {
     };
     std::vector<Expr> Cases;
     Expr JW = W.J;
+    // Or: its instance ran (a wait in a branch, of one role), and every
+    // way from its start to To (NoNode: the pass's end) passes it.
+    unsigned First = P.Items[0];
+    unsigned Header = header();
+    auto Ran = [&](unsigned To) {
+      if (To != NoNode && !C.afterInPass(To, First, Header))
+        return Expr::mkBool(false);
+      return W.Runs && Ok(First, To);
+    };
     // Strictly inside: every way through its pass passes it.
-    Expr Mid = Ok(NoNode, NoNode);
+    Expr Mid = Ok(NoNode, NoNode) || Ran(NoNode);
     if (A != NoNode)
       Mid = Mid && JW.gt(JA);
     if (B != NoNode)
       Mid = Mid && JW.lt(JB);
     Cases.push_back(Mid);
+    bool AfterA = A != NoNode && C.afterInPass(First, A, Header);
     if (A != NoNode && C.phaseSegment(A) == C.phaseSegment(P.Items[0]))
-      Cases.push_back(JW.eq(JA) && (B == NoNode ? Expr::mkBool(true) : JW.lt(JB)) &&
-                      Ok(A, NoNode));
+      Cases.push_back(
+          JW.eq(JA) && (B == NoNode ? Expr::mkBool(true) : JW.lt(JB)) &&
+          (Ok(A, NoNode) || (AfterA ? Ran(NoNode) : Expr::mkBool(false))));
     if (B != NoNode && C.phaseSegment(B) == C.phaseSegment(P.Items[0]))
-      Cases.push_back(JW.eq(JB) && (A == NoNode ? Expr::mkBool(true) : JW.gt(JA)) &&
-                      Ok(NoNode, B));
+      Cases.push_back(JW.eq(JB) &&
+                      (A == NoNode ? Expr::mkBool(true) : JW.gt(JA)) &&
+                      (Ok(NoNode, B) || Ran(B)));
     if (A != NoNode && B != NoNode &&
         C.phaseSegment(A) == C.phaseSegment(P.Items[0]) &&
         C.phaseSegment(B) == C.phaseSegment(P.Items[0]))
@@ -325,22 +372,56 @@ struct Checker::PhaseCtx {
   Expr route(unsigned S, unsigned SA, unsigned D, unsigned DA);
   /// The thread whose arrivals count for thread 0's waits: the one
   /// arriving thread (count 1), at thread 0's iteration, or thread 0.
-  unsigned arriver(std::vector<Expr> &Q) {
-    if (!C.Phases.One)
+  unsigned arriver(std::vector<Expr> &Q, const Inst &W) {
+    const std::vector<PhaseCount> &Cs = C.Phases.Counts;
+    if (std::all_of(Cs.begin(), Cs.end(),
+                    [](const PhaseCount &Cn) { return Cn.Whole; }))
       return 0;
+    // A thread of those that arrive on W's barrier (for a barrier of the
+    // block's size, any).
     unsigned R = ArriverThread;
     for (unsigned D = 0; D < 3; ++D) {
-      Q.push_back(Enc.tid(R, D).eq(Expr::mkInt(C.Phases.Arriver[D])));
       Q.push_back(Enc.ctaid(R, D).eq(Enc.ctaid(0, D)));
       Q.push_back(Enc.idFacts(R, D));
+    }
+    for (const PhaseCount &Cn : Cs) {
+      if (Cn.Whole || (C.Phases.Mapped ? false : &Cn != &Cs[0]))
+        continue;
+      Expr Is = C.Phases.Mapped ? isBarrier(W, Cn) : Expr::mkBool(true);
+      for (unsigned D = 0; D < 3; ++D)
+        Q.push_back(Is.implies(Enc.tid(R, D).eq(Expr::mkInt(Cn.Rep[D]))));
     }
     if (C.Phases.Loop != NoNode)
       Q.push_back(Enc.iter(R, C.Phases.Loop).eq(Enc.iter(0, C.Phases.Loop)));
     Q.push_back(C.uniformItersBefore(Enc, 0, R, {}, C.Phases.Loop));
     return R;
   }
+  /// A thread of thread 0's CTA, not otherwise constrained.
+  unsigned freeThread(std::vector<Expr> &Facts) {
+    unsigned T = Next++;
+    for (unsigned D = 0; D < 3; ++D) {
+      Facts.push_back(Enc.ctaid(T, D).eq(Enc.ctaid(0, D)));
+      Facts.push_back(Enc.idFacts(T, D));
+    }
+    Facts.push_back(C.uniformItersBefore(Enc, 0, T, {}, C.Phases.Loop));
+    return T;
+  }
+  /// That wait instance G (of thread 0) does not show the phase of
+  /// arrival instance A complete through its own barrier: no arrival at
+  /// G's slot on G's barrier, or one by a thread that did not wait on A's
+  /// barrier at A's slot or later before it (within Reach iterations).
+  /// Existential: to be used once, under one negation.
+  Expr notRelayed(const Inst &G, const Inst &A, int Reach);
   std::vector<Expr> finish(std::vector<Expr> Q) {
     Q.insert(Q.end(), Defs.begin(), Defs.end());
+    const auto &Ly = C.Phases.Layout;
+    for (size_t A = 0; A < Ly.size(); ++A)
+      for (size_t B = A + 1; B < Ly.size(); ++B) {
+        Expr VA = Enc.symbolVar(Frame{0, NoNode}, Ly[A].first),
+             VB = Enc.symbolVar(Frame{0, NoNode}, Ly[B].first);
+        Q.push_back((VA + Expr::mkInt(Ly[A].second)).le(VB) ||
+                    (VB + Expr::mkInt(Ly[B].second)).le(VA));
+      }
     return Q;
   }
 };
@@ -559,6 +640,7 @@ void Checker::buildPhases() {
     if (P.Parity != NoExpr)
       Phases.Exprs.push_back(P.Parity);
   }
+  phaseLayout(Inits);
   if (Phases.Loop != NoNode) {
     Phases.Exprs.push_back(TV.loopEntryCond(Phases.Loop));
     Phases.Exprs.push_back(TV.backEdgeCond(Phases.Loop));
@@ -566,6 +648,34 @@ void Checker::buildPhases() {
   if (!phaseInits(Inits) || !phaseSearch())
     return;
   Phases.Ok = true;
+}
+
+void Checker::phaseLayout(const std::vector<unsigned> &Inits) {
+  std::vector<ExprId> Objs;
+  for (unsigned I : Inits)
+    Objs.push_back(TV.operand(I, 0));
+  for (const PhaseOp &P : Phases.Ops)
+    if (P.Obj != NoExpr)
+      Objs.push_back(P.Obj);
+  auto Find = [&](const std::string &Name) -> const ptx::Variable * {
+    for (const ptx::ModuleItem &It : M.Items)
+      if (const auto *V = std::get_if<ptx::Variable>(&It); V && V->Name == Name)
+        return V;
+    for (const ptx::BodyItem &It : TV.function().function().Body)
+      if (const auto *V = std::get_if<ptx::Variable>(&It); V && V->Name == Name)
+        return V;
+    return nullptr;
+  };
+  for (unsigned Y : Pool.symbolsOf(Objs)) {
+    const ir::Symbol &S = Pool.symbol(Y);
+    if (S.K != ir::SymKind::VarAddr)
+      continue;
+    const ptx::Variable *V = Find(S.Name);
+    if (!V || V->Space != AddrSpace::Shared)
+      continue;
+    if (std::optional<int64_t> B = varBytes(*V))
+      Phases.Layout.emplace_back(Y, *B);
+  }
 }
 
 std::string Checker::phaseText(const PhaseOp &P) const {
@@ -605,32 +715,31 @@ bool Checker::phaseInits(const std::vector<unsigned> &Inits) {
                              whereText(Item), What);
     return false;
   };
-  std::optional<bool> One;
+  std::vector<PhaseCount> &Counts = Phases.Counts;
   for (unsigned I : Inits) {
     if (F.loops().loopFor(F.blockOf(I)) != NoNode)
       return Fail(I, "an mbarrier.init in a loop (a barrier used again after "
                      "initialising it anew), which the analysis does not "
                      "follow");
-    bool ThisOne = Pool.asConst(TV.operand(I, 1)) == std::optional<int64_t>(1);
-    if (!ThisOne) {
-      ExprId Count = TV.operand(I, 1);
-      std::string W;
-      bool Whole = phaseProved(
-          [&](Encoder &Enc) {
-            Expr Size = Enc.ntid(0) * Enc.ntid(1) * Enc.ntid(2);
-            return std::vector<Expr>{
-                Enc.encode(Frame{0, NoNode}, Count).ne(Size)};
-          },
-          W, "");
-      if (!Whole)
-        return Fail(I, "a count that may be neither 1 nor the block's number "
-                       "of threads: which threads arrive in a phase is not "
-                       "followed");
-    }
-    if (One && *One != ThisOne)
-      return Fail(I, "barriers of count 1 and of the block's size in one "
-                     "kernel, whose phases are not told apart");
-    One = ThisOne;
+    PhaseCount C;
+    C.Item = I;
+    C.Obj = TV.operand(I, 0);
+    ExprId Count = TV.operand(I, 1);
+    std::string W;
+    C.Whole = phaseProved(
+        [&](Encoder &Enc) {
+          Expr Size = Enc.ntid(0) * Enc.ntid(1) * Enc.ntid(2);
+          return std::vector<Expr>{
+              Enc.encode(Frame{0, NoNode}, Count).ne(Size)};
+        },
+        W, "");
+    std::optional<int64_t> N = Pool.asConst(Count);
+    if (!C.Whole && (!N || *N < 1))
+      return Fail(I, "a count that is neither a constant nor the block's "
+                     "number of threads: which threads arrive in a phase is "
+                     "not followed");
+    if (!C.Whole)
+      C.N = *N;
     for (const PhaseOp &P : Phases.Ops) {
       if (!P.arrival() && P.K != PhaseOp::Wait)
         continue;
@@ -645,47 +754,175 @@ bool Checker::phaseInits(const std::vector<unsigned> &Inits) {
                                      phaseText(P)));
       }
     }
+    Counts.push_back(C);
   }
-  Phases.One = *One;
-  if (!Phases.One)
+  bool AllWhole = std::all_of(Counts.begin(), Counts.end(),
+                              [](const PhaseCount &C) { return C.Whole; });
+  if (AllWhole)
     return true;
-  // Count 1: one thread makes every arrival.
-  std::vector<const PhaseOp *> Arr;
-  for (const PhaseOp &P : Phases.Ops)
-    if (P.arrival())
-      Arr.push_back(&P);
-  if (Arr.empty())
-    return true;
-  Solved Sv = solve([&](Encoder &Enc) {
-    PhaseCtx X(*this, Enc);
-    return X.finish({X.at(*Arr[0], 0, false, 0).Runs});
-  });
-  if (!Sv.Res.isSat())
-    return Fail(Arr[0]->Items[0], "no thread found that runs it");
-  for (unsigned D = 0; D < 3; ++D)
-    Phases.Arriver[D] =
-        Sv.Res.model().evalInt(Sv.By->Enc.tid(0, D)).value_or(0);
-  for (const PhaseOp *P : Arr) {
+  // Counts that are not the block's size: the barriers are told apart by
+  // their addresses (each the same in every thread, no two alike), every
+  // arrival is on one of them, and its threads are found.
+  for (size_t K = 0; K < Counts.size(); ++K) {
+    const PhaseCount &C = Counts[K];
+    std::string W;
+    if (!phaseProved(
+            [&](Encoder &Enc) {
+              std::vector<Expr> Q = {
+                  Enc.encode(Frame{0, NoNode}, C.Obj)
+                      .ne(Enc.encode(Frame{1, NoNode}, C.Obj))};
+              for (unsigned D = 0; D < 3; ++D)
+                Q.push_back(Enc.ctaid(0, D).eq(Enc.ctaid(1, D)));
+              return Q;
+            },
+            W, ""))
+      return Fail(C.Item, "a barrier whose address differs between threads, "
+                          "among barriers of different counts");
+    for (size_t K2 = K + 1; K2 < Counts.size(); ++K2)
+      if (!phaseProved(
+              [&](Encoder &Enc) {
+                PhaseCtx X(*this, Enc);
+                Frame F0{0, NoNode};
+                return X.finish(
+                    {Enc.encode(F0, C.Obj).eq(Enc.encode(F0, Counts[K2].Obj))});
+              },
+              W, ""))
+        return Fail(C.Item,
+                    fmt::format("it and {} at {} may initialise one "
+                                "barrier",
+                                ptx::printInstruction(F.inst(Counts[K2].Item)),
+                                whereText(Counts[K2].Item)));
+  }
+  for (const PhaseOp &P : Phases.Ops) {
+    if (!P.arrival() && P.K != PhaseOp::Wait)
+      continue;
     std::string W;
     if (!phaseProved(
             [&](Encoder &Enc) {
               PhaseCtx X(*this, Enc);
-              std::vector<Expr> Q = {X.at(*P, 0, false, 0).Runs};
-              std::vector<Expr> Other;
-              for (unsigned D = 0; D < 3; ++D)
-                Other.push_back(
-                    Enc.tid(0, D).ne(Expr::mkInt(Phases.Arriver[D])));
-              Q.push_back(Expr::mkOr(Other));
+              PhaseCtx::Inst I = X.at(P, 0, false, 0);
+              std::vector<Expr> Q = {I.Runs};
+              for (const PhaseCount &C : Counts)
+                Q.push_back(!X.isBarrier(I, C));
               return X.finish(Q);
             },
             W, ""))
-      return Fail(P->Items[0],
-                  fmt::format("more than one thread of the block may arrive "
-                              "on barriers of count 1 (thread ({},{},{}) and "
-                              "another)",
-                              Phases.Arriver[0], Phases.Arriver[1],
-                              Phases.Arriver[2]));
+      return Fail(P.Items[0], "an mbarrier operation on a barrier that no "
+                              "mbarrier.init of the kernel is shown to "
+                              "initialise, among barriers of different "
+                              "counts");
   }
+  for (PhaseCount &C : Counts)
+    if (!C.Whole && !phaseArrivers(C, C.N))
+      return false;
+  for (const PhaseCount &C : Counts)
+    Phases.Mapped |= !C.sameSet(Counts[0]);
+  return true;
+}
+
+bool Checker::phaseArrivers(PhaseCount &C, int64_t N) {
+  auto Fail = [&](const std::string &What) {
+    Phases.Why =
+        fmt::format("{} at {}: {}", ptx::printInstruction(F.inst(C.Item)),
+                    whereText(C.Item), What);
+    return false;
+  };
+  // A thread that arrives on the barrier, whose linear id satisfies Cond.
+  auto Arrives = [&](const std::function<Expr(const Expr &)> &Cond,
+                     int64_t *Lin, int64_t *Tid) {
+    Solved Sv = solve([&](Encoder &Enc) {
+      PhaseCtx X(*this, Enc);
+      std::vector<Expr> Any;
+      for (const PhaseOp &P : Phases.Ops)
+        if (P.regular()) {
+          PhaseCtx::Inst I = X.at(P, 0, false, 0);
+          Any.push_back(I.Runs && X.isBarrier(I, C));
+        }
+      return X.finish({Expr::mkOr(Any), Cond(Enc.linearTid(0))});
+    });
+    if (Sv.Res.isSat() && Lin) {
+      const smt::Model &M = Sv.Res.model();
+      *Lin = M.evalInt(Sv.By->Enc.linearTid(0)).value_or(-1);
+      for (unsigned D = 0; D < 3 && Tid; ++D)
+        Tid[D] = M.evalInt(Sv.By->Enc.tid(0, D)).value_or(0);
+    }
+    return Sv.Res;
+  };
+  auto Below = [&](int64_t Lo, int64_t Hi) { // the least id in (Lo, Hi]
+    int64_t Best = Hi;
+    for (int Steps = 0; Best > Lo + 1 && Steps < 24; ++Steps) {
+      int64_t Mid = Lo + (Best - Lo) / 2, Lin = -1;
+      smt::Result R = Arrives(
+          [&](const Expr &L) {
+            return L.gt(Expr::mkInt(Lo)) && L.le(Expr::mkInt(Mid));
+          },
+          &Lin, nullptr);
+      if (R.isSat() && Lin > Lo && Lin <= Mid)
+        Best = Lin;
+      else if (R.isUnsat())
+        Lo = Mid;
+      else
+        return int64_t(-1);
+    }
+    return Best;
+  };
+  int64_t First = -1;
+  smt::Result R0 =
+      Arrives([](const Expr &) { return Expr::mkBool(true); }, &First, C.Rep);
+  if (R0.isUnsat())
+    return true; // no arrivals: no phase completes
+  if (!R0.isSat() || First < 0)
+    return Fail("the threads that arrive on it are not found");
+  C.Lo = Below(-1, First);
+  if (C.Lo < 0)
+    return Fail("the threads that arrive on it are not found");
+  if (C.Lo != First) {
+    int64_t Lin = -1;
+    Arrives([&](const Expr &L) { return L.eq(Expr::mkInt(C.Lo)); }, &Lin,
+            C.Rep);
+  }
+  if (N > 1) {
+    int64_t Next = -1;
+    smt::Result R1 = Arrives(
+        [&](const Expr &L) { return L.gt(Expr::mkInt(C.Lo)); }, &Next, nullptr);
+    if (R1.isUnsat())
+      return Fail(fmt::format("a count of {}, but only the thread of linear "
+                              "id {} arrives on it",
+                              N, C.Lo));
+    if (!R1.isSat() || Next <= C.Lo || (Next = Below(C.Lo, Next)) < 0)
+      return Fail("the threads that arrive on it are not found");
+    C.Stride = Next - C.Lo;
+  }
+  int64_t Last = C.Lo + (N - 1) * C.Stride;
+  auto In = [&](const Expr &L) {
+    Expr E = L.ge(Expr::mkInt(C.Lo)) && L.le(Expr::mkInt(Last));
+    if (C.Stride > 1)
+      E = E &&
+          (L - Expr::mkInt(C.Lo)).mod(Expr::mkInt(C.Stride)).eq(Expr::mkInt(0));
+    return E;
+  };
+  int64_t Other = -1;
+  smt::Result R2 =
+      Arrives([&](const Expr &L) { return !In(L); }, &Other, nullptr);
+  if (!R2.isUnsat())
+    return Fail(fmt::format(
+        "a count of {}, but more threads than the {} of linear ids {}{} may "
+        "arrive on it{}",
+        N, N, C.Lo,
+        N == 1 ? std::string()
+               : fmt::format(", {}, ..., {}", C.Lo + C.Stride, Last),
+        R2.isSat() && Other >= 0 ? fmt::format(" (linear id {})", Other)
+                                 : " (" + gaveUp(R2) + ")"));
+  std::string W;
+  if (!phaseProved(
+          [&](Encoder &Enc) {
+            Expr Size = Enc.ntid(0) * Enc.ntid(1) * Enc.ntid(2);
+            return std::vector<Expr>{Size.le(Expr::mkInt(Last))};
+          },
+          W, ""))
+    return Fail(fmt::format("a count of {}, but the block may have fewer "
+                            "threads (linear id {} is needed)",
+                            N, Last));
   return true;
 }
 
@@ -732,7 +969,7 @@ bool Checker::phaseSearch() {
         PhaseCtx X(*this, Enc);
         PhaseCtx::Inst Wi = X.at(W, 0, false, 0);
         std::vector<Expr> Q = {Wi.Runs};
-        unsigned R = X.arriver(Q);
+        unsigned R = X.arriver(Q, Wi);
         for (const PhaseOp &A : Phases.Ops)
           if (A.regular()) {
             PhaseCtx::Inst Ai = X.atSlot(A, R, Wi, false, 0);
@@ -881,28 +1118,7 @@ bool Checker::phaseObligations(std::string &Why) {
   for (const PhaseOp &A : Ops) {
     if (!A.regular())
       continue;
-    // Count = the block's size: every thread arrives at each slot.
-    if (!Phases.One &&
-        !Prove(
-            [&](PhaseCtx &X) {
-              Inst I = X.at(A, 0, false, 0);
-              std::vector<Expr> Q = {I.Runs};
-              for (unsigned D = 0; D < 3; ++D)
-                Q.push_back(X.Enc.ctaid(0, D).eq(X.Enc.ctaid(1, D)));
-              if (Phases.Loop != NoNode)
-                Q.push_back(X.Enc.iter(1, Phases.Loop)
-                                .eq(X.Enc.iter(0, Phases.Loop)));
-              Q.push_back(uniformItersBefore(X.Enc, 0, 1, {}, Phases.Loop));
-              for (const PhaseOp &B : Ops)
-                if (B.regular()) {
-                  Inst Bi = X.atSlot(B, 1, I, false, 0);
-                  Q.push_back(!(Bi.Runs && Bi.Extra && X.sameObj(Bi, I)));
-                }
-              return Q;
-            },
-            fmt::format("{} has no partner in every thread of the block at "
-                        "its phase",
-                        phaseText(A))))
+    if (!phaseEveryArriver(A, Why))
       return false;
     for (const PhaseOp &B : Ops) {
       if (!B.arrival())
@@ -923,7 +1139,11 @@ bool Checker::phaseObligations(std::string &Why) {
         return false;
       // The waits of the next iteration first (most kernels), then of a
       // few.
-      auto Waited = [&](int Reach) {
+      // A wait on the barrier, or on one whose arrivals at the wait's slot
+      // all come after their threads' waits on this barrier (the other
+      // side of a producer/consumer ring: its phase completing shows this
+      // one complete).
+      auto Waited = [&](int Reach, bool Relay) {
         return Prove(
               [&](PhaseCtx &X) {
                 Inst I = X.at(A, 0, false, 0), Bi = X.anywhere(B, 0);
@@ -934,11 +1154,17 @@ bool Checker::phaseObligations(std::string &Why) {
                 for (const PhaseOp &G : Ops) {
                   if (G.K != PhaseOp::Wait)
                     continue;
-                  for (int D = 0; D <= (G.Pro ? 0 : Reach); ++D) {
-                    Inst Gi = X.at(G, 0, A.Pro, A.Pro ? D + 1 : D);
-                    Q.push_back(!(X.passed(Gi, I.J, A.Items[0], Bi.J,
-                                           B.Items[0]) &&
-                                  X.sameObj(Gi, I) && Gi.Slot.ge(I.Slot)));
+                  // Instances after A's, and before B's.
+                  int Last = G.Pro ? 0 : B.Pro ? Reach : 2 * Reach + 1;
+                  for (int D = 0; D <= Last; ++D) {
+                    Inst Gi = D <= Reach ? X.at(G, 0, A.Pro, A.Pro ? D + 1 : D)
+                                         : X.at(G, Bi.T, false, Reach + 1 - D);
+                    Expr Passed =
+                        X.passed(Gi, I.J, A.Items[0], Bi.J, B.Items[0]);
+                    Expr Own = X.sameObj(Gi, I) && Gi.Slot.ge(I.Slot);
+                    Q.push_back(Relay ? !Passed ||
+                                            (!Own && X.notRelayed(Gi, I, Reach))
+                                      : !(Passed && Own));
                   }
                 }
                 return Q;
@@ -947,7 +1173,8 @@ bool Checker::phaseObligations(std::string &Why) {
                           "waiting for the phase",
                           phaseText(A), phaseText(B)));
       };
-      if (!Waited(1) && !Waited(Window))
+      if (!Waited(1, false) && !Waited(Window, false) && !Waited(1, true) &&
+          !Waited(Window, true))
         return false;
     }
   }
@@ -955,6 +1182,49 @@ bool Checker::phaseObligations(std::string &Why) {
     if (W.K == PhaseOp::Wait && W.Parity != NoExpr &&
         !phaseParity(W, 2, Why) && !phaseParity(W, Window, Why))
       return false;
+  return true;
+}
+
+bool Checker::phaseEveryArriver(const PhaseOp &A, std::string &Why) {
+  using Inst = PhaseCtx::Inst;
+  const std::vector<PhaseOp> &Ops = Phases.Ops;
+  // Every thread of those that arrive on the barrier (for the block's
+  // size, every thread) arrives at each slot where one does.
+  for (const PhaseCount &Cn : Phases.Counts) {
+    if (!Cn.Whole && Cn.N == 1)
+      continue; // its one thread
+    if (!Phases.Mapped && &Cn != &Phases.Counts[0])
+      break;
+    if (!phaseProved(
+            [&](Encoder &Enc) {
+              PhaseCtx X(*this, Enc);
+              Inst I = X.at(A, 0, false, 0);
+              std::vector<Expr> Q = {I.Runs, X.arrives(1, Cn)};
+              if (Phases.Mapped)
+                Q.push_back(X.isBarrier(I, Cn));
+              for (unsigned D = 0; D < 3; ++D)
+                Q.push_back(X.Enc.ctaid(0, D).eq(X.Enc.ctaid(1, D)));
+              if (Phases.Loop != NoNode)
+                Q.push_back(
+                    X.Enc.iter(1, Phases.Loop).eq(X.Enc.iter(0, Phases.Loop)));
+              Q.push_back(uniformItersBefore(X.Enc, 0, 1, {}, Phases.Loop));
+              for (const PhaseOp &B : Ops)
+                if (B.regular()) {
+                  Inst Bi = X.atSlot(B, 1, I, false, 0);
+                  Q.push_back(!(Bi.Runs && Bi.Extra && X.sameObj(Bi, I)));
+                }
+              return X.finish(Q);
+            },
+            Why,
+            Cn.Whole
+                ? fmt::format("{} has no partner in every thread of the "
+                              "block at its phase",
+                              phaseText(A))
+                : fmt::format("{} has no partner at its phase in every "
+                              "thread of the {} that arrive on its barrier",
+                              phaseText(A), Cn.N)))
+      return false;
+  }
   return true;
 }
 
@@ -976,7 +1246,7 @@ bool Checker::phaseParity(const PhaseOp &W, int Reach, std::string &Why) {
         PhaseCtx X(*this, Enc);
         Inst Wi = X.at(W, 0, false, 0);
         std::vector<Expr> Q = {Wi.Runs};
-        unsigned R = X.arriver(Q);
+        unsigned R = X.arriver(Q, Wi);
         // Earlier waits, latest first.
         struct Prev {
           Inst I;
@@ -1016,12 +1286,15 @@ bool Checker::phaseParity(const PhaseOp &W, int Reach, std::string &Why) {
           for (int D = -Reach - MaxPhaseOffset; D <= MaxPhaseOffset; ++D)
             Arr.push_back(X.at(A, R, W.Pro, W.Pro ? D + 1 : D));
         }
+        // The slots with arrivals in (Lo, the wait's slot]: the phases
+        // since the one the earlier wait waited for (a wait at a slot
+        // with no arrivals waits for the latest phase before it).
         auto Used = [&](const Expr &Lo, bool HasLo) {
           std::vector<Expr> Terms = {Expr::mkInt(0)};
           for (const Inst &A : Arr) {
-            Expr In = A.Runs && X.sameObj(A, Wi) && A.Slot.lt(Wi.Slot);
+            Expr In = A.Runs && X.sameObj(A, Wi) && A.Slot.le(Wi.Slot);
             if (HasLo)
-              In = In && A.Slot.ge(Lo);
+              In = In && A.Slot.gt(Lo);
             Terms.push_back(Expr::ite(In, Expr::mkInt(1), Expr::mkInt(0)));
           }
           return Expr::mkAdd(Terms);
@@ -1040,9 +1313,13 @@ bool Checker::phaseParity(const PhaseOp &W, int Reach, std::string &Why) {
         }
         Expr Early = W.Pro ? Expr::mkBool(true)
                            : Wi.J.le(Expr::mkInt(Reach));
+        // A first wait: on phase 0 (parity 0, one slot with arrivals up
+        // to its own), or on the one before it, complete from the start
+        // (parity 1, none).
+        Expr First = Used(Zero, false);
         Bad.push_back(Expr::mkAnd(Later) &&
-                      (!Early || Used(Zero, false).gt(Zero) ||
-                       !PW.mod(Two).eq(Zero)));
+                      (!Early || First.gt(One) ||
+                       !PW.mod(Two).eq(Expr::ite(First.eq(One), Zero, One))));
         Q.push_back(Expr::mkOr(Bad));
         return X.finish(Q);
       },
@@ -1060,6 +1337,43 @@ bool proxyFence(const ptx::Instruction &I) {
   return true;
 }
 } // namespace
+
+Expr Checker::PhaseCtx::notRelayed(const Inst &G, const Inst &A, int Reach) {
+  const std::vector<PhaseOp> &Ops = C.Phases.Ops;
+  // The slot has arrivals on G's barrier when one of the threads that
+  // arrive on it (every one of them does, once one does) arrives there.
+  std::vector<Expr> RF;
+  unsigned R = freeThread(RF);
+  for (const PhaseCount &Cn : C.Phases.Counts)
+    if (!Cn.Whole)
+      for (unsigned D = 0; D < 3; ++D)
+        RF.push_back(
+            isBarrier(G, Cn).implies(Enc.tid(R, D).eq(Expr::mkInt(Cn.Rep[D]))));
+  std::vector<Expr> None = RF, Early;
+  unsigned U = freeThread(Early);
+  std::vector<Expr> Any;
+  for (const PhaseOp &X : Ops) {
+    if (!X.regular())
+      continue;
+    Expr J = G.Slot + Expr::mkInt(X.Off);
+    Inst Rx = atIter(X, R, J);
+    None.push_back(!(Rx.Runs && sameObj(Rx, G) && Rx.Slot.eq(G.Slot)));
+    Inst Ux = atIter(X, U, J);
+    std::vector<Expr> Q = {Ux.Runs, sameObj(Ux, G), Ux.Slot.eq(G.Slot)};
+    for (const PhaseOp &H : Ops) {
+      if (H.K != PhaseOp::Wait)
+        continue;
+      for (int D = 0; D <= (H.Pro || X.Pro ? 0 : Reach); ++D) {
+        Inst Hi = at(H, Ux.T, X.Pro, X.Pro ? 0 : -D);
+        Q.push_back(!(passed(Hi, Expr::mkInt(-2), NoNode, Ux.J, X.Items[0]) &&
+                      sameObj(Hi, A) && Hi.Slot.ge(A.Slot)));
+      }
+    }
+    Any.push_back(Expr::mkAnd(Q));
+  }
+  Early.push_back(Expr::mkOr(Any));
+  return Expr::mkAnd(None) || Expr::mkAnd(Early);
+}
 
 Expr Checker::PhaseCtx::route(unsigned S, unsigned SA, unsigned D,
                               unsigned DA) {
