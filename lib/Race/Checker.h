@@ -277,6 +277,12 @@ private:
     /// An arrival that starts or ends a phase (mbarrier.arrive, with
     /// expect_tx or not).
     bool regular() const { return K == Arrive || K == TxArrive; }
+    /// cp.async.mbarrier.arrive.noinc: one of the count's arrivals, made
+    /// when its thread's copies are done (a completion, not a release of
+    /// the thread's other accesses).
+    bool NoInc = false;
+    /// An arrival the count counts.
+    bool counted() const { return regular() || (K == AsyncArrive && NoInc); }
     /// An arrival or what counts in its phase (copies, their arrivals).
     bool arrival() const {
       return regular() || K == AsyncArrive || K == TxCopy;

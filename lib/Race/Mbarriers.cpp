@@ -561,10 +561,9 @@ void Checker::buildPhases() {
       continue;
     bool Bulk = I.hasMod(".bulk");
     if (I.hasMod(".mbarrier") && I.hasMod(".arrive")) {
-      if (I.hasMod(".noinc"))
-        return Fail(Item, "an arrival that counts toward the barrier's "
-                          "count (.noinc), which the analysis does not follow");
-      Add(PhaseOp::AsyncArrive, Item).Obj = TV.operand(Item, 0);
+      PhaseOp &P = Add(PhaseOp::AsyncArrive, Item);
+      P.Obj = TV.operand(Item, 0);
+      P.NoInc = I.hasMod(".noinc");
     } else if (I.hasMod(".commit_group")) {
       Add(Bulk ? PhaseOp::BulkCommit : PhaseOp::Commit, Item);
     } else if (I.hasMod(".wait_group") || I.hasMod(".wait_all")) {
@@ -834,7 +833,7 @@ bool Checker::phaseArrivers(PhaseCount &C, int64_t N) {
       PhaseCtx X(*this, Enc);
       std::vector<Expr> Any;
       for (const PhaseOp &P : Phases.Ops)
-        if (P.regular()) {
+        if (P.counted()) {
           PhaseCtx::Inst I = X.at(P, 0, false, 0);
           Any.push_back(I.Runs && X.isBarrier(I, C));
         }
@@ -971,7 +970,7 @@ bool Checker::phaseSearch() {
         std::vector<Expr> Q = {Wi.Runs};
         unsigned R = X.arriver(Q, Wi);
         for (const PhaseOp &A : Phases.Ops)
-          if (A.regular()) {
+          if (A.counted()) {
             PhaseCtx::Inst Ai = X.atSlot(A, R, Wi, false, 0);
             Q.push_back(!(Ai.Runs && Ai.Extra && X.sameObj(Ai, Wi)));
           }
@@ -1078,7 +1077,7 @@ bool Checker::phaseObligations(std::string &Why) {
   };
   // cp.async.mbarrier.arrive: its thread arrives at the same slot after it.
   for (const PhaseOp &AA : Ops)
-    if (AA.K == PhaseOp::AsyncArrive &&
+    if (AA.K == PhaseOp::AsyncArrive && !AA.NoInc &&
         !Partnered(
             AA, [](const PhaseOp &B) { return B.regular(); }, true,
             fmt::format("no arrival of the same thread on the barrier "
@@ -1116,7 +1115,7 @@ bool Checker::phaseObligations(std::string &Why) {
     }
   }
   for (const PhaseOp &A : Ops) {
-    if (!A.regular())
+    if (!A.counted())
       continue;
     if (!phaseEveryArriver(A, Why))
       return false;
@@ -1124,7 +1123,7 @@ bool Checker::phaseObligations(std::string &Why) {
       if (!B.arrival())
         continue;
       // Increasing slots, and a wait between two arrivals.
-      if (B.regular() &&
+      if (B.counted() &&
           !Prove(
               [&](PhaseCtx &X) {
                 Inst I = X.at(A, 0, false, 0), Bi = X.anywhere(B, 0);
@@ -1209,7 +1208,7 @@ bool Checker::phaseEveryArriver(const PhaseOp &A, std::string &Why) {
                     X.Enc.iter(1, Phases.Loop).eq(X.Enc.iter(0, Phases.Loop)));
               Q.push_back(uniformItersBefore(X.Enc, 0, 1, {}, Phases.Loop));
               for (const PhaseOp &B : Ops)
-                if (B.regular()) {
+                if (B.counted()) {
                   Inst Bi = X.atSlot(B, 1, I, false, 0);
                   Q.push_back(!(Bi.Runs && Bi.Extra && X.sameObj(Bi, I)));
                 }
@@ -1277,7 +1276,7 @@ bool Checker::phaseParity(const PhaseOp &W, int Reach, std::string &Why) {
         // Arrivals on the barrier (by R) and their slots.
         std::vector<Inst> Arr;
         for (const PhaseOp &A : Phases.Ops) {
-          if (!A.regular())
+          if (!A.counted())
             continue;
           if (A.Pro) {
             Arr.push_back(X.at(A, R, true, 0));
@@ -1353,7 +1352,7 @@ Expr Checker::PhaseCtx::notRelayed(const Inst &G, const Inst &A, int Reach) {
   unsigned U = freeThread(Early);
   std::vector<Expr> Any;
   for (const PhaseOp &X : Ops) {
-    if (!X.regular())
+    if (!X.counted())
       continue;
     Expr J = G.Slot + Expr::mkInt(X.Off);
     Inst Rx = atIter(X, R, J);
