@@ -331,8 +331,9 @@ std::vector<std::pair<std::string, std::string>> Store::runs() {
   return Out;
 }
 
-int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
-                MergeStats &Stats, std::string &Error) {
+std::optional<ErrorKind> mergeStores(const std::string &Out,
+                                     const std::vector<std::string> &Inputs,
+                                     MergeStats &Stats, std::string &Error) {
   // The inputs first, read-only and checked whole: a bad one leaves no
   // output behind.
   std::vector<std::unique_ptr<Store>> Ins;
@@ -340,26 +341,29 @@ int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
     std::error_code EC;
     if (std::filesystem::equivalent(P, Out, EC)) {
       Error = "the input " + P + " is the output database " + Out;
-      return 2;
+      return ErrorKind::Input;
     }
     Ins.push_back(Store::open(P, Store::Mode::Read, Error));
     if (!Ins.back())
-      return 2;
+      return ErrorKind::Input;
   }
   std::unique_ptr<Store> O = Store::open(Out, Store::Mode::Write, Error);
   if (!O)
-    return 2;
+    return ErrorKind::Input;
   if (!O->begin()) {
     Error = "cannot write " + Out + ": " + O->error();
-    return 2;
+    return ErrorKind::Internal;
   }
   // One transaction: every row of every input is copied, or none.
   MergeStats Counted;
   for (std::unique_ptr<Store> &In : Ins) {
     bool Ok = true;
+    // A write that failed (Internal), or an input that cannot be read.
+    ErrorKind Kind = ErrorKind::Input;
     for (const auto &[Started, Json] : In->runs())
       if (Ok && !O->addRun(Started, Json)) {
         Error = "cannot write " + Out + ": " + O->error();
+        Kind = ErrorKind::Internal;
         Ok = false;
       }
     if (Ok && !In->forEachResult([&](const ResultRecord &R) {
@@ -376,6 +380,7 @@ int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
             Error = "cannot write " + Out + ": " + O->error() +
                     " (copying result " + std::to_string(R.Id) + " of " +
                     In->path() + "); nothing was merged";
+            Kind = ErrorKind::Internal;
             return false;
           }
           ++(Added ? Counted.Added : Counted.Duplicates);
@@ -388,16 +393,16 @@ int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
     }
     if (!Ok) {
       O->rollback();
-      return 2;
+      return Kind;
     }
   }
   if (!O->commit()) {
     Error = "cannot write " + Out + ": " + O->error() + "; nothing was merged";
     O->rollback();
-    return 2;
+    return ErrorKind::Internal;
   }
   Stats = Counted;
-  return 0;
+  return std::nullopt;
 }
 
 } // namespace incant::campaign

@@ -11,9 +11,10 @@ namespace incant::campaign {
 int runMerge(const MergeCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   MergeStats S;
   std::string E;
-  if (int Rc = mergeStores(Cmd.Out, Cmd.Inputs, S, E)) {
+  if (std::optional<ErrorKind> Failed =
+          mergeStores(Cmd.Out, Cmd.Inputs, S, E)) {
     DiagnosticEngine(&Err).error(E);
-    return Rc;
+    return exitCodeOf(*Failed);
   }
   Out << fmt::format("merge: {} result(s) added to {}, {} already there\n",
                      S.Added, Cmd.Out, S.Duplicates);

@@ -86,6 +86,8 @@ struct TestRun {
   bool First = false;
   harness::Witnesses W;
   std::optional<model::CheckResult> Verdict;
+  /// The final states Verdict allows (computed once, with Verdict).
+  std::set<harness::Outcome> Allowed;
   std::string ModelName;
   std::vector<std::pair<harness::Outcome, uint64_t>> Forbidden;
 };
@@ -102,10 +104,6 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
                const std::string &Note, std::set<std::string> &Shown) {
   const litmus::Program &P = T.Prog;
   const harness::RunResult &R = T.R;
-  std::set<harness::Outcome> Allowed;
-  if (T.Verdict)
-    for (const model::State &S : T.Verdict->States)
-      Allowed.insert(S.Values);
   OS << "Test " << P.Name << ' ' << litmus::conditionKind(P) << '\n';
   OS << "Histogram (" << R.Hist.outcomes().size() << " states)\n";
   std::vector<std::string> Lines = harness::histogramLines(P, R.Hist);
@@ -113,7 +111,7 @@ void printText(std::ostream &OS, const TestRun &T, const RunCommand &Cmd,
   for (const auto &Entry : R.Hist.outcomes()) {
     const harness::Outcome &O = Entry.first;
     std::string Line = Lines[K++];
-    if (T.Verdict && !Allowed.count(O))
+    if (T.Verdict && !T.Allowed.count(O))
       Line += fmt::format("   <- forbidden by {}", T.ModelName);
     OS << Line << '\n';
   }
@@ -229,10 +227,6 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
                       const std::string &Note) {
   const litmus::Program &P = T.Prog;
   const harness::RunResult &R = T.R;
-  std::set<harness::Outcome> Allowed;
-  if (T.Verdict)
-    for (const model::State &S : T.Verdict->States)
-      Allowed.insert(S.Values);
   nlohmann::json J;
   J["test"] = P.Name;
   J["hash"] = T.Hash;
@@ -244,7 +238,7 @@ nlohmann::json toJson(const TestRun &T, const RunCommand &Cmd,
     S["count"] = N;
     S["satisfies"] = litmus::holds(P, P.Condition, O);
     if (T.Verdict)
-      S["allowed"] = bool(Allowed.count(O));
+      S["allowed"] = bool(T.Allowed.count(O));
     H.push_back(S);
   }
   J["histogram"] = H;
@@ -504,12 +498,11 @@ int runRun(const RunCommand &Cmd, std::ostream &Out, std::ostream &Err) {
       T.ModelName = cat::ModelFinder::displayName(C.Model);
       phases::Scope Timed("run: the model's verdict");
       T.Verdict = model::check(T.Prog, *M);
-      std::set<harness::Outcome> Allowed;
       for (const model::State &S : T.Verdict->States)
-        Allowed.insert(S.Values);
+        T.Allowed.insert(S.Values);
       if (!T.Verdict->Incomplete)
         for (const auto &[O, N] : T.R.Hist.outcomes())
-          if (!Allowed.count(O))
+          if (!T.Allowed.count(O))
             T.Forbidden.emplace_back(O, N);
       ForbiddenSeen |= !T.Forbidden.empty();
     }

@@ -2,7 +2,8 @@
 //
 // Merge campaign databases (one per shard) into one, in one transaction; a
 // result already there (same test, parameters and chip) is kept once.
-// Exit codes: 0 merged, 2 usage error or a missing or foreign database.
+// Exit codes: 0 merged, 2 usage error or a missing, foreign or damaged
+// database, 3 a write to the merged database that failed.
 //
 //===----------------------------------------------------------------------===//
 // Tool part: incantCampaign

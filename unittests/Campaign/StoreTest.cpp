@@ -232,9 +232,8 @@ TEST_F(StoreTest, MergeDedupes) {
     ASSERT_TRUE(S2->put(A, verdicts(), result(A))); // in both shards
   }
   MergeStats St;
-  ASSERT_EQ(mergeStores(path("all.sqlite"),
-                        {path("s0.sqlite"), path("s1.sqlite")}, St, E),
-            0)
+  ASSERT_FALSE(mergeStores(path("all.sqlite"),
+                           {path("s0.sqlite"), path("s1.sqlite")}, St, E))
       << E;
   EXPECT_EQ(St.Added, 2u);
   EXPECT_EQ(St.Duplicates, 1u);
@@ -251,7 +250,7 @@ TEST_F(StoreTest, MergeDedupes) {
   EXPECT_EQ(Rs[0].Histogram.size(), 2u);
   // Merging again adds nothing.
   MergeStats Again;
-  ASSERT_EQ(mergeStores(path("all.sqlite"), {path("s1.sqlite")}, Again, E), 0);
+  ASSERT_FALSE(mergeStores(path("all.sqlite"), {path("s1.sqlite")}, Again, E));
   EXPECT_EQ(Again.Added, 0u);
   EXPECT_EQ(Again.Duplicates, 2u);
 }
@@ -267,12 +266,13 @@ TEST_F(StoreTest, MergeOfAMissingInputWritesNothing) {
   MergeStats St;
   EXPECT_EQ(mergeStores(path("all.sqlite"),
                         {path("s0.sqlite"), path("nope.sqlite")}, St, E),
-            2);
+            incant::ErrorKind::Input);
   EXPECT_NE(E.find("nope.sqlite"), std::string::npos) << E;
   // The inputs are opened first: no output is made.
   EXPECT_FALSE(fs::exists(path("all.sqlite")));
-  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 0);
-  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("all.sqlite")}, St, E), 2);
+  EXPECT_FALSE(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E));
+  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("all.sqlite")}, St, E),
+            incant::ErrorKind::Input);
 }
 
 /// Runs \p Sql on the file at \p Path with a plain connection (no foreign
@@ -305,7 +305,8 @@ TEST_F(StoreTest, AResultWithoutItsTestStopsMergeAndReport) {
          ("DELETE FROM tests WHERE hash='" + Sixth.Hash + "'").c_str());
   MergeStats St;
   std::string E;
-  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 2);
+  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E),
+            incant::ErrorKind::Input);
   EXPECT_NE(E.find("result 6"), std::string::npos) << E;
   EXPECT_NE(E.find("nothing was merged"), std::string::npos) << E;
   // One transaction: none of the five results before it was kept.
@@ -355,7 +356,8 @@ TEST_F(StoreTest, ADamagedStoreIsNeverRead) {
   ReportData D;
   EXPECT_FALSE(loadReport({path("s0.sqlite")}, D, E));
   MergeStats St;
-  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 2);
+  EXPECT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E),
+            incant::ErrorKind::Input);
   EXPECT_FALSE(fs::exists(path("all.sqlite")));
 }
 
@@ -371,7 +373,7 @@ TEST_F(StoreTest, ReadersLeaveNoFilesBeside) {
   ReportData D;
   ASSERT_TRUE(loadReport({path("s0.sqlite")}, D, E)) << E;
   MergeStats St;
-  ASSERT_EQ(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E), 0)
+  ASSERT_FALSE(mergeStores(path("all.sqlite"), {path("s0.sqlite")}, St, E))
       << E;
   for (const char *Side : {"-wal", "-shm", "-lock"})
     EXPECT_FALSE(fs::exists(path("s0.sqlite") + Side)) << Side;

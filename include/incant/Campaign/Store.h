@@ -16,6 +16,8 @@
 #ifndef INCANT_CAMPAIGN_STORE_H
 #define INCANT_CAMPAIGN_STORE_H
 
+#include "incant/Support/Error.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -169,15 +171,19 @@ private:
 /// machines, enough to tell 10^5 tests apart).
 std::string testHash(const std::string &Text);
 
-/// Copies every test, verdict and result of \p Inputs into \p Out (created if
-/// absent) in one transaction; a result whose key is already there is not
-/// copied again. Returns 0, or 2 with \p Error set.
 struct MergeStats {
   uint64_t Added = 0;
   uint64_t Duplicates = 0;
 };
-int mergeStores(const std::string &Out, const std::vector<std::string> &Inputs,
-                MergeStats &Stats, std::string &Error);
+/// Copies every test, verdict and result of \p Inputs into \p Out (created if
+/// absent) in one transaction; a result whose key is already there is not
+/// copied again. Nothing on success; else, with \p Error set and nothing
+/// merged, the kind of failure: Input for a missing, foreign or damaged
+/// database (or an input that is the output), Internal for a write to
+/// \p Out that failed.
+std::optional<ErrorKind> mergeStores(const std::string &Out,
+                                     const std::vector<std::string> &Inputs,
+                                     MergeStats &Stats, std::string &Error);
 
 } // namespace incant::campaign
 

@@ -4,7 +4,8 @@
 // result already there (same test, parameters and chip) is kept once
 // (campaign::mergeStores, Store.h).
 //
-// Exit codes of runMerge: 0 merged; 2 a missing or foreign database.
+// Exit codes of runMerge: 0 merged; 2 a missing, foreign or damaged
+// database; 3 a write to the merged database that failed (nothing merged).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_COMMANDS_MERGECOMMAND_H
