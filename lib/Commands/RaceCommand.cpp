@@ -39,7 +39,6 @@ struct FileJob {
 /// Checks one file: its report in \p R, or the exit code of its error.
 int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
               DiagnosticEngine &Diags, std::ostream &Err, ModuleReport &R) {
-  int Failed = 0;
   // The module(s) to check: the PTX as given, or what the compiler makes
   // of the source: for CUDA, nvcc's optimised build and, unless
   // --optimized, its unoptimised one (-Xcicc -O0), which still has every
@@ -51,38 +50,37 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
   Req.Verbose = Cmd.Verbose;
   // The two builds run at once (nvcc is most of a small file's time); the
   // unoptimised one's messages are kept apart and shown after the other's.
-  std::shared_ptr<SourceFile> Unopt;
+  std::optional<Expected<std::shared_ptr<SourceFile>>> Unopt;
   std::ostringstream UnoptErr;
   DiagnosticEngine UnoptDiags(&UnoptErr);
-  int UnoptFailed = 0;
   // (A future of std::async waits for its thread even when unwinding.)
   std::future<void> UnoptBuild;
   if (Lang == KernelLanguage::Cuda && !Cmd.Optimized) {
     CompileRequest U = Req;
     U.Unoptimised = true;
     UnoptBuild = std::async(std::launch::async, [&, U] {
-      Unopt = kernelPtx(J.Path, U, UnoptDiags, UnoptErr, UnoptFailed);
+      Unopt = kernelPtx(J.Path, U, UnoptDiags, UnoptErr);
     });
   }
-  std::shared_ptr<SourceFile> File =
-      kernelPtx(J.Path, Req, Diags, Err, Failed);
+  Expected<std::shared_ptr<SourceFile>> File =
+      kernelPtx(J.Path, Req, Diags, Err);
   if (UnoptBuild.valid()) {
     UnoptBuild.get();
     // Its messages (--verbose's command line, or its failure) only where
     // the optimised build succeeded: a failure is reported once.
     if (File)
       Err << UnoptErr.str();
-    if (File && !Unopt)
-      return UnoptFailed;
+    if (File && !*Unopt)
+      return exitCodeOf(Unopt->error());
   }
   if (!File)
-    return Failed;
-  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+    return exitCodeOf(File.error());
+  std::optional<ptx::Module> M = ptx::parseModule(*File, Diags);
   if (!M || !ptx::checkModule(*M, Diags))
     return 2;
   std::optional<ptx::Module> MU;
   if (Unopt) {
-    MU = ptx::parseModule(Unopt, Diags);
+    MU = ptx::parseModule(**Unopt, Diags);
     if (!MU || !ptx::checkModule(*MU, Diags))
       return 2;
   }

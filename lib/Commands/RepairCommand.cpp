@@ -78,11 +78,10 @@ bool checkPatched(const RepairCommand &Cmd, const std::string &Text,
   DiagnosticEngine Diags(&Log);
   auto Build = [&](bool Unoptimised) -> std::optional<ptx::Module> {
     Req.Unoptimised = Unoptimised;
-    int Failed = 0;
-    std::shared_ptr<SourceFile> Ptx =
-        race::kernelPtx(File.string(), Req, Diags, Log, Failed);
+    Expected<std::shared_ptr<SourceFile>> Ptx =
+        race::kernelPtx(File.string(), Req, Diags, Log);
     if (Ptx)
-      if (std::optional<ptx::Module> M = ptx::parseModule(Ptx, Diags))
+      if (std::optional<ptx::Module> M = ptx::parseModule(*Ptx, Diags))
         return M;
     Why = fmt::format("the patched source{} does not compile: {}",
                       Unoptimised ? "'s unoptimised build" : "", Log.str());
@@ -248,11 +247,11 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   Req.Arch = Cmd.Arch;
   Req.Args = Cmd.CompilerArgs;
   Req.Verbose = Cmd.Verbose;
-  int Failed = 0;
-  std::shared_ptr<SourceFile> File =
-      race::kernelPtx(Cmd.File, Req, Diags, Err, Failed);
-  if (!File)
-    return Failed;
+  Expected<std::shared_ptr<SourceFile>> Read =
+      race::kernelPtx(Cmd.File, Req, Diags, Err);
+  if (!Read)
+    return exitCodeOf(Read.error());
+  std::shared_ptr<SourceFile> File = *Read;
   std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
   if (!M || !ptx::checkModule(*M, Diags))
     return 2;
@@ -278,10 +277,11 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
     UReq.Unoptimised = true;
     std::ostringstream Log;
     DiagnosticEngine D(&Log);
-    int F = 0;
-    UFile = race::kernelPtx(Cmd.File, UReq, D, Log, F);
-    if (UFile)
+    if (Expected<std::shared_ptr<SourceFile>> U =
+            race::kernelPtx(Cmd.File, UReq, D, Log)) {
+      UFile = *U;
       UM = ptx::parseModule(UFile, D);
+    }
   }
 
   auto Start = std::chrono::steady_clock::now();

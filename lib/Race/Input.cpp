@@ -216,17 +216,17 @@ bool checkParams(const ptx::Module &M, const LaunchConfig &L,
   return true;
 }
 
-std::shared_ptr<SourceFile> kernelPtx(const std::string &Path,
-                                      const CompileRequest &Req,
-                                      DiagnosticEngine &Diags,
-                                      std::ostream &Err, int &Failed) {
+Expected<std::shared_ptr<SourceFile>> kernelPtx(const std::string &Path,
+                                                const CompileRequest &Req,
+                                                DiagnosticEngine &Diags,
+                                                std::ostream &Err) {
   KernelLanguage Lang = kernelLanguageOf(Path);
   if (Lang == KernelLanguage::Ptx) {
     std::string Error;
     std::shared_ptr<SourceFile> File = SourceFile::read(Path, Error);
     if (!File) {
       Diags.error(Path + ": " + Error);
-      Failed = 2;
+      return ErrorKind::Input;
     }
     return File;
   }
@@ -247,8 +247,7 @@ std::shared_ptr<SourceFile> kernelPtx(const std::string &Path,
   if (!R.ok()) {
     Err << R.Log;
     Diags.error(R.Message);
-    Failed = exitCodeOf(R.errorKind());
-    return nullptr;
+    return R.errorKind();
   }
   if (Lang == KernelLanguage::OpenCL)
     R.Ptx = fixClangLineInfo(R.Ptx);

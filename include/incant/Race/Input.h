@@ -13,6 +13,7 @@
 #include "incant/PTX/Module.h"
 #include "incant/Race/Race.h"
 #include "incant/Support/Diagnostic.h"
+#include "incant/Support/Error.h"
 
 #include <iosfwd>
 #include <map>
@@ -83,13 +84,13 @@ struct CompileRequest {
   bool Verbose = false; ///< Print the compiler's command to Err.
 };
 
-/// The PTX of \p File: read (.ptx) or compiled (.cu, .cl), with the exit
-/// code to return on failure in \p Failed (2 input, 3 compiler missing)
-/// after reporting the error.
-std::shared_ptr<SourceFile> kernelPtx(const std::string &File,
-                                      const CompileRequest &Req,
-                                      DiagnosticEngine &Diags,
-                                      std::ostream &Err, int &Failed);
+/// The PTX of \p File: read (.ptx) or compiled (.cu, .cl); on failure,
+/// reported to \p Diags, its kind (Input: an unreadable file or one the
+/// compiler refuses; Device: the compiler missing or failing).
+Expected<std::shared_ptr<SourceFile>> kernelPtx(const std::string &File,
+                                                const CompileRequest &Req,
+                                                DiagnosticEngine &Diags,
+                                                std::ostream &Err);
 
 } // namespace incant::race
 
