@@ -103,11 +103,8 @@ std::string variableName(const std::string &Object) {
   if (Object.empty())
     return "";
   if (size_t P = Object.rfind("_param_"); P != std::string::npos) {
-    std::string Fn = ir::demangle(Object.substr(0, P));
-    if (size_t Paren = Fn.find('('); Paren != std::string::npos)
-      Fn = Fn.substr(0, Paren);
     return fmt::format("parameter {} of {}", Object.substr(P + 7),
-                       Fn.empty() ? Object.substr(0, P) : Fn);
+                       ir::qualifiedKernelName(Object.substr(0, P)));
   }
   std::string D = ir::demangle(Object);
   return D.empty() ? Object : D;

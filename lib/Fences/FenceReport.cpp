@@ -43,7 +43,8 @@ std::string displayName(const std::string &Mangled) {
   std::string D = ir::demangle(Mangled);
   if (D.empty())
     return Mangled;
-  return D.size() > 60 ? D.substr(0, D.find('(')) : D;
+  // A long name without its parameters ("(anonymous namespace)::dot").
+  return D.size() > 60 ? ir::qualifiedKernelName(Mangled) : D;
 }
 
 /// Source lines of the files the report shows, read once.

@@ -206,10 +206,11 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
     }
     // The kernel's identifier: `fill` of `fill(int*)`, `reduce4` of
     // `void reduce4<int, 256u>(int*, int*, unsigned int)`, `k` of `ns::k`.
-    std::string Base = ir::demangle(Fn->Name);
-    Base = Base.substr(0, Base.find_first_of("<("));
-    Base = Base.substr(Base.find_last_of(" :") == std::string::npos
-                           ? 0 : Base.find_last_of(" :") + 1);
+    // `(anonymous namespace)::k` gives `k`.
+    std::string Base = ir::qualifiedKernelName(Fn->Name);
+    Base = Base.substr(0, Base.find('<'));
+    if (size_t Colons = Base.rfind("::"); Colons != std::string::npos)
+      Base = Base.substr(Colons + 2);
     if (Base.empty())
       Base = Fn->Name;
     std::string Name = std::filesystem::path(File).filename().string();
