@@ -897,13 +897,19 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
       Q.push_back(phaseUnordered(Enc, I, J));
     return Q;
   };
+  // When the formulas mention loaded values, the witness asked for is one
+  // where a thread's two reads of one location agree (unless it writes
+  // there between). That query has every formula of the one without the
+  // agreement, so its model is a model of that one too: the weaker query
+  // is asked only when the stronger has no model.
+  bool Loads = !loadsIn(EA).empty() || !loadsIn(EB).empty();
+  Own = Loads ? OwnReads::Agree : OwnReads::Apart;
   Solved Sv = solve(Build);
-  if (Sv.Res.isSat() && (!loadsIn(EA).empty() || !loadsIn(EB).empty())) {
-    // The witness depends on loaded values: ask for one where a thread's
-    // two reads of one location agree (unless it writes there between).
-    Own = OwnReads::Agree;
-    Solved Again = solve(Build);
-    if (Again.Res.isUnsat()) {
+  if (Loads && !Sv.Res.isSat()) {
+    smt::Result Agreed = Sv.Res;
+    Own = OwnReads::Apart;
+    Sv = solve(Build);
+    if (Sv.Res.isSat() && Agreed.isUnsat()) {
       // Is the other thread's write between the reads itself a race?
       Own = OwnReads::Coherent;
       if (solve(Build).Res.isUnsat()) {
@@ -919,14 +925,13 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
                    "two reads by one thread (the loaded values decide)";
       return Remember(std::move(Out));
     }
-    if (!Again.Res.isSat()) {
+    if (Sv.Res.isSat()) {
       // The witness with consistent reads could not be decided: the first
       // one alone is no evidence of a race.
       Out.V = Verdict::Unknown;
-      Out.Reason = "on a witness whose reads agree, " + gaveUp(Again.Res);
+      Out.Reason = "on a witness whose reads agree, " + gaveUp(Agreed);
       return Remember(std::move(Out));
     }
-    Sv = std::move(Again);
   }
   if (Sv.Res.isSat() && !WithAddress) {
     // Both may run at once, with reads that agree: with addresses not
@@ -1056,7 +1061,14 @@ void Checker::checkPair(unsigned I, unsigned J) {
   // A race decides the pair (the first one found is the one reported):
   // the relations after it are not asked, unless named barriers may still
   // order it (namedRefine).
+  // When asked again with the facts of synchronisation through memory,
+  // only whether every relation is safe matters: the first outcome that
+  // is not decides.
   auto Decided = [&](const std::vector<Outcome> &Outs) {
+    if (SyncFacts)
+      return std::any_of(Outs.begin(), Outs.end(), [](const Outcome &Oc) {
+        return Oc.V != Verdict::Safe;
+      });
     return Named.Ops.empty() &&
            std::any_of(Outs.begin(), Outs.end(),
                        [](const Outcome &Oc) { return Oc.V == Verdict::Race; });
@@ -1086,7 +1098,8 @@ void Checker::checkPair(unsigned I, unsigned J) {
           Outs.push_back(pairQuery(I, J, Relation::SameBlock, false, Affine));
       } else if (Rel == Relation::SameBlock) {
         Outcome Oc = pairQuery(I, J, Relation::SameBlock, true, Affine);
-        if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine) {
+        if (Oc.V == Verdict::Race && Oc.Rel == Relation::SameWarp && Affine &&
+            !SyncFacts) {
           // Only lanes of one warp? Then the warp-synchronous idiom.
           Outcome Other = pairQuery(I, J, Relation::SameBlock, false, Affine);
           if (Other.V == Verdict::Safe)
