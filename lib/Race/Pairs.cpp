@@ -995,6 +995,13 @@ std::vector<uint64_t> Checker::placeKey(unsigned Item, ExprId Pc,
   return Key;
 }
 
+namespace {
+template <typename Outcomes> bool allSafe(const Outcomes &Outs) {
+  return std::all_of(Outs.begin(), Outs.end(),
+                     [](const auto &Oc) { return Oc.V == Verdict::Safe; });
+}
+} // namespace
+
 void Checker::checkPair(unsigned I, unsigned J) {
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
   if (!X.Writes && !Y.Writes)
@@ -1060,15 +1067,11 @@ void Checker::checkPair(unsigned I, unsigned J) {
 
   // A race decides the pair (the first one found is the one reported):
   // the relations after it are not asked, unless named barriers may still
-  // order it (namedRefine).
-  // When asked again with the facts of synchronisation through memory,
-  // only whether every relation is safe matters: the first outcome that
-  // is not decides.
+  // order it (namedRefine). Asked again with the facts of synchronisation
+  // through memory, the first relation that is not safe decides.
   auto Decided = [&](const std::vector<Outcome> &Outs) {
     if (SyncFacts)
-      return std::any_of(Outs.begin(), Outs.end(), [](const Outcome &Oc) {
-        return Oc.V != Verdict::Safe;
-      });
+      return !allSafe(Outs);
     return Named.Ops.empty() &&
            std::any_of(Outs.begin(), Outs.end(),
                        [](const Outcome &Oc) { return Oc.V == Verdict::Race; });
@@ -1153,9 +1156,7 @@ void Checker::checkPair(unsigned I, unsigned J) {
       SyncWhy.clear();
       std::vector<Outcome> Again = Queries();
       SyncFacts = false;
-      bool Synced = std::all_of(Again.begin(), Again.end(), [](const Outcome &Oc) {
-        return Oc.V == Verdict::Safe;
-      });
+      bool Synced = allSafe(Again);
       P.W.reset();
       P.V = Synced ? Verdict::Safe : Verdict::Unknown;
       P.Reason = Sync;
