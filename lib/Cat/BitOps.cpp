@@ -225,46 +225,48 @@ bool isIrreflexive(const uint64_t *A, unsigned N) {
 bool isAcyclic(const uint64_t *A, unsigned N) {
   unsigned Wd = wordsFor(N);
   // Repeatedly remove the sinks (events with no successor among those that
-  // remain); the relation is acyclic iff this removes every event.
+  // remain); the relation is acyclic iff this removes every event. Within a
+  // pass an event goes as soon as it is a sink, highest first: po and rf
+  // mostly lead to higher events, so one pass peels a whole chain (a pass
+  // that removed only the sinks of its start took one pass per event of
+  // the longest path).
   if (Wd == 1) {
     uint64_t Live = N ? lastMask(N) : 0;
     while (Live) {
-      uint64_t Sinks = 0, Bits = Live;
-      while (Bits) {
-        unsigned I = std::countr_zero(Bits);
-        Bits &= Bits - 1;
+      uint64_t Before = Live;
+      for (uint64_t Bits = Live; Bits;) {
+        unsigned I = 63 - unsigned(std::countl_zero(Bits));
+        uint64_t M = uint64_t(1) << I;
+        Bits &= ~M;
         if (!(A[I] & Live))
-          Sinks |= uint64_t(1) << I;
+          Live &= ~M;
       }
-      if (!Sinks)
+      if (Live == Before)
         return false;
-      Live &= ~Sinks;
     }
     return true;
   }
-  std::vector<uint64_t> Live(Wd), Sinks(Wd);
+  std::vector<uint64_t> Live(Wd);
   fullSet(Live.data(), N);
   while (!isZero(Live.data(), Wd)) {
-    zero(Sinks.data(), Wd);
     bool Any = false;
-    for (unsigned W = 0; W != Wd; ++W) {
+    for (unsigned W = Wd; W-- > 0;) {
       uint64_t Bits = Live[W];
       while (Bits) {
-        unsigned I = W * 64 + std::countr_zero(Bits);
-        Bits &= Bits - 1;
-        const uint64_t *AR = A + size_t(I) * Wd;
+        unsigned Bit = 63 - unsigned(std::countl_zero(Bits));
+        Bits &= ~(uint64_t(1) << Bit);
+        const uint64_t *AR = A + size_t(W * 64 + Bit) * Wd;
         bool HasSucc = false;
         for (unsigned V = 0; V != Wd && !HasSucc; ++V)
           HasSucc = AR[V] & Live[V];
         if (!HasSucc) {
-          set(Sinks.data(), I);
+          Live[W] &= ~(uint64_t(1) << Bit);
           Any = true;
         }
       }
     }
     if (!Any)
       return false;
-    diffOf(Live.data(), Live.data(), Sinks.data(), Wd);
   }
   return true;
 }

@@ -336,11 +336,22 @@ private:
   int Staged = -1;
   /// orderedRegisters() of the model, once asked for.
   std::optional<std::vector<int32_t>> Ordered;
+  /// Per check: what holds() gave on the registers as the last stage of its
+  /// level left them (1 holds, 0 fails, -1 not known: not tested since, or
+  /// its register's level was run again, by a stage or on bounds); verdict()
+  /// takes it rather than testing an allowed candidate's checks twice.
+  /// Checks of a primitive itself are never kept (the execution's data may
+  /// change under them).
+  std::vector<int8_t> CheckKnown;
+  std::vector<bool> CheckKeepable;
 
   void bindTo(const Execution &X);
   const uint64_t *prim(unsigned Idx, const Execution &X);
   bool run(unsigned Level);
   bool holds(const CheckInfo &C) const;
+  /// Forgets the results of the checks at \p Level (their registers are
+  /// about to be computed again).
+  void forgetChecks(unsigned Level);
   Verdict verdict() const;
   bool eligible(const CheckInfo &C, unsigned From, uint32_t UpperMask) const;
 };
@@ -444,6 +455,14 @@ bool EvaluatorImpl::stage(const Execution &X, unsigned Level) {
     PrimPtr.assign(NumPrims, nullptr);
     PrimState.assign(NumPrims, 0);
     Error.clear();
+    CheckKnown.assign(P.Checks.size(), -1);
+    if (CheckKeepable.size() != P.Checks.size()) {
+      CheckKeepable.assign(P.Checks.size(), true);
+      for (size_t I = 0; I != P.Checks.size(); ++I)
+        for (const PrimReg &PR : P.Prims)
+          if (PR.Reg == P.Checks[I].Reg)
+            CheckKeepable[I] = false;
+    }
   }
   if (!Error.empty())
     return false;
@@ -463,10 +482,22 @@ bool EvaluatorImpl::stage(const Execution &X, unsigned Level) {
   Staged = int(Level);
   for (size_t I = 0; I != P.Checks.size(); ++I) {
     const CheckInfo &C = P.Checks[I];
-    if (!C.Flag && B->RegLevel[size_t(C.Reg)] == Level && !holds(C))
+    if (C.Flag || B->RegLevel[size_t(C.Reg)] != Level)
+      continue;
+    bool Holds = holds(C);
+    if (CheckKeepable[I])
+      CheckKnown[I] = int8_t(Holds);
+    if (!Holds)
       return false;
   }
   return true;
+}
+
+void EvaluatorImpl::forgetChecks(unsigned Level) {
+  const std::vector<CheckInfo> &Checks = M.P.Checks;
+  for (size_t I = 0; I != Checks.size() && I != CheckKnown.size(); ++I)
+    if (B->RegLevel[size_t(Checks[I].Reg)] == Level)
+      CheckKnown[I] = -1;
 }
 
 bool EvaluatorImpl::run(unsigned Level) {
@@ -477,6 +508,7 @@ bool EvaluatorImpl::run(unsigned Level) {
   const uint64_t Cap = uint64_t(Stride) * 64 + 2;
   if (FixIters.size() < P.Fixes.size())
     FixIters.resize(P.Fixes.size());
+  forgetChecks(Level);
   if (Level >= B->CodeBegin.size())
     return true;
   for (size_t Pc = B->CodeBegin[Level], E = B->CodeEnd[Level]; Pc < E; ++Pc) {
@@ -611,8 +643,11 @@ Verdict EvaluatorImpl::verdict() const {
     V.Error = Error;
     return V;
   }
-  for (const CheckInfo &C : M.P.Checks) {
-    bool Holds = holds(C);
+  for (size_t I = 0; I != M.P.Checks.size(); ++I) {
+    const CheckInfo &C = M.P.Checks[I];
+    bool Holds = I < CheckKnown.size() && CheckKnown[I] >= 0
+                     ? CheckKnown[I] != 0
+                     : holds(C);
     if (C.Flag) {
       if (Holds)
         V.Flags.push_back(C.Name);

@@ -718,11 +718,14 @@ void CandidateEnumerator::forEachRf(size_t I) {
     Prims.setRf(Rf);
     if (Pruner && !Pruner->admits(Prims.execution(), 1))
       return;
-    if (!CoLocs.empty() && (PruneRfLower || PruneRfUpper) && rfRefuted())
-      return; // no coherence order can complete this rf
-    Prims.setRf(Rf);
-    if (Pruner && !Pruner->admits(Prims.execution(), 1))
-      return;
+    if (!CoLocs.empty() && (PruneRfLower || PruneRfUpper)) {
+      if (rfRefuted())
+        return; // no coherence order can complete this rf
+      // The bounds replaced rf's level: staged again on rf itself.
+      Prims.setRf(Rf);
+      if (Pruner && !Pruner->admits(Prims.execution(), 1))
+        return;
+    }
     startCo();
     return;
   }

@@ -281,7 +281,10 @@ void Primitives::setUpTest(const litmus::Program &P) {
     }
 }
 
-/// (Records the combination as Last when it is not the same.)
+/// (Records the combination as Last when it is not the same.) Only the
+/// threads whose trace differs from the last call's are compared event by
+/// event: forEachCombination changes one thread's trace at a time, and a
+/// trace seen last time has Last's shape already.
 bool Primitives::sameShapeAsLast(const CombinationLayout &L,
                                  const std::vector<const Trace *> &Chosen,
                                  const Relation &SyncBar,
@@ -294,12 +297,19 @@ bool Primitives::sameShapeAsLast(const CombinationLayout &L,
   bool Same = Last.Valid && Last.Events.size() == L.Events.size() &&
               Last.ThreadOf == L.ThreadOf && Last.InitLoc == L.InitLoc &&
               Last.Base == L.Base && Last.Reads.size() == Chosen.size() &&
+              Last.Chosen.size() == Chosen.size() &&
               Last.SyncBar == SyncBar && Last.SyncFence == SyncFence;
-  for (size_t E = 0; Same && E != L.Events.size(); ++E)
-    Same = (L.Events[E].E != nullptr) == (E >= L.NumInits) &&
-           Shape(L.Events[E]) == Last.Events[E];
-  for (size_t T = 0; Same && T != Chosen.size(); ++T)
-    Same = Chosen[T]->Reads == Last.Reads[T];
+  for (size_t E = 0; Same && E != L.NumInits; ++E)
+    Same = L.Events[E].E == nullptr;
+  for (size_t T = 0; Same && T != Chosen.size(); ++T) {
+    if (Chosen[T] == Last.Chosen[T])
+      continue;
+    size_t From = size_t(L.Base[T]), To = From + Chosen[T]->Events.size();
+    for (size_t E = From; Same && E != To; ++E)
+      Same = L.Events[E].E != nullptr && Shape(L.Events[E]) == Last.Events[E];
+    Same = Same && Chosen[T]->Reads == Last.Reads[T];
+  }
+  Last.Chosen = Chosen;
   if (Same)
     return true;
   Last.Events.clear();
@@ -712,7 +722,7 @@ void Primitives::setRf(const std::vector<int32_t> &RfOf) {
   clearRelation(Rf, N);
   for (unsigned R = 0; R < N && R < RfOf.size(); ++R)
     if (RfOf[R] >= 0)
-      Rf.insert(unsigned(RfOf[R]), R);
+      Rf.row(unsigned(RfOf[R]))[R / 64] |= uint64_t(1) << (R % 64);
   copyRf();
 }
 
@@ -735,8 +745,9 @@ void Primitives::setCo(const Relation &Co, const Relation *FrRf) {
   // fr: a read before every write co-after its source (not itself).
   clearRelation(Fr, N);
   unsigned Wd = Co.wordsPerRow();
+  const Relation &FromRf = FrRf ? *FrRf : Rf;
   for (unsigned W = 0; W < N; ++W) {
-    const uint64_t *RfRow = (FrRf ? *FrRf : Rf).row(W);
+    const uint64_t *RfRow = FromRf.row(W);
     const uint64_t *CoRow = Co.row(W);
     for (unsigned K = 0; K < Wd; ++K)
       for (uint64_t Bits = RfRow[K]; Bits; Bits &= Bits - 1) {
@@ -744,7 +755,7 @@ void Primitives::setCo(const Relation &Co, const Relation *FrRf) {
         uint64_t *FrRow = Fr.row(R);
         for (unsigned J = 0; J < Wd; ++J)
           FrRow[J] |= CoRow[J];
-        Fr.erase(R, R);
+        FrRow[R / 64] &= ~(uint64_t(1) << (R % 64));
       }
   }
   const Relation *Whole[NumDynamic] = {&Rf, &Co, &Fr, &Rf, &Rf,

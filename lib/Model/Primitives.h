@@ -126,6 +126,9 @@ private:
     std::vector<Event> Events; ///< With V cleared.
     std::vector<int32_t> ThreadOf, InitLoc, Base;
     std::vector<std::vector<int32_t>> Reads; ///< Per thread.
+    /// The traces of the last call (of Last's shape, whether or not that
+    /// call found it the same).
+    std::vector<const Trace *> Chosen;
     cat::Relation SyncBar, SyncFence;
     bool Valid = false;
   } Last;
