@@ -85,6 +85,21 @@ Relation Relation::identityOn(const EventSet &S) {
   return R;
 }
 
+bool Relation::contains(unsigned A, unsigned B) const {
+  assert(A < N && B < N && "event out of range");
+  return bits::test(row(A), B);
+}
+
+void Relation::insert(unsigned A, unsigned B) {
+  assert(A < N && B < N && "event out of range");
+  bits::set(row(A), B);
+}
+
+void Relation::erase(unsigned A, unsigned B) {
+  assert(A < N && B < N && "event out of range");
+  bits::clear(row(A), B);
+}
+
 bool Relation::empty() const { return bits::isZero(W.data(), W.size()); }
 
 unsigned Relation::count() const { return bits::popcount(W.data(), W.size()); }

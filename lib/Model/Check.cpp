@@ -110,10 +110,28 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
   Res.Incomplete = Stats.Incomplete;
   Res.IncompleteReason = Stats.Reason;
   Res.StoppedByCaller = Stats.StoppedByCaller;
+  // Sorted as State's operator< orders them (Values lexicographically,
+  // each value by location, then integer), through pointers and a plain
+  // loop: moving States and C++20's three-way vector comparison made the
+  // sort of a test of thousands of states cost more than the tree it
+  // replaced.
+  std::vector<State *> Order;
+  Order.reserve(States.size());
+  for (auto &KS : States)
+    Order.push_back(&KS.second);
+  std::sort(Order.begin(), Order.end(), [](const State *A, const State *B) {
+    const std::vector<litmus::Value> &X = A->Values, &Y = B->Values;
+    for (size_t I = 0, E = std::min(X.size(), Y.size()); I != E; ++I) {
+      if (X[I].Loc != Y[I].Loc)
+        return X[I].Loc < Y[I].Loc;
+      if (X[I].Int != Y[I].Int)
+        return X[I].Int < Y[I].Int;
+    }
+    return X.size() < Y.size();
+  });
   Res.States.reserve(States.size());
-  for (auto &[K, S] : States)
-    Res.States.push_back(std::move(S));
-  std::sort(Res.States.begin(), Res.States.end());
+  for (State *S : Order)
+    Res.States.push_back(std::move(*S));
   std::sort(Flags.begin(), Flags.end());
   Res.Flags = std::move(Flags);
   Res.Ok = litmus::quantifierHolds(P.Q, Res.Positive, Res.Negative);

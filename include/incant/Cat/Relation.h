@@ -9,8 +9,6 @@
 #ifndef INCANT_CAT_RELATION_H
 #define INCANT_CAT_RELATION_H
 
-#include <cassert>
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -55,19 +53,9 @@ public:
   unsigned size() const { return N; }
   /// Removes every pair, keeping the size (and the storage).
   void clear();
-  // In the header: the enumerator sets single pairs per candidate.
-  bool contains(unsigned A, unsigned B) const {
-    assert(A < N && B < N && "event out of range");
-    return (W[size_t(A) * Words + B / 64] >> (B % 64)) & 1;
-  }
-  void insert(unsigned A, unsigned B) {
-    assert(A < N && B < N && "event out of range");
-    W[size_t(A) * Words + B / 64] |= uint64_t(1) << (B % 64);
-  }
-  void erase(unsigned A, unsigned B) {
-    assert(A < N && B < N && "event out of range");
-    W[size_t(A) * Words + B / 64] &= ~(uint64_t(1) << (B % 64));
-  }
+  bool contains(unsigned A, unsigned B) const;
+  void insert(unsigned A, unsigned B);
+  void erase(unsigned A, unsigned B);
   bool empty() const;
   unsigned count() const;
 
