@@ -153,7 +153,12 @@ def translate(text):
             op = ins.split()[0]
             if op.startswith(('st', 'membar')):
                 continue
-            dst = ins.split(None, 1)[1].split(',')[0].strip()
+            parts = ins.split(None, 1)
+            if len(parts) < 2:
+                # barrier.cluster, fence.proxy.async, cp.async.bulk's
+                # group operations: none has a LISA counterpart.
+                raise Unsupported('instruction without operands: ' + op)
+            dst = parts[1].split(',')[0].strip()
             addr.pop((t, dst), None)
 
     out_cols = []
