@@ -957,8 +957,10 @@ bool Checker::phaseSearch() {
   if (Cands.size() > 64)
     Cands.resize(64);
   // Offsets under which every parity wait finds an arrival on its barrier
-  // at its slot first (the others may still hold: only the order changes).
-  auto Matched = [&](const std::vector<int> &Off) {
+  // at its slot first, then those where a wait may also find none there
+  // nor at an earlier one (the phase before the first), then the others
+  // (which may still hold: only the order changes).
+  auto Matched = [&](const std::vector<int> &Off, bool Before) {
     for (size_t K = 0; K < Free.size(); ++K)
       Phases.Ops[Free[K]].Off = Off[K];
     for (const PhaseOp &W : Phases.Ops) {
@@ -969,11 +971,20 @@ bool Checker::phaseSearch() {
         PhaseCtx::Inst Wi = X.at(W, 0, false, 0);
         std::vector<Expr> Q = {Wi.Runs};
         unsigned R = X.arriver(Q, Wi);
+        std::vector<Expr> Earlier;
         for (const PhaseOp &A : Phases.Ops)
           if (A.counted()) {
             PhaseCtx::Inst Ai = X.atSlot(A, R, Wi, false, 0);
             Q.push_back(!(Ai.Runs && Ai.Extra && X.sameObj(Ai, Wi)));
+            for (int D = A.Pro ? 0 : -MaxPhaseOffset - 1;
+                 D <= (A.Pro ? 0 : MaxPhaseOffset); ++D) {
+              PhaseCtx::Inst Bi = X.at(A, R, A.Pro, D);
+              Earlier.push_back(Bi.Runs && X.sameObj(Bi, Wi) &&
+                                Bi.Slot.lt(Wi.Slot));
+            }
           }
+        if (Before)
+          Q.push_back(Expr::mkOr(Earlier));
         return X.finish(Q);
       });
       if (!Sv.Res.isUnsat())
@@ -983,10 +994,10 @@ bool Checker::phaseSearch() {
   };
   std::string First;
   std::vector<char> Tried(Cands.size(), 0);
-  for (size_t N = 0; N < 2 * Cands.size(); ++N) {
-    size_t Index = N % Cands.size();
+  for (size_t N = 0; N < 3 * Cands.size(); ++N) {
+    size_t Index = N % Cands.size(), Tier = N / Cands.size();
     const std::vector<int> &Off = Cands[Index];
-    if (Tried[Index] || (N < Cands.size() && !Matched(Off)))
+    if (Tried[Index] || (Tier < 2 && !Matched(Off, Tier == 1)))
       continue;
     Tried[Index] = 1;
     for (size_t K = 0; K < Free.size(); ++K)
