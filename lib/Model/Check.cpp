@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <unordered_map>
 
 using namespace incant;
 using namespace incant::model;
@@ -41,18 +40,59 @@ private:
   cat::Evaluator &Ev;
 };
 
-/// A final state's values hashed (the states are sorted once at the end: a
-/// test of thousands of states spent a tenth of its time in a tree's
-/// comparisons of value vectors).
-struct ValuesHash {
-  size_t operator()(const std::vector<litmus::Value> &Vs) const {
+/// The distinct final states of a test, their values side by side in one
+/// array (a test of thousands of states spent a fifth of its time in a
+/// tree's, then a hash map's, comparisons of separately allocated value
+/// vectors), found through an open-addressing table of their indices.
+class StateTable {
+public:
+  explicit StateTable(size_t Width) : Width(Width) {}
+  /// The index of the state \p Key (Width values), \p New if just added.
+  uint32_t find(const litmus::Value *Key, bool &New) {
+    if (2 * (Count + 1) > Slots.size())
+      grow();
+    size_t Mask = Slots.size() - 1;
+    for (size_t H = hash(Key) & Mask;; H = (H + 1) & Mask) {
+      uint32_t Slot = Slots[H];
+      if (Slot == 0) {
+        Slots[H] = uint32_t(++Count);
+        Values.insert(Values.end(), Key, Key + Width);
+        New = true;
+        return uint32_t(Count - 1);
+      }
+      if (std::equal(Key, Key + Width, Values.data() + (Slot - 1) * Width)) {
+        New = false;
+        return Slot - 1;
+      }
+    }
+  }
+  size_t size() const { return Count; }
+  const litmus::Value *values(size_t I) const {
+    return Values.data() + I * Width;
+  }
+
+private:
+  size_t Width, Count = 0;
+  std::vector<litmus::Value> Values;
+  std::vector<uint32_t> Slots; ///< State index + 1; 0 free.
+  size_t hash(const litmus::Value *Key) const {
     uint64_t H = 0x9e3779b97f4a7c15ull;
-    for (const litmus::Value &V : Vs) {
-      H ^= uint64_t(V.Int) + (uint64_t(uint32_t(V.Loc)) << 40);
+    for (size_t I = 0; I != Width; ++I) {
+      H ^= uint64_t(Key[I].Int) + (uint64_t(uint32_t(Key[I].Loc)) << 40);
       H *= 0xff51afd7ed558ccdull;
       H ^= H >> 29;
     }
     return size_t(H);
+  }
+  void grow() {
+    Slots.assign(std::max<size_t>(64, Slots.size() * 2), 0);
+    size_t Mask = Slots.size() - 1;
+    for (size_t I = 0; I != Count; ++I) {
+      size_t H = hash(values(I)) & Mask;
+      while (Slots[H])
+        H = (H + 1) & Mask;
+      Slots[H] = uint32_t(I + 1);
+    }
   }
 };
 
@@ -61,7 +101,8 @@ struct ValuesHash {
 CheckResult model::check(const litmus::Program &P, const cat::Model &M,
                          const CheckOptions &Opts) {
   CheckResult Res;
-  std::unordered_map<std::vector<litmus::Value>, State, ValuesHash> States;
+  StateTable Table(P.Observe.size());
+  std::vector<State> States; ///< Per entry of Table, without Values.
   std::vector<litmus::Value> Key;
   std::vector<std::string> Flags;
   CandidateShape Shape;
@@ -91,13 +132,15 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
                 C.finalReg(unsigned(O.Thread), unsigned(O.Index)), R.Bits,
                 R.Signed));
           }
-          auto [It, New] = States.try_emplace(Key);
+          bool New = false;
+          uint32_t I = Table.find(Key.data(), New);
           if (New) {
-            It->second.Values = Key;
-            It->second.Satisfies = litmus::holds(P, P.Condition, Key);
+            States.emplace_back();
+            States.back().Satisfies = litmus::holds(P, P.Condition, Key);
           }
-          ++It->second.Executions;
-          (It->second.Satisfies ? Res.Positive : Res.Negative) += 1;
+          State &St = States[I];
+          ++St.Executions;
+          (St.Satisfies ? Res.Positive : Res.Negative) += 1;
         };
         // By reference: a std::function of the lambda itself would be
         // allocated per candidate.
@@ -110,28 +153,28 @@ CheckResult model::check(const litmus::Program &P, const cat::Model &M,
   Res.Incomplete = Stats.Incomplete;
   Res.IncompleteReason = Stats.Reason;
   Res.StoppedByCaller = Stats.StoppedByCaller;
-  // Sorted as State's operator< orders them (Values lexicographically,
-  // each value by location, then integer), through pointers and a plain
-  // loop: moving States and C++20's three-way vector comparison made the
-  // sort of a test of thousands of states cost more than the tree it
-  // replaced.
-  std::vector<State *> Order;
-  Order.reserve(States.size());
-  for (auto &KS : States)
-    Order.push_back(&KS.second);
-  std::sort(Order.begin(), Order.end(), [](const State *A, const State *B) {
-    const std::vector<litmus::Value> &X = A->Values, &Y = B->Values;
-    for (size_t I = 0, E = std::min(X.size(), Y.size()); I != E; ++I) {
+  // Sorted as State's operator< orders them: the values lexicographically,
+  // each by location, then integer.
+  size_t Width = P.Observe.size();
+  std::vector<uint32_t> Order(Table.size());
+  for (size_t I = 0; I != Order.size(); ++I)
+    Order[I] = uint32_t(I);
+  std::sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
+    const litmus::Value *X = Table.values(A), *Y = Table.values(B);
+    for (size_t I = 0; I != Width; ++I) {
       if (X[I].Loc != Y[I].Loc)
         return X[I].Loc < Y[I].Loc;
       if (X[I].Int != Y[I].Int)
         return X[I].Int < Y[I].Int;
     }
-    return X.size() < Y.size();
+    return false;
   });
-  Res.States.reserve(States.size());
-  for (State *S : Order)
-    Res.States.push_back(std::move(*S));
+  Res.States.reserve(Order.size());
+  for (uint32_t I : Order) {
+    State &St = States[I];
+    St.Values.assign(Table.values(I), Table.values(I) + Width);
+    Res.States.push_back(std::move(St));
+  }
   std::sort(Flags.begin(), Flags.end());
   Res.Flags = std::move(Flags);
   Res.Ok = litmus::quantifierHolds(P.Q, Res.Positive, Res.Negative);
