@@ -152,7 +152,16 @@ uint32_t boundary(const ir::FunctionIR &F, bool Outer, unsigned Item,
   bool HereHasAccess = false;
   for (unsigned I : Fixed)
     HereHasAccess |= lineIn(F, Outer, I, Path) == Here && Here;
-  if (HereHasAccess && Fits(Here, false) && startsStatement(Lines, Here))
+  // Line Here heads Item's own loop (a while's or for's condition there):
+  // before that line is before the loop, once, not in it; the parsed
+  // source's rules place such a position (parsedBoundary).
+  bool OwnHeader = false;
+  if (Loop != ir::NoNode && Here &&
+      std::regex_search(code(Lines[Here - 1]), std::regex(R"(^(while|for)\b)")))
+    for (unsigned I : F.blocks()[F.loops().loops()[Loop].Header].Insts)
+      OwnHeader |= lineIn(F, Outer, I, Path) == Here;
+  if (HereHasAccess && !OwnHeader && Fits(Here, false) &&
+      startsStatement(Lines, Here))
     return Here;
   // Code of line Here before Item must follow another added barrier with
   // no access between: an earlier copy of the statement, with its own.
@@ -172,7 +181,7 @@ uint32_t boundary(const ir::FunctionIR &F, bool Outer, unsigned Item,
   // another added barrier), in this loop (a for header's initialisation
   // is outside its loop).
   auto HereStarts = [&] {
-    if (HereHasAccess || !Here || !startsStatement(Lines, Here))
+    if (HereHasAccess || OwnHeader || !Here || !startsStatement(Lines, Here))
       return false;
     for (unsigned I : F.instructions())
       if (lineIn(F, Outer, I, Path) == Here &&
@@ -225,6 +234,25 @@ uint32_t boundary(const ir::FunctionIR &F, bool Outer, unsigned Item,
     return startsStatement(Lines, N) ? N : 0;
   }
   return 0;
+}
+
+/// \p Item, or where it has no line in \p Path (code the compiler made,
+/// `.loc` line 0), the first instruction after it in its block that has
+/// one, when no access or barrier (\p Fixed) lies between: a barrier
+/// before either orders the same accesses.
+unsigned anchorOf(const ir::FunctionIR &F, bool Outer, unsigned Item,
+                  const std::string &Path, const std::set<unsigned> &Fixed) {
+  if (lineIn(F, Outer, Item, Path))
+    return Item;
+  for (unsigned I : F.blocks()[F.blockOf(Item)].Insts) {
+    if (I < Item)
+      continue;
+    if (lineIn(F, Outer, I, Path))
+      return I;
+    if (Fixed.count(I))
+      break;
+  }
+  return Item;
 }
 
 /// Where a barrier at \p Item runs in its loop when Item heads the loop's
@@ -523,9 +551,10 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
                    barrierText(Lang, C.Kind, Global), "", &C};
       std::set<unsigned> Others = Added;
       Others.erase(C.Item);
-      E.Line = boundary(*F, Outer, C.Item, Path, Lines, Accesses, Others);
+      const unsigned At = anchorOf(*F, Outer, C.Item, Path, Accesses);
+      E.Line = boundary(*F, Outer, At, Path, Lines, Accesses, Others);
       const ir::SourceFrame *Store =
-          !E.Line && Stmts ? storeSplit(*F, Outer, C.Item, Path, Accesses, Writes) : nullptr;
+          !E.Line && Stmts ? storeSplit(*F, Outer, At, Path, Accesses, Writes) : nullptr;
       if (std::optional<source::Spot> S =
               Store ? Stmts->before(Store->Line, Store->Col) : std::nullopt;
           S && S->Line == Store->Line && !S->LoopEnd) {
@@ -540,7 +569,7 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
           Split[A->Line].first = *A;
           Grid |= C.Kind == ir::BarrierKind::Grid ||
                 C.Kind == ir::BarrierKind::Cluster;
-        } else if (uint64_t Bytes = storedBefore(*F, Outer, C.Item, Path,
+        } else if (uint64_t Bytes = storedBefore(*F, Outer, At, Path,
                                                   Store->Line, WriteBytes);
                    Lang == KernelLanguage::Cuda && !Split.count(Store->Line) &&
                    !CopySplit.count(Store->Line) &&
@@ -563,7 +592,7 @@ SourcePatch makeSourcePatch(const std::string &Path, const std::string &Source,
         continue;
       }
       if (!E.Line && Stmts) // the source's syntax tree
-        E.Line = parsedBoundary(*F, Outer, C.Item, Path, Accesses, *Stmts,
+        E.Line = parsedBoundary(*F, Outer, At, Path, Accesses, *Stmts,
                                 E.AlsoBefore);
       if (!E.Line)
         E.Problem = fmt::format(
