@@ -7,7 +7,8 @@ SUITE_DIR is a copy of tests/testsuite of cs17resch01003/gpurepair (fetch
 it yourself, outside this repository). Each kernel.cu / kernel.cl there
 names its launch on its second line (GPUVerify's --blockDim/--gridDim or
 --local_size/--num_groups/--global_size) and GPURepair's expected outcome on
-its first. GPUVerify's specification functions are compiled away with
+its first; GPUVerify's --kernel-args=K,v1,... (scalar parameters' values)
+become --param. GPUVerify's specification functions are compiled away with
 bench/repair/gpuverify.h. CUDA kernels are repaired with --grid-level (as
 GPURepair's default configuration).
 
@@ -80,6 +81,28 @@ def launch(line, opencl):
     return args
 
 
+def kernel_args(line, source):
+    """GPUVerify's --kernel-args=K,v1,...: the values of kernel K's
+    parameters that are not pointers, in order, as --param POSITION=VALUE
+    (a parameter that is no plain scalar, a struct by value, stops it)."""
+    m = re.search(r"--kernel-args=(\w+),(\S+)", line)
+    if not m:
+        return []
+    name, values = m.group(1), m.group(2).split(",")
+    sig = re.search(r"\b" + name + r"\s*\(([^)]*)\)", source)
+    if not sig:
+        return []
+    out, v = [], 0
+    for pos, p in enumerate(x.strip() for x in sig.group(1).split(",")):
+        if "*" in p:
+            continue
+        if v >= len(values) or re.search(r"\bstruct\b", p):
+            break
+        out += ["--param", f"{pos}={int(values[v], 0)}"]
+        v += 1
+    return out
+
+
 def next_code_line(lines, i):
     """1-based number of the first line after index i with code."""
     for j in range(i + 1, len(lines)):
@@ -137,6 +160,7 @@ def one(incant, suite, path, oversize="refuse"):
         lines = f.read().split("\n")
     expected = lines[0].lstrip("/").strip().lower() if lines else ""
     args = launch(lines[1] if len(lines) > 1 else "", opencl)
+    args += kernel_args(lines[1] if len(lines) > 1 else "", "\n".join(lines))
     dropped = False
     if oversize == "symbolic":
         args, dropped = symbolic_oversize(args)
