@@ -597,6 +597,17 @@ ExprId ThreadValues::otherValue(const Def &D) {
   auto Src = [&](unsigned K) { return source(D, K); };
   if (N == "selp" && I.Ops.size() >= 4)
     return P->select(Src(3), Src(1), Src(2));
+  if (N == "elect" && I.Ops.size() >= 2 && I.Ops[0].K == Operand::Pair &&
+      I.Ops[1].K == Operand::Imm) {
+    // elect.sync d|p, mask: "the same leader thread is elected for the same
+    // membermask every time" (PTX ISA), so the leader's lane is one value
+    // for every thread and every execution; p holds in the thread of that
+    // lane: one thread of a warp, never two.
+    ExprId Leader = opaque(D.Item, 0, "elect", false, /*Uniform=*/true);
+    return D.Part == 0 ? Leader
+                       : P->cmp(CmpKind::Eq, special("%laneid", D.Item), Leader,
+                                false);
+  }
   if (!allInt(I) || I.Ops.size() < 2)
     return pureResult(D, N);
   if ((N == "mad" || N == "mad24") && (I.hasMod(".lo") || I.hasMod(".wide")) &&
