@@ -15,6 +15,7 @@
 #include "incant/Support/FindProgram.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -37,6 +38,28 @@ extern char **environ;
 namespace incant {
 
 namespace {
+
+/// The process groups of the children running now (0: a free slot), for
+/// the signal handler: lock-free atomics, so reading them there is safe.
+constexpr size_t MaxLiveGroups = 256;
+std::atomic<pid_t> LiveGroups[MaxLiveGroups];
+
+size_t registerGroup(pid_t Pid) {
+  for (size_t I = 0; I < MaxLiveGroups; ++I) {
+    pid_t Free = 0;
+    if (LiveGroups[I].compare_exchange_strong(Free, Pid))
+      return I;
+  }
+  return MaxLiveGroups; // more at once than the table holds: not followed
+}
+
+void endChildrenThenSelf(int Sig) {
+  for (std::atomic<pid_t> &G : LiveGroups)
+    if (pid_t P = G.load(); P > 0)
+      ::kill(-P, Sig);
+  ::signal(Sig, SIG_DFL);
+  ::raise(Sig);
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -528,12 +551,28 @@ ProcessResult runProcess(const ProcessOptions &Opts) {
   // Also here, as before with fork (EACCES once it has exec-ed is fine: it
   // did it itself).
   ::setpgid(Pid, Pid);
+  size_t Slot = registerGroup(Pid);
   In.reset();
   OutWrite.reset();
   ErrWrite.reset();
   Null.reset();
   collectChild(Pid, Opts, OutRead, ErrRead, Start, R);
+  if (Slot < MaxLiveGroups)
+    LiveGroups[Slot].store(0);
   return R;
+}
+
+void endChildrenWithIncant() {
+  static_assert(std::atomic<pid_t>::is_always_lock_free);
+  for (int Sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction Old {};
+    if (::sigaction(Sig, nullptr, &Old) != 0 || Old.sa_handler == SIG_IGN)
+      continue;
+    struct sigaction New {};
+    New.sa_handler = endChildrenThenSelf;
+    sigemptyset(&New.sa_mask);
+    ::sigaction(Sig, &New, nullptr);
+  }
 }
 
 } // namespace incant

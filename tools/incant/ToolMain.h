@@ -21,6 +21,7 @@
 #include "UsageError.h"
 #include "incant/Support/Diagnostic.h"
 #include "incant/Support/OutputFile.h"
+#include "incant/Support/Process.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -77,6 +78,7 @@ inline int finishOutput(int Rc) {
 /// command that runs out of memory ends with "out of memory while running
 /// `incant CMD`", exit 3, never an abort.
 inline int runTool(CLI::App &App, int Argc, char **Argv, const int &Rc) {
+  endChildrenWithIncant();
   std::vector<std::string> Words(Argv, Argv + Argc);
   herdSpellings(Words);
   std::vector<char *> Ptrs;

@@ -97,6 +97,16 @@ ProcessResult runProcess(const ProcessOptions &Opts);
 /// Runs \p Argv with the defaults above (both streams captured apart).
 ProcessResult runProcess(const std::vector<std::string> &Argv);
 
+/// Makes SIGINT, SIGTERM and SIGHUP end the programs runProcess is running
+/// too: their process groups are their own, so Ctrl-C at a terminal or a
+/// scheduler's SIGTERM to incant would leave them running (an nvcc, an
+/// application on the GPU). The handler sends the signal to each running
+/// child's group, then ends incant as the signal would. A signal the
+/// process was started ignoring stays ignored; a StopSignals object (a
+/// campaign's clean stop) takes SIGINT and SIGTERM over while it lives.
+/// Called once, at the tool's start.
+void endChildrenWithIncant();
+
 /// The full path of the executable \p Name on the search path \p PathVar (a
 /// colon-separated list, as $PATH; empty entries are skipped); \p Name
 /// itself if it contains a '/'; "" if not found.
