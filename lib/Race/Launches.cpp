@@ -135,26 +135,34 @@ bool applyAxioms(const source::HostCode &H, const LaunchConfig &Given,
       const std::optional<int64_t> &Own = A.Builtin == "blockDim" ? Given.Block[A.Axis]
                                           : A.Builtin == "gridDim" ? Given.Grid[A.Axis]
                                                                    : Given.BlockIdx[A.Axis];
-      if (Own || Slot)
+      std::string Axiom = fmt::format("{}.{} == {} (__axiom at {}:{})", A.Builtin,
+                                      "xyz"[A.Axis], A.Value, Name, A.Line);
+      const std::string Sep = L.Description.empty() ? "" : ", ";
+      if (Own || Slot) {
+        // The command line's or the launch's own value is what runs.
+        if ((Own ? *Own : *Slot) != A.Value) {
+          L.Description += fmt::format("{}{} is not this launch's: checked "
+                                       "without it",
+                                       Sep, Axiom);
+          Used = true;
+        }
         continue;
+      }
       // A value no launch can have: the axiom is assumed all the same (as
       // GPUVerify does), and every pair then holds only vacuously.
       const std::optional<int64_t> &Grid = L.Launch.Grid[A.Axis];
       bool Possible = A.Builtin == "blockIdx"
                           ? A.Value >= 0 && (!Grid || A.Value < *Grid)
                           : A.Value >= 1;
-      std::string Axiom = fmt::format("{}.{} == {} (__axiom at {}:{})", A.Builtin,
-                                      "xyz"[A.Axis], A.Value, Name, A.Line);
       if (!Possible && L.Launch.Unsatisfiable.empty())
         L.Launch.Unsatisfiable =
             Grid && A.Builtin == "blockIdx"
                 ? fmt::format("{} with gridDim.{} = {}", Axiom, "xyz"[A.Axis], *Grid)
                 : Axiom;
       Slot = A.Value;
-      L.Description += fmt::format("{}{}.{} = {} (__axiom at {}:{}{})",
-                                   L.Description.empty() ? "" : ", ", A.Builtin,
-                                   "xyz"[A.Axis], A.Value, Name, A.Line,
-                                   Possible ? "" : ": no launch can have it");
+      L.Description += fmt::format("{}{}.{} = {} (__axiom at {}:{}{})", Sep,
+                                   A.Builtin, "xyz"[A.Axis], A.Value, Name,
+                                   A.Line, Possible ? "" : ": no launch can have it");
       Used = true;
     }
   // One incant cannot read only widens what is checked; the report says so.

@@ -14,6 +14,9 @@
 // RUN: FileCheck %s --check-prefix=UNREAD < %t
 // RUN: %incant race %s --kernel only_block --grid-dim 2 > %t; test $? -eq 4
 // RUN: FileCheck %s --check-prefix=VACUOUS < %t
+// A block size given on the command line runs as given, the axiom named:
+// RUN: %incant race %s --kernel only_block --block-dim 32 > %t; test $? -eq 0
+// RUN: FileCheck %s --check-prefix=GIVEN < %t
 #define __axiom(x) static_assert(true, "")
 
 #ifndef UNREAD
@@ -22,13 +25,14 @@ __axiom(blockIdx.x == 3 && blockDim.x == 64);
 __axiom(blockIdx.x < 3);
 #endif
 
-// AXIOM: launch: any launch with blockIdx.x = 3 (__axiom at axiom.cu:20), blockDim.x = 64 (__axiom at axiom.cu:20)
+// AXIOM: launch: any launch with blockIdx.x = 3 (__axiom at axiom.cu:23), blockDim.x = 64 (__axiom at axiom.cu:23)
 // AXIOM: 0 races
 // ANY: race
-// VACUOUS: blockIdx.x = 3 (__axiom at axiom.cu:20: no launch can have it)
-// VACUOUS: safe only vacuously: no launch satisfies blockIdx.x == 3 (__axiom at axiom.cu:20) with gridDim.x = 2
+// VACUOUS: blockIdx.x = 3 (__axiom at axiom.cu:23: no launch can have it)
+// VACUOUS: safe only vacuously: no launch satisfies blockIdx.x == 3 (__axiom at axiom.cu:23) with gridDim.x = 2
 // VACUOUS: 0 races
-// UNREAD: __axiom(blockIdx . x < 3) at axiom.cu:22 not read
+// GIVEN: blockDim.x == 64 (__axiom at axiom.cu:23) is not this launch's: checked without it
+// UNREAD: __axiom(blockIdx . x < 3) at axiom.cu:25 not read
 // UNREAD: race
 __global__ void only_block(int *out) {
   if (blockIdx.x != 3)
