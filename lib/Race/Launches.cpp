@@ -122,6 +122,14 @@ bool sameLaunch(const LaunchConfig &A, const LaunchConfig &B) {
          A.BlockIdx == B.BlockIdx && A.Unsatisfiable == B.Unsatisfiable;
 }
 
+/// The value of \p L (a LaunchConfig, const or not) that axiom \p A fixes.
+template <typename Config>
+auto &axiomField(Config &L, const source::Axiom &A) {
+  return A.Builtin == "blockDim" ? L.Block[A.Axis]
+         : A.Builtin == "gridDim" ? L.Grid[A.Axis]
+                                  : L.BlockIdx[A.Axis];
+}
+
 /// The file's `__axiom`s in each launch where the command line and the
 /// launch leave the value open; true when one was used.
 bool applyAxioms(const source::HostCode &H, const LaunchConfig &Given,
@@ -129,12 +137,8 @@ bool applyAxioms(const source::HostCode &H, const LaunchConfig &Given,
   bool Used = false;
   for (const source::Axiom &A : H.Axioms)
     for (KnownLaunch &L : Ls) {
-      std::optional<int64_t> &Slot = A.Builtin == "blockDim" ? L.Launch.Block[A.Axis]
-                                     : A.Builtin == "gridDim" ? L.Launch.Grid[A.Axis]
-                                                              : L.Launch.BlockIdx[A.Axis];
-      const std::optional<int64_t> &Own = A.Builtin == "blockDim" ? Given.Block[A.Axis]
-                                          : A.Builtin == "gridDim" ? Given.Grid[A.Axis]
-                                                                   : Given.BlockIdx[A.Axis];
+      std::optional<int64_t> &Slot = axiomField(L.Launch, A);
+      const std::optional<int64_t> &Own = axiomField(Given, A);
       std::string Axiom = fmt::format("{}.{} == {} (__axiom at {}:{})", A.Builtin,
                                       "xyz"[A.Axis], A.Value, Name, A.Line);
       const std::string Sep = L.Description.empty() ? "" : ", ";

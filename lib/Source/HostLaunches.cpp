@@ -8,6 +8,7 @@
 #include <cctype>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #endif
 
@@ -86,6 +87,15 @@ std::string deviceName(std::string M) {
          M.substr(At + Stub.size());
 }
 
+/// An integer literal token as C reads it (`16`, `0x10`, `020`, `16u`).
+std::optional<int64_t> integerToken(const std::string &Tok) {
+  char *End = nullptr;
+  long long V = std::strtoll(Tok.c_str(), &End, 0);
+  if (Tok.empty() || !End || (*End && std::string(End) != "u" && std::string(End) != "U"))
+    return std::nullopt;
+  return V;
+}
+
 class Reader {
 public:
   explicit Reader(const ClangTree &T) : T(T), V(T) {}
@@ -125,17 +135,13 @@ public:
         return;
       }
       const std::string *B = &Conj[Left ? 0 : 2];
-      const std::string &Num = Conj[Left ? 4 : 0];
-      char *End = nullptr;
-      long long V = std::strtoll(Num.c_str(), &End, 0);
-      bool IsNum = !Num.empty() && End &&
-                   (*End == 0 || std::string(End) == "u" || std::string(End) == "U");
-      if (!IsNum || (B[0] != "blockIdx" && B[0] != "blockDim" && B[0] != "gridDim") ||
+      std::optional<int64_t> V = integerToken(Conj[Left ? 4 : 0]);
+      if (!V || (B[0] != "blockIdx" && B[0] != "blockDim" && B[0] != "gridDim") ||
           B[1] != "." || B[2].size() != 1 || Axes.find(B[2][0]) == std::string::npos) {
         Ok = false;
         return;
       }
-      Found.push_back({B[0], static_cast<unsigned>(Axes.find(B[2][0])), V, Line});
+      Found.push_back({B[0], static_cast<unsigned>(Axes.find(B[2][0])), *V, Line});
       Conj.clear();
     };
     for (size_t I = 2; Ok && I + 1 < Toks.size(); ++I) {
@@ -204,14 +210,11 @@ public:
       // NAME == INT or INT == NAME
       if (Conj.size() == 3 && Conj[1] == "==") {
         for (int Side = 0; Side < 2; ++Side) {
-          const std::string &Name = Conj[Side ? 2 : 0], &Num = Conj[Side ? 0 : 2];
-          char *End = nullptr;
-          long long V = std::strtoll(Num.c_str(), &End, 0);
-          bool IsNum = !Num.empty() && End && (*End == 0 || std::string(End) == "u" ||
-                                               std::string(End) == "U");
-          for (unsigned P = 0; IsNum && P < Params.size(); ++P)
+          const std::string &Name = Conj[Side ? 2 : 0];
+          std::optional<int64_t> V = integerToken(Conj[Side ? 0 : 2]);
+          for (unsigned P = 0; V && P < Params.size(); ++P)
             if (Params[P] == Name)
-              Found.push_back({ClangTree::spelling(T.node(Fn).C), P, Name, V,
+              Found.push_back({ClangTree::spelling(T.node(Fn).C), P, Name, *V,
                                "", 0,
                                ClangTree::lineOf(T.node(Macro).C).first});
         }
