@@ -7,6 +7,7 @@
 #
 #   bench/Race/suites.sh gpuverify COPY > gv.txt   # mc-imperial/gpuverify
 #   bench/Race/suites.sh scor COPY > scor.txt      # csl-iisc/ScoR
+#   bench/Race/suites.sh scor-apps COPY > apps.txt # ScoR's applications
 #   bench/Race/suites.sh indigo COPY > indigo.txt  # HiRace-Artifact-SC24
 #   bench/Race/suites.sh -j 16 indigo COPY > indigo.txt   # 16 files at once
 #
@@ -159,6 +160,21 @@ scor)
     run "$label" "$f" "${args[@]}"
   done
   ;;
+scor-apps)
+  # ScoR's seven applications: each kernel file as its Makefile builds it
+  # (its NBLOCKS and NTHREADS as -D and as the launch), once as shipped
+  # (race-free) and once with -DRACEY (the injected races).
+  cd "$copy/benchmarks" || exit 2
+  for d in $(ls -d */ | tr -d / | sample); do
+    f=$(ls "$d"/*_kernel.cu 2>/dev/null || ls "$d"/*_main.cu)
+    nb=$(sed -n 's/^NBLOCKS *?= *//p' "$d/Makefile")
+    tp=$(sed -n 's/^NTHREADS *?= *//p' "$d/Makefile")
+    args=(--grid-dim "$nb" --block-dim "$tp" --compiler-arg=-I"$d"
+      --compiler-arg=-DNBLOCKS="$nb" --compiler-arg=-DNTHREADS="$tp")
+    run safe "$f" "${args[@]}"
+    run race "$f" "${args[@]}" --compiler-arg=-DRACEY
+  done
+  ;;
 indigo)
   cd "$copy/indigo" || exit 2
   for f in $(find indigo_sources -name '*.cu' | sort | sample); do
@@ -174,7 +190,7 @@ indigo)
   done
   ;;
 *)
-  echo "suites.sh: unknown suite '$suite' (gpuverify, scor or indigo)" >&2
+  echo "suites.sh: unknown suite '$suite' (gpuverify, scor, scor-apps or indigo)" >&2
   exit 2
   ;;
 esac

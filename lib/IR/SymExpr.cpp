@@ -39,6 +39,7 @@ bool Symbol::isGridUniform() const {
 size_t ExprPool::NodeHash::operator()(const ExprNode &N) const {
   size_t H = std::hash<int>()(static_cast<int>(N.O)) * 31 + N.Signed;
   H = H * 31 + static_cast<size_t>(N.Cmp);
+  H = H * 131 + N.Width;
   H = H * 1000003 + std::hash<int64_t>()(N.Value);
   H = H * 31 + N.Sym;
   for (ExprId E : N.Ops)
@@ -422,7 +423,7 @@ static CmpKind negated(CmpKind K) {
   return K;
 }
 
-static bool compare(CmpKind K, int64_t X, int64_t Y) {
+template <typename T> static bool compareAs(CmpKind K, T X, T Y) {
   switch (K) {
   case CmpKind::Eq: return X == Y;
   case CmpKind::Ne: return X != Y;
@@ -433,11 +434,25 @@ static bool compare(CmpKind K, int64_t X, int64_t Y) {
   }
   return false;
 }
+static bool compare(CmpKind K, int64_t X, int64_t Y) {
+  return compareAs(K, X, Y);
+}
+static bool compareUnsigned(CmpKind K, uint64_t X, uint64_t Y) {
+  return compareAs(K, X, Y);
+}
 
-ExprId ExprPool::cmp(CmpKind K, ExprId A, ExprId B, bool Signed) {
+ExprId ExprPool::cmp(CmpKind K, ExprId A, ExprId B, bool Signed,
+                     unsigned Width) {
   if (isBool(A) || isBool(B)) { // predicates compared: only == and !=
     ExprId X = lxor(A, B);
     return K == CmpKind::Eq ? lnot(X) : X;
+  }
+  if (Signed || Width >= 64)
+    Width = 0;
+  std::optional<int64_t> X = asConst(A), Y = asConst(B);
+  if (Width && X && Y) {
+    uint64_t M = (uint64_t(1) << Width) - 1;
+    return boolConst(compareUnsigned(K, uint64_t(*X) & M, uint64_t(*Y) & M));
   }
   // A - B constant: the comparison is decided (no wrap-around).
   AffineForm D = affine(A);
@@ -449,6 +464,7 @@ ExprId ExprPool::cmp(CmpKind K, ExprId A, ExprId B, bool Signed) {
   N.O = Op::Cmp;
   N.Cmp = K;
   N.Signed = Signed;
+  N.Width = static_cast<uint8_t>(Width);
   N.Ops = {A, B};
   return make(std::move(N));
 }

@@ -532,7 +532,9 @@ ExprId ThreadValues::compareValue(const Def &D) {
   case ptx::CmpOp::Hs: K = CmpKind::Ge; Signed = false; break;
   default: break;
   }
-  ExprId Cmp = P->cmp(K, source(D, 1), source(D, 2), Signed);
+  // An unsigned comparison compares the registers' bits.
+  unsigned Width = Signed || I.Types.empty() ? 0 : I.Types[0].Bits;
+  ExprId Cmp = P->cmp(K, source(D, 1), source(D, 2), Signed, Width);
   ExprId Res = D.Part == 1 ? P->lnot(Cmp) : Cmp;
   // setp.lt.and.s32 p|q, a, b, c: combined with a fourth predicate.
   for (const char *Comb : {".and", ".or", ".xor"})

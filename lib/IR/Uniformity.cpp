@@ -39,7 +39,8 @@ static Variance specialVariance(const std::string &Name) {
   return Variance::Thread;
 }
 
-Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
+Uniformity::Uniformity(const FunctionIR &Fn, LoadVariance KnownLoad)
+    : F(&Fn) {
   unsigned NB = static_cast<unsigned>(F->blocks().size());
   Regs.assign(F->registers().size(), Variance::Grid);
   Branch.assign(NB, Variance::Grid);
@@ -101,18 +102,35 @@ Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
         continue;
       const Instruction &I = F->inst(Item);
       Variance V = worst(Control[F->blockOf(Item)], operandVariance(Item));
+      // What the client knows of the memory a load or atomic reads (asked
+      // once an instruction: it does not depend on the fixpoint).
+      auto Known = [&]() -> std::optional<Variance> {
+        if (!KnownLoad)
+          return std::nullopt;
+        auto [It, New] = KnownLoads.try_emplace(Item);
+        if (New)
+          It->second = KnownLoad(Item);
+        return It->second;
+      };
       switch (I.Op) {
       case Opcode::Ld:
       case Opcode::Ldu:
         // A kernel parameter is the same for all; a .param variable of the
         // body holds a call's argument or result, which may not be.
         if (I.ASpace != ptx::AddrSpace::Param &&
-            I.ASpace != ptx::AddrSpace::Const)
-          V = Variance::Thread;
-        else if (I.ASpace == ptx::AddrSpace::Param && !readsParameter(I))
+            I.ASpace != ptx::AddrSpace::Const) {
+          std::optional<Variance> K = Known();
+          V = K ? worst(V, *K) : Variance::Thread;
+        } else if (I.ASpace == ptx::AddrSpace::Param && !readsParameter(I))
           V = worst(V, bodyParamVariance(Item));
         break;
       case Opcode::Atom:
+        if (std::optional<Variance> K = Known()) {
+          V = worst(V, *K);
+          break;
+        }
+        V = Variance::Thread;
+        break;
       case Opcode::Red:
       case Opcode::Shfl:
       case Opcode::Vote:
@@ -137,11 +155,13 @@ Uniformity::Uniformity(const FunctionIR &Fn) : F(&Fn) {
       default:
         break;
       }
+      Variance &D = DefVar.try_emplace(Item, Variance::Grid).first->second;
+      if (worst(D, V) != D) {
+        D = worst(D, V);
+        Changed = true;
+      }
       for (unsigned R : Defs)
-        if (worst(Regs[R], V) != Regs[R]) {
-          Regs[R] = worst(Regs[R], V);
-          Changed = true;
-        }
+        Regs[R] = worst(Regs[R], V);
     }
   }
 }
@@ -166,11 +186,25 @@ Variance Uniformity::bodyParamVariance(unsigned LoadItem) const {
   return operandVariance(St);
 }
 
+Variance Uniformity::at(unsigned Reg, unsigned Item) const {
+  const std::vector<unsigned> &Defs = F->registers()[Reg].Defs;
+  if (Defs.size() < 2)
+    return Regs[Reg];
+  auto [It, New] = Reaching.try_emplace({Reg, Item});
+  if (New)
+    It->second = F->reachingDefs(Reg, Item);
+  Variance V = Variance::Grid;
+  for (unsigned D : It->second)
+    if (auto DV = DefVar.find(D); DV != DefVar.end())
+      V = worst(V, DV->second);
+  return V;
+}
+
 Variance Uniformity::operandVariance(unsigned Item) const {
   const Instruction &I = F->inst(Item);
   Variance V = Variance::Grid;
   for (unsigned R : F->uses(Item))
-    V = worst(V, Regs[R]);
+    V = worst(V, at(R, Item));
   auto Walk = [&](auto &Self, const Operand &O) -> void {
     if ((O.K == Operand::Reg || O.K == Operand::Address) &&
         isSpecialRegister(O.Name))
@@ -189,7 +223,7 @@ Variance Uniformity::exec(unsigned Item) const {
   if (I.G)
     for (unsigned R : F->uses(Item))
       if (F->registers()[R].Name == I.G->Reg)
-        V = worst(V, Regs[R]);
+        V = worst(V, at(R, Item));
   return V;
 }
 

@@ -317,7 +317,7 @@ KernelReport Checker::run() {
     // value is neither's alone.)
     if ((F.inst(Items[I].A.Item).Op == ptx::Opcode::Ld ||
          F.inst(Items[I].A.Item).Op == ptx::Opcode::Ldu ||
-         ticket(Items[I].A.Item) || onceCas(I)) &&
+         ticket(Items[I].A.Item) || onceCas(I) || unchangingAtomic(I)) &&
         Items[I].A.Cond == NoExpr)
       LoadAt[Items[I].A.Item] = I;
     bool Written = UnknownWrites;
@@ -325,6 +325,10 @@ KernelReport Checker::run() {
       Written |= W.A.Writes && W.A.Object == Items[I].A.Object;
     ReadOnly[I] = !Written && Items[I].A.Object.K != ir::ObjectKind::Unknown;
   }
+  // Now that read-only memory and broadcast loads are known, the
+  // uniformity analysis takes them in (what depends on a value every
+  // thread reads alike is not thread-variant).
+  U = ir::Uniformity(F, [this](unsigned Item) { return loadVariance(Item); });
   if (!F.loops().irreducibleEdges().empty())
     R.Notes.push_back("the control flow is irreducible: loops without a "
                       "single header are not analysed as loops");

@@ -448,6 +448,9 @@ private:
   /// byte.
   bool replays(Encoder &Enc, const smt::Model &Mo, unsigned I, unsigned J,
                ExprId PcX, ExprId PcY, bool WithAddress);
+  /// Whether a model's block has at most Options::Launch.MaxThreads
+  /// threads (replays() asks it first).
+  bool launchFits(Encoder &Enc, const smt::Model &Mo);
   /// Loads (index into Items) whose values the expressions mention.
   std::vector<std::pair<unsigned, unsigned>>
   loadsIn(const std::vector<ExprId> &Es);
@@ -490,6 +493,18 @@ private:
   /// \p L (an Items index) for one address: a value broadcast through
   /// memory.
   bool broadcast(unsigned L, Relation Rel);
+  /// How far loop-carried value \p Sym may differ between threads in one
+  /// iteration of its loop: the variance of its register at the loop's
+  /// header.
+  ir::Variance carriedVariance(const ir::Symbol &Sym) const;
+  /// Whether Items index \p X is an atomic that leaves memory as it was
+  /// (an add, sub, or or xor of 0: `atomicAdd(p, 0)` reading a value).
+  bool unchangingAtomic(unsigned X);
+  /// What the uniformity analysis learns of the load or atomic at body
+  /// item \p Item (ir::Uniformity::LoadVariance): Grid or Block where
+  /// every thread of the grid or of a block reads one value at one
+  /// address (read-only memory, broadcast()), none otherwise.
+  std::optional<ir::Variance> loadVariance(unsigned Item);
   /// Whether instruction \p Item hands out tickets: an atomic add of a
   /// constant, whose results differ between threads at one address, or an
   /// atom.inc, whose results differ while it runs at most limit + 1 times

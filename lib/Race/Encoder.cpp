@@ -181,6 +181,10 @@ Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
     V = Given != Launch.Params.end()
             ? Expr::mkInt(Given->second)
             : Expr::mkVar("param:" + Key, smt::Sort::integer());
+    if (Given == Launch.Params.end() && !S.Offset)
+      for (const ptx::Variable &P : TV->function().function().Params)
+        if (P.Name == S.Name)
+          boundToType(V, P.Type);
     break;
   }
   case SymKind::VarAddr:
@@ -221,6 +225,48 @@ Expr Encoder::symbolVar(Frame Fr, unsigned SymIdx) {
   }
   SymVars.emplace(Key, V);
   return V;
+}
+
+Expr Encoder::asUnsigned(ExprId E, const Expr &V, unsigned Width) {
+  int64_t Range = int64_t(1) << Width;
+  std::optional<int64_t> C = pool().asConst(E);
+  std::optional<uint64_t> B = bitsOf(E);
+  if (C ? (*C >= 0 && *C < Range) : (B && *B < uint64_t(Range)))
+    return V;
+  // Compared as integers (as if nothing wrapped around, the encoding's
+  // limit) unless it is a linear expression of the thread's and block's
+  // ids, the launch's sizes and the parameters, each of which has its
+  // register's bits: a product of unknowns (blockIdx.x * blockDim.x) would
+  // leave the solver a nonlinear remainder it does not decide, and a
+  // loop-carried value or a loaded one, known only as a number, would take
+  // any bits (k = 2^32 - 1 in `for (k = n; k > 0; k >>= 1) if (t < k)`).
+  for (const auto &[Mono, Coeff] : pool().affine(E).Terms)
+    if (Mono.size() > 1)
+      return V;
+  for (unsigned Y : pool().symbolsOf(E)) {
+    ir::SymKind K = pool().symbol(Y).K;
+    if (K != ir::SymKind::Tid && K != ir::SymKind::Ctaid &&
+        K != ir::SymKind::Ntid && K != ir::SymKind::Nctaid &&
+        K != ir::SymKind::Param)
+      return V;
+  }
+  return V.mod(Expr::mkInt(Range));
+}
+
+void Encoder::boundToType(const Expr &V, const std::string &Type) {
+  // A parameter of 8, 16 or 32 bits is its bits read as a two's
+  // complement number (a comparison as unsigned reads them modulo 2^n).
+  unsigned Bits = 0;
+  for (const char *T : {".b8", ".u8", ".s8"})
+    Bits = Type == T ? 8 : Bits;
+  for (const char *T : {".b16", ".u16", ".s16"})
+    Bits = Type == T ? 16 : Bits;
+  for (const char *T : {".b32", ".u32", ".s32"})
+    Bits = Type == T ? 32 : Bits;
+  if (!Bits)
+    return;
+  Side.push_back(V.ge(Expr::mkInt(-(int64_t(1) << (Bits - 1)))) &&
+                 V.lt(Expr::mkInt(int64_t(1) << (Bits - 1))));
 }
 
 //===-- Expressions -------------------------------------------------------===//
@@ -323,6 +369,13 @@ Expr Encoder::encodeNode(Frame Fr, ExprId E) {
     return Expr::ite(Sub(0), Sub(1), Sub(2));
   case Op::Cmp: {
     Expr X = Sub(0), Y = Sub(1);
+    if (N.Width && !N.Signed) {
+      // An unsigned comparison of Width-bit registers: each operand's low
+      // Width bits (modulo 2^Width), left as it is where it is known to
+      // fit. A signed one compares the integers (nothing wraps around).
+      X = asUnsigned(N.Ops[0], X, N.Width);
+      Y = asUnsigned(N.Ops[1], Y, N.Width);
+    }
     switch (N.Cmp) {
     case ir::CmpKind::Eq: return X.eq(Y);
     case ir::CmpKind::Ne: return X.ne(Y);

@@ -134,6 +134,12 @@ public:
 
 private:
   smt::Expr fresh(const std::string &Name, bool Bool = false);
+  /// Bounds \p V to what a parameter of PTX type \p Type holds (8, 16
+  /// and 32 bits; wider ones are left unbounded).
+  void boundToType(const smt::Expr &V, const std::string &Type);
+  /// \p V (the encoding of \p E) as an unsigned comparison of Width-bit
+  /// registers reads it: modulo 2^Width.
+  smt::Expr asUnsigned(ir::ExprId E, const smt::Expr &V, unsigned Width);
   std::string frameKey(Frame Fr) const;
 
   ir::ThreadValues *TV;

@@ -322,7 +322,7 @@ Expr Checker::sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
     if (A.Fr.Thread != 0)
       continue;
     const ir::Symbol &Sym = Pool.symbol(A.Sym);
-    if (U.reg(Sym.Reg) > Need ||
+    if (carriedVariance(Sym) > Need ||
         (A.Fr.ShiftLoop != NoNode && A.Fr.ShiftLoop != Sym.Loop))
       continue;
     for (const auto &B : Inst) {
@@ -337,6 +337,13 @@ Expr Checker::sharing(Encoder &Enc, const std::vector<ExprId> &ExprsA,
     }
   }
   return Expr::mkAnd(Out);
+}
+
+ir::Variance Checker::carriedVariance(const ir::Symbol &Sym) const {
+  // What the loop's header reads: the definitions before the loop and
+  // those on its back edges.
+  const auto &Header = F.blocks()[F.loops().loops()[Sym.Loop].Header].Insts;
+  return Header.empty() ? U.reg(Sym.Reg) : U.at(Sym.Reg, Header.front());
 }
 
 bool Checker::ticket(unsigned Item) const {
@@ -520,11 +527,49 @@ bool Checker::broadcast(unsigned L, Relation Rel) {
            W.Space == A.Space ||
            (sharedSpace(W.Space) && sharedSpace(A.Space));
   };
-  for (const Item &W : Items)
-    if (W.A.Writes && (W.Call || MayAlias(W.A)) &&
+  for (unsigned X = 0; X < Items.size(); ++X) {
+    const Item &W = Items[X];
+    if (W.A.Writes && !unchangingAtomic(X) && (W.Call || MayAlias(W.A)) &&
         (W.A.Async || BI.mayShareInterval(W.A.Item, A.Item)))
       return false;
+  }
   return true;
+}
+
+bool Checker::unchangingAtomic(unsigned X) {
+  if (Items[X].Call)
+    return false;
+  unsigned Item = Items[X].A.Item;
+  const ptx::Instruction &In = F.inst(Item);
+  if (In.Op != ptx::Opcode::Atom || In.Ops.size() != 3 ||
+      (In.Atom != ptx::AtomOp::Add && In.Atom != ptx::AtomOp::Sub &&
+       In.Atom != ptx::AtomOp::Or && In.Atom != ptx::AtomOp::Xor))
+    return false;
+  return constOperand(Item, 2) == std::optional<int64_t>(0);
+}
+
+std::optional<ir::Variance> Checker::loadVariance(unsigned Item) {
+  // The loads (and atomics that change nothing) whose value every thread
+  // of a block, or of the grid, reads alike at one address: memory the
+  // kernel never writes, and values broadcast through memory (every write
+  // of that memory is ordered by a barrier before or after the load).
+  auto It = LoadAt.find(Item);
+  if (It == LoadAt.end())
+    return std::nullopt;
+  unsigned L = It->second;
+  const ir::MemoryAccess &A = Items[L].A;
+  if (Items[L].Call || A.Object.K == ir::ObjectKind::Unknown ||
+      !racySpace(A.Space) || A.Object.Space == AddrSpace::Local ||
+      ticket(Item) || onceCas(L) || (A.Atomic && !unchangingAtomic(L)))
+    return std::nullopt;
+  bool Shared = sharedSpace(A.Space) || sharedSpace(A.Object.Space);
+  if (ReadOnly[L])
+    return Shared ? ir::Variance::Block : ir::Variance::Grid;
+  if (!Shared && broadcast(L, Relation::OtherBlocks))
+    return ir::Variance::Grid;
+  if (broadcast(L, Relation::SameBlock))
+    return ir::Variance::Block;
+  return std::nullopt;
 }
 
 Expr Checker::previousIterationAgrees(Encoder &Enc, unsigned Loop,
@@ -944,6 +989,24 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
               : W.A.Warp == W.B.Warp ? Relation::SameWarp
                                      : Relation::SameBlock;
     return Remember(std::move(Out));
+  }
+  if (Sv.Res.isSat() && !launchFits(Sv.By->Enc, Sv.Res.model())) {
+    // The linear view of the block's size let the solver pick a block of
+    // more threads than CUDA launches: ask again with one the witness's
+    // first dimension keeps (its other two a line of at most the rest).
+    int64_t Max = O.Launch.MaxThreads;
+    int64_t BX = std::clamp<int64_t>(
+        Sv.Res.model().evalInt(Sv.By->Enc.ntid(0)).value_or(1), 1, Max);
+    Builder Narrow = [&](Encoder &Enc) {
+      std::vector<Expr> Q = Build(Enc);
+      Q.push_back(Enc.ntid(0).eq(Expr::mkInt(BX)));
+      Q.push_back(Enc.ntid(1).le(Expr::mkInt(Max / BX)));
+      Q.push_back(Enc.ntid(2).eq(Expr::mkInt(1)));
+      return Q;
+    };
+    Solved Again = solve(Narrow);
+    if (Again.Res.isSat())
+      Sv = std::move(Again);
   }
   if (Sv.Res.isSat() && !replays(Sv.By->Enc, Sv.Res.model(), I, J, PcX, PcY,
                                  WithAddress)) {

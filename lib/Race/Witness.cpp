@@ -167,6 +167,9 @@ private:
     case ir::Op::Max: return std::max(A[0], A[1]);
     case ir::Op::Select: return A[0] ? A[1] : A[2];
     case ir::Op::Cmp:
+      if (N.Width) // the registers' bits, as unsigned numbers
+        for (__int128 &V : A)
+          V &= (__int128(1) << N.Width) - 1;
       switch (N.Cmp) {
       case ir::CmpKind::Eq: return A[0] == A[1];
       case ir::CmpKind::Ne: return A[0] != A[1];
@@ -192,9 +195,24 @@ private:
 };
 } // namespace
 
+bool Checker::launchFits(Encoder &Enc, const smt::Model &Mo) {
+  // The encoding bounds the block's size through a product it makes
+  // linear: a model may give a block more threads than CUDA launches.
+  int64_t Threads = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    std::optional<int64_t> N = Mo.evalInt(Enc.ntid(D));
+    if (!N || *N < 1 || *N > O.Launch.MaxThreads)
+      return false;
+    Threads *= *N;
+  }
+  return Threads <= O.Launch.MaxThreads;
+}
+
 bool Checker::replays(Encoder &Enc, const smt::Model &Mo, unsigned I,
                       unsigned J, ExprId PcX, ExprId PcY, bool WithAddress) {
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
+  if (!launchFits(Enc, Mo))
+    return false;
   Concrete A(Pool, Mo, Enc, Frame{0, NoNode}), B(Pool, Mo, Enc, Frame{1, NoNode});
   std::optional<__int128> RA = A.eval(PcX), RB = B.eval(PcY);
   if (!RA || !RB || !*RA || !*RB)

@@ -31,7 +31,7 @@ int main() {
 // CHECK: launch: host-launch-transpose.cu:26:3 (transpose<<<...>>>): gridDim (16,16,1), blockDim (16,16,1), n = 256
 // CHECK: summary: 0 races, 0 divergent barriers; pairs: 0 race, {{[0-9]+}} safe, 0 unknown
 // ANY-NOT: launch:
-// ANY: race: write-write on global memory, parameter 0, between threads of one warp
+// ANY: race: write-write on global memory, parameter 0, between threads of one {{block|warp}}
 // ANY: parameter 2 = -2
 // WIDE: launch: host-launch-transpose.cu:26:3 (transpose<<<...>>>): gridDim (16,16,1), blockDim (32,16,1), n = 256
 // WIDE: race: write-write on shared memory, tile, between threads of one {{block|warp}}

@@ -58,20 +58,20 @@ __global__ void tiled(float *out, const float *in, int n) {
   out[t] = acc;
 }
 
-// The second barrier is at the outer loop's latch (its increment, on the
-// for line): in the source, at the end of the body, before its brace.
+// Two barriers in the outer loop: one between the write of s and the
+// inner loop's reads, one between those reads and the next round's write
+// (at the end of the body, or at its start: both cost the same).
 // NESTED:      kernel _Z6nestedPii (nested(int*, int)): repaired
 // NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 20
-// NESTED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+17]]
+// NESTED-NEXT:     source: insert '__syncthreads();' before line {{8[0-9]}}
 // NESTED-NEXT:   add block barrier before {{.*}} loop depth 1, cost 20
-// NESTED-NEXT:     source: insert '__syncthreads();' before line [[@LINE+18]]
+// NESTED-NEXT:     source: insert '__syncthreads();' before line {{8[0-9]}}
 // NESTED-NOT:    add
 // NESTED:        after: 0 races, 0 divergent barriers, 0 unknown pairs
 // NESTED:      repaired PTX: checked again by incant race: no race, no divergent barrier
 // NESTED-NEXT: source patch (compiled again and checked by incant race):
-// NESTED:           acc += s[(t + j) % 64];
+// NESTED:           s[t] = acc + r;
 // NESTED-NEXT: +    __syncthreads();
-// NESTED-NEXT:    }
 __global__ void nested(int *out, int rounds) {
   __shared__ int s[64];
   unsigned t = threadIdx.x;

@@ -209,6 +209,80 @@ TEST(IRUniformity, InlinedCallResultsThroughParamVariables) {
   EXPECT_EQ(Reg("%r6"), Variance::Thread);
 }
 
+// A register nvcc reuses: thread 0's own value on one path, then one that
+// a load every thread makes defines again. Each use reads only the
+// definitions that reach it; a LoadVariance says what the load returns.
+TEST(IRUniformity, EachUseReadsTheDefinitionsThatReachIt) {
+  auto File = std::make_shared<SourceFile>("t.ptx", R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [k_param_0];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %tid.x;
+	setp.ne.s32 %p1, %r2, 0;
+	@%p1 bra $L_join;
+	add.s32 %r1, %r2, 7;
+	st.global.u32 [%rd1], %r1;
+$L_join:
+	bar.sync 0;
+	add.s32 %r3, %r1, 1;
+	ld.global.u32 %r1, [%rd1];
+	add.s32 %r4, %r1, 1;
+	setp.lt.s32 %p2, %r4, 5;
+	@%p2 bra $L_end;
+	bar.sync 0;
+$L_end:
+	ret;
+}
+)");
+  DiagnosticEngine Diags;
+  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+  ASSERT_TRUE(M.has_value());
+  Kernel K("k", std::make_shared<ptx::Module>(std::move(*M)));
+  auto RegNo = [&](const std::string &Name) {
+    unsigned R = K.F->findRegister(Name);
+    EXPECT_NE(R, NoNode) << Name;
+    return R;
+  };
+  auto Item = [&](const std::string &Text) {
+    for (unsigned I : K.F->instructions())
+      if (ptx::printInstruction(K.F->inst(I)).find(Text) == 0)
+        return I;
+    ADD_FAILURE() << "no instruction " << Text;
+    return 0u;
+  };
+  unsigned Add3 = Item("add.s32 %r3"), Add4 = Item("add.s32 %r4");
+  unsigned Load = Item("ld.global.u32 %r1");
+  // Without knowing the load: after the join %r1 is thread 0's or the
+  // block's, and the load's result is the thread's own.
+  Uniformity U(*K.F);
+  EXPECT_EQ(U.at(RegNo("%r1"), Add3), Variance::Thread);
+  EXPECT_EQ(U.at(RegNo("%r1"), Add4), Variance::Thread);
+  EXPECT_EQ(U.reg(RegNo("%r4")), Variance::Thread);
+  // A load every thread makes alike (as the race checker says of a value
+  // broadcast after a barrier): what reaches the second add is the
+  // load's alone, whatever thread 0 wrote before.
+  Uniformity UL(*K.F, [&](unsigned I) -> std::optional<Variance> {
+    if (I == Load)
+      return Variance::Grid;
+    return std::nullopt;
+  });
+  EXPECT_EQ(UL.at(RegNo("%r1"), Add3), Variance::Thread);
+  EXPECT_EQ(UL.at(RegNo("%r1"), Add4), Variance::Grid);
+  EXPECT_EQ(UL.reg(RegNo("%r4")), Variance::Grid);
+  EXPECT_EQ(UL.reg(RegNo("%r1")), Variance::Thread); // over all definitions
+  // The branch on %r4 is uniform, so the barrier under it is too.
+  std::vector<Barrier> Bars = findBarriers(*K.F, *K.TV);
+  ASSERT_EQ(Bars.size(), 2u);
+  EXPECT_EQ(U.exec(Bars[1].Item), Variance::Thread);
+  EXPECT_EQ(UL.exec(Bars[1].Item), Variance::Grid);
+}
+
 TEST(IRBarriers, IntervalsAndLoopIterations) {
   Kernel K("_Z6reducePfPKf");
   std::vector<Barrier> Bars = findBarriers(*K.F, *K.TV);

@@ -102,6 +102,11 @@ struct ExprNode {
   Op O = Op::Const;
   bool Signed = false;       ///< Div, Rem, Shr, Min, Max, Cmp (Lt..Ge)
   CmpKind Cmp = CmpKind::Eq; ///< Cmp
+  /// Cmp, unsigned: the width in bits of the registers compared (0: as
+  /// integers). The operands are compared modulo 2^Width, as the machine
+  /// compares their bits: a value that is negative as an integer is large
+  /// as an unsigned one (`b + threadIdx.x < n` with b = -2).
+  uint8_t Width = 0;
   int64_t Value = 0;         ///< Const, BoolConst
   unsigned Sym = ~0u;        ///< Sym: index into the pool's symbols
   std::vector<ExprId> Ops;
@@ -150,7 +155,7 @@ public:
   ExprId min(ExprId A, ExprId B, bool Signed);
   ExprId max(ExprId A, ExprId B, bool Signed);
   ExprId select(ExprId Cond, ExprId Then, ExprId Else);
-  ExprId cmp(CmpKind K, ExprId A, ExprId B, bool Signed);
+  ExprId cmp(CmpKind K, ExprId A, ExprId B, bool Signed, unsigned Width = 0);
   ExprId land(ExprId A, ExprId B);
   ExprId lor(ExprId A, ExprId B);
   ExprId lnot(ExprId A);

@@ -8,12 +8,17 @@
 // branches that decide whether its definition runs (sync dependence: a
 // register defined on one side of a thread-dependent branch differs after
 // the join; one defined in a loop whose exit depends on the thread differs
-// after the loop).
+// after the loop). Each use reads the definitions that reach it, so a
+// register given a thread's own value on one path and a uniform one again
+// later is uniform after the second definition.
 //
 // Loads are Thread-variant (memory may differ between threads' reads),
 // except ld.param and ld.const through a uniform address; a load of a
 // body-level .param variable (an inlined call's argument or result) is as
-// variant as the stores to that variable. Control dependence comes from
+// variant as the stores to that variable. A client that knows more of
+// memory (what the kernel never writes, what a barrier publishes to every
+// thread alike) says so through a LoadVariance: how far the value a load
+// or atomic returns may differ between threads that give it one address. Control dependence comes from
 // post-dominators: block B depends on branch block P
 // when B post-dominates a successor of P but not P itself.
 //
@@ -24,6 +29,9 @@
 #include "incant/IR/FunctionIR.h"
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
 #include <vector>
 
 namespace incant::ir {
@@ -35,9 +43,20 @@ const char *varianceName(Variance V);
 
 class Uniformity {
 public:
-  explicit Uniformity(const FunctionIR &F);
+  /// For the load, ldu or atomic at body item Item: how far the value it
+  /// returns may differ between threads whose addresses are equal, or none
+  /// where nothing is known (the value is then Thread-variant). The
+  /// result's variance is the worse of that and the address's.
+  using LoadVariance = std::function<std::optional<Variance>(unsigned Item)>;
 
+  explicit Uniformity(const FunctionIR &F, LoadVariance KnownLoad = nullptr);
+
+  /// The worst over every definition of \p Reg.
   Variance reg(unsigned Reg) const { return Regs[Reg]; }
+  /// The variance of \p Reg as instruction \p Item reads it: the worst
+  /// over the definitions that reach it (a register nvcc reuses is only
+  /// as variant as the definitions that reach each use).
+  Variance at(unsigned Reg, unsigned Item) const;
   /// The variance of the condition of the branch that ends block \p Block
   /// (Grid for an unconditional one).
   Variance branch(unsigned Block) const { return Branch[Block]; }
@@ -63,6 +82,13 @@ private:
   Variance bodyParamVariance(unsigned LoadItem) const;
 
   const FunctionIR *F;
+  std::map<unsigned, std::optional<Variance>> KnownLoads;
+  /// The variance of the value each defining instruction writes.
+  std::map<unsigned, Variance> DefVar;
+  /// Reaching definitions of registers with more than one, by (register,
+  /// instruction), filled as uses are asked about.
+  mutable std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>>
+      Reaching;
   std::vector<Variance> Regs, Branch, Control;
   std::vector<std::vector<unsigned>> Deps;
 };
