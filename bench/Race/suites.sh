@@ -166,7 +166,11 @@ scor-apps)
   # (race-free) and once with -DRACEY (the injected races).
   cd "$copy/benchmarks" || exit 2
   for d in $(ls -d */ | tr -d / | sample); do
-    f=$(ls "$d"/*_kernel.cu 2>/dev/null || ls "$d"/*_main.cu)
+    # The Makefile's files: the kernel file, or the main file alone where
+    # it holds the kernels (reduction).
+    files=$(sed -n 's/^FILES *:= *//p' "$d/Makefile")
+    f=$d/$(printf '%s\n' $files | grep -v _main.cu | head -1)
+    [ "$f" = "$d/" ] && f=$d/$(printf '%s\n' $files | head -1)
     nb=$(sed -n 's/^NBLOCKS *?= *//p' "$d/Makefile")
     tp=$(sed -n 's/^NTHREADS *?= *//p' "$d/Makefile")
     args=(--grid-dim "$nb" --block-dim "$tp" --compiler-arg=-I"$d"
