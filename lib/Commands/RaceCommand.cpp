@@ -92,7 +92,16 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
   Options OF = O;
   if (Lang == KernelLanguage::Cuda && !Cmd.AnyLaunch) {
     std::string Note;
-    OF.HostLaunches = hostLaunches(J.Path, J.Args, *M, O.Launch, Note);
+    OF.HostLaunches = hostLaunches(J.Path, J.Args, *M, O.Launch, Note, &OF);
+    // Functions a __requires names as a pointer's targets that nvcc left
+    // out (nothing calls them directly): relocatable device code keeps
+    // every device function.
+    if (OF.CallTargetsAbsent &&
+        std::find(J.Args.begin(), J.Args.end(), "-rdc=true") == J.Args.end()) {
+      FileJob Rdc = J;
+      Rdc.Args.push_back("-rdc=true");
+      return checkFile(Cmd, Rdc, O, Diags, Err, R);
+    }
     if (!Note.empty())
       Err << "incant race: note: " << Note << "; every kernel is checked for "
           << "any launch\n";

@@ -148,12 +148,14 @@ std::vector<BodyItem> cloneBody(const ptx::Function &F, const Renamer &R,
 
 /// The functions an indirect call's target register can hold: every
 /// instruction of \p G that writes it (or a register it is copied from)
-/// is a `mov` or `selp` of functions' names, registers or 0. Empty when
-/// something else writes it (a load, a parameter, arithmetic): the call stays
+/// is a `mov` or `selp` of functions' names, registers or 0, or a load of
+/// a kernel parameter that \p Params names. Empty when something else
+/// writes it (a load, another parameter, arithmetic): the call stays
 /// indirect.
-std::vector<std::string> indirectTargets(const ptx::Module &M,
-                                         const ptx::Function &G,
-                                         const std::string &Reg) {
+std::vector<std::string>
+indirectTargets(const ptx::Module &M, const ptx::Function &G,
+                const std::string &Reg,
+                const std::map<std::string, std::vector<std::string>> *Params) {
   std::vector<std::string> Targets;
   std::set<std::string> Seen, Work = {Reg};
   while (!Work.empty()) {
@@ -174,6 +176,17 @@ std::vector<std::string> indirectTargets(const ptx::Module &M,
       if (!Writes)
         continue;
       Written = true;
+      // A load of a kernel parameter whose functions are named.
+      if (Params && I->Op == Opcode::Ld && I->ASpace == ptx::AddrSpace::Param &&
+          !I->G && I->Ops.size() == 2 && I->Ops[1].K == Operand::Address &&
+          I->Ops[1].Value == 0)
+        if (auto P = Params->find(I->Ops[1].Name); P != Params->end()) {
+          for (const std::string &Fn : P->second)
+            if (definitionOf(M, Fn) &&
+                std::find(Targets.begin(), Targets.end(), Fn) == Targets.end())
+              Targets.push_back(Fn);
+          continue;
+        }
       // mov d, s; or selp d, a, b, p (either of two), unguarded.
       bool Mov = I->Op == Opcode::Mov && I->Ops.size() == 2;
       bool Selp = I->Op == Opcode::Other && I->Ops.size() == 4 &&
@@ -259,7 +272,7 @@ const ptx::Function *definitionOf(const ptx::Module &M, std::string_view Name) {
 }
 
 Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth,
-                    size_t MaxItems) {
+                    size_t MaxItems, const ParamFunctions &Params) {
   Inlined Out;
   Out.M = Src;
   unsigned Counter = 0;
@@ -267,6 +280,9 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth,
     auto *G = std::get_if<ptx::Function>(&MI);
     if (!G || !G->HasBody)
       continue;
+    auto Named = Params.find(G->Name);
+    const std::map<std::string, std::vector<std::string>> *GP =
+        Named == Params.end() ? nullptr : &Named->second;
     std::vector<Origin> Origins(G->Body.size());
     for (unsigned I = 0; I < G->Body.size(); ++I)
       Origins[I] = {G->Name, I, {}};
@@ -302,7 +318,7 @@ Inlined inlineCalls(const ptx::Module &Src, unsigned MaxDepth,
           // A target register that only ever holds known functions: one
           // direct call per function, inlined at the next depth.
           std::vector<std::string> Targets =
-              indirectTargets(Src, *G, Call.Callee);
+              indirectTargets(Src, *G, Call.Callee, GP);
           std::optional<std::vector<BodyItem>> Choice;
           if (!Targets.empty() && Depth < MaxDepth)
             Choice = dispatch(*In, Call, Targets, Counter++);

@@ -412,7 +412,7 @@ ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
   ModuleReport MR;
   if (Given.File)
     MR.File = Given.File->name();
-  ir::Inlined In = ir::inlineCalls(Given);
+  ir::Inlined In = ir::inlineCalls(Given, 8, 200000, O.CallTargets);
   const ptx::Module &M = In.M;
   ir::ModuleIR IR(M);
   bool Found = false;
@@ -439,6 +439,10 @@ ModuleReport checkModule(const ptx::Module &Given, const Options &O) {
     }
   }
   for (KernelReport &K : MR.Kernels) {
+    if (auto Notes = O.CallTargetNotes.find(K.Name);
+        Notes != O.CallTargetNotes.end())
+      K.OptionAssumptions.insert(K.OptionAssumptions.end(),
+                                 Notes->second.begin(), Notes->second.end());
     const ir::FunctionIR *Fp = IR.find(K.Name);
     if (!Fp)
       continue;

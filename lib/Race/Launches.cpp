@@ -182,12 +182,57 @@ bool applyAxioms(const source::HostCode &H, const LaunchConfig &Given,
   return Used;
 }
 
+/// The source's identifier of a PTX function: `fill` of `fill(int*)`,
+/// `reduce4` of `void reduce4<int, 256u>(int*, int*, unsigned int)`, `k` of
+/// `ns::k`. `(anonymous namespace)::k` gives `k`.
+std::string sourceIdentifier(const std::string &PtxName) {
+  std::string Base = ir::qualifiedKernelName(PtxName);
+  Base = Base.substr(0, Base.find('<'));
+  if (size_t Colons = Base.rfind("::"); Colons != std::string::npos)
+    Base = Base.substr(Colons + 2);
+  return Base.empty() ? PtxName : Base;
+}
+
+/// `__requires(f == g | f == h)` on kernel \p Fn's parameters: each
+/// function-pointer parameter's functions (those of \p M with a body that
+/// the names denote, every overload of a name) into \p T.
+void callTargets(const source::HostCode &H, const ptx::Module &M,
+                 const ptx::Function &Fn, const std::string &Base,
+                 const std::string &File, Options &T) {
+  for (const source::Requirement &Q : H.Requires) {
+    if (Q.Functions.empty() || Q.Kernel != Base ||
+        Q.Param >= Fn.Params.size())
+      continue;
+    std::vector<std::string> Ptx;
+    for (const ptx::ModuleItem &I : M.Items) {
+      const auto *G = std::get_if<ptx::Function>(&I);
+      if (G && G->HasBody && !G->IsEntry &&
+          std::find(Q.Functions.begin(), Q.Functions.end(),
+                    sourceIdentifier(G->Name)) != Q.Functions.end())
+        Ptx.push_back(G->Name);
+    }
+    if (Ptx.empty()) {
+      T.CallTargetsAbsent = true;
+      continue;
+    }
+    T.CallTargets[Fn.Name][Fn.Params[Q.Param].Name] = Ptx;
+    std::string Names;
+    for (const std::string &G : Q.Functions)
+      Names += (Names.empty() ? "" : " or ") + G;
+    T.CallTargetNotes[Fn.Name].push_back(fmt::format(
+        "{} points to {} (__requires at {}:{}): a call through it calls "
+        "that function",
+        Q.Name, Names, std::filesystem::path(File).filename().string(),
+        Q.Line));
+  }
+}
+
 } // namespace
 
 std::map<std::string, std::vector<KnownLaunch>>
 hostLaunches(const std::string &File, const std::vector<std::string> &Args,
              const ptx::Module &M, const LaunchConfig &Given,
-             std::string &Note) {
+             std::string &Note, Options *Targets) {
   std::map<std::string, std::vector<KnownLaunch>> R;
   source::HostCode H = source::readHostLaunches(File, Args);
   if (!H.Problem.empty()) {
@@ -216,15 +261,9 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
       if (!Merged)
         Ls.push_back(std::move(K));
     }
-    // The kernel's identifier: `fill` of `fill(int*)`, `reduce4` of
-    // `void reduce4<int, 256u>(int*, int*, unsigned int)`, `k` of `ns::k`.
-    // `(anonymous namespace)::k` gives `k`.
-    std::string Base = ir::qualifiedKernelName(Fn->Name);
-    Base = Base.substr(0, Base.find('<'));
-    if (size_t Colons = Base.rfind("::"); Colons != std::string::npos)
-      Base = Base.substr(Colons + 2);
-    if (Base.empty())
-      Base = Fn->Name;
+    std::string Base = sourceIdentifier(Fn->Name);
+    if (Targets)
+      callTargets(H, M, *Fn, Base, File, *Targets);
     std::string Name = std::filesystem::path(File).filename().string();
     for (const auto &[Kernel, Line] : H.Escapes)
       if (Kernel == Base) {
@@ -241,7 +280,7 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
     bool Used = false;
     for (const source::Requirement &Q : H.Requires) {
       if (Q.Kernel != Base || Q.Param >= Fn->Params.size() ||
-          givenParam(Given, *Fn, Q.Param))
+          !Q.Functions.empty() || givenParam(Given, *Fn, Q.Param))
         continue;
       for (KnownLaunch &L : Ls) {
         int64_t Value = Q.Value;

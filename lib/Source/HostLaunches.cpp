@@ -5,6 +5,7 @@
 #include "ClangTree.h"
 #include "HostValues.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <iterator>
@@ -176,12 +177,23 @@ public:
     }
     if (Fn < 0)
       return;
-    std::vector<std::string> Params;
+    std::vector<std::string> Params, FunctionPointers;
     for (int K : T.node(Fn).Kids)
-      if (T.node(K).K == CXCursor_ParmDecl)
+      if (T.node(K).K == CXCursor_ParmDecl) {
         Params.push_back(ClangTree::spelling(T.node(K).C));
+        CXType Ty = lc().clang_getCanonicalType(
+            lc().clang_getCursorType(T.node(K).C));
+        CXTypeKind To = Ty.kind == CXType_Pointer
+                            ? lc().clang_getCanonicalType(
+                                  lc().clang_getPointeeType(Ty)).kind
+                            : CXType_Invalid;
+        if (To == CXType_FunctionProto || To == CXType_FunctionNoProto)
+          FunctionPointers.push_back(Params.back());
+      }
     std::vector<std::string> Toks = T.allTokens(Macro);
     if (Toks.size() < 4 || Toks[1] != "(" || Toks.back() != ")")
+      return;
+    if (readFunctionChoice(Fn, Macro, Params, FunctionPointers, Toks))
       return;
     std::vector<std::string> Conj;
     std::vector<Requirement> Found;
@@ -205,7 +217,7 @@ public:
           Found.push_back({ClangTree::spelling(T.node(Fn).C),
                            static_cast<unsigned>(P), Name, 0, *Dim,
                            static_cast<unsigned>(Axes.find(Dim[2][0])),
-                           ClangTree::lineOf(T.node(Macro).C).first});
+                           ClangTree::lineOf(T.node(Macro).C).first, {}});
       }
       // NAME == INT or INT == NAME
       if (Conj.size() == 3 && Conj[1] == "==") {
@@ -216,7 +228,7 @@ public:
             if (Params[P] == Name)
               Found.push_back({ClangTree::spelling(T.node(Fn).C), P, Name, *V,
                                "", 0,
-                               ClangTree::lineOf(T.node(Macro).C).first});
+                               ClangTree::lineOf(T.node(Macro).C).first, {}});
         }
       }
       Conj.clear();
@@ -235,6 +247,62 @@ public:
     }
     Flush();
     H.Requires.insert(H.Requires.end(), Found.begin(), Found.end());
+  }
+
+  /// __requires(f == g | f == h) (`||` too; one alternative alone, or
+  /// `g == f`) with f one of the kernel's function-pointer parameters
+  /// \p Pointers (of \p Params): f is one of the functions named (which
+  /// functions of the module those are, Launches.cpp decides).
+  bool readFunctionChoice(int Fn, int Macro,
+                          const std::vector<std::string> &Params,
+                          const std::vector<std::string> &Pointers,
+                          const std::vector<std::string> &Toks) {
+    auto Identifier = [](const std::string &X) {
+      return !X.empty() && (std::isalpha(static_cast<unsigned char>(X[0])) ||
+                            X[0] == '_');
+    };
+    std::string Param;
+    std::vector<std::string> Names;
+    // Alternatives: NAME == NAME, separated by | or ||, in parentheses.
+    std::vector<std::string> Alt;
+    auto Close = [&] {
+      if (Alt.size() != 3 || Alt[1] != "==" || !Identifier(Alt[0]) ||
+          !Identifier(Alt[2]))
+        return false;
+      bool LeftIsParam =
+          std::find(Pointers.begin(), Pointers.end(), Alt[0]) != Pointers.end();
+      const std::string &P = LeftIsParam ? Alt[0] : Alt[2];
+      const std::string &G = LeftIsParam ? Alt[2] : Alt[0];
+      if (std::find(Pointers.begin(), Pointers.end(), P) == Pointers.end() ||
+          std::find(Params.begin(), Params.end(), G) != Params.end() ||
+          (!Param.empty() && P != Param))
+        return false;
+      Param = P;
+      Names.push_back(G);
+      Alt.clear();
+      return true;
+    };
+    for (size_t I = 2; I + 1 < Toks.size(); ++I) {
+      if (Toks[I] == "(" || Toks[I] == ")")
+        continue;
+      if (Toks[I] == "|" || Toks[I] == "||") {
+        if (!Close())
+          return false;
+      } else {
+        Alt.push_back(Toks[I]);
+      }
+    }
+    if (!Close())
+      return false;
+    Requirement Q;
+    Q.Kernel = ClangTree::spelling(T.node(Fn).C);
+    Q.Param = static_cast<unsigned>(
+        std::find(Params.begin(), Params.end(), Param) - Params.begin());
+    Q.Name = Param;
+    Q.Functions = Names;
+    Q.Line = ClangTree::lineOf(T.node(Macro).C).first;
+    H.Requires.push_back(std::move(Q));
+    return true;
   }
 
 private:

@@ -34,6 +34,7 @@ namespace incant::source {
   X(clang_getFileName) X(clang_getNumDiagnostics)                              \
   X(clang_getExpansionLocation) X(clang_getNullCursor)                         \
   X(clang_getNumOverloadedDecls) X(clang_getOverloadedDecl)                    \
+  X(clang_getPointeeType)                                                      \
   X(clang_getRangeEnd) X(clang_getRangeStart) X(clang_getTokenLocation)        \
   X(clang_getTokenSpelling) X(clang_getTranslationUnitCursor)                  \
   X(clang_getTypeSpelling) X(clang_hashCursor) X(clang_isDeclaration)          \

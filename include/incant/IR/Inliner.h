@@ -14,8 +14,11 @@
 //     its results into the caller's result variables. ThreadValues follows
 //     the stored value to the load (st.param then ld.param of one
 //     variable).
-//   - Recursive calls, indirect calls and calls to declared-only functions
-//     stay calls. Inlining repeats until no call can be inlined, up to a
+//   - An indirect call through a register that holds only known functions
+//     (moved or selected names, or a kernel parameter whose functions the
+//     caller names) becomes a choice of direct calls. Recursive calls,
+//     other indirect calls and calls to declared-only functions stay
+//     calls. Inlining repeats until no call can be inlined, up to a
 //     depth and a size bound.
 //
 // The result is for analysis, not for ptxas: shared variables declared in
@@ -55,10 +58,18 @@ struct Inlined {
 /// function before it defines it), else its declaration, else null.
 const ptx::Function *definitionOf(const ptx::Module &M, std::string_view Name);
 
+/// For kernels (PTX names): parameters (PTX names) that hold function
+/// pointers, with the functions (PTX names) each may point to, as the
+/// program's own assumptions fix them (GPUVerify's `__requires(f == g)`).
+using ParamFunctions =
+    std::map<std::string, std::map<std::string, std::vector<std::string>>>;
+
 /// \p M with calls inlined (see above). \p MaxDepth bounds nesting and
-/// \p MaxItems the size a function may grow to.
+/// \p MaxItems the size a function may grow to. An indirect call through
+/// a kernel parameter that \p Params names calls one of its functions.
 Inlined inlineCalls(const ptx::Module &M, unsigned MaxDepth = 8,
-                    size_t MaxItems = 200000);
+                    size_t MaxItems = 200000,
+                    const ParamFunctions &Params = {});
 
 } // namespace incant::ir
 

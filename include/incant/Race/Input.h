@@ -47,10 +47,13 @@ bool checkParams(const ptx::Module &M, const LaunchConfig &L,
 /// them (within CUDA's limits), any value elsewhere; a kernel whose address
 /// the host code uses otherwise gets an "any launch" entry too, and a
 /// kernel not launched there none. \p Note says why nothing was read.
+/// With \p Targets, fills its CallTargets and CallTargetNotes from the
+/// source's `__requires(f == g | f == h)` on function-pointer parameters
+/// (the functions of \p M with a body that the names denote).
 std::map<std::string, std::vector<KnownLaunch>>
 hostLaunches(const std::string &File, const std::vector<std::string> &Args,
              const ptx::Module &M, const LaunchConfig &Given,
-             std::string &Note);
+             std::string &Note, Options *Targets = nullptr);
 
 /// One launch that covers every launch of \p Ls (not empty): the values
 /// they all agree on, any value elsewhere (what a repair must hold for).

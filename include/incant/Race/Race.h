@@ -33,6 +33,7 @@
 
 #include "incant/IR/Barriers.h"
 #include "incant/IR/FunctionIR.h"
+#include "incant/IR/Inliner.h"
 #include "incant/PTX/Module.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -130,6 +131,17 @@ struct Options {
   /// do anything). KernelReport::OptionAssumptions names every function it
   /// was used for.
   bool PureExternals = false;
+  /// Function-pointer parameters and the functions each may point to, by
+  /// kernel (the source's `__requires(f == g | f == h)`; hostLaunches):
+  /// checkModule's inliner turns a call through one into direct calls.
+  ir::ParamFunctions CallTargets;
+  /// Per kernel, what CallTargets assumes, in words (the reports'
+  /// OptionAssumptions).
+  std::map<std::string, std::vector<std::string>> CallTargetNotes;
+  /// A `__requires` names functions of which the module holds none (nvcc
+  /// emits only the device functions something calls directly, unless it
+  /// builds relocatable device code).
+  bool CallTargetsAbsent = false;
   /// Why calls of the kernel stay calls, by body index (checkModule fills
   /// it from the inliner): the report names the reason, a limit included.
   std::map<unsigned, std::string> KeptCalls;

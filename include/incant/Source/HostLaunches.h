@@ -69,6 +69,10 @@ struct Requirement {
   std::string Size;
   unsigned Axis = 0;
   uint32_t Line = 0;
+  /// `__requires(f == g | f == h)` of a function-pointer parameter: the
+  /// functions it may point to, as the source names them (Value and Size
+  /// unused).
+  std::vector<std::string> Functions;
 };
 
 /// A file-wide fact about every launch: GPUVerify's
