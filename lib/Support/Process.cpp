@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "incant/Support/Process.h"
 #include "incant/Support/FindProgram.h"
+#include "incant/Support/TempDir.h"
 
 #include <algorithm>
 #include <atomic>
@@ -57,6 +58,9 @@ void endChildrenThenSelf(int Sig) {
   for (std::atomic<pid_t> &G : LiveGroups)
     if (pid_t P = G.load(); P > 0)
       ::kill(-P, Sig);
+  // A child that still writes into a removed folder fails to: its paths
+  // are gone.
+  removeLiveTempDirs();
   ::signal(Sig, SIG_DFL);
   ::raise(Sig);
 }

@@ -27,3 +27,19 @@ TEST(TempDir, TwoAreDistinct) {
   ASSERT_TRUE(A.ok() && B.ok());
   EXPECT_NE(A.path(), B.path());
 }
+
+// What a signal handler calls before incant ends: every live folder goes,
+// with files and nested folders (more entries than one listing read
+// returns), and the destructors afterwards find nothing to do.
+TEST(TempDir, RemovedFromASignalHandlersCall) {
+  TempDir A("incant-test"), B("incant-test");
+  ASSERT_TRUE(A.ok() && B.ok());
+  for (int I = 0; I < 300; ++I)
+    std::ofstream(A.path() / ("file-with-a-long-name-" + std::to_string(I)))
+        << I;
+  fs::create_directories(B.path() / "one" / "two" / "three");
+  std::ofstream(B.path() / "one" / "two" / "three" / "f") << "x";
+  removeLiveTempDirs();
+  EXPECT_FALSE(fs::exists(A.path()));
+  EXPECT_FALSE(fs::exists(B.path()));
+}

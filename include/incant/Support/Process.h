@@ -101,7 +101,8 @@ ProcessResult runProcess(const std::vector<std::string> &Argv);
 /// too: their process groups are their own, so Ctrl-C at a terminal or a
 /// scheduler's SIGTERM to incant would leave them running (an nvcc, an
 /// application on the GPU). The handler sends the signal to each running
-/// child's group, then ends incant as the signal would. A signal the
+/// child's group, removes the temporary folders that live (TempDir.h),
+/// then ends incant as the signal would. A signal the
 /// process was started ignoring stays ignored; a StopSignals object (a
 /// campaign's clean stop) takes SIGINT and SIGTERM over while it lives.
 /// Called once, at the tool's start.

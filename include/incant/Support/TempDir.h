@@ -2,12 +2,14 @@
 //
 // A fresh folder under the system's temporary directory (mkdtemp, so only
 // this user can enter it), removed with everything in it when the object
-// goes out of scope.
+// goes out of scope, or when a signal ends incant first (Process.h's
+// endChildrenWithIncant calls removeLiveTempDirs from its handler).
 //
 //===----------------------------------------------------------------------===//
 #ifndef INCANT_SUPPORT_TEMPDIR_H
 #define INCANT_SUPPORT_TEMPDIR_H
 
+#include <cstddef>
 #include <filesystem>
 #include <string_view>
 
@@ -26,7 +28,13 @@ public:
 
 private:
   std::filesystem::path Dir;
+  size_t Slot = ~size_t(0); ///< Its place in the table of live folders.
 };
+
+/// Removes every TempDir that lives now, with what it holds. Safe in a
+/// signal handler (system calls only, no allocation, no lock); the folders
+/// stay registered, so their destructors find them gone.
+void removeLiveTempDirs();
 
 } // namespace incant
 

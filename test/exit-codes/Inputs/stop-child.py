@@ -1,7 +1,8 @@
 """stop-child.py INCANT DIR SIGNAL: runs `incant race` with a stand-in nvcc
 that only sleeps (in a process group of its own, as incant runs every
 program), sends incant SIGNAL (TERM or INT) once the stand-in runs, and
-prints how incant ended and whether the stand-in ended with it."""
+prints how incant ended, whether the stand-in ended with it, and how many
+of incant's temporary folders (under a TMPDIR of its own) are left."""
 import os
 import shutil
 import signal
@@ -20,7 +21,9 @@ src = os.path.join(work, "k.cu")
 with open(src, "w") as f:
     f.write("__global__ void k(int *p) { p[threadIdx.x] = 1; }\n")
 pids = os.path.join(work, "nvcc.pids")
-env = dict(os.environ, INCANT_NVCC=nvcc, STAND_IN_PIDS=pids)
+tmp = os.path.join(work, "tmp")
+os.makedirs(tmp)
+env = dict(os.environ, INCANT_NVCC=nvcc, STAND_IN_PIDS=pids, TMPDIR=tmp)
 # As a shell runs a job in the foreground: SIGINT and SIGTERM at their
 # defaults in the child.
 p = subprocess.Popen([incant, "race", src], env=env, stdout=subprocess.DEVNULL,
@@ -52,3 +55,4 @@ for _ in range(50):
 for c in left:
     os.kill(c, signal.SIGKILL)
 print("nvcc:", "still running" if left else "ended")
+print("temporary folders left:", len(os.listdir(tmp)))
