@@ -32,6 +32,16 @@ std::shared_ptr<ptx::Module> loadModule() {
 }
 
 /// One kernel of the module with its analyses.
+/// The module of one PTX function's text, with the usual header; null if
+/// it does not parse.
+std::shared_ptr<ptx::Module> moduleOf(const std::string &Function) {
+  auto File = std::make_shared<SourceFile>(
+      "t.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n" + Function);
+  DiagnosticEngine Diags;
+  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
+  return M ? std::make_shared<ptx::Module>(std::move(*M)) : nullptr;
+}
+
 struct Kernel {
   std::shared_ptr<ptx::Module> M;
   std::unique_ptr<ModuleIR> IR;
@@ -167,10 +177,7 @@ TEST(IRUniformity, BranchesAndBarriers) {
 // call sequence declares anew: a load of it is as uniform as the store
 // that reaches it, not as the other sequences' stores to the same name.
 TEST(IRUniformity, InlinedCallResultsThroughParamVariables) {
-  auto File = std::make_shared<SourceFile>("t.ptx", R"(.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 k_param_0)
+  std::shared_ptr<ptx::Module> M = moduleOf(R"(.visible .entry k(.param .u64 k_param_0)
 {
 	.reg .b32 %r<7>;
 	.reg .b64 %rd<2>;
@@ -192,10 +199,8 @@ TEST(IRUniformity, InlinedCallResultsThroughParamVariables) {
 	ret;
 }
 )");
-  DiagnosticEngine Diags;
-  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
-  ASSERT_TRUE(M.has_value());
-  Kernel K("k", std::make_shared<ptx::Module>(std::move(*M)));
+  ASSERT_TRUE(M);
+  Kernel K("k", M);
   Uniformity U(*K.F);
   auto Reg = [&](const std::string &Name) {
     for (unsigned R = 0; R < K.F->registers().size(); ++R)
@@ -213,10 +218,7 @@ TEST(IRUniformity, InlinedCallResultsThroughParamVariables) {
 // a load every thread makes defines again. Each use reads only the
 // definitions that reach it; a LoadVariance says what the load returns.
 TEST(IRUniformity, EachUseReadsTheDefinitionsThatReachIt) {
-  auto File = std::make_shared<SourceFile>("t.ptx", R"(.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 k_param_0)
+  std::shared_ptr<ptx::Module> M = moduleOf(R"(.visible .entry k(.param .u64 k_param_0)
 {
 	.reg .pred %p<3>;
 	.reg .b32 %r<8>;
@@ -240,10 +242,8 @@ $L_end:
 	ret;
 }
 )");
-  DiagnosticEngine Diags;
-  std::optional<ptx::Module> M = ptx::parseModule(File, Diags);
-  ASSERT_TRUE(M.has_value());
-  Kernel K("k", std::make_shared<ptx::Module>(std::move(*M)));
+  ASSERT_TRUE(M);
+  Kernel K("k", M);
   auto RegNo = [&](const std::string &Name) {
     unsigned R = K.F->findRegister(Name);
     EXPECT_NE(R, NoNode) << Name;
