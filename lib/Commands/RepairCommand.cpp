@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -133,7 +134,7 @@ void makePatch(const RepairCommand &Cmd, KernelLanguage Lang,
     return SP;
   };
   auto Try = [&](const ModuleRepair &X, const ptx::Module &XM, bool First) {
-    ir::Inlined In = ir::inlineCalls(XM);
+    ir::Inlined In = ir::inlineCalls(XM, 8, 200000, O.CallTargets);
     ir::ModuleIR IR(In.M);
     std::string Inner;
     for (bool Outer : {false, true}) {
@@ -215,7 +216,10 @@ bool repairsMore(const ModuleRepair &U, const ModuleRepair &R) {
 
 } // namespace
 
-int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
+int runRepair(const RepairCommand &Given, std::ostream &Out,
+              std::ostream &Err) {
+  // Its compiler arguments may gain -rdc=true (below).
+  RepairCommand Cmd = Given;
   DiagnosticEngine Diags(&Err);
   Options O;
   O.Race.Kernel = Cmd.Kernel;
@@ -260,8 +264,31 @@ int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   O.WarpLevel = Lang != KernelLanguage::OpenCL;
   if (Lang == KernelLanguage::Cuda && !Cmd.AnyLaunch) {
     std::string Note;
-    O.Race.HostLaunches =
-        race::hostLaunches(Cmd.File, Cmd.CompilerArgs, *M, O.Race.Launch, Note);
+    O.Race.HostLaunches = race::hostLaunches(Cmd.File, Cmd.CompilerArgs, *M,
+                                             O.Race.Launch, Note, &O.Race);
+    // As incant race does: the functions a __requires names as a
+    // pointer's targets, which nvcc leaves out when nothing calls them
+    // directly, are kept by relocatable device code (every build below,
+    // the patch's included, gets it too).
+    if (O.Race.CallTargetsAbsent &&
+        std::find(Cmd.CompilerArgs.begin(), Cmd.CompilerArgs.end(),
+                  "-rdc=true") == Cmd.CompilerArgs.end()) {
+      Cmd.CompilerArgs.push_back("-rdc=true");
+      Req.Args = Cmd.CompilerArgs;
+      Read = race::kernelPtx(Cmd.File, Req, Diags, Err);
+      if (!Read)
+        return exitCodeOf(Read.error());
+      File = *Read;
+      M = ptx::parseModule(File, Diags);
+      if (!M || !ptx::checkModule(*M, Diags))
+        return 2;
+      O.Race.CallTargets.clear();
+      O.Race.CallTargetNotes.clear();
+      O.Race.CallTargetsAbsent = false;
+      Note.clear();
+      O.Race.HostLaunches = race::hostLaunches(Cmd.File, Cmd.CompilerArgs, *M,
+                                               O.Race.Launch, Note, &O.Race);
+    }
     if (!Note.empty())
       Err << "incant repair: note: " << Note << "; every kernel is repaired "
           << "for any launch\n";

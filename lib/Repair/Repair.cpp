@@ -704,7 +704,7 @@ KernelRepair repairKernel(const ptx::Module &M, const ir::FunctionIR &F,
 
 ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
   ModuleRepair MR;
-  ir::Inlined In = ir::inlineCalls(Given);
+  ir::Inlined In = ir::inlineCalls(Given, 8, 200000, O.Race.CallTargets);
   ir::ModuleIR IR(In.M);
   static const std::vector<ir::Origin> None;
   bool Found = false;
