@@ -216,7 +216,9 @@ TEST(StressLoop, Store) {
   S = StressStore::open(Db, Error);
   ASSERT_TRUE(S) << Error;
   EXPECT_EQ(S->count(App, "sys-"), 10u);
-  std::filesystem::remove(Db);
+  S.reset(); // closed first, so that its -wal and -shm go with it
+  for (const char *Ext : {"", "-wal", "-shm"})
+    std::filesystem::remove(Db + Ext);
 }
 
 } // namespace

@@ -510,7 +510,9 @@ TEST(Reduction, TheStoreResumesAcrossProcesses) {
   // Another fingerprint is another search.
   ASSERT_TRUE(S->begin("other", "app", "{}", Stored, Error));
   EXPECT_EQ(Stored, 0u);
-  std::filesystem::remove(Db);
+  S.reset(); // closed first, so that its -wal and -shm go with it
+  for (const char *Ext : {"", "-wal", "-shm"})
+    std::filesystem::remove(Db + Ext);
 }
 #endif
 
