@@ -90,6 +90,7 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
     return 2;
   // The launches the host code makes (each checked with its own values).
   Options OF = O;
+  OF.OpenCLBuiltins = Lang == KernelLanguage::OpenCL;
   if (Lang == KernelLanguage::Cuda && !Cmd.AnyLaunch) {
     std::string Note;
     OF.HostLaunches = hostLaunches(J.Path, J.Args, *M, O.Launch, Note, &OF);

@@ -262,6 +262,7 @@ int runRepair(const RepairCommand &Given, std::ostream &Out,
   if (!race::checkParams(*M, O.Race.Launch, Diags))
     return 2;
   O.WarpLevel = Lang != KernelLanguage::OpenCL;
+  O.Race.OpenCLBuiltins = Lang == KernelLanguage::OpenCL;
   if (Lang == KernelLanguage::Cuda && !Cmd.AnyLaunch) {
     std::string Note;
     O.Race.HostLaunches = race::hostLaunches(Cmd.File, Cmd.CompilerArgs, *M,

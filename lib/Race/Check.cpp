@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <set>
 
 namespace incant::race {
 
@@ -226,6 +228,9 @@ void Checker::collectAccesses() {
         }
     } else if (Fn && !Fn->HasBody && Callee.rfind("vprintf", 0) == 0) {
       Touches = false; // printf's buffer is not the program's memory
+    } else if (Fn && !Fn->HasBody && O.OpenCLBuiltins &&
+               pureOpenCLBuiltin(Callee)) {
+      Touches = false;
     } else if (Fn && !Fn->HasBody && O.PureExternals) {
       Touches = false;
       Pure.insert(ir::demangle(Callee));
@@ -298,6 +303,51 @@ void Checker::collectBarriers() {
   Warp = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::Warp);
   Cta = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::CTA);
   Grid = std::make_unique<ir::BarrierIntervals>(F, Bars, PairScope::Grid);
+}
+
+bool pureOpenCLBuiltin(const std::string &Mangled) {
+  // _Z<length><name><parameters>: a name OpenCL C defines as a function of
+  // values only, with no pointer among its parameters (fract, frexp, modf,
+  // remquo, sincos and lgamma_r write through one and are not).
+  static const std::set<std::string> Names = {
+      // math
+      "acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atan2",
+      "atanh", "atanpi", "atan2pi", "cbrt", "ceil", "copysign", "cos", "cosh",
+      "cospi", "erfc", "erf", "exp", "exp2", "exp10", "expm1", "fabs", "fdim",
+      "floor", "fma", "fmax", "fmin", "fmod", "hypot", "ilogb", "ldexp",
+      "lgamma", "log", "log2", "log10", "log1p", "logb", "mad", "maxmag",
+      "minmag", "nan", "nextafter", "pow", "pown", "powr", "remainder", "rint",
+      "rootn", "round", "rsqrt", "sin", "sinh", "sinpi", "sqrt", "tan", "tanh",
+      "tanpi", "tgamma", "trunc", "half_cos", "half_divide", "half_exp",
+      "half_exp2", "half_exp10", "half_log", "half_log2", "half_log10",
+      "half_powr", "half_recip", "half_rsqrt", "half_sin", "half_sqrt",
+      "half_tan", "native_cos", "native_divide", "native_exp", "native_exp2",
+      "native_exp10", "native_log", "native_log2", "native_log10",
+      "native_powr", "native_recip", "native_rsqrt", "native_sin",
+      "native_sqrt", "native_tan",
+      // integer
+      "abs", "abs_diff", "add_sat", "hadd", "rhadd", "clamp", "clz", "ctz",
+      "mad_hi", "mad_sat", "max", "min", "mul_hi", "rotate", "sub_sat",
+      "upsample", "popcount", "mad24", "mul24",
+      // common
+      "degrees", "mix", "radians", "step", "smoothstep", "sign",
+      // geometric
+      "cross", "dot", "distance", "length", "normalize", "fast_distance",
+      "fast_length", "fast_normalize",
+      // relational
+      "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless",
+      "islessequal", "islessgreater", "isfinite", "isinf", "isnan",
+      "isnormal", "isordered", "isunordered", "signbit", "any", "all",
+      "bitselect", "select"};
+  if (Mangled.rfind("_Z", 0) != 0)
+    return false;
+  size_t At = 2, Len = 0;
+  while (At < Mangled.size() && std::isdigit(static_cast<unsigned char>(Mangled[At])))
+    Len = Len * 10 + (Mangled[At++] - '0');
+  if (Len == 0 || At + Len > Mangled.size())
+    return false;
+  return Names.count(Mangled.substr(At, Len)) &&
+         Mangled.find('P', At + Len) == std::string::npos;
 }
 
 //===-- The kernel --------------------------------------------------------===//

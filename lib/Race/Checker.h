@@ -65,6 +65,10 @@ inline const char *scopeText(ptx::Scope S) {
   }
 }
 
+/// Whether \p Mangled (a PTX function name) is one of OpenCL C's built-in
+/// functions of values only (Options::OpenCLBuiltins).
+bool pureOpenCLBuiltin(const std::string &Mangled);
+
 /// One kernel's check.
 
 class Checker {

@@ -131,6 +131,11 @@ struct Options {
   /// do anything). KernelReport::OptionAssumptions names every function it
   /// was used for.
   bool PureExternals = false;
+  /// The module is OpenCL C's (clang's build of a .cl file): a call to one
+  /// of OpenCL's built-in functions that takes no pointer (`ceil`,
+  /// `fmax`, `native_sqrt`, `dot`, `clamp`, ...), which clang leaves as a
+  /// declared function, touches no memory (OpenCL C 1.2, 6.12.2-6.12.6).
+  bool OpenCLBuiltins = false;
   /// Function-pointer parameters and the functions each may point to, by
   /// kernel (the source's `__requires(f == g | f == h)`; hostLaunches):
   /// checkModule's inliner turns a call through one into direct calls.
