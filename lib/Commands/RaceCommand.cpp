@@ -97,11 +97,11 @@ int checkFile(const RaceCommand &Cmd, const FileJob &J, const Options &O,
     // Functions a __requires names as a pointer's targets that nvcc left
     // out (nothing calls them directly): relocatable device code keeps
     // every device function.
-    if (OF.CallTargetsAbsent &&
-        std::find(J.Args.begin(), J.Args.end(), "-rdc=true") == J.Args.end()) {
-      FileJob Rdc = J;
-      Rdc.Args.push_back("-rdc=true");
-      return checkFile(Cmd, Rdc, O, Diags, Err, R);
+    if (std::optional<std::vector<std::string>> Rdc =
+            relocatableArgs(OF, J.Args)) {
+      FileJob Again = J;
+      Again.Args = std::move(*Rdc);
+      return checkFile(Cmd, Again, O, Diags, Err, R);
     }
     if (!Note.empty())
       Err << "incant race: note: " << Note << "; every kernel is checked for "

@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -271,10 +270,9 @@ int runRepair(const RepairCommand &Given, std::ostream &Out,
     // pointer's targets, which nvcc leaves out when nothing calls them
     // directly, are kept by relocatable device code (every build below,
     // the patch's included, gets it too).
-    if (O.Race.CallTargetsAbsent &&
-        std::find(Cmd.CompilerArgs.begin(), Cmd.CompilerArgs.end(),
-                  "-rdc=true") == Cmd.CompilerArgs.end()) {
-      Cmd.CompilerArgs.push_back("-rdc=true");
+    if (std::optional<std::vector<std::string>> Rdc =
+            race::relocatableArgs(O.Race, Cmd.CompilerArgs)) {
+      Cmd.CompilerArgs = std::move(*Rdc);
       Req.Args = Cmd.CompilerArgs;
       Read = race::kernelPtx(Cmd.File, Req, Diags, Err);
       if (!Read)

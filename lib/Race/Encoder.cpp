@@ -256,15 +256,10 @@ Expr Encoder::asUnsigned(ExprId E, const Expr &V, unsigned Width) {
 void Encoder::boundToType(const Expr &V, const std::string &Type) {
   // A parameter of 8, 16 or 32 bits is its bits read as a two's
   // complement number (a comparison as unsigned reads them modulo 2^n).
-  unsigned Bits = 0;
-  for (const char *T : {".b8", ".u8", ".s8"})
-    Bits = Type == T ? 8 : Bits;
-  for (const char *T : {".b16", ".u16", ".s16"})
-    Bits = Type == T ? 16 : Bits;
-  for (const char *T : {".b32", ".u32", ".s32"})
-    Bits = Type == T ? 32 : Bits;
-  if (!Bits)
+  std::optional<ptx::Type> T = ptx::parseType(Type);
+  if (!T || T->K == ptx::Type::Pred || T->Bits > 32)
     return;
+  unsigned Bits = T->Bits;
   Side.push_back(V.ge(Expr::mkInt(-(int64_t(1) << (Bits - 1)))) &&
                  V.lt(Expr::mkInt(int64_t(1) << (Bits - 1))));
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 
@@ -313,6 +314,16 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
     if (Ls.empty())
       R.erase(Fn->Name);
   }
+  return R;
+}
+
+std::optional<std::vector<std::string>>
+relocatableArgs(const Options &O, const std::vector<std::string> &Args) {
+  if (!O.CallTargetsAbsent ||
+      std::find(Args.begin(), Args.end(), "-rdc=true") != Args.end())
+    return std::nullopt;
+  std::vector<std::string> R = Args;
+  R.push_back("-rdc=true");
   return R;
 }
 

@@ -55,6 +55,13 @@ hostLaunches(const std::string &File, const std::vector<std::string> &Args,
              const ptx::Module &M, const LaunchConfig &Given,
              std::string &Note, Options *Targets = nullptr);
 
+/// The compiler arguments to build the file again with, when \p O (filled
+/// by hostLaunches) found a `__requires` naming functions the module lacks
+/// and \p Args do not yet ask for relocatable device code (-rdc=true,
+/// which keeps every device function); none otherwise.
+std::optional<std::vector<std::string>>
+relocatableArgs(const Options &O, const std::vector<std::string> &Args);
+
 /// One launch that covers every launch of \p Ls (not empty): the values
 /// they all agree on, any value elsewhere (what a repair must hold for).
 KnownLaunch commonLaunch(const std::vector<KnownLaunch> &Ls);
