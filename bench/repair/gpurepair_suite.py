@@ -78,6 +78,9 @@ def launch(line, opencl):
     # Macros the launch line defines (-DWIDTH=256) go to the compiler.
     for d in re.findall(r"(?:^|\s)(-D\S+)", line):
         args += ["-X", d]
+    # GPUVerify's flag of the same name: equal-value write races are races.
+    if re.search(r"(?:^|\s)--no-benign-tolerance\b", line):
+        args += ["--no-benign-tolerance"]
     return args
 
 

@@ -216,6 +216,7 @@ int runRace(const RaceCommand &Cmd, std::ostream &Out, std::ostream &Err) {
   O.TimeoutMs = Cmd.TimeoutMs;
   O.KernelSeconds = Cmd.KernelSeconds;
   O.PureExternals = Cmd.PureExternals;
+  O.NoBenign = Cmd.NoBenign;
   if (!parseLaunch(Cmd.BlockDim, Cmd.GridDim, Cmd.Params, O.Launch, Diags))
     return 2;
   if (!checkCompilerArgs(Cmd.CompilerArgs, Diags))

@@ -262,6 +262,8 @@ int runRepair(const RepairCommand &Given, std::ostream &Out,
     return 2;
   O.WarpLevel = Lang != KernelLanguage::OpenCL;
   O.Race.OpenCLBuiltins = Lang == KernelLanguage::OpenCL;
+  O.Race.PureExternals = Cmd.PureExternals;
+  O.Race.NoBenign = Cmd.NoBenign;
   if (Lang == KernelLanguage::Cuda && !Cmd.AnyLaunch) {
     std::string Note;
     O.Race.HostLaunches = race::hostLaunches(Cmd.File, Cmd.CompilerArgs, *M,

@@ -331,6 +331,21 @@ EventKind kindOf(const ptx::MemoryUse &U) {
                     : EventKind::Load;
 }
 
+/// The value a plain `st [a], v` stores: a register's value or an integer
+/// or floating-point constant's bits; NoExpr for vectors and other forms.
+ExprId storedValue(ThreadValues &TV, unsigned Item) {
+  const Instruction &I = TV.function().inst(Item);
+  if (I.Op != Opcode::St || I.Ops.size() != 2 ||
+      I.Ops[0].K != Operand::Address)
+    return NoExpr;
+  const Operand &V = I.Ops[1];
+  if (V.K == Operand::FloatImm)
+    return V.FloatForm ? TV.pool().constant(V.Value) : NoExpr;
+  if (V.K != Operand::Reg && V.K != Operand::Imm)
+    return NoExpr;
+  return TV.operand(Item, 1);
+}
+
 /// ld, st, atom, red, multimem, cp.async and bulk copies: an access per
 /// address operand (destination, source).
 void plainAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
@@ -371,6 +386,7 @@ void plainAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
     } else {
       A.Bytes = accessBytes(I);
       A.Space = I.ASpace;
+      A.Value = storedValue(TV, Item);
     }
     if (!O.Elems.empty()) {
       // [tensorMap, {coordinates}]: the tensor map says where.

@@ -440,6 +440,7 @@ KernelReport Checker::run() {
     R.Barriers.push_back(std::move(B));
   }
 
+  benignPairs();
   for (const PairResult &P : R.Pairs) {
     R.Races += P.V == Verdict::Race;
     R.Safe += P.V == Verdict::Safe;

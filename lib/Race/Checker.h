@@ -192,6 +192,10 @@ private:
   /// A fence or atomic that might order the pair in a way unsynchronised()
   /// does not follow, in words; empty when there is none.
   std::string memorySync(unsigned I, unsigned J, Relation R);
+  /// The races of two plain stores that no relation lets store different
+  /// values or different bytes (checkPair in BenignMode) become safe as
+  /// benign races (Options::NoBenign turns it off).
+  void benignPairs();
 
   //===-- Named barriers (NamedBarriers.cpp) -------------------------------===//
   /// A barrier operation with an id and a thread count.
@@ -594,6 +598,9 @@ private:
   const ir::BarrierIntervals *IntervalsOverride = nullptr;
   /// query() adds unsynchronised().
   bool SyncFacts = false;
+  /// query() asks for two writes that meet with different values or
+  /// different bytes (Options::NoBenign).
+  bool BenignMode = false;
   NamedModel Named;
   /// itemAfter()'s blocks reached in one iteration, per block.
   std::map<std::pair<unsigned, unsigned>, std::vector<char>> PassReach;

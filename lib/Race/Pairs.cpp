@@ -870,7 +870,7 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
   // Without addresses the question is whether two such threads run both
   // places at once: the same for every pair of accesses at those places.
   std::vector<uint64_t> Key;
-  if (!WithAddress && !ClusterPair && !SyncFacts && !PhaseMode &&
+  if (!WithAddress && !ClusterPair && !SyncFacts && !PhaseMode && !BenignMode &&
       NamedMode == NamedRegion::Off) {
     Key = placeKey(X.Item, PcX, BI, Unordered);
     std::vector<uint64_t> KY = placeKey(Y.Item, PcY, BI, Unordered);
@@ -891,6 +891,10 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
     EB.push_back(Y.Offset);
     EA.insert(EA.end(), X.Coords.begin(), X.Coords.end());
     EB.insert(EB.end(), Y.Coords.begin(), Y.Coords.end());
+    if (BenignMode) {
+      EA.push_back(X.Value);
+      EB.push_back(Y.Value);
+    }
   }
   bool First = true;
   OwnReads Own = OwnReads::Apart;
@@ -910,6 +914,10 @@ Checker::Outcome Checker::query(unsigned I, unsigned J, Relation Rel,
       if (X.Strong && Y.Strong && scopeIncludes(X.Scope, Rel) &&
           scopeIncludes(Y.Scope, Rel) && X.Bytes == Y.Bytes)
         Q.push_back(OffA.ne(OffB));
+      // A benign pair stores one value to the same bytes.
+      if (BenignMode)
+        Q.push_back(!(OffA.eq(OffB) &&
+                      Enc.encode(FA, X.Value).eq(Enc.encode(FB, Y.Value))));
     }
     Q.push_back(relationFacts(Enc, Rel, AnyWarp));
     if (ClusterPair)
@@ -1065,6 +1073,47 @@ template <typename Outcomes> bool allSafe(const Outcomes &Outs) {
 }
 } // namespace
 
+void Checker::benignPairs() {
+  // Not where a safe verdict is vacuous or a call's barrier is not
+  // followed (run() turns those safe pairs unknown before this).
+  if (O.NoBenign || !O.Launch.Unsatisfiable.empty() || !CallNote.empty())
+    return;
+  // Asked after every other question, of a solver of their own: what they
+  // leave in a solver (definitions, lemmas, terms) would change how it
+  // answers the questions after them.
+  std::unique_ptr<Solving> Benign;
+  size_t Count = R.Pairs.size();
+  for (size_t K = 0; K < Count; ++K) {
+    const PairResult &P = R.Pairs[K];
+    const ir::MemoryAccess &X = Items[P.First].A, &Y = Items[P.Second].A;
+    if (P.V != Verdict::Race || Items[P.First].Call || Items[P.Second].Call ||
+        X.Value == NoExpr || Y.Value == NoExpr || X.Bytes != Y.Bytes ||
+        X.Bytes == 0)
+      continue;
+    if (!Benign)
+      Benign = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);
+    std::swap(Main, Benign);
+    BenignMode = true;
+    unsigned First = P.First, Second = P.Second;
+    checkPair(First, Second);
+    BenignMode = false;
+    std::swap(Main, Benign);
+    if (R.Pairs.size() == Count)
+      continue;
+    bool Safe = R.Pairs.back().V == Verdict::Safe;
+    R.Pairs.pop_back();
+    if (!Safe)
+      continue;
+    PairResult &Q = R.Pairs[K];
+    Q.V = Verdict::Safe;
+    Q.W.reset();
+    Q.Hint.clear();
+    Q.Reason = "a benign race: both store the same value to the same bytes, "
+               "which every order of the two leaves there "
+               "(--no-benign-tolerance reports it)";
+  }
+}
+
 void Checker::checkPair(unsigned I, unsigned J) {
   const ir::MemoryAccess &X = Items[I].A, &Y = Items[J].A;
   if (!X.Writes && !Y.Writes)
@@ -1213,7 +1262,9 @@ void Checker::checkPair(unsigned I, unsigned J) {
     P.SameCluster = Race->SameCluster;
     P.W = Race->W;
     P.Sources = Race->Sources;
-    if (std::string Sync = memorySync(I, J, Race->Rel); !Sync.empty()) {
+    if (BenignMode) {
+      // benignPairs() asks only whether the pair is safe.
+    } else if (std::string Sync = memorySync(I, J, Race->Rel); !Sync.empty()) {
       // Ask again without the witnesses that flags and locks order.
       SyncFacts = true;
       SyncWhy.clear();

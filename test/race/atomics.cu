@@ -13,7 +13,7 @@ __global__ void count(int *n) { atomicAdd(n, 1); }
 // CHECK-NEXT:    write at atomics.cu:[[@LINE+15]]  atom.global.add.u32
 // CHECK-NEXT:          [[@LINE+14]] | atomicAdd(n, 1);
 // CHECK-NEXT:    write at atomics.cu:[[@LINE+11]]  st.global.u32
-// CHECK-NEXT:          [[@LINE+10]] | *n = 0;
+// CHECK-NEXT:          [[@LINE+10]] | *n = blockIdx.x;
 // CHECK-NEXT:    witness: thread ([[#]],0,0) of block ([[#B:]],0,0)
 // CHECK-NEXT:         and thread (0,0,0) of block ([[#B]],0,0)
 // CHECK:         hint: an atomic and a plain access to the same location race
@@ -23,7 +23,7 @@ __global__ void count(int *n) { atomicAdd(n, 1); }
 // CHECK:       summary: 2 races
 __global__ void mixed(int *n) {
   if (threadIdx.x == 0)
-    *n = 0;
+    *n = blockIdx.x;
   else
     atomicAdd(n, 1);
 }

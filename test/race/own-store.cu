@@ -39,7 +39,7 @@ __global__ void overwrite(unsigned *count, int *out) {
     last = true;
   __syncthreads();
   if (last && threadIdx.x == 0)
-    out[0] = 1;
+    out[0] = blockIdx.x;
 }
 
 // Thread 1 sets it with one barrier between: that write races with thread

@@ -84,6 +84,10 @@ void addRace(CLI::App &App, int &Rc) {
                 "Assume that functions declared without a body touch no "
                 "memory and reach no barrier (GPUVerify's convention; every "
                 "report that relies on it says so)");
+  Sub->add_flag("--no-benign-tolerance", S.NoBenign,
+                "Report two racing stores of the same value to the same "
+                "bytes as a race (default: a benign race, shown as safe "
+                "with that reason)");
   Sub->add_flag("--optimized", S.Optimized,
                 "Check only nvcc's optimised build of a .cu file (default: "
                 "also its unoptimised build, for races the optimiser hides)");
@@ -139,7 +143,7 @@ void addRace(CLI::App &App, int &Rc) {
            {"--kernel", "--block-dim", "--grid-dim", "--param", "--strict",
             "--optimized", "--kernel-time", "-p", "--diagnostics", "--sarif",
             "--suppressions", "--baseline-out", "--any-launch",
-            "--assume-pure-externals"})
+            "--assume-pure-externals", "--no-benign-tolerance"})
         if (Given(N)) {
           std::cerr << "incant race: " << N << " is for the static check, "
                     << "not --dynamic\n";

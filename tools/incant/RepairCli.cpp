@@ -35,6 +35,13 @@ static void addRepair(CLI::App &App, int &Rc) {
   tool::addSwitch(Sub, "remove", Cmd.Remove,
                   "Remove the barriers the kernel verifies without (--no-remove "
                   "keeps every barrier already there, unless divergent)");
+  Sub->add_flag("--assume-pure-externals", Cmd.PureExternals,
+                "As incant race: functions declared without a body touch no "
+                "memory and reach no barrier (every report that relies on "
+                "it says so)");
+  Sub->add_flag("--no-benign-tolerance", Cmd.NoBenign,
+                "As incant race: two racing stores of the same value to the "
+                "same bytes are a race to repair");
   Sub->add_option("-o,--output", Cmd.Output, "Write the repaired PTX here");
   Sub->add_option("--patch", Cmd.Patch,
                   "Write the verified source patch (unified diff) here");

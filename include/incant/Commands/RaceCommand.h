@@ -71,6 +71,8 @@ struct RaceCommand {
   bool AnyLaunch = false;
   /// --assume-pure-externals: Options::PureExternals.
   bool PureExternals = false;
+  /// --no-benign-tolerance: Options::NoBenign.
+  bool NoBenign = false;
   std::vector<std::string> CompilerArgs; ///< More arguments for nvcc/clang.
   unsigned TimeoutMs = 5000;             ///< Per solver query.
   /// Per kernel (0: no limit): what is not decided by then is unknown.

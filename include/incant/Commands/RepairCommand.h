@@ -56,6 +56,9 @@ struct RepairCommand {
   std::vector<std::string> CompilerArgs;
   unsigned TimeoutMs = 5000;
   double KernelSeconds = 600; ///< --kernel-time (0: no limit).
+  /// As incant race's options: race::Options::PureExternals, NoBenign.
+  bool PureExternals = false;
+  bool NoBenign = false;
 };
 
 int runRepair(const RepairCommand &Cmd, std::ostream &Out, std::ostream &Err);

@@ -96,6 +96,10 @@ struct MemoryAccess {
   /// Surface accesses: the coordinates after x (y, z, array layer), which
   /// must be equal for two accesses to meet; Offset is x in bytes.
   std::vector<ExprId> Coords;
+  /// A plain st of one register or constant: the value stored (its bits;
+  /// NoExpr for other accesses). Two stores of one value to one location
+  /// leave it whichever lands last.
+  ExprId Value = NoExpr;
 };
 
 /// Whether \p I hands out tickets: atom.add or atom.sub of a non-zero

@@ -131,6 +131,12 @@ struct Options {
   /// do anything). KernelReport::OptionAssumptions names every function it
   /// was used for.
   bool PureExternals = false;
+  /// Two plain stores that race but always store the same value to the
+  /// same bytes (every thread's `flag = 1`, `A[0] = 0`) are a benign race:
+  /// PTX does not require race freedom, and every order of the two leaves
+  /// that value. Such a pair is safe, with that reason, unless this is
+  /// set (`--no-benign-tolerance`, GPUVerify's name), when it is a race.
+  bool NoBenign = false;
   /// The module is OpenCL C's (clang's build of a .cl file): a call to one
   /// of OpenCL's built-in functions that takes no pointer (`ceil`,
   /// `fmax`, `native_sqrt`, `dot`, `clamp`, ...), which clang leaves as a
