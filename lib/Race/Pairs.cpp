@@ -1082,13 +1082,22 @@ void Checker::benignPairs() {
   // leave in a solver (definitions, lemmas, terms) would change how it
   // answers the questions after them.
   std::unique_ptr<Solving> Benign;
+  // Only values computed without reading memory (constants, ids, sizes,
+  // parameters): two loads of one address agree only while nothing writes
+  // it between them, and this tolerance does not lean on that. Stores of
+  // loaded values (the bytes a copy moves) stay races, as in GPUVerify.
+  auto ReadsMemory = [&](ir::ExprId V) {
+    return Pool.mentions(V, [](const ir::Symbol &S) {
+      return S.K == ir::SymKind::Opaque && !S.Uniform;
+    });
+  };
   size_t Count = R.Pairs.size();
   for (size_t K = 0; K < Count; ++K) {
     const PairResult &P = R.Pairs[K];
     const ir::MemoryAccess &X = Items[P.First].A, &Y = Items[P.Second].A;
     if (P.V != Verdict::Race || Items[P.First].Call || Items[P.Second].Call ||
         X.Value == NoExpr || Y.Value == NoExpr || X.Bytes != Y.Bytes ||
-        X.Bytes == 0)
+        X.Bytes == 0 || ReadsMemory(X.Value) || ReadsMemory(Y.Value))
       continue;
     if (!Benign)
       Benign = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);

@@ -64,3 +64,12 @@ __global__ void loop(int *a, int n) {
   for (int i = 0; i < n; ++i)
     a[0] = i;
 }
+
+// Every thread copies A[i] to B[i]: the same word in every thread, but a
+// loaded value, which the tolerance does not follow.
+// CHECK-LABEL: kernel _Z4copyPiPKi
+// CHECK:       race: write-write
+__global__ void copy(int *b, const int *a) {
+  for (int i = 0; i < 4; ++i)
+    b[i] = a[i];
+}
