@@ -246,7 +246,8 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
         fmt::format("no kernel launch was checked ({}; the application "
                     "exited with status {}{}): no race count for a program "
                     "whose kernels did not run under the checker",
-                    Run->UncheckedLaunches
+                    Run->FailedLaunches ? failedLaunchesNote(*Run)
+                    : Run->UncheckedLaunches
                         ? fmt::format("{} launch(es) of kernels not built "
                                       "with pass race",
                                       Run->UncheckedLaunches)
@@ -277,6 +278,10 @@ int runDynamicRace(const DynamicRaceCommand &Cmd, std::ostream &Out,
   // Tables lost to a failed device: nothing says the run was race-free.
   if (!R.Lost.empty())
     return Ctx.failed(ErrorKind::Device);
+  // Launches the driver refused ran nothing that could be checked.
+  if (Run->FailedLaunches)
+    return Ctx.fail(ErrorKind::Device,
+                    "no race seen, but " + failedLaunchesNote(*Run));
   // No race seen, but some of what ran is not followed by the checker.
   if (!R.NotChecked.empty())
     return Ctx.fail(ErrorKind::Device,

@@ -30,6 +30,8 @@ std::optional<RawRun> parseRawRun(std::string_view Text, std::string &Error) {
     R.CheckedLaunches = J.value(INCANT_RACE_REPORT_CHECKED, uint64_t(0));
     R.UncheckedLaunches = J.value(INCANT_RACE_REPORT_UNCHECKED, uint64_t(0));
     R.Lost = J.value(INCANT_RACE_REPORT_LOST, std::string());
+    R.FailedLaunches = J.value(INCANT_RACE_REPORT_FAILED, uint64_t(0));
+    R.FailedWhy = J.value(INCANT_RACE_REPORT_FAILED_WHY, std::string());
     json Counters = J.value(INCANT_RACE_REPORT_COUNTERS, json::object());
     for (auto &[K, V] : Counters.items())
       R.Counters[K] = V.get<uint64_t>();
@@ -119,6 +121,16 @@ std::tuple<std::string, uint32_t, uint32_t> sourceKey(const RaceSide &S) {
 }
 
 } // namespace
+
+std::string failedLaunchesNote(const RawRun &Run) {
+  return fmt::format(
+      "{} launch{} of instrumented kernels did not start ({}{}): nothing of "
+      "them was checked. Pass race's code needs more registers than the "
+      "plain build's, so a block that fits the plain build may not fit "
+      "(cap them with nvcc -maxrregcount, or launch smaller blocks)",
+      Run.FailedLaunches, Run.FailedLaunches == 1 ? "" : "es", Run.FailedWhy,
+      Run.FailedLaunches == 1 ? "" : ", the first");
+}
 
 Report buildReport(const RawRun &Run,
                    const std::map<std::string, intercept::UnitManifest> &Units,
@@ -262,6 +274,8 @@ Report buildReport(const RawRun &Run,
         "(a kernel of the application faulted, e.g. an access out of "
         "bounds): the accesses of the launches since were not checked",
         Run.Lost));
+  if (Run.FailedLaunches)
+    R.Notes.push_back(failedLaunchesNote(Run));
   if (R.UncheckedLaunches)
     R.Notes.push_back(fmt::format("{} launches were not checked",
                                   R.UncheckedLaunches));

@@ -2,7 +2,8 @@
 //
 // The injected library's JSON as `incant race --dynamic` reads it: a run
 // whose tables could not be read back (the context failed) says so and
-// counts its launches as unchecked, never as race-free.
+// counts its launches as unchecked, never as race-free; so does a run whose
+// instrumented launches the driver refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,14 @@ const char *Clean = R"({"scheme":"addr","checked_launches":2,
 
 const char *Faulted = R"({"scheme":"addr","checked_launches":0,
   "unchecked_launches":1,"lost":"CUDA error 700",
+  "counters":{"accesses":0},"units":[],
+  "kernels":[{"name":"k","launches":1}],"races":[]})";
+
+// Two of three launches refused (pass race's code needs more registers
+// than a 1,024-thread block has): one launch checked, two not.
+const char *Refused = R"({"scheme":"addr","checked_launches":1,
+  "unchecked_launches":2,"failed_launches":2,
+  "failed_why":"CUDA error 701 launching k",
   "counters":{"accesses":0},"units":[],
   "kernels":[{"name":"k","launches":1}],"races":[]})";
 
@@ -52,6 +61,24 @@ TEST(DynamicReport, LostTablesAreReportedAndUnchecked) {
   EXPECT_TRUE(hasNoteWith(R, "1 launches were not checked"));
   EXPECT_EQ(R.Lost, "CUDA error 700");
   EXPECT_EQ(reportToJson(R).value("lost", std::string()), "CUDA error 700");
+}
+
+TEST(DynamicReport, RefusedLaunchesAreReportedAndUnchecked) {
+  std::string Why;
+  auto Run = parseRawRun(Refused, Why);
+  ASSERT_TRUE(Run) << Why;
+  EXPECT_EQ(Run->FailedLaunches, 2u);
+  Report R = buildReport(*Run, {}, "app");
+  EXPECT_TRUE(hasNoteWith(R, "2 launches of instrumented kernels did not "
+                             "start (CUDA error 701 launching k, the first)"));
+  EXPECT_TRUE(hasNoteWith(R, "-maxrregcount"));
+  EXPECT_TRUE(hasNoteWith(R, "2 launches were not checked"));
+  EXPECT_EQ(R.CheckedLaunches, 1u);
+
+  auto Clean1 = parseRawRun(Clean, Why);
+  ASSERT_TRUE(Clean1);
+  EXPECT_EQ(Clean1->FailedLaunches, 0u);
+  EXPECT_FALSE(hasNoteWith(buildReport(*Clean1, {}, "app"), "did not start"));
 }
 
 } // namespace

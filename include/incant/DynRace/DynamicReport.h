@@ -58,6 +58,11 @@ struct RawRun {
   /// Why some launches' tables were not read back ("CUDA error 700"), or
   /// empty.
   std::string Lost;
+  /// Launches of instrumented kernels that the driver refused (counted in
+  /// UncheckedLaunches), and the first one's error ("CUDA error 701
+  /// launching k"), or empty.
+  uint64_t FailedLaunches = 0;
+  std::string FailedWhy;
   std::map<std::string, uint64_t> Counters;
   std::vector<std::string> Units; ///< By slot.
   std::vector<std::pair<std::string, uint64_t>> Kernels;
@@ -66,6 +71,10 @@ struct RawRun {
 
 /// Reads the library's JSON; nullopt with \p Error when malformed.
 std::optional<RawRun> parseRawRun(std::string_view Json, std::string &Error);
+
+/// The note for \p Run's launches that the driver refused (FailedLaunches
+/// of them).
+std::string failedLaunchesNote(const RawRun &Run);
 
 /// A thread by its ids.
 struct ThreadIds {

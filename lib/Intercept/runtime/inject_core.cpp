@@ -1095,7 +1095,7 @@ CUresult launch(Launch &L, const std::function<CUresult(const Launch &)> &Real) 
     raceBefore(Ctx, L, appStream(L), K.Name);
   CUresult R = Real(L);
   if (Race)
-    raceAfter(Ctx, L, appStream(L), R);
+    raceAfter(Ctx, L, appStream(L), R, K.Name);
   if (Cf.Time) {
     Drv.cuEventRecord(End, appStream(L));
     if (R == CUDA_SUCCESS)

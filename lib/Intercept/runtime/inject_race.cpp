@@ -53,6 +53,9 @@ struct Found {
 std::map<uint64_t, Found> &Races = *new std::map<uint64_t, Found>;
 uint64_t Counters[INCANT_RACE_COUNTERS];
 uint64_t Checked = 0, Unchecked = 0;
+/// Launches the driver refused, and the first one's error.
+uint64_t Failed = 0;
+std::string FailedWhy;
 /// Why the tables of some checked launches could not be read back (the
 /// context failed, e.g. a kernel's illegal address): those launches count
 /// as unchecked, and the report says so.
@@ -368,7 +371,8 @@ void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
   ++KernelLaunches[Kernel];
 }
 
-void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult Res) {
+void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult Res,
+               const std::string &Kernel) {
   (void)L;
   std::lock_guard<std::recursive_mutex> G(Mu);
   auto It = Ctxs.find(Ctx);
@@ -376,6 +380,20 @@ void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult Res) {
     return;
   RaceCtx &R = It->second;
   const Driver &D = driver();
+  if (Res != CUDA_SUCCESS) {
+    // The launch never ran (too many registers or too much shared memory
+    // for its block, a bad configuration): nothing of it was checked.
+    --Checked;
+    ++Unchecked;
+    if (R.Unread)
+      --R.Unread;
+    auto K = KernelLaunches.find(Kernel);
+    if (K != KernelLaunches.end() && --K->second == 0)
+      KernelLaunches.erase(K);
+    if (Failed++ == 0)
+      FailedWhy = "CUDA error " + std::to_string(int(Res)) + " launching " +
+                  Kernel;
+  }
   if (Res == CUDA_SUCCESS && R.H.scheme == INCANT_RACE_SCHEME_STMT) {
     void *Args[] = {&R.State};
     unsigned Grid = unsigned(R.SMs > 0 ? R.SMs : 1) * 8;
@@ -456,6 +474,10 @@ void raceWrite() {
   J[INCANT_RACE_REPORT_UNCHECKED] = Unchecked;
   if (!Lost.empty())
     J[INCANT_RACE_REPORT_LOST] = Lost;
+  if (Failed) {
+    J[INCANT_RACE_REPORT_FAILED] = Failed;
+    J[INCANT_RACE_REPORT_FAILED_WHY] = FailedWhy;
+  }
   ordered_json &Cs = J[INCANT_RACE_REPORT_COUNTERS] = ordered_json::object();
   for (size_t I = 0; I < sizeof CounterNames / sizeof *CounterNames; ++I)
     Cs[CounterNames[I]] = Counters[I];

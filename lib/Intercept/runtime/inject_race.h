@@ -44,7 +44,8 @@ bool racePrepare(CUcontext Ctx, const Launch &L, CUstream App);
 /// application's stream \p App (racePrepare said yes).
 void raceBefore(CUcontext Ctx, const Launch &L, CUstream App,
                 const std::string &Kernel);
-void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult R);
+void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult R,
+               const std::string &Kernel);
 /// Reads the races found so far back from every context that is current
 /// (before modules or contexts go away).
 void raceHarvest();
