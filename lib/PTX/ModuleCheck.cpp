@@ -3,8 +3,8 @@
 // checkModule (Module.h): every name an instruction uses is declared
 // (registers in the function, ranges `%r<N>` to N-1, variables,
 // parameters, functions), every branch target is a label of its function
-// and no label is defined twice, a direct call names a function of the
-// module, and `.reqntid`/`.maxntid` ask for a block CUDA can launch.
+// and no label is defined twice, no function is defined twice, a direct
+// call names a function of the module, and `.reqntid`/`.maxntid` ask for a block CUDA can launch.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/PTX/ModuleCheck.h"
@@ -54,14 +54,26 @@ public:
   Checker(const Module &M, DiagnosticEngine &D) : M(M), Diags(D) {}
 
   bool run() {
+    // A function may be declared more than once, but defined once (ptxas:
+    // "duplicate definition"); every analysis names a kernel by its name.
+    std::map<std::string_view, SourceRange> DefinedAt;
     for (const ModuleItem &It : M.Items) {
-      if (const auto *V = std::get_if<Variable>(&It))
+      if (const auto *V = std::get_if<Variable>(&It)) {
         Global.insert(V->Name);
-      else if (const auto *F = std::get_if<Function>(&It))
+      } else if (const auto *F = std::get_if<Function>(&It)) {
         Functions.insert(F->Name);
-      else if (const auto *R = std::get_if<RawDirective>(&It);
-               R && R->Name == ".alias")
+        if (!F->HasBody)
+          continue;
+        auto [At, New] = DefinedAt.emplace(F->Name, F->NameRange);
+        if (!New)
+          return error(F->NameRange,
+                       fmt::format("function '{}' is defined twice (first at "
+                                   "line {})",
+                                   F->Name, At->second.Begin.Line));
+      } else if (const auto *R = std::get_if<RawDirective>(&It);
+                 R && R->Name == ".alias") {
         Functions.insert(std::string(firstName(R->Text)));
+      }
     }
     for (const ModuleItem &It : M.Items) {
       if (const auto *V = std::get_if<Variable>(&It)) {

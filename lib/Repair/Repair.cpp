@@ -704,6 +704,16 @@ KernelRepair repairKernel(const ptx::Module &M, const ir::FunctionIR &F,
 
 ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
   ModuleRepair MR;
+  // Kernels and their changes are found again by name: a module that
+  // defines one name twice (ptxas and ptx::checkModule refuse it) has no
+  // repair that can be applied to it.
+  std::set<std::string_view> Defined;
+  for (const ptx::ModuleItem &It : Given.Items)
+    if (const auto *F = std::get_if<ptx::Function>(&It);
+        F && F->HasBody && !Defined.insert(F->Name).second) {
+      MR.Error = fmt::format("function '{}' is defined twice", F->Name);
+      return MR;
+    }
   ir::Inlined In = ir::inlineCalls(Given, 8, 200000, O.Race.CallTargets);
   ir::ModuleIR IR(In.M);
   static const std::vector<ir::Origin> None;

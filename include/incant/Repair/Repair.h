@@ -134,7 +134,7 @@ KernelRepair repairKernel(const ptx::Module &M, const ir::FunctionIR &F,
 
 struct ModuleRepair {
   std::vector<KernelRepair> Kernels;
-  std::string Error; ///< No such kernel.
+  std::string Error; ///< No such kernel, or a function defined twice.
 };
 
 /// Repairs every kernel of \p M (or Options::Race.Kernel).
