@@ -123,13 +123,19 @@ std::tuple<std::string, uint32_t, uint32_t> sourceKey(const RaceSide &S) {
 } // namespace
 
 std::string failedLaunchesNote(const RawRun &Run) {
+  // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: most often the registers that pass
+  // race's code adds, which a block that fits the plain build may exceed.
+  bool Resources = Run.FailedWhy.rfind("CUDA error 701 ", 0) == 0;
   return fmt::format(
       "{} launch{} of instrumented kernels did not start ({}{}): nothing of "
-      "them was checked. Pass race's code needs more registers than the "
-      "plain build's, so a block that fits the plain build may not fit "
-      "(cap them with nvcc -maxrregcount, or launch smaller blocks)",
+      "them was checked{}",
       Run.FailedLaunches, Run.FailedLaunches == 1 ? "" : "es", Run.FailedWhy,
-      Run.FailedLaunches == 1 ? "" : ", the first");
+      Run.FailedLaunches == 1 ? "" : ", the first",
+      Resources ? ". Pass race's code needs more registers than the plain "
+                  "build's, so a block that fits the plain build may not "
+                  "(cap them with nvcc -maxrregcount, or launch smaller "
+                  "blocks)"
+                : "");
 }
 
 Report buildReport(const RawRun &Run,

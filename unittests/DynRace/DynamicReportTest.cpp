@@ -75,6 +75,15 @@ TEST(DynamicReport, RefusedLaunchesAreReportedAndUnchecked) {
   EXPECT_TRUE(hasNoteWith(R, "2 launches were not checked"));
   EXPECT_EQ(R.CheckedLaunches, 1u);
 
+  // A launch refused for another reason (a block of 2,048 threads) gets
+  // no advice about registers.
+  RawRun Invalid = *Run;
+  Invalid.FailedLaunches = 1;
+  Invalid.FailedWhy = "CUDA error 1 launching k";
+  EXPECT_EQ(failedLaunchesNote(Invalid),
+            "1 launch of instrumented kernels did not start (CUDA error 1 "
+            "launching k): nothing of them was checked");
+
   auto Clean1 = parseRawRun(Clean, Why);
   ASSERT_TRUE(Clean1);
   EXPECT_EQ(Clean1->FailedLaunches, 0u);
