@@ -2,9 +2,10 @@
 """Whether `incant race` and `incant repair` agree on the kernels of a
 gpurepair_suite.py run.
 
-    bench/repair/race_agreement.py INCANT OUT_DIR [-j N] [--cuda-only]
+    bench/repair/race_agreement.py INCANT SUITE_DIR OUT_DIR [-j N] [--cuda-only]
 
-Reads OUT_DIR/results.jsonl (gpurepair_suite.py's records, which keep each
+SUITE_DIR is the suite gpurepair_suite.py ran on. Reads
+OUT_DIR/results.jsonl (gpurepair_suite.py's records, which keep each
 kernel's arguments and what repair found before repairing), runs `incant
 race` on each kernel with the same launch and compiler arguments, and
 compares: repair found races or divergence before repairing exactly when
