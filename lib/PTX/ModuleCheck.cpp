@@ -4,7 +4,8 @@
 // (registers in the function, ranges `%r<N>` to N-1, variables,
 // parameters, functions), every branch target is a label of its function
 // and no label is defined twice, no function is defined twice, a direct
-// call names a function of the module, and `.reqntid`/`.maxntid` ask for a block CUDA can launch.
+// call names a function of the module, and `.reqntid`/`.maxntid` ask for
+// a block CUDA can launch.
 //
 //===----------------------------------------------------------------------===//
 #include "incant/PTX/ModuleCheck.h"
