@@ -231,9 +231,14 @@ void Checker::collectAccesses() {
     } else if (Fn && !Fn->HasBody && O.OpenCLBuiltins &&
                pureOpenCLBuiltin(Callee)) {
       Touches = false;
-    } else if (Fn && !Fn->HasBody && O.PureExternals) {
+    } else if (Fn && !Fn->HasBody && O.PureExternals &&
+               !(O.OpenCLBuiltins && Callee.rfind("_Z", 0) == 0)) {
+      // Not OpenCL C's own built-ins (overloaded, so mangled; a kernel's
+      // functions are not): async_work_group_copy, the image writes, the
+      // atomics and vstore touch memory, whatever the option says.
       Touches = false;
-      Pure.insert(ir::demangle(Callee));
+      std::string Name = ir::demangle(Callee); // "" for a C name
+      Pure.insert(Name.empty() ? Callee : Name);
     }
     if (Barrier)
       CallNote = fmt::format("the call to {} at {} contains a barrier, which "

@@ -126,7 +126,9 @@ struct Options {
   /// A named assumption, off by default (`incant race
   /// --assume-pure-externals`): a call to a function the module declares
   /// without a body touches no memory and reaches no barrier, and returns
-  /// any value (GPUVerify's convention for such functions). Without it,
+  /// any value (GPUVerify's convention for such functions); in OpenCL C
+  /// (OpenCLBuiltins), never one of the language's built-ins, whose
+  /// mangled names tell them from the kernel's own. Without it,
   /// such a call is an access of unknown address (an external function may
   /// do anything). KernelReport::OptionAssumptions names every function it
   /// was used for.
