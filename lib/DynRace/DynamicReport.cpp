@@ -31,7 +31,8 @@ std::optional<RawRun> parseRawRun(std::string_view Text, std::string &Error) {
     R.UncheckedLaunches = J.value(INCANT_RACE_REPORT_UNCHECKED, uint64_t(0));
     R.Lost = J.value(INCANT_RACE_REPORT_LOST, std::string());
     R.FailedLaunches = J.value(INCANT_RACE_REPORT_FAILED, uint64_t(0));
-    R.FailedWhy = J.value(INCANT_RACE_REPORT_FAILED_WHY, std::string());
+    R.FailedError = J.value(INCANT_RACE_REPORT_FAILED_ERROR, 0);
+    R.FailedKernel = J.value(INCANT_RACE_REPORT_FAILED_KERNEL, std::string());
     json Counters = J.value(INCANT_RACE_REPORT_COUNTERS, json::object());
     for (auto &[K, V] : Counters.items())
       R.Counters[K] = V.get<uint64_t>();
@@ -125,11 +126,13 @@ std::tuple<std::string, uint32_t, uint32_t> sourceKey(const RaceSide &S) {
 std::string failedLaunchesNote(const RawRun &Run) {
   // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: most often the registers that pass
   // race's code adds, which a block that fits the plain build may exceed.
-  bool Resources = Run.FailedWhy.rfind("CUDA error 701 ", 0) == 0;
+  constexpr int LaunchOutOfResources = 701;
+  bool Resources = Run.FailedError == LaunchOutOfResources;
   return fmt::format(
-      "{} launch{} of instrumented kernels did not start ({}{}): nothing of "
-      "them was checked{}",
-      Run.FailedLaunches, Run.FailedLaunches == 1 ? "" : "es", Run.FailedWhy,
+      "{} launch{} of instrumented kernels did not start (CUDA error {} "
+      "launching {}{}): nothing of them was checked{}",
+      Run.FailedLaunches, Run.FailedLaunches == 1 ? "" : "es",
+      Run.FailedError, Run.FailedKernel,
       Run.FailedLaunches == 1 ? "" : ", the first",
       Resources ? ". Pass race's code needs more registers than the plain "
                   "build's, so a block that fits the plain build may not "

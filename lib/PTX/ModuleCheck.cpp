@@ -55,26 +55,20 @@ public:
   Checker(const Module &M, DiagnosticEngine &D) : M(M), Diags(D) {}
 
   bool run() {
-    // A function may be declared more than once, but defined once (ptxas:
-    // "duplicate definition"); every analysis names a kernel by its name.
-    std::map<std::string_view, SourceRange> DefinedAt;
+    // Every analysis names a kernel by its name.
+    if (auto [Again, First] = redefinition(M); Again)
+      return error(Again->NameRange,
+                   fmt::format("function '{}' is defined twice (first at "
+                               "line {})",
+                               Again->Name, First->NameRange.Begin.Line));
     for (const ModuleItem &It : M.Items) {
-      if (const auto *V = std::get_if<Variable>(&It)) {
+      if (const auto *V = std::get_if<Variable>(&It))
         Global.insert(V->Name);
-      } else if (const auto *F = std::get_if<Function>(&It)) {
+      else if (const auto *F = std::get_if<Function>(&It))
         Functions.insert(F->Name);
-        if (!F->HasBody)
-          continue;
-        auto [At, New] = DefinedAt.emplace(F->Name, F->NameRange);
-        if (!New)
-          return error(F->NameRange,
-                       fmt::format("function '{}' is defined twice (first at "
-                                   "line {})",
-                                   F->Name, At->second.Begin.Line));
-      } else if (const auto *R = std::get_if<RawDirective>(&It);
-                 R && R->Name == ".alias") {
+      else if (const auto *R = std::get_if<RawDirective>(&It);
+               R && R->Name == ".alias")
         Functions.insert(std::string(firstName(R->Text)));
-      }
     }
     for (const ModuleItem &It : M.Items) {
       if (const auto *V = std::get_if<Variable>(&It)) {
@@ -254,6 +248,15 @@ private:
 };
 
 } // namespace
+
+std::pair<const Function *, const Function *> redefinition(const Module &M) {
+  std::map<std::string_view, const Function *> Defined;
+  for (const ModuleItem &It : M.Items)
+    if (const auto *F = std::get_if<Function>(&It); F && F->HasBody)
+      if (auto [At, New] = Defined.emplace(F->Name, F); !New)
+        return {F, At->second};
+  return {nullptr, nullptr};
+}
 
 bool checkModule(const Module &M, DiagnosticEngine &Diags) {
   return Checker(M, Diags).run();

@@ -4,6 +4,7 @@
 #include "incant/IR/AsyncCopies.h"
 #include "incant/IR/Summary.h"
 #include "incant/IR/Uniformity.h"
+#include "incant/PTX/ModuleCheck.h"
 #include "incant/Race/Input.h"
 #include "incant/SMT/Solver.h"
 
@@ -707,13 +708,10 @@ ModuleRepair repairModule(const ptx::Module &Given, const Options &O) {
   // Kernels and their changes are found again by name: a module that
   // defines one name twice (ptxas and ptx::checkModule refuse it) has no
   // repair that can be applied to it.
-  std::set<std::string_view> Defined;
-  for (const ptx::ModuleItem &It : Given.Items)
-    if (const auto *F = std::get_if<ptx::Function>(&It);
-        F && F->HasBody && !Defined.insert(F->Name).second) {
-      MR.Error = fmt::format("function '{}' is defined twice", F->Name);
-      return MR;
-    }
+  if (const ptx::Function *Again = ptx::redefinition(Given).first) {
+    MR.Error = fmt::format("function '{}' is defined twice", Again->Name);
+    return MR;
+  }
   ir::Inlined In = ir::inlineCalls(Given, 8, 200000, O.Race.CallTargets);
   ir::ModuleIR IR(In.M);
   static const std::vector<ir::Origin> None;

@@ -29,7 +29,7 @@ const char *Faulted = R"({"scheme":"addr","checked_launches":0,
 // than a 1,024-thread block has): one launch checked, two not.
 const char *Refused = R"({"scheme":"addr","checked_launches":1,
   "unchecked_launches":2,"failed_launches":2,
-  "failed_why":"CUDA error 701 launching k",
+  "failed_error":701,"failed_kernel":"k",
   "counters":{"accesses":0},"units":[],
   "kernels":[{"name":"k","launches":1}],"races":[]})";
 
@@ -79,7 +79,7 @@ TEST(DynamicReport, RefusedLaunchesAreReportedAndUnchecked) {
   // no advice about registers.
   RawRun Invalid = *Run;
   Invalid.FailedLaunches = 1;
-  Invalid.FailedWhy = "CUDA error 1 launching k";
+  Invalid.FailedError = 1;
   EXPECT_EQ(failedLaunchesNote(Invalid),
             "1 launch of instrumented kernels did not start (CUDA error 1 "
             "launching k): nothing of them was checked");

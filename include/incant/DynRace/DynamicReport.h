@@ -59,10 +59,10 @@ struct RawRun {
   /// empty.
   std::string Lost;
   /// Launches of instrumented kernels that the driver refused (counted in
-  /// UncheckedLaunches), and the first one's error ("CUDA error 701
-  /// launching k"), or empty.
+  /// UncheckedLaunches), and the first one's CUresult and kernel.
   uint64_t FailedLaunches = 0;
-  std::string FailedWhy;
+  int FailedError = 0;
+  std::string FailedKernel;
   std::map<std::string, uint64_t> Counters;
   std::vector<std::string> Units; ///< By slot.
   std::vector<std::pair<std::string, uint64_t>> Kernels;

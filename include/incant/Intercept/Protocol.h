@@ -85,7 +85,8 @@
 #define INCANT_RACE_REPORT_UNCHECKED "unchecked_launches"
 #define INCANT_RACE_REPORT_LOST "lost" /* why launches were lost, if any */
 #define INCANT_RACE_REPORT_FAILED "failed_launches" /* did not start */
-#define INCANT_RACE_REPORT_FAILED_WHY "failed_why" /* the first one's error */
+#define INCANT_RACE_REPORT_FAILED_ERROR "failed_error" /* the first one's CUresult */
+#define INCANT_RACE_REPORT_FAILED_KERNEL "failed_kernel" /* and its kernel */
 #define INCANT_RACE_REPORT_COUNTERS "counters" /* an object of these: */
 #define INCANT_RACE_COUNTER_ACCESSES "accesses"
 #define INCANT_RACE_COUNTER_WARP_ACCESSES "warp_accesses"

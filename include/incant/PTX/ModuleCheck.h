@@ -12,6 +12,7 @@
 #include "incant/PTX/Module.h"
 
 #include <string_view>
+#include <utility>
 
 namespace incant::ptx {
 
@@ -19,11 +20,16 @@ namespace incant::ptx {
 /// %envreg3, ...).
 bool isSpecialRegister(std::string_view Name);
 
+/// The first function of \p M defined (with a body) a second time, and its
+/// first definition; nulls where none is (a function may be declared more
+/// than once, ptxas refuses a second definition).
+std::pair<const Function *, const Function *> redefinition(const Module &M);
+
 /// False, with the first error (`file:line:col`) in \p Diags, if \p M has
 /// a name no declaration gives (a register beyond its range `%r<N>`), a
-/// branch to a label its function lacks, a label defined twice, a direct
-/// call to no function of the module, or `.reqntid`/`.maxntid` beyond 1024
-/// threads.
+/// branch to a label its function lacks, a label or function defined
+/// twice, a direct call to no function of the module, or
+/// `.reqntid`/`.maxntid` beyond 1024 threads.
 bool checkModule(const Module &M, DiagnosticEngine &Diags);
 
 } // namespace incant::ptx

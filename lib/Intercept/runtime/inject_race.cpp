@@ -53,9 +53,10 @@ struct Found {
 std::map<uint64_t, Found> &Races = *new std::map<uint64_t, Found>;
 uint64_t Counters[INCANT_RACE_COUNTERS];
 uint64_t Checked = 0, Unchecked = 0;
-/// Launches the driver refused, and the first one's error.
+/// Launches the driver refused, and the first one's error and kernel.
 uint64_t Failed = 0;
-std::string FailedWhy;
+int FailedError = 0;
+std::string FailedKernel;
 /// Why the tables of some checked launches could not be read back (the
 /// context failed, e.g. a kernel's illegal address): those launches count
 /// as unchecked, and the report says so.
@@ -390,9 +391,10 @@ void raceAfter(CUcontext Ctx, const Launch &L, CUstream App, CUresult Res,
     auto K = KernelLaunches.find(Kernel);
     if (K != KernelLaunches.end() && --K->second == 0)
       KernelLaunches.erase(K);
-    if (Failed++ == 0)
-      FailedWhy = "CUDA error " + std::to_string(int(Res)) + " launching " +
-                  Kernel;
+    if (Failed++ == 0) {
+      FailedError = int(Res);
+      FailedKernel = Kernel;
+    }
   }
   if (Res == CUDA_SUCCESS && R.H.scheme == INCANT_RACE_SCHEME_STMT) {
     void *Args[] = {&R.State};
@@ -476,7 +478,8 @@ void raceWrite() {
     J[INCANT_RACE_REPORT_LOST] = Lost;
   if (Failed) {
     J[INCANT_RACE_REPORT_FAILED] = Failed;
-    J[INCANT_RACE_REPORT_FAILED_WHY] = FailedWhy;
+    J[INCANT_RACE_REPORT_FAILED_ERROR] = FailedError;
+    J[INCANT_RACE_REPORT_FAILED_KERNEL] = FailedKernel;
   }
   ordered_json &Cs = J[INCANT_RACE_REPORT_COUNTERS] = ordered_json::object();
   for (size_t I = 0; I < sizeof CounterNames / sizeof *CounterNames; ++I)
