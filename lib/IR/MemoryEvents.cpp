@@ -1,6 +1,7 @@
 //===- MemoryEvents.cpp - The memory accesses of a kernel, symbolically ---===//
 #include "incant/IR/MemoryEvents.h"
 #include "incant/IR/ThreadValues.h"
+#include "incant/IR/AsyncCopies.h"
 
 #include <fmt/format.h>
 
@@ -416,6 +417,67 @@ void plainAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
   }
 }
 
+/// OpenCL C's async_work_group_copy(dst, src, n, event) and
+/// async_work_group_strided_copy(dst, src, n, stride, event), calls clang
+/// leaves to the library: the work-group moves n elements and which
+/// work-item moves which is the implementation's, so the element is the
+/// thread's choice k below n (as a wmma tile's line is). The destination
+/// is written and the source read at dst + k and src + k elements, the
+/// global side k * stride elements for the strided form.
+void workGroupCopyAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
+                           unsigned Item, const WorkGroupCopyCall &C,
+                           std::vector<MemoryAccess> &Out) {
+  const FunctionIR &F = TV.function();
+  ExprPool &P = TV.pool();
+  const char *Name = C.Strided ? "async_work_group_strided_copy"
+                               : "async_work_group_copy";
+  ExprId K = TV.choice(Item, 210, "element of the work-group copy");
+  ExprId N = TV.callArgument(Item, 2);
+  ExprId Stride = C.Strided ? TV.callArgument(Item, 3) : P.constant(1);
+  ExprId Within = P.cmp(CmpKind::Ge, K, P.constant(0), true);
+  if (N != NoExpr)
+    Within = P.land(Within, P.cmp(CmpKind::Lt, K, N, true));
+  ptx::MemoryUse U;
+  U.K = ptx::MemoryUse::Copy;
+  U.Async = true;
+  for (unsigned Part : {0u, 1u}) {
+    MemoryAccess A = start(F, Item, EventKind::AsyncCopy, U);
+    A.Event.Kind = EventKind::AsyncCopy;
+    A.Event.Op = A.Event.Brief = Name;
+    A.Event.Text = fmt::format("{} ({})", Name, Part ? "source" : "destination");
+    A.Part = Part;
+    A.Writes = Part == 0;
+    A.Reads = Part == 1;
+    A.WorkGroup = true;
+    A.Space = Part ? C.Src : C.Dst;
+    A.Bytes = C.ElemBytes;
+    A.Address = TV.callArgument(Item, Part);
+    bool StridedSide = C.Strided && A.Space == AddrSpace::Global;
+    ExprId Elems = StridedSide ? (Stride == NoExpr ? NoExpr : P.mul(K, Stride)) : K;
+    std::vector<MemoryAccess> Sides;
+    if (A.Address == NoExpr) {
+      A.Why = fmt::format("the {} of {} is not known", Part ? "source" : "destination", Name);
+    } else {
+      splitAddress(TV, Ptrs, A);
+      if (A.Object.K == ObjectKind::Unknown)
+        Sides = selectSides(TV, Ptrs, A, 2);
+    }
+    if (Sides.empty())
+      Sides.push_back(std::move(A));
+    for (MemoryAccess &S : Sides) {
+      if (S.Affine && Elems == NoExpr) {
+        S.Affine = false;
+        S.Why = fmt::format("the stride of {} is not known", Name);
+      } else if (S.Affine) {
+        S.Offset = P.add(S.Offset, P.mul(Elems, P.constant(C.ElemBytes)));
+      }
+      S.Cond = S.Cond == NoExpr ? Within : P.land(S.Cond, Within);
+      settleSpace(S);
+      Out.push_back(std::move(S));
+    }
+  }
+}
+
 /// wmma.load/store: the warp's tile, Lines lines of LineElems elements,
 /// Stride elements apart; each lane may touch any line (the fragment
 /// layout is the implementation's), so the line is the thread's choice.
@@ -510,6 +572,10 @@ std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV) {
   std::vector<MemoryAccess> Out;
   for (unsigned Item : F.instructions()) {
     const Instruction &I = F.inst(Item);
+    if (std::optional<WorkGroupCopyCall> C = workGroupCopyCall(calleeOf(I))) {
+      workGroupCopyAccesses(TV, Ptrs, Item, *C, Out);
+      continue;
+    }
     ptx::MemoryUse U = ptx::memoryUse(I);
     switch (U.K) {
     case ptx::MemoryUse::None:

@@ -706,6 +706,59 @@ ExprId ThreadValues::paramStore(unsigned Item, const std::string &Var,
   return value(St, F->inst(St).Ops[1]);
 }
 
+/// The returns and arguments lists of a call: `call (r), f, (a, b)`.
+static std::pair<const Operand *, const Operand *>
+callLists(const Instruction &I) {
+  const Operand *Ret = nullptr, *Args = nullptr;
+  bool SeenCallee = false;
+  for (const Operand &O : I.Ops) {
+    if (O.K != Operand::List) {
+      SeenCallee = true;
+      continue;
+    }
+    (SeenCallee ? Args : Ret) = &O;
+    if (SeenCallee)
+      break;
+  }
+  return {Ret, Args};
+}
+
+ExprId ThreadValues::callArgument(unsigned Item, unsigned K) {
+  const Instruction &I = F->inst(Item);
+  const Operand *Args = callLists(I).second;
+  if (I.Op != Opcode::Call || !Args || K >= Args->Elems.size())
+    return NoExpr;
+  const Operand &A = Args->Elems[K];
+  if (A.K != Operand::Reg && A.K != Operand::Symbol)
+    return A.K == Operand::Imm ? P->constant(A.Value) : NoExpr;
+  if (!A.Name.empty() && A.Name[0] == '%')
+    return value(Item, A);
+  return paramStore(Item, A.Name, 0);
+}
+
+ExprId ThreadValues::callResult(unsigned Item) {
+  const Instruction &I = F->inst(Item);
+  const Operand *Ret = callLists(I).first;
+  if (I.Op != Opcode::Call || !Ret || Ret->Elems.size() != 1)
+    return NoExpr;
+  const std::string &Name = Ret->Elems[0].Name;
+  const std::vector<unsigned> &Insts = F->blocks()[F->blockOf(Item)].Insts;
+  auto At = std::find(Insts.begin(), Insts.end(), Item);
+  for (++At; At != Insts.end(); ++At) {
+    const Instruction &L = F->inst(*At);
+    if (L.Op == Opcode::Call)
+      break;
+    if (L.Op == Opcode::Ld && L.ASpace == ptx::AddrSpace::Param &&
+        L.Ops.size() >= 2 && L.Ops[1].K == Operand::Address &&
+        L.Ops[1].Name == Name && L.Ops[1].Value == 0 &&
+        L.Ops[0].K == Operand::Reg) {
+      unsigned R = regOf(*At, L.Ops[0].Name);
+      return R == NoNode ? NoExpr : defined(*At, R);
+    }
+  }
+  return NoExpr;
+}
+
 //===-- Control -----------------------------------------------------------===//
 
 ExprId ThreadValues::guard(unsigned Item) {

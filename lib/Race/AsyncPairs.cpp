@@ -49,9 +49,102 @@ const ir::AsyncCopy *Checker::groupCopyOf(unsigned Index) const {
   if (Items[Index].Call)
     return nullptr;
   for (const ir::AsyncCopy &C : Asyncs)
-    if (C.Item == Items[Index].A.Item && C.How == ir::AsyncCompletion::Group)
+    if (C.Item == Items[Index].A.Item &&
+        (C.How == ir::AsyncCompletion::Group ||
+         C.How == ir::AsyncCompletion::WorkGroup))
       return &C;
   return nullptr;
+}
+
+//===-- OpenCL C's work-group copies and their events ---------------------===//
+
+ExprId Checker::copyEvent(const ir::AsyncCopy &C) {
+  if (CopyEvents.empty()) {
+    // In body order: a copy given the event 0 makes a new one (its
+    // result); one given another copy's event joins it.
+    for (const ir::AsyncCopy &D : Asyncs) {
+      if (D.How != ir::AsyncCompletion::WorkGroup)
+        continue;
+      std::optional<ir::WorkGroupCopyCall> Call =
+          ir::workGroupCopyCall(ir::calleeOf(F.inst(D.Item)));
+      ExprId Given = TV.callArgument(D.Item, Call->EventArg);
+      ExprId Ev = NoExpr;
+      if (std::optional<int64_t> K =
+              Given == NoExpr ? std::nullopt : Pool.asConst(Given);
+          K && *K == 0)
+        Ev = TV.callResult(D.Item);
+      else
+        for (const auto &[Item, Other] : CopyEvents)
+          if (Other != NoExpr && Other == Given)
+            Ev = Given;
+      CopyEvents[D.Item] = Ev;
+    }
+  }
+  auto It = CopyEvents.find(C.Item);
+  return It == CopyEvents.end() ? NoExpr : It->second;
+}
+
+std::optional<std::vector<ExprId>> Checker::waitedEvents(unsigned W) {
+  ExprId N = TV.callArgument(W, 0), List = TV.callArgument(W, 1);
+  std::optional<int64_t> Count = N == NoExpr ? std::nullopt : Pool.asConst(N);
+  if (!Count || *Count < 0 || *Count > 64 || List == NoExpr)
+    return std::nullopt;
+  ir::AffineForm L = Pool.affine(List);
+  std::vector<ExprId> Out;
+  for (int64_t J = 0; J < *Count; ++J) {
+    // The store that writes the slot list[J] last before the wait: it
+    // comes before the wait on every path, and each other store of the
+    // slot comes before it (and not again) or cannot reach the wait. A
+    // store that may write the slot at another offset, or an address that
+    // is not the list's plus a constant, leaves it unknown.
+    std::vector<unsigned> Stores;
+    for (unsigned S : F.instructions()) {
+      const ptx::Instruction &I = F.inst(S);
+      if (I.Op != ptx::Opcode::St || (I.ASpace != AddrSpace::Local &&
+                                      I.ASpace != AddrSpace::Generic))
+        continue;
+      ir::AffineForm A = Pool.affine(TV.operand(S, 0));
+      if (A.Terms != L.Terms)
+        return std::nullopt;
+      int64_t D = A.Const - L.Const - 8 * J;
+      unsigned Bytes = ir::accessBytes(I);
+      if (D == 0 && Bytes == 8 && !I.G)
+        Stores.push_back(S);
+      else if (D < 8 && D + int64_t(Bytes) > 0)
+        return std::nullopt;
+    }
+    unsigned Last = NoNode;
+    for (unsigned S : Stores)
+      if (F.dominates(S, W) && (Last == NoNode || F.dominates(Last, S)))
+        Last = S;
+    if (Last == NoNode)
+      return std::nullopt;
+    for (unsigned S : Stores)
+      if (S != Last && !(F.dominates(S, Last) && !reaches(Last, S)) &&
+          reaches(S, W))
+        return std::nullopt;
+    Out.push_back(TV.operand(Last, 1));
+  }
+  return Out;
+}
+
+std::optional<bool> Checker::waitCompletes(const ir::AsyncCopy &C,
+                                           unsigned W) {
+  ExprId Ev = copyEvent(C);
+  std::optional<std::vector<ExprId>> Named = waitedEvents(W);
+  if (Ev != NoExpr && Named &&
+      std::find(Named->begin(), Named->end(), Ev) != Named->end())
+    return true;
+  if (Ev == NoExpr || !Named)
+    return std::nullopt;
+  return false;
+}
+
+bool Checker::eventsKnown(const ir::AsyncCopy &C) {
+  for (unsigned W : C.Waits)
+    if (!waitCompletes(C, W))
+      return false;
+  return true;
 }
 
 namespace {
@@ -108,11 +201,8 @@ void walkFrom(const ir::FunctionIR &F, unsigned Start, State S0,
 
 } // namespace
 
-const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
-                                                   ir::PairScope Scope) {
-  auto &BI = CopyIntervals[{C.Item, Scope}];
-  if (BI)
-    return *BI;
+std::set<std::pair<unsigned, bool>>
+Checker::inFlightBarriers(const ir::AsyncCopy &C) {
   // Barriers by (item, assumed): an assumed one goes before its item.
   auto BarrierAt = [&](unsigned Item, bool Assumed) {
     for (const ir::Barrier &B : Bars)
@@ -120,16 +210,18 @@ const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
         return &B;
     return static_cast<const ir::Barrier *>(nullptr);
   };
+  bool WorkGroup = C.How == ir::AsyncCompletion::WorkGroup;
   // The barriers some path from the issue reaches before a completing wait.
   std::set<std::pair<unsigned, bool>> Drop;
   walkFrom(F, C.Item, 0u, [&](unsigned Item, unsigned Commits) -> std::optional<unsigned> {
     if (const ir::Barrier *B = BarrierAt(Item, true)) {
-      if (B->Kind == ir::BarrierKind::CopyWait)
+      if (B->Kind == ir::BarrierKind::CopyWait && !WorkGroup)
         return std::nullopt;
       Drop.insert({Item, true});
     }
     const ptx::Instruction &I = F.inst(Item);
-    if (completesGroup(I, Commits))
+    if (WorkGroup ? waitCompletes(C, Item) == std::optional<bool>(true)
+                  : completesGroup(I, Commits))
       return std::nullopt;
     if (BarrierAt(Item, false))
       Drop.insert({Item, false});
@@ -137,6 +229,23 @@ const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
                ? std::min(Commits + 1, MaxCommits)
                : Commits;
   });
+  return Drop;
+}
+
+const ir::BarrierIntervals &
+Checker::copyIntervals(const std::vector<const ir::AsyncCopy *> &Cs,
+                       ir::PairScope Scope) {
+  std::vector<unsigned> Key;
+  for (const ir::AsyncCopy *C : Cs)
+    Key.push_back(C->Item);
+  auto &BI = CopyIntervals[{Key, Scope}];
+  if (BI)
+    return *BI;
+  std::set<std::pair<unsigned, bool>> Drop;
+  for (const ir::AsyncCopy *C : Cs) {
+    std::set<std::pair<unsigned, bool>> One = inFlightBarriers(*C);
+    Drop.insert(One.begin(), One.end());
+  }
   std::vector<ir::Barrier> With;
   for (const ir::Barrier &B : Bars)
     if (!Drop.count({B.Item, B.Assumed}))
@@ -145,28 +254,66 @@ const ir::BarrierIntervals &Checker::copyIntervals(const ir::AsyncCopy &C,
   return *BI;
 }
 
-Checker::Outcome Checker::groupPairQuery(const ir::AsyncCopy &C, unsigned I,
-                                         unsigned J, Relation Rel, bool AnyWarp,
-                                         bool WithAddress) {
+Checker::Outcome
+Checker::groupPairQuery(const std::vector<const ir::AsyncCopy *> &Cs,
+                        unsigned I, unsigned J, Relation Rel, bool AnyWarp,
+                        bool WithAddress) {
   ir::PairScope Scope = AnyWarp || Rel == Relation::SameBlock
                             ? ir::PairScope::CTA
                         : Rel == Relation::SameWarp ? ir::PairScope::Warp
                                                     : ir::PairScope::Grid;
-  IntervalsOverride = &copyIntervals(C, Scope);
+  IntervalsOverride = &copyIntervals(Cs, Scope);
   Outcome Oc = query(I, J, Rel, AnyWarp, WithAddress);
   IntervalsOverride = nullptr;
   return Oc;
 }
 
+Checker::Outcome Checker::workGroupPairQuery(const ir::AsyncCopy *CI,
+                                             const ir::AsyncCopy *CJ,
+                                             unsigned I, unsigned J,
+                                             Relation Rel, bool AnyWarp,
+                                             bool WithAddress) {
+  std::vector<const ir::AsyncCopy *> Cs;
+  for (const ir::AsyncCopy *C : {CI, CJ})
+    if (C && std::find(Cs.begin(), Cs.end(), C) == Cs.end())
+      Cs.push_back(C);
+  // Each copy in flight from its issue to the wait that names its event:
+  // the barriers on the way do not order it.
+  Outcome Oc = groupPairQuery(Cs, I, J, Rel, AnyWarp, WithAddress);
+  if (Oc.V != Verdict::Race)
+    return Oc;
+  for (const ir::AsyncCopy *C : Cs)
+    if (!eventsKnown(*C)) {
+      Oc.V = Verdict::Unknown;
+      Oc.W.reset();
+      Oc.Reason = fmt::format(
+          "the work-group copy at {} completes on {}, and which events "
+          "that wait names is not known",
+          whereText(C->Item), ir::asyncCompletionText(F, *C));
+      break;
+    }
+  return Oc;
+}
+
 Checker::Outcome Checker::pairQuery(unsigned I, unsigned J, Relation Rel,
                                     bool AnyWarp, bool WithAddress) {
+  // OpenCL C's work-group copies: in flight until a wait names them.
+  const ir::AsyncCopy *WI = groupCopyOf(I), *WJ = groupCopyOf(J);
+  auto WorkGroup = [](const ir::AsyncCopy *C) {
+    return C && C->How == ir::AsyncCompletion::WorkGroup;
+  };
+  if ((WorkGroup(WI) || WorkGroup(WJ)) && (!asyncOf(I) || WorkGroup(WI)) &&
+      (!asyncOf(J) || WorkGroup(WJ)))
+    return workGroupPairQuery(WorkGroup(WI) ? WI : nullptr,
+                              WorkGroup(WJ) ? WJ : nullptr, I, J, Rel,
+                              AnyWarp, WithAddress);
   // One access a cp.async copy that its group completes (two copies: as
   // below): safe where the completing barriers order the pair.
   const ir::AsyncCopy *G = asyncOf(J) ? nullptr : groupCopyOf(I);
   if (!G && !asyncOf(I))
     G = groupCopyOf(J);
   if (G)
-    if (Outcome Done = groupPairQuery(*G, I, J, Rel, AnyWarp, WithAddress);
+    if (Outcome Done = groupPairQuery({G}, I, J, Rel, AnyWarp, WithAddress);
         Done.V == Verdict::Safe)
       return Done;
   Outcome Oc = query(I, J, Rel, AnyWarp, WithAddress);

@@ -228,6 +228,12 @@ void Checker::collectAccesses() {
         }
     } else if (Fn && !Fn->HasBody && Callee.rfind("vprintf", 0) == 0) {
       Touches = false; // printf's buffer is not the program's memory
+    } else if (Fn && !Fn->HasBody &&
+               (ir::workGroupCopyCall(Callee) || ir::isWaitGroupEvents(Callee) ||
+                ir::isOpenCLPrefetch(Callee))) {
+      // OpenCL C's work-group copies are accesses of their own
+      // (memoryAccesses); the wait and the prefetch touch no memory.
+      Touches = false;
     } else if (Fn && !Fn->HasBody && O.OpenCLBuiltins &&
                pureOpenCLBuiltin(Callee)) {
       Touches = false;

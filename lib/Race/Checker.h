@@ -153,17 +153,46 @@ private:
   /// Items[Index] as a cp.async copy that a cp.async group completes, if
   /// it is one (it may also complete on an mbarrier).
   const ir::AsyncCopy *groupCopyOf(unsigned Index) const;
-  /// For a copy a cp.async group completes, by scope: the intervals of
-  /// the barriers that every path from the issue reaches only after a
-  /// wait completing the copy (cp.async.wait_all, or cp.async.wait_group
-  /// N with N groups committed after the copy's; an assumed CopyWait
-  /// barrier) or that no path from the issue reaches.
-  const ir::BarrierIntervals &copyIntervals(const ir::AsyncCopy &C,
-                                            ir::PairScope Scope);
-  /// Group-completed copy \p C (groupCopyOf(I) or (J)): the pair asked
-  /// with copyIntervals(): safe is safe.
-  Outcome groupPairQuery(const ir::AsyncCopy &C, unsigned I, unsigned J,
-                         Relation Rel, bool AnyWarp, bool WithAddress);
+  /// For a copy a cp.async group completes, the barriers that some path
+  /// from the issue reaches before a wait completing the copy
+  /// (cp.async.wait_all, or cp.async.wait_group N with N groups committed
+  /// after the copy's; an assumed CopyWait barrier; for an OpenCL C
+  /// work-group copy, a wait_group_events naming its event), by (item,
+  /// assumed).
+  std::set<std::pair<unsigned, bool>> inFlightBarriers(const ir::AsyncCopy &C);
+  /// The intervals of the barriers none of \p Cs is in flight across.
+  const ir::BarrierIntervals &
+  copyIntervals(const std::vector<const ir::AsyncCopy *> &Cs,
+                ir::PairScope Scope);
+  /// The pair asked with copyIntervals(Cs): safe is safe.
+  Outcome groupPairQuery(const std::vector<const ir::AsyncCopy *> &Cs,
+                         unsigned I, unsigned J, Relation Rel, bool AnyWarp,
+                         bool WithAddress);
+  /// A pair with one or two OpenCL C work-group copies (\p CI for I, \p CJ
+  /// for J, null for another access): groupPairQuery(); a race only where
+  /// the waits' events are known (eventsKnown), else unknown.
+  Outcome workGroupPairQuery(const ir::AsyncCopy *CI, const ir::AsyncCopy *CJ,
+                             unsigned I, unsigned J, Relation Rel,
+                             bool AnyWarp, bool WithAddress);
+  /// The event a work-group copy's wait must name (its result, or the
+  /// earlier copy's event it joined), or NoExpr when that is not known.
+  ExprId copyEvent(const ir::AsyncCopy &C);
+  /// The events wait_group_events at \p W names, from the stores into its
+  /// list; none when they are not known.
+  std::optional<std::vector<ExprId>> waitedEvents(unsigned W);
+  /// Whether wait_group_events at \p W completes \p C (none: not known).
+  std::optional<bool> waitCompletes(const ir::AsyncCopy &C, unsigned W);
+  /// Whether every wait of \p C is known to complete it or not.
+  bool eventsKnown(const ir::AsyncCopy &C);
+  /// The work-items of one work-group against each other at one OpenCL C
+  /// work-group copy (call \p Item): safe when they all reach it with the
+  /// same arguments, else unknown with the reason.
+  Outcome groupCopyAgrees(unsigned Item);
+  /// How far the value call \p Item passes as argument \p K varies.
+  ir::Variance callArgumentVariance(unsigned Item, unsigned K);
+  /// Whether every thread of a CTA that reaches the kernel reaches \p
+  /// Item alike (its divergence check, as for a barrier).
+  bool reachedByAll(unsigned Item);
   /// Whether the kernel runs in clusters (sets ClusterKernel, ClusterBI).
   void findClusters();
   /// Whether an access may touch another CTA's shared memory.
@@ -617,10 +646,12 @@ private:
   std::map<std::pair<unsigned, ir::PairScope>,
            std::unique_ptr<ir::BarrierIntervals>>
       AsyncIntervals;
-  /// copyIntervals(), by copy item and scope.
-  std::map<std::pair<unsigned, ir::PairScope>,
+  /// copyIntervals(), by copy items and scope.
+  std::map<std::pair<std::vector<unsigned>, ir::PairScope>,
            std::unique_ptr<ir::BarrierIntervals>>
       CopyIntervals;
+  /// copyEvent(), by copy item.
+  std::map<unsigned, ExprId> CopyEvents;
 };
 
 } // namespace incant::race

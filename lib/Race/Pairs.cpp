@@ -1183,8 +1183,10 @@ void Checker::checkPair(unsigned I, unsigned J) {
     return;
   }
   // One instance of a warp-collective instruction (wmma, ldmatrix, ...)
-  // touches each byte once for the whole warp: its lanes do not race.
+  // touches each byte once for the whole warp: its lanes do not race; one
+  // work-group copy (OpenCL C) once for the whole work-group.
   bool OneCollective = I == J && X.Collective;
+  bool OneGroupCopy = I == J && X.WorkGroup;
 
   // A race decides the pair (the first one found is the one reported):
   // the relations after it are not asked, unless named barriers may still
@@ -1212,6 +1214,8 @@ void Checker::checkPair(unsigned I, unsigned J) {
       if (Remote && (SharedMem || X.Rank != NoExpr || Y.Rank != NoExpr)) {
         Outs.push_back(
             clusterQuery(I, J, Rel, Rel == Relation::SameBlock, Affine));
+      } else if (Rel == Relation::SameBlock && OneGroupCopy) {
+        Outs.push_back(groupCopyAgrees(X.Item));
       } else if (Rel == Relation::SameBlock && OneCollective) {
         Outs.push_back(query(I, J, Relation::SameBlock, false, Affine));
       } else if (Rel == Relation::SameBlock && HasWarpBarriers) {
@@ -1319,6 +1323,102 @@ void Checker::checkPair(unsigned I, unsigned J) {
       P.Reason += (P.Reason.empty() ? "" : "; ") + W;
   }
   R.Pairs.push_back(std::move(P));
+}
+
+//===-- OpenCL C's work-group copies --------------------------------------===//
+
+ir::Variance Checker::callArgumentVariance(unsigned Item, unsigned K) {
+  const ptx::Instruction &Call = F.inst(Item);
+  const ptx::Operand *Args = nullptr;
+  bool Callee = false;
+  for (const ptx::Operand &O : Call.Ops) {
+    if (O.K != ptx::Operand::List)
+      Callee = true;
+    else if (Callee && !Args)
+      Args = &O;
+  }
+  if (!Args || K >= Args->Elems.size())
+    return ir::Variance::Thread;
+  const ptx::Operand &A = Args->Elems[K];
+  if (A.K == ptx::Operand::Imm)
+    return ir::Variance::Grid;
+  if (A.K != ptx::Operand::Reg || A.Name.empty())
+    return ir::Variance::Thread;
+  if (A.Name[0] == '%') {
+    unsigned R = F.findRegister(A.Name);
+    return R == NoNode ? ir::Variance::Thread : U.at(R, Item);
+  }
+  // A parameter of the call sequence: what was stored into it.
+  unsigned St = F.paramStoreBefore(Item, A.Name, 0);
+  if (St == NoNode || F.inst(St).Ops.size() != 2)
+    return ir::Variance::Thread;
+  const ptx::Operand &V = F.inst(St).Ops[1];
+  if (V.K == ptx::Operand::Imm)
+    return ir::Variance::Grid;
+  unsigned R = V.K == ptx::Operand::Reg ? F.findRegister(V.Name) : NoNode;
+  return R == NoNode ? ir::Variance::Thread : U.at(R, St);
+}
+
+bool Checker::reachedByAll(unsigned Item) {
+  if (U.exec(Item) <= ir::Variance::Block)
+    return true;
+  BarrierResult B;
+  ir::Barrier Bar;
+  Bar.Item = Item;
+  checkBarrier(B, Bar);
+  return B.V == Verdict::Safe;
+}
+
+Checker::Outcome Checker::groupCopyAgrees(unsigned Item) {
+  // OpenCL C: every work-item of the work-group reaches the copy, and the
+  // waits that may complete it, with the same arguments; then its
+  // work-items move each element once.
+  Outcome Oc;
+  Oc.V = Verdict::Unknown;
+  std::optional<ir::WorkGroupCopyCall> Call =
+      ir::workGroupCopyCall(ir::calleeOf(F.inst(Item)));
+  std::string Name = Call->Strided ? "async_work_group_strided_copy"
+                                   : "async_work_group_copy";
+  const ir::AsyncCopy *Copy = nullptr;
+  for (const ir::AsyncCopy &C : Asyncs)
+    if (C.Item == Item)
+      Copy = &C;
+  if (!reachedByAll(Item)) {
+    Oc.Reason = fmt::format("the work-items of one work-group may disagree "
+                            "on reaching {} at {} (OpenCL C requires all of "
+                            "them or none)",
+                            Name, whereText(Item));
+    return Oc;
+  }
+  for (unsigned K = 0; K <= Call->EventArg; ++K) {
+    // An event another copy returned is the work-group's.
+    if (K == Call->EventArg && Copy && copyEvent(*Copy) != NoExpr)
+      continue;
+    if (callArgumentVariance(Item, K) > ir::Variance::Block) {
+      Oc.Reason = fmt::format("the arguments of {} at {} may differ between "
+                              "the work-items of one work-group (OpenCL C "
+                              "requires the same values)",
+                              Name, whereText(Item));
+      return Oc;
+    }
+  }
+  for (unsigned W : Copy ? Copy->Waits : std::vector<unsigned>()) {
+    if (waitCompletes(*Copy, W) == std::optional<bool>(false))
+      continue;
+    if (!reachedByAll(W) ||
+        callArgumentVariance(W, 0) > ir::Variance::Block ||
+        callArgumentVariance(W, 1) > ir::Variance::Block) {
+      Oc.Reason = fmt::format("the wait_group_events at {} that may complete "
+                              "{} at {} is not reached by every work-item of "
+                              "the work-group with the same arguments (OpenCL "
+                              "C requires it)",
+                              whereText(W), Name, whereText(Item));
+      return Oc;
+    }
+  }
+  Oc.V = Verdict::Safe;
+  Oc.Reason = "one work-group copy: its work-items move each element once";
+  return Oc;
 }
 
 } // namespace incant::race

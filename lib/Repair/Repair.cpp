@@ -621,6 +621,10 @@ KernelRepair Repairer::run() {
         Learned = true;
       }
       if (It->second.empty()) {
+        // An OpenCL C work-group copy that no wait completes before the
+        // other access: barriers cannot help.
+        bool WG = ir::workGroupCopyCall(ir::calleeOf(F.inst(A.Item))) ||
+                  ir::workGroupCopyCall(ir::calleeOf(F.inst(B.Item)));
         std::string Why =
             Cluster
                 ? "threads of two blocks of one cluster race: no position "
@@ -629,6 +633,10 @@ KernelRepair Repairer::run() {
             : Grid && !O.GridLevel
                 ? "threads of two blocks race: only a grid barrier orders "
                   "them (--grid-level)"
+            : WG && !Grid
+                ? "the work-group copy may still be in flight at the other "
+                  "access: a wait_group_events on its event (and a barrier "
+                  "after it) is needed before that access"
                 : "no barrier between the accesses orders them (a fence, an "
                   "atomic or a change to the code is needed)";
         std::string Line = pairText(R, P) + ": " + Why;

@@ -365,9 +365,22 @@ splittable(std::optional<source::Assignment> A,
     return S;
   };
   if (Squeeze(code(Lines[A->Line - 1])) != Squeeze(A->Lhs + A->Op + A->Rhs + ";") ||
-      A->Lhs.find_first_of("(=") != std::string::npos ||
+      A->Lhs.find('=') != std::string::npos ||
       A->Lhs.find("++") != std::string::npos || A->Lhs.find("--") != std::string::npos)
     return std::nullopt;
+  // Evaluated twice once split (`T v = rhs; barrier; lhs = v;` reads the
+  // target's index after the barrier): only calls of the work-item
+  // functions, whose values do not change, may appear in it.
+  static const std::set<std::string> Pure = {
+      "get_local_id",   "get_global_id",       "get_group_id",
+      "get_local_size", "get_global_size",     "get_num_groups",
+      "get_global_offset", "get_local_linear_id", "get_global_linear_id",
+      "get_enqueued_local_size"};
+  static const std::regex Call(R"(([A-Za-z_]\w*)\s*\()");
+  for (auto M = std::sregex_iterator(A->Lhs.begin(), A->Lhs.end(), Call);
+       M != std::sregex_iterator(); ++M)
+    if (!Pure.count((*M)[1].str()))
+      return std::nullopt;
   return A;
 }
 

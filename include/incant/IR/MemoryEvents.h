@@ -83,6 +83,11 @@ struct MemoryAccess {
   /// A warp-collective instruction (wmma, ldmatrix, stmatrix, ...): in one
   /// instance the lanes of a warp touch each byte once.
   bool Collective = false;
+  /// OpenCL C's async_work_group_copy: one copy by the whole work-group,
+  /// each element moved by whichever work-item (the element is the
+  /// thread's choice); in one instance the work-items touch each element
+  /// once.
+  bool WorkGroup = false;
   /// Tensor memory (tcgen05), which only tcgen05 instructions touch.
   bool TensorMemory = false;
   /// An instruction the analysis does not know (or a form of one it does

@@ -77,6 +77,12 @@ public:
   ExprId choice(unsigned Item, unsigned Part, const std::string &What) {
     return opaque(Item, Part, What);
   }
+  /// The value call instruction \p Item passes as its argument \p K
+  /// (what its call sequence stored into that parameter), or NoExpr.
+  ExprId callArgument(unsigned Item, unsigned K);
+  /// The value call instruction \p Item returns, as the ld.param after it
+  /// reads it, or NoExpr when nothing reads it.
+  ExprId callResult(unsigned Item);
   /// The value register \p Reg holds just before body item \p Item.
   ExprId regBefore(unsigned Reg, unsigned Item);
   /// The value of \p Reg on entry to / at the end of block \p Block.
