@@ -174,7 +174,8 @@ std::optional<std::string> openclBuiltin(const std::string &Name) {
   char Ty = Args[T];
   const char *S = Space == '1' ? ".global" : Space == '3' ? ".shared" : "";
   bool Signed = Ty == 'i';
-  if (Ty != 'i' && Ty != 'j')
+  // atomic_xchg also takes a float: the exchange moves its bits.
+  if (Ty != 'i' && Ty != 'j' && !(Ty == 'f' && (Op == "xchg")))
     return std::nullopt;
   std::string Atom, Extra;
   unsigned NArgs = 1;

@@ -59,29 +59,56 @@ const ir::AsyncCopy *Checker::groupCopyOf(unsigned Index) const {
 //===-- OpenCL C's work-group copies and their events ---------------------===//
 
 ExprId Checker::copyEvent(const ir::AsyncCopy &C) {
-  if (CopyEvents.empty()) {
+  if (!EventsRead) {
+    EventsRead = true;
     // In body order: a copy given the event 0 makes a new one (its
-    // result); one given another copy's event joins it.
+    // result); one given another copy's event joins it and returns it.
     for (const ir::AsyncCopy &D : Asyncs) {
       if (D.How != ir::AsyncCompletion::WorkGroup)
         continue;
       std::optional<ir::WorkGroupCopyCall> Call =
           ir::workGroupCopyCall(ir::calleeOf(F.inst(D.Item)));
       ExprId Given = TV.callArgument(D.Item, Call->EventArg);
+      ExprId Result = TV.callResult(D.Item);
       ExprId Ev = NoExpr;
       if (std::optional<int64_t> K =
               Given == NoExpr ? std::nullopt : Pool.asConst(Given);
           K && *K == 0)
-        Ev = TV.callResult(D.Item);
-      else
-        for (const auto &[Item, Other] : CopyEvents)
-          if (Other != NoExpr && Other == Given)
-            Ev = Given;
+        Ev = Result;
+      else if (auto It = EventOf.find(Given); It != EventOf.end())
+        Ev = It->second;
       CopyEvents[D.Item] = Ev;
+      if (Ev != NoExpr && Result != NoExpr)
+        EventOf[Result] = Ev;
     }
   }
   auto It = CopyEvents.find(C.Item);
   return It == CopyEvents.end() ? NoExpr : It->second;
+}
+
+namespace {
+
+/// The one variable or parameter an affine address is based on (a term
+/// of coefficient 1 that is the symbol alone), or none.
+std::optional<ir::ExprId> baseOf(const ir::ExprPool &P, const ir::AffineForm &A) {
+  std::optional<ir::ExprId> Base;
+  for (const auto &[Prod, Coeff] : A.Terms) {
+    const ir::Symbol *S = Prod.size() == 1 ? P.asSymbol(Prod[0]) : nullptr;
+    if (S && Coeff == 1 &&
+        (S->K == ir::SymKind::VarAddr || S->K == ir::SymKind::Param)) {
+      if (Base)
+        return std::nullopt;
+      Base = Prod[0];
+    }
+  }
+  return Base;
+}
+
+} // namespace
+
+bool Checker::elsewhere(const ir::AffineForm &A, const ir::AffineForm &L) const {
+  std::optional<ir::ExprId> BA = baseOf(Pool, A), BL = baseOf(Pool, L);
+  return BA && BL && *BA != *BL;
 }
 
 std::optional<std::vector<ExprId>> Checker::waitedEvents(unsigned W) {
@@ -104,8 +131,11 @@ std::optional<std::vector<ExprId>> Checker::waitedEvents(unsigned W) {
                                       I.ASpace != AddrSpace::Generic))
         continue;
       ir::AffineForm A = Pool.affine(TV.operand(S, 0));
-      if (A.Terms != L.Terms)
+      if (A.Terms != L.Terms) {
+        if (elsewhere(A, L))
+          continue; // another variable or a pointer parameter
         return std::nullopt;
+      }
       int64_t D = A.Const - L.Const - 8 * J;
       unsigned Bytes = ir::accessBytes(I);
       if (D == 0 && Bytes == 8 && !I.G)
@@ -133,7 +163,10 @@ std::optional<bool> Checker::waitCompletes(const ir::AsyncCopy &C,
   ExprId Ev = copyEvent(C);
   std::optional<std::vector<ExprId>> Named = waitedEvents(W);
   if (Ev != NoExpr && Named &&
-      std::find(Named->begin(), Named->end(), Ev) != Named->end())
+      std::any_of(Named->begin(), Named->end(), [&](ExprId N) {
+        auto It = EventOf.find(N);
+        return It != EventOf.end() && It->second == Ev;
+      }))
     return true;
   if (Ev == NoExpr || !Named)
     return std::nullopt;

@@ -70,8 +70,9 @@ std::string Checker::whereText(unsigned Item) const {
 //===-- Collecting --------------------------------------------------------===//
 
 void Checker::launchBounds() {
-  // .reqntid fixes the block (CUDA refuses any other launch); .maxntid
-  // (__launch_bounds__) bounds its size.
+  // .reqntid fixes the block (CUDA refuses any other launch; OpenCL C's
+  // reqd_work_group_size, which the compilation carries into .reqntid);
+  // .maxntid (__launch_bounds__) bounds its size.
   for (const ptx::PerfDirective &D : F.function().Perf) {
     if (D.Values.empty() || D.Values.size() > 3)
       continue;
@@ -95,15 +96,16 @@ void Checker::launchBounds() {
       }
       if (!Same) {
         R.Notes.push_back(fmt::format(
-            "the block given differs from the kernel's .reqntid {},{},{}: "
-            "CUDA refuses such a launch",
-            Dims[0], Dims[1], Dims[2]));
+            "the block given differs from the kernel's .reqntid {},{},{}{}: "
+            "such a launch is refused",
+            Dims[0], Dims[1], Dims[2],
+            O.OpenCLBuiltins ? " (reqd_work_group_size)" : ""));
         continue;
       }
       if (!Given)
         R.Assumptions.push_back(fmt::format(
-            "blockDim = ({},{},{}): the kernel's .reqntid", Dims[0], Dims[1],
-            Dims[2]));
+            "blockDim = ({},{},{}): the kernel's {}", Dims[0], Dims[1],
+            Dims[2], O.OpenCLBuiltins ? "reqd_work_group_size" : ".reqntid"));
       O.Launch.setBlock(Dims);
       O.Launch.MaxThreads = std::min(O.Launch.MaxThreads, Total);
     }
@@ -349,7 +351,9 @@ bool pureOpenCLBuiltin(const std::string &Mangled) {
       "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless",
       "islessequal", "islessgreater", "isfinite", "isinf", "isnan",
       "isnormal", "isordered", "isunordered", "signbit", "any", "all",
-      "bitselect", "select"};
+      "bitselect", "select",
+      // vector
+      "shuffle", "shuffle2"};
   if (Mangled.rfind("_Z", 0) != 0)
     return false;
   size_t At = 2, Len = 0;
@@ -357,7 +361,9 @@ bool pureOpenCLBuiltin(const std::string &Mangled) {
     Len = Len * 10 + (Mangled[At++] - '0');
   if (Len == 0 || At + Len > Mangled.size())
     return false;
-  return Names.count(Mangled.substr(At, Len)) &&
+  std::string Name = Mangled.substr(At, Len);
+  // convert_<type>[_sat][_<rounding>] converts a value.
+  return (Names.count(Name) || Name.rfind("convert_", 0) == 0) &&
          Mangled.find('P', At + Len) == std::string::npos;
 }
 

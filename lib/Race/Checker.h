@@ -180,6 +180,9 @@ private:
   /// The events wait_group_events at \p W names, from the stores into its
   /// list; none when they are not known.
   std::optional<std::vector<ExprId>> waitedEvents(unsigned W);
+  /// Whether addresses \p A and \p L are based on different variables or
+  /// pointer parameters (so never meet: distinct objects).
+  bool elsewhere(const ir::AffineForm &A, const ir::AffineForm &L) const;
   /// Whether wait_group_events at \p W completes \p C (none: not known).
   std::optional<bool> waitCompletes(const ir::AsyncCopy &C, unsigned W);
   /// Whether every wait of \p C is known to complete it or not.
@@ -650,8 +653,10 @@ private:
   std::map<std::pair<std::vector<unsigned>, ir::PairScope>,
            std::unique_ptr<ir::BarrierIntervals>>
       CopyIntervals;
-  /// copyEvent(), by copy item.
+  /// copyEvent(), by copy item; the event each copy's result denotes.
   std::map<unsigned, ExprId> CopyEvents;
+  std::map<ExprId, ExprId> EventOf;
+  bool EventsRead = false;
 };
 
 } // namespace incant::race

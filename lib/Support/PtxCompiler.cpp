@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
 #include <system_error>
 
@@ -15,6 +17,14 @@ namespace fs = std::filesystem;
 namespace incant {
 
 namespace {
+
+/// Whether the text of file \p Path contains \p Word.
+bool sourceMentions(const std::string &Path, const std::string &Word) {
+  std::ifstream In(Path, std::ios::binary);
+  std::ostringstream SS;
+  SS << In.rdbuf();
+  return SS.str().find(Word) != std::string::npos;
+}
 
 bool endsWith(const std::string &S, std::string_view Suffix) {
   return S.size() >= Suffix.size() &&
@@ -27,6 +37,44 @@ std::string programFromEnv(const char *Var) {
   if (!Env)
     return {};
   return isExecutableFile(Env) ? std::string(Env) : std::string();
+}
+
+/// OpenCL C's reqd_work_group_size(X, Y, Z) from clang's LLVM IR (clang
+/// does not carry it into PTX): kernel name -> "X, Y, Z".
+std::map<std::string, std::string> requiredSizes(const std::string &Ir) {
+  static const std::regex Define(
+      R"(define [^@\n]*@([A-Za-z_$.][\w$.]*)\([^\n]*!reqd_work_group_size !(\d+))");
+  static const std::regex Node(R"(^!(\d+) = !\{i32 (\d+), i32 (\d+), i32 (\d+)\}$)");
+  std::map<std::string, std::string> Nodes, Out;
+  std::istringstream In(Ir);
+  std::vector<std::pair<std::string, std::string>> Kernels;
+  for (std::string Line; std::getline(In, Line);) {
+    std::smatch M;
+    if (std::regex_search(Line, M, Define))
+      Kernels.emplace_back(M[1].str(), M[2].str());
+    else if (std::regex_match(Line, M, Node))
+      Nodes[M[1].str()] = M[2].str() + ", " + M[3].str() + ", " + M[4].str();
+  }
+  for (const auto &[Name, Id] : Kernels)
+    if (auto It = Nodes.find(Id); It != Nodes.end())
+      Out[Name] = It->second;
+  return Out;
+}
+
+/// \p Ptx with `.reqntid X, Y, Z` after the parameters of each kernel of
+/// \p Sizes.
+std::string withRequiredSizes(std::string Ptx,
+                              const std::map<std::string, std::string> &Sizes) {
+  for (const auto &[Name, Dims] : Sizes) {
+    size_t At = Ptx.find(".entry " + Name + "(");
+    if (At == std::string::npos)
+      continue;
+    size_t Close = Ptx.find(')', At);
+    if (Close == std::string::npos)
+      continue;
+    Ptx.insert(Close + 1, "\n.reqntid " + Dims);
+  }
+  return Ptx;
 }
 
 } // namespace
@@ -136,6 +184,25 @@ PtxCompileResult compileToPtx(const std::string &Source,
   std::ostringstream SS;
   SS << In.rdbuf();
   R.Ptx = SS.str();
+  if (!Cuda && sourceMentions(Source, "reqd_work_group_size")) {
+    // The sizes the kernels require, which CUDA's .reqntid says in PTX:
+    // the same compilation to LLVM IR, where clang keeps them.
+    ProcessOptions Ir = Run;
+    Ir.Argv = R.Argv;
+    Ir.Argv.insert(Ir.Argv.end() - 3, "-emit-llvm");
+    Ir.Argv.back() = Out + ".ll";
+    ProcessResult PI = runProcess(Ir);
+    std::ifstream Ll(Out + ".ll", std::ios::binary);
+    if (!PI.succeeded() || !Ll) {
+      R.Message = Source + ": " + R.Compiler +
+                  " failed to write LLVM IR for reqd_work_group_size (" +
+                  PI.describe() + ")";
+      return R;
+    }
+    std::ostringstream L;
+    L << Ll.rdbuf();
+    R.Ptx = withRequiredSizes(std::move(R.Ptx), requiredSizes(L.str()));
+  }
   R.K = PtxCompileResult::Ok;
   return R;
 }

@@ -68,16 +68,18 @@ kernel void one_of_two(global float *in, global float *out) {
   out[get_global_id(0)] = a[get_local_id(0)] + b[get_local_id(0)];
 }
 
-// A copy given an event joins it: waiting for that event completes both.
+// A copy given an event joins it and returns it: waiting for that event
+// completes all three.
 // CHECK-LABEL: kernel joined
 // CHECK:       summary: 0 races, 0 divergent barriers; pairs: 0 race, {{[1-9][0-9]*}} safe, 0 unknown
 kernel void joined(global float *in, global float *out) {
-  local float a[N], b[N];
+  local float a[N], b[N], c[N];
   event_t e = async_work_group_copy(a, in + N * get_group_id(0), N, 0);
-  async_work_group_copy(b, in + N * (get_group_id(0) + 4), N, e);
+  event_t f = async_work_group_copy(b, in + N * (get_group_id(0) + 4), N, e);
+  async_work_group_copy(c, in + N * (get_group_id(0) + 8), N, f);
   wait_group_events(1, &e);
   barrier(CLK_LOCAL_MEM_FENCE);
-  out[get_global_id(0)] = a[get_local_id(0)] + b[get_local_id(0)];
+  out[get_global_id(0)] = a[get_local_id(0)] + b[get_local_id(0)] + c[get_local_id(0)];
 }
 
 // Every work-group copies into the same global range.

@@ -3,6 +3,7 @@
 // On nvcc 13's PTX of Inputs/analyses.cu (checked in beside it).
 //
 //===----------------------------------------------------------------------===//
+#include "incant/IR/AsyncCopies.h"
 #include "incant/IR/Barriers.h"
 #include "incant/IR/FunctionIR.h"
 #include "incant/IR/Inliner.h"
@@ -438,3 +439,85 @@ TEST(IRMemoryEvents, MappedAddressOfAnotherRank) {
 }
 
 } // namespace
+
+TEST(IRAsyncCopies, OpenCLWorkGroupCopyNames) {
+  auto C = workGroupCopyCall("_Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->ElemBytes, 4u);
+  EXPECT_EQ(C->Dst, ptx::AddrSpace::Shared);
+  EXPECT_EQ(C->Src, ptx::AddrSpace::Global);
+  EXPECT_FALSE(C->Strided);
+  EXPECT_EQ(C->EventArg, 3u);
+  // float3 is stored as float4; the second pointer names the first's type.
+  C = workGroupCopyCall(
+      "_Z29async_work_group_strided_copyPU3AS1Dv3_fPU3AS3KS_mm9ocl_event");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->ElemBytes, 16u);
+  EXPECT_EQ(C->Dst, ptx::AddrSpace::Global);
+  EXPECT_EQ(C->Src, ptx::AddrSpace::Shared);
+  EXPECT_TRUE(C->Strided);
+  EXPECT_EQ(C->EventArg, 4u);
+  C = workGroupCopyCall("_Z21async_work_group_copyPU3AS3cPU3AS1Kcm9ocl_event");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->ElemBytes, 1u);
+  EXPECT_FALSE(workGroupCopyCall("_Z17wait_group_eventsiP9ocl_event"));
+  EXPECT_TRUE(isWaitGroupEvents("_Z17wait_group_eventsiP9ocl_event"));
+  EXPECT_TRUE(isOpenCLPrefetch("_Z8prefetchPU3AS1Kfm"));
+  EXPECT_FALSE(workGroupCopyCall("async_work_group_copy"));
+}
+
+TEST(IRMemoryEvents, OpenCLWorkGroupCopyIsAnElementOfTheThreadsChoice) {
+  // async_work_group_copy(tile, p + 256 * group, 64, 0) as clang calls it.
+  Kernel K = kernelOf(R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func  (.param .b64 func_retval0) _Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event
+(
+	.param .b64 a, .param .b64 b, .param .b64 c, .param .b64 d
+)
+;
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<8>;
+	.shared .align 4 .b8 tile[256];
+	ld.param.u64 %rd1, [k_param_0];
+	mov.u32 %r1, %ctaid.x;
+	mul.wide.u32 %rd2, %r1, 256;
+	add.s64 %rd3, %rd1, %rd2;
+	mov.u64 %rd4, tile;
+	mov.u64 %rd5, 64;
+	mov.u64 %rd6, 0;
+	{
+	.param .b64 param0;
+	st.param.b64 [param0+0], %rd4;
+	.param .b64 param1;
+	st.param.b64 [param1+0], %rd3;
+	.param .b64 param2;
+	st.param.b64 [param2+0], %rd5;
+	.param .b64 param3;
+	st.param.b64 [param3+0], %rd6;
+	.param .b64 retval0;
+	call.uni (retval0), _Z21async_work_group_copyPU3AS3fPU3AS1Kfm9ocl_event, (param0, param1, param2, param3);
+	ld.param.b64 %rd7, [retval0+0];
+	}
+	ret;
+}
+)",
+                      "k");
+  ASSERT_EQ(K.Accesses.size(), 2u);
+  const MemoryAccess &Dst = K.Accesses[0], &Src = K.Accesses[1];
+  EXPECT_TRUE(Dst.Writes && !Dst.Reads && Dst.WorkGroup && Dst.Async);
+  EXPECT_TRUE(Src.Reads && !Src.Writes && Src.WorkGroup);
+  EXPECT_EQ(Dst.Object.Name, "tile");
+  EXPECT_EQ(Src.Object.K, ObjectKind::Param);
+  EXPECT_EQ(Dst.Bytes, 4u);
+  EXPECT_TRUE(Dst.Affine && Src.Affine);
+  EXPECT_NE(Dst.Cond, NoExpr); // the element is below n
+  EXPECT_NE(K.str(Dst.Offset).find("element of the work-group copy"),
+            std::string::npos)
+      << K.str(Dst.Offset);
+  EXPECT_EQ(Dst.Event.Text, "async_work_group_copy (destination)");
+  EXPECT_EQ(K.TV->callArgument(K.Accesses[0].Item, 2), K.Pool.constant(64));
+  EXPECT_NE(K.TV->callResult(K.Accesses[0].Item), NoExpr);
+}
