@@ -478,6 +478,97 @@ void workGroupCopyAccesses(ThreadValues &TV, const std::set<std::string> &Ptrs,
   }
 }
 
+} // namespace
+
+std::optional<ImageCall> imageCall(const std::string &Callee) {
+  // _Z<len>{read,write}_image{f,i,ui,h}<len>ocl_image<kind>_<ro|wo|rw>...
+  if (Callee.rfind("_Z", 0) != 0)
+    return std::nullopt;
+  size_t At = 2, Len = 0;
+  while (At < Callee.size() && std::isdigit(static_cast<unsigned char>(Callee[At])))
+    Len = Len * 10 + static_cast<size_t>(Callee[At++] - '0');
+  std::string Name = Callee.substr(At, Len), Rest = Callee.substr(At + Len);
+  ImageCall C;
+  if (Name.rfind("write_image", 0) == 0)
+    C.Write = true;
+  else if (Name.rfind("read_image", 0) != 0)
+    return std::nullopt;
+  size_t K = 0, TLen = 0;
+  while (K < Rest.size() && std::isdigit(static_cast<unsigned char>(Rest[K])))
+    TLen = TLen * 10 + static_cast<size_t>(Rest[K++] - '0');
+  std::string Type = Rest.substr(K, TLen);
+  if (Type.rfind("ocl_image", 0) != 0 || Type.size() < 12)
+    return std::nullopt;
+  std::string Q = Type.substr(Type.size() - 3);
+  C.Image = Q == "_wo"   ? ImageCall::WriteOnly
+            : Q == "_rw" ? ImageCall::ReadWrite
+                         : ImageCall::ReadOnly;
+  std::string Kind = Type.substr(9, Type.size() - 12);
+  C.Lanes = Kind.rfind("1d_array", 0) == 0 || Kind.rfind("2d", 0) == 0 ? 2 : 1;
+  if (Kind.rfind("2d_array", 0) == 0 || Kind.rfind("3d", 0) == 0)
+    C.Lanes = 3;
+  std::string Args = Rest.substr(K + TLen);
+  if (Args.rfind("11ocl_sampler", 0) == 0) {
+    C.CoordArg = 2;
+    Args = Args.substr(13);
+  }
+  // The coordinates: int, or Dv<N>_i; float ones (Dv<N>_f, f) go through
+  // a sampler's filtering.
+  C.IntCoords = Args.rfind("i", 0) == 0 ||
+                (Args.rfind("Dv", 0) == 0 &&
+                 Args.find("_i") == Args.find_first_not_of("0123456789", 2));
+  return C;
+}
+
+namespace {
+
+/// write_image* (and read_image* of a read_write image): the texel at
+/// integer coordinates of the image argument; x is the offset in texels,
+/// the others (Coords) must be equal for two accesses to meet.
+void imageAccess(ThreadValues &TV, unsigned Item, const ImageCall &C,
+                 std::vector<MemoryAccess> &Out) {
+  ExprPool &P = TV.pool();
+  ptx::MemoryUse U;
+  U.K = ptx::MemoryUse::Surface;
+  U.Writes = C.Write;
+  U.Reads = !C.Write;
+  MemoryAccess A = start(TV.function(), Item, C.Write ? EventKind::Store : EventKind::Load, U);
+  A.Event.Kind = C.Write ? EventKind::Store : EventKind::Load;
+  A.Event.Text = A.Event.Op = A.Event.Brief =
+      C.Write ? "write_image (texel)" : "read_image (texel)";
+  A.Space = AddrSpace::Global;
+  A.Bytes = 1; // a texel: both accesses touch one image of one format
+  const Symbol *S = P.asSymbol(TV.callArgument(Item, 0));
+  if (S && S->K == SymKind::Param) {
+    A.Object.K = ObjectKind::Param;
+    A.Object.Name = paramKey(*S);
+    A.Object.Space = AddrSpace::Global;
+  }
+  std::vector<ExprId> Lanes;
+  for (unsigned L = 0; L < C.Lanes; ++L)
+    Lanes.push_back(TV.callArgumentLane(Item, C.CoordArg, C.Lanes == 1 ? 0 : L));
+  auto Loaded = [&](ExprId E) {
+    return P.mentions(E, [](const Symbol &Y) {
+      return Y.K == SymKind::Opaque && !Y.Uniform;
+    });
+  };
+  if (A.Object.K == ObjectKind::Unknown)
+    A.Why = "the image is not a kernel parameter";
+  else if (!C.IntCoords)
+    A.Why = "an image read through a sampler at float coordinates: which "
+            "texels it touches is the sampler's";
+  else if (std::find(Lanes.begin(), Lanes.end(), NoExpr) != Lanes.end())
+    A.Why = "image coordinates the analysis cannot read";
+  else if (std::any_of(Lanes.begin(), Lanes.end(), Loaded))
+    A.Why = "the image coordinates depend on a loaded value";
+  else {
+    A.Offset = Lanes[0];
+    A.Coords.assign(Lanes.begin() + 1, Lanes.end());
+    A.Affine = true;
+  }
+  Out.push_back(std::move(A));
+}
+
 /// wmma.load/store: the warp's tile, Lines lines of LineElems elements,
 /// Stride elements apart; each lane may touch any line (the fragment
 /// layout is the implementation's), so the line is the thread's choice.
@@ -574,6 +665,13 @@ std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV) {
     const Instruction &I = F.inst(Item);
     if (std::optional<WorkGroupCopyCall> C = workGroupCopyCall(calleeOf(I))) {
       workGroupCopyAccesses(TV, Ptrs, Item, *C, Out);
+      continue;
+    }
+    // A read-only image is not written while the kernel runs: its reads
+    // touch nothing another work-item writes.
+    if (std::optional<ImageCall> C = imageCall(calleeOf(I))) {
+      if (C->Write || C->Image == ImageCall::ReadWrite)
+        imageAccess(TV, Item, *C, Out);
       continue;
     }
     ptx::MemoryUse U = ptx::memoryUse(I);

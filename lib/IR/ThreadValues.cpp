@@ -736,6 +736,26 @@ ExprId ThreadValues::callArgument(unsigned Item, unsigned K) {
   return paramStore(Item, A.Name, 0);
 }
 
+ExprId ThreadValues::callArgumentLane(unsigned Item, unsigned K,
+                                      unsigned Lane) {
+  const Instruction &I = F->inst(Item);
+  const Operand *Args = callLists(I).second;
+  if (I.Op != Opcode::Call || !Args || K >= Args->Elems.size())
+    return NoExpr;
+  const Operand &A = Args->Elems[K];
+  if (A.K != Operand::Reg || A.Name.empty() || A.Name[0] == '%')
+    return Lane == 0 ? callArgument(Item, K) : NoExpr;
+  unsigned St = F->paramStoreBefore(Item, A.Name, 0);
+  if (St == NoNode || F->inst(St).G || F->inst(St).Ops.size() != 2)
+    return NoExpr;
+  const Operand &V = F->inst(St).Ops[1];
+  if (V.K != Operand::Vector)
+    return Lane == 0 ? value(St, V) : NoExpr;
+  if (Lane >= V.Elems.size() || V.Elems[Lane].K == Operand::Symbol)
+    return NoExpr;
+  return value(St, V.Elems[Lane]);
+}
+
 ExprId ThreadValues::callResult(unsigned Item) {
   const Instruction &I = F->inst(Item);
   const Operand *Ret = callLists(I).first;

@@ -232,10 +232,20 @@ void Checker::collectAccesses() {
       Touches = false; // printf's buffer is not the program's memory
     } else if (Fn && !Fn->HasBody &&
                (ir::workGroupCopyCall(Callee) || ir::isWaitGroupEvents(Callee) ||
-                ir::isOpenCLPrefetch(Callee))) {
-      // OpenCL C's work-group copies are accesses of their own
-      // (memoryAccesses); the wait and the prefetch touch no memory.
+                ir::isOpenCLPrefetch(Callee) || ir::imageCall(Callee) ||
+                (O.OpenCLBuiltins &&
+                 Callee == "__translate_sampler_initializer"))) {
+      // OpenCL C's work-group copies and image accesses are accesses of
+      // their own (memoryAccesses); the wait, the prefetch, a read-only
+      // image's reads and a sampler's constant touch no memory.
       Touches = false;
+      if (std::optional<ir::ImageCall> Im = ir::imageCall(Callee);
+          Im && Im->Image == ir::ImageCall::ReadOnly && !Im->Write &&
+          ReadOnlyImages.insert(Callee).second && ReadOnlyImages.size() == 1)
+        R.Assumptions.push_back(
+            "a read_only image is not written while the kernel runs (OpenCL "
+            "C forbids writing it, or passing it as a write_only argument "
+            "too)");
     } else if (Fn && !Fn->HasBody && O.OpenCLBuiltins &&
                pureOpenCLBuiltin(Callee)) {
       Touches = false;
@@ -353,7 +363,12 @@ bool pureOpenCLBuiltin(const std::string &Mangled) {
       "isnormal", "isordered", "isunordered", "signbit", "any", "all",
       "bitselect", "select",
       // vector
-      "shuffle", "shuffle2"};
+      "shuffle", "shuffle2",
+      // image queries
+      "get_image_width", "get_image_height", "get_image_depth",
+      "get_image_dim", "get_image_array_size", "get_image_channel_data_type",
+      "get_image_channel_order", "get_image_num_samples",
+      "get_image_num_mip_levels"};
   if (Mangled.rfind("_Z", 0) != 0)
     return false;
   size_t At = 2, Len = 0;

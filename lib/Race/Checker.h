@@ -617,6 +617,8 @@ private:
   /// Body index of a load -> its index in Items.
   std::map<unsigned, unsigned> LoadAt;
   std::string CallNote;
+  /// The read-only image reads seen (for the assumption, once).
+  std::set<std::string> ReadOnlyImages;
   /// The kernel's asynchronous copies and what completes them.
   std::vector<ir::AsyncCopy> Asyncs;
   /// The kernel runs in clusters (a cluster shape, mapa, .shared::cluster,

@@ -25,6 +25,7 @@
 #include "incant/IR/Summary.h"
 #include "incant/IR/SymExpr.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,19 @@ struct MemoryAccess {
 /// on one location (it wraps from b to 0: how often it runs there is the
 /// race check's to bound).
 bool ticketAtomic(const ptx::Instruction &I);
+
+/// A call to one of OpenCL C's image functions (read_imagef, write_imagei,
+/// ...), read from its mangled name.
+struct ImageCall {
+  bool Write = false;
+  /// The image argument's access qualifier.
+  enum Qualifier : uint8_t { ReadOnly, WriteOnly, ReadWrite } Image = ReadOnly;
+  /// The coordinates that name a texel: x, then y, z or the array layer.
+  unsigned Lanes = 0;
+  bool IntCoords = true; ///< integer coordinates (not a sampler's floats)
+  unsigned CoordArg = 1; ///< the coordinates' argument (after a sampler: 2)
+};
+std::optional<ImageCall> imageCall(const std::string &Callee);
 
 /// The memory accesses of \p TV's function in body order.
 std::vector<MemoryAccess> memoryAccesses(ThreadValues &TV);

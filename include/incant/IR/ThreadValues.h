@@ -80,6 +80,9 @@ public:
   /// The value call instruction \p Item passes as its argument \p K
   /// (what its call sequence stored into that parameter), or NoExpr.
   ExprId callArgument(unsigned Item, unsigned K);
+  /// Lane \p Lane of a vector argument (`st.param.v2.b32 [param1+0],
+  /// {%r1, %r2}`; lane 0 of a scalar one), or NoExpr.
+  ExprId callArgumentLane(unsigned Item, unsigned K, unsigned Lane);
   /// The value call instruction \p Item returns, as the ld.param after it
   /// reads it, or NoExpr when nothing reads it.
   ExprId callResult(unsigned Item);
