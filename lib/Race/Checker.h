@@ -553,6 +553,15 @@ private:
   /// Whether every write of ticket \p Ticket's memory (an Items index) is
   /// a ticket atomic moving the value the same way, or is that one
   /// atom.inc and incWindow holds.
+  /// Whether plain write \p Write of ticket memory \p Obj resets a
+  /// block's counter before all its ticket atomics (shared memory, none in
+  /// a loop, a barrier between).
+  bool resetBefore(unsigned Write, const ir::MemoryObject &Obj);
+  /// The values [first, second) ticket atomic Items[\p Ticket] hands out
+  /// when its counter is reset that way, or none.
+  std::optional<std::pair<int64_t, int64_t>> ticketRange(unsigned Ticket);
+  /// Whether thread (0,0,0) of every block reaches \p Item.
+  bool threadZeroRuns(unsigned Item);
   bool monotoneTickets(unsigned Ticket);
   /// atom.inc (Items index) returns ((old >= b) ? 0 : old + 1)'s old:
   /// any b + 1 of its results in a row differ. Whether it runs at most b + 1

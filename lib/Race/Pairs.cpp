@@ -350,6 +350,81 @@ bool Checker::ticket(unsigned Item) const {
   return F.isInstruction(Item) && ir::ticketAtomic(F.inst(Item));
 }
 
+bool Checker::resetBefore(unsigned Write, const ir::MemoryObject &Obj) {
+  // A reset of a block's counter (`if (tid == 0) count = 0;` then a
+  // barrier) before every ticket atomic, none of them in a loop: the
+  // tickets count on from it.
+  if (Obj.Space != AddrSpace::Shared || F.loops().depth(F.blockOf(Write)) != 0)
+    return false;
+  for (const Item &T : Items)
+    if (T.A.Writes && T.A.Object == Obj && ticket(T.A.Item) &&
+        (F.loops().depth(F.blockOf(T.A.Item)) != 0 ||
+         Cta->mayShareInterval(Write, T.A.Item) || !reaches(Write, T.A.Item) ||
+         reaches(T.A.Item, Write)))
+      return false;
+  return true;
+}
+
+bool Checker::threadZeroRuns(unsigned Item) {
+  // No launch and no block in which thread (0,0,0) misses the item.
+  ExprId Pc = TV.execCond(Item);
+  Builder Build = [&](Encoder &Enc) {
+    Frame FA{0, NoNode};
+    std::vector<Expr> Q = {!Enc.encode(FA, Pc)};
+    for (unsigned D = 0; D < 3; ++D) {
+      Expr T = Enc.tid(0, D);
+      Q.push_back(T.eq(T.isBV() ? Expr::mkBV(0, T.bits()) : Expr::mkInt(0)));
+    }
+    return Q;
+  };
+  return solve(Build).Res.isUnsat();
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+Checker::ticketRange(unsigned Ticket) {
+  // A block's counter reset to c (resetBefore), then K ticket atomics of
+  // one step s, none in a loop: each thread runs each at most once, so
+  // the tickets are c, c + s, ... below c + s * K * threads per block.
+  const ir::MemoryObject &Obj = Items[Ticket].A.Object;
+  std::optional<int64_t> Reset, Step;
+  int64_t Atomics = 0;
+  bool Runs = false;
+  for (const Item &W : Items) {
+    if (!W.A.Writes || !(W.A.Object == Obj))
+      continue;
+    if (W.Call || W.A.Bytes != 4)
+      return std::nullopt;
+    const ptx::Instruction &In = F.inst(W.A.Item);
+    if (ticket(W.A.Item)) {
+      if (In.Atom != ptx::AtomOp::Add || In.Ops.back().K != ptx::Operand::Imm ||
+          In.Ops.back().Value <= 0 || (Step && *Step != In.Ops.back().Value))
+        return std::nullopt;
+      Step = In.Ops.back().Value;
+      ++Atomics;
+      continue;
+    }
+    std::optional<int64_t> C =
+        In.Op == ptx::Opcode::St && In.Ops.size() == 2
+            ? Pool.asConst(TV.operand(W.A.Item, 1))
+            : std::nullopt;
+    if (!C || (Reset && *Reset != *C) || !resetBefore(W.A.Item, Obj))
+      return std::nullopt;
+    Reset = C;
+    Runs = Runs || threadZeroRuns(W.A.Item);
+  }
+  if (!Runs)
+    return std::nullopt; // maybe no thread of a block resets it
+  int64_t Threads = 1;
+  for (unsigned D = 0; D < 3; ++D)
+    Threads *= O.Launch.Block[D].value_or(1);
+  if (!O.Launch.Block[0] || !O.Launch.Block[1] || !O.Launch.Block[2])
+    Threads = O.Launch.MaxThreads;
+  if (!Reset || !Step || *Reset < 0 || Threads <= 0 ||
+      *Reset + *Step * Atomics * Threads >= (int64_t(1) << 31))
+    return std::nullopt;
+  return std::make_pair(*Reset, *Reset + *Step * Atomics * Threads);
+}
+
 bool Checker::monotoneTickets(unsigned Ticket) {
   // Every write of the ticket's memory is a ticket atomic that moves the
   // value the same way (adds of positive constants, or all negative):
@@ -364,6 +439,8 @@ bool Checker::monotoneTickets(unsigned Ticket) {
     if (W.Call || W.A.Object.K == ir::ObjectKind::Unknown)
       return false;
     if (!(W.A.Object == Obj))
+      continue;
+    if (!ticket(W.A.Item) && resetBefore(W.A.Item, Obj))
       continue;
     if (!ticket(W.A.Item))
       return false;
@@ -762,6 +839,19 @@ Expr Checker::consistency(Encoder &Enc, const std::vector<ExprId> &EA,
           All.push_back({T, M});
     }
   }
+  // Tickets of a reset block counter lie in its range.
+  for (const auto &[T, L] : All)
+    if (ticket(Items[L.second].A.Item))
+      if (std::optional<std::pair<int64_t, int64_t>> Rg = ticketRange(L.second)) {
+        Frame Fr{T, NoNode};
+        Expr V = Enc.symbolVar(Fr, L.first);
+        if (V.isBV() && V.bits() == 32)
+          Out.push_back(V.uge(Expr::mkBV(static_cast<uint64_t>(Rg->first), 32)) &&
+                        V.ult(Expr::mkBV(static_cast<uint64_t>(Rg->second), 32)));
+        else if (V.isInt())
+          Out.push_back(V.ge(Expr::mkInt(Rg->first)) &&
+                        V.lt(Expr::mkInt(Rg->second)));
+      }
   for (size_t P = 0; P < All.size(); ++P)
     for (size_t Q = P + 1; Q < All.size(); ++Q) {
       auto [TP, LP] = All[P];
