@@ -416,11 +416,19 @@ KernelReport Checker::run() {
                       "single header are not analysed as loops");
 
   size_t Done = 0, Total = Items.size() * (Items.size() + 1) / 2;
-  for (unsigned I = 0; I < Items.size(); ++I)
-    for (unsigned J = I; J < Items.size(); ++J) {
+  unsigned Unknowns = 0;
+  for (unsigned I = 0; I < Items.size() && !R.Partial; ++I)
+    for (unsigned J = I; J < Items.size() && !R.Partial; ++J) {
       if (O.Progress)
         O.Progress(R.Name, Done++, Total);
+      size_t Before = R.Pairs.size();
       checkPair(I, J);
+      if (!O.StopBeyondUnknown || R.Pairs.size() == Before)
+        continue;
+      const PairResult &P = R.Pairs.back();
+      Unknowns += P.V == Verdict::Unknown;
+      R.Partial = Unknowns > *O.StopBeyondUnknown ||
+                  (P.V == Verdict::Race && !benignCandidate(P));
     }
   if (!O.Launch.Unsatisfiable.empty())
     for (PairResult &P : R.Pairs)

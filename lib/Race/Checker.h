@@ -227,6 +227,10 @@ private:
   /// The races of two plain stores that no relation lets store different
   /// values or different bytes (checkPair in BenignMode) become safe as
   /// benign races (Options::NoBenign turns it off).
+  /// Whether race \p P is one the benign-race tolerance asks again: two
+  /// plain stores of equal size whose values are computed without reading
+  /// memory.
+  bool benignCandidate(const PairResult &P) const;
   void benignPairs();
 
   //===-- Named barriers (NamedBarriers.cpp) -------------------------------===//

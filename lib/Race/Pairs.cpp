@@ -1163,15 +1163,7 @@ template <typename Outcomes> bool allSafe(const Outcomes &Outs) {
 }
 } // namespace
 
-void Checker::benignPairs() {
-  // Not where a safe verdict is vacuous or a call's barrier is not
-  // followed (run() turns those safe pairs unknown before this).
-  if (O.NoBenign || !O.Launch.Unsatisfiable.empty() || !CallNote.empty())
-    return;
-  // Asked after every other question, of a solver of their own: what they
-  // leave in a solver (definitions, lemmas, terms) would change how it
-  // answers the questions after them.
-  std::unique_ptr<Solving> Benign;
+bool Checker::benignCandidate(const PairResult &P) const {
   // Only values computed without reading memory (constants, ids, sizes,
   // parameters): two loads of one address agree only while nothing writes
   // it between them, and this tolerance does not lean on that. Stores of
@@ -1181,13 +1173,25 @@ void Checker::benignPairs() {
       return S.K == ir::SymKind::Opaque && !S.Uniform;
     });
   };
+  const ir::MemoryAccess &X = Items[P.First].A, &Y = Items[P.Second].A;
+  return !O.NoBenign && !Items[P.First].Call && !Items[P.Second].Call &&
+         X.Value != NoExpr && Y.Value != NoExpr && X.Bytes == Y.Bytes &&
+         X.Bytes != 0 && !ReadsMemory(X.Value) && !ReadsMemory(Y.Value);
+}
+
+void Checker::benignPairs() {
+  // Not where a safe verdict is vacuous or a call's barrier is not
+  // followed (run() turns those safe pairs unknown before this).
+  if (O.NoBenign || !O.Launch.Unsatisfiable.empty() || !CallNote.empty())
+    return;
+  // Asked after every other question, of a solver of their own: what they
+  // leave in a solver (definitions, lemmas, terms) would change how it
+  // answers the questions after them.
+  std::unique_ptr<Solving> Benign;
   size_t Count = R.Pairs.size();
   for (size_t K = 0; K < Count; ++K) {
     const PairResult &P = R.Pairs[K];
-    const ir::MemoryAccess &X = Items[P.First].A, &Y = Items[P.Second].A;
-    if (P.V != Verdict::Race || Items[P.First].Call || Items[P.Second].Call ||
-        X.Value == NoExpr || Y.Value == NoExpr || X.Bytes != Y.Bytes ||
-        X.Bytes == 0 || ReadsMemory(X.Value) || ReadsMemory(Y.Value))
+    if (P.V != Verdict::Race || !benignCandidate(P))
       continue;
     if (!Benign)
       Benign = std::make_unique<Solving>(TV, O.Launch, O.TimeoutMs);

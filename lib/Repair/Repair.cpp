@@ -67,10 +67,11 @@ public:
 private:
   /// The race report with \p Extra assumed and \p Removed taken out;
   /// with \p Witnesses, each race's witness (its loop iterations say on
-  /// which path a barrier separates the pair).
+  /// which path a barrier separates the pair); with \p VerifyOnly, a
+  /// report good only for verified() (it may stop at the first failure).
   race::KernelReport check(const std::set<Var> &Extra,
                            const std::set<unsigned> &Removed,
-                           bool Witnesses = false);
+                           bool Witnesses = false, bool VerifyOnly = false);
   bool inKernel(unsigned Item) const;
   /// Whether \p Item is the barrier of a call the kernel makes to a
   /// function that does nothing else (OpenCL's barrier(), inlined): the
@@ -153,9 +154,13 @@ private:
 
 race::KernelReport Repairer::check(const std::set<Var> &Extra,
                                    const std::set<unsigned> &Removed,
-                                   bool Witnesses) {
+                                   bool Witnesses, bool VerifyOnly) {
   race::Options RO = O.Race;
   RO.Witnesses = Witnesses;
+  // Only whether it verifies: the first race, or one undecided pair more
+  // than before, answers no.
+  if (VerifyOnly)
+    RO.StopBeyondUnknown = BaseUnknown;
   // The race check stops where the repair's time does (its pairs left
   // unknown, which no repair verifies).
   if (double Left = secondsLeft(); Left < std::numeric_limits<double>::infinity())
@@ -412,7 +417,7 @@ void Repairer::removeUnneeded(KernelRepair &K, std::set<Var> &Chosen,
         R.insert(*T.GridStart);
       }
     }
-    race::KernelReport Rep = check(C, R);
+    race::KernelReport Rep = check(C, R, false, true);
     if (!verified(Rep))
       continue;
     Chosen = std::move(C);

@@ -297,3 +297,25 @@ TEST(Race, JsonCarriesPositionsAndVerdicts) {
 }
 
 } // namespace
+
+TEST(Race, VerificationStopsAtTheFirstFailure) {
+  // A yes-or-no check (repair's "may this barrier go?") stops at the
+  // first race; a kernel that verifies is checked whole, as without it.
+  KernelReport Base = check("_Z6reducePfPKf");
+  Options O;
+  O.StopBeyondUnknown = 0;
+  KernelReport Whole = check("_Z6reducePfPKf", O);
+  EXPECT_FALSE(Whole.Partial);
+  EXPECT_EQ(Whole.Pairs.size(), Base.Pairs.size());
+  EXPECT_EQ(Whole.Safe, Base.Safe);
+  for (const BarrierResult &B : Base.Barriers)
+    if (B.PtxLine > Base.Barriers.front().PtxLine)
+      O.Removed.insert(B.Item);
+  KernelReport Stopped = check("_Z6reducePfPKf", O);
+  EXPECT_TRUE(Stopped.Partial);
+  EXPECT_EQ(Stopped.Races, 1u);
+  O.StopBeyondUnknown.reset();
+  KernelReport Full = check("_Z6reducePfPKf", O);
+  EXPECT_FALSE(Full.Partial);
+  EXPECT_GE(Full.Pairs.size(), Stopped.Pairs.size());
+}

@@ -111,6 +111,11 @@ struct Options {
   /// has passed, every query left is unknown ("the kernel's time limit ran
   /// out"): pairs and barriers not yet decided are unknown, never safe.
   double KernelSeconds = 0;
+  /// For a yes-or-no verification (repair's: may this barrier go?): stop
+  /// checking pairs at the first race the benign-race tolerance cannot take
+  /// back, or once more pairs than this are unknown; the report is then
+  /// partial (KernelReport::Partial) and only says "not verified".
+  std::optional<unsigned> StopBeyondUnknown;
   /// Barriers assumed before these instructions, and existing barriers
   /// (body indices) assumed absent.
   std::vector<AssumedBarrier> Extra;
@@ -298,6 +303,8 @@ struct KernelReport {
   /// code was not read (the command line's values or any launch).
   std::string Launch;
   unsigned Races = 0, Safe = 0, Unknown = 0; ///< Pair counts.
+  /// Options::StopBeyondUnknown stopped the check before every pair.
+  bool Partial = false;
   unsigned Divergent = 0;                    ///< Barrier verdicts Race.
   unsigned UnknownBarriers = 0;
   /// Indices into Accesses of those not proved safe.
