@@ -77,6 +77,15 @@ void __gpuverify_writes_to(const void *p);
 #define __reads_from(p) __gpuverify_reads_from(p)
 #define __writes_to(p) __gpuverify_writes_to(p)
 #endif
+#ifdef __CUDACC__
+/* The warp shuffles without _sync of the CUDA the samples were written
+ * for (removed for sm_70 and later): the _sync forms on the threads
+ * active at the call, as they behaved. */
+#define __shfl(...) __shfl_sync(__activemask(), __VA_ARGS__)
+#define __shfl_up(...) __shfl_up_sync(__activemask(), __VA_ARGS__)
+#define __shfl_down(...) __shfl_down_sync(__activemask(), __VA_ARGS__)
+#define __shfl_xor(...) __shfl_xor_sync(__activemask(), __VA_ARGS__)
+#endif
 #ifdef _COOPERATIVE_GROUPS_H_
 /* GPUVerify's cooperative groups of 2019: synchronize(g) is g.sync(). */
 namespace cooperative_groups {
