@@ -66,9 +66,10 @@ splitMangled(const std::string &Name) {
   if (Name.rfind("_Z", 0) != 0)
     return std::nullopt;
   size_t At = 2, Len = 0;
-  while (At < Name.size() && std::isdigit(static_cast<unsigned char>(Name[At])))
+  while (At < Name.size() && Len <= Name.size() &&
+         std::isdigit(static_cast<unsigned char>(Name[At])))
     Len = Len * 10 + static_cast<size_t>(Name[At++] - '0');
-  if (!Len || At + Len > Name.size())
+  if (!Len || Len > Name.size() - At)
     return std::nullopt;
   return std::make_pair(Name.substr(At, Len), Name.substr(At + Len));
 }

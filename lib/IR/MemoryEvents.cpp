@@ -485,8 +485,11 @@ std::optional<ImageCall> imageCall(const std::string &Callee) {
   if (Callee.rfind("_Z", 0) != 0)
     return std::nullopt;
   size_t At = 2, Len = 0;
-  while (At < Callee.size() && std::isdigit(static_cast<unsigned char>(Callee[At])))
+  while (At < Callee.size() && Len <= Callee.size() &&
+         std::isdigit(static_cast<unsigned char>(Callee[At])))
     Len = Len * 10 + static_cast<size_t>(Callee[At++] - '0');
+  if (Len == 0 || Len > Callee.size() - At)
+    return std::nullopt;
   std::string Name = Callee.substr(At, Len), Rest = Callee.substr(At + Len);
   ImageCall C;
   if (Name.rfind("write_image", 0) == 0)
@@ -494,8 +497,11 @@ std::optional<ImageCall> imageCall(const std::string &Callee) {
   else if (Name.rfind("read_image", 0) != 0)
     return std::nullopt;
   size_t K = 0, TLen = 0;
-  while (K < Rest.size() && std::isdigit(static_cast<unsigned char>(Rest[K])))
+  while (K < Rest.size() && TLen <= Rest.size() &&
+         std::isdigit(static_cast<unsigned char>(Rest[K])))
     TLen = TLen * 10 + static_cast<size_t>(Rest[K++] - '0');
+  if (TLen > Rest.size() - K)
+    return std::nullopt;
   std::string Type = Rest.substr(K, TLen);
   if (Type.rfind("ocl_image", 0) != 0 || Type.size() < 12)
     return std::nullopt;

@@ -521,3 +521,20 @@ TEST(IRMemoryEvents, OpenCLWorkGroupCopyIsAnElementOfTheThreadsChoice) {
   EXPECT_EQ(K.TV->callArgument(K.Accesses[0].Item, 2), K.Pool.constant(64));
   EXPECT_NE(K.TV->callResult(K.Accesses[0].Item), NoExpr);
 }
+
+TEST(IRAsyncCopies, MangledNamesOutOfBoundsAreNotCalls) {
+  // Names a hostile module may call: lengths past the end, digits that
+  // overflow, truncated types.
+  for (const char *N :
+       {"_Z", "_Z0", "_Z99read_imagef", "_Z11read_imagef99ocl_image2d_ro",
+        "_Z11read_imagef14ocl_image2d", "_Z99999999999999999999999999abc",
+        "_Z21async_work_group_copyPU3AS", "_Z21async_work_group_copyPU3AS3Dv",
+        "_Z21async_work_group_copyPU3AS3Dv4", "_Z12write_imagei1"}) {
+    EXPECT_FALSE(imageCall(N).has_value() && imageCall(N)->Lanes == 0) << N;
+    (void)workGroupCopyCall(N);
+    (void)isWaitGroupEvents(N);
+    (void)isOpenCLPrefetch(N);
+  }
+  EXPECT_FALSE(imageCall("_Z99read_imagef"));
+  EXPECT_FALSE(workGroupCopyCall("_Z99999999999999999999999999abc"));
+}
