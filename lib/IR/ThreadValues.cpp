@@ -293,6 +293,30 @@ ExprId ThreadValues::regAtEntry(unsigned Reg, unsigned Block) {
   return V;
 }
 
+std::optional<ExprId> ThreadValues::geometric(ExprId Sym, ExprId Start,
+                                              ExprId Update, unsigned Loop) {
+  // Each iteration shifts it by a constant (`s *= 2`, `s <<= 1`,
+  // `d >>= 1`): iteration k holds start << c*k (start >> c*k).
+  AffineForm A = P->affine(Update);
+  if (A.Const == 0 && A.Terms.size() == 1 &&
+      A.Terms.begin()->first == std::vector<ExprId>{Sym}) {
+    int64_t Coeff = A.Terms.begin()->second;
+    if (Coeff <= 1 || (Coeff & (Coeff - 1)) != 0)
+      return std::nullopt;
+    int64_t C = 0;
+    while ((int64_t(1) << C) != Coeff)
+      ++C;
+    return P->shl(Start, P->mul(iter(Loop), P->constant(C)));
+  }
+  const ExprNode N = P->node(Update);
+  if (N.O != Op::Shr || N.Ops[0] != Sym)
+    return std::nullopt;
+  std::optional<int64_t> C = P->asConst(N.Ops[1]);
+  if (!C || *C < 1 || *C >= 62)
+    return std::nullopt;
+  return P->shr(Start, P->mul(iter(Loop), P->constant(*C)), N.Signed);
+}
+
 ExprId ThreadValues::headerValue(unsigned Reg, unsigned LoopIdx) {
   const Loop &L = F->loops().loops()[LoopIdx];
   unsigned H = L.Header;
@@ -344,7 +368,9 @@ ExprId ThreadValues::headerValue(unsigned Reg, unsigned LoopIdx) {
   Info.Init = Start;
   Info.Update = Update;
   ExprId Final = Sym;
-  if (Invariant) {
+  std::optional<ExprId> Shifted =
+      S.IsBool ? std::nullopt : geometric(Sym, Start, Update, LoopIdx);
+  if (Invariant || Shifted) {
     // start + iter * step: forget what was computed with the placeholder.
     for (size_t J = Mark; J < Journal.size(); ++J)
       (Journal[J].second ? EntryMemo : DefMemo).erase(Journal[J].first);
@@ -354,8 +380,12 @@ ExprId ThreadValues::headerValue(unsigned Reg, unsigned LoopIdx) {
     for (unsigned K = 0; K < LoopVars.size(); ++K)
       LoopVarBySym[LoopVars[K].Sym] = K;
     PathMemo = std::move(PathMark);
-    Info.Step = Step;
-    Final = P->add(Start, P->mul(iter(LoopIdx), Step));
+    if (Invariant) {
+      Info.Step = Step;
+      Final = P->add(Start, P->mul(iter(LoopIdx), Step));
+    } else {
+      Final = *Shifted;
+    }
     remember(Key, Final, true);
   }
   LoopVarBySym[Sym] = static_cast<unsigned>(LoopVars.size());

@@ -275,6 +275,41 @@ Expr Encoder::encode(Frame Fr, ExprId E) {
   return V;
 }
 
+Expr Encoder::variableShift(Frame Fr, ExprId E, const Expr &X, const Expr &K,
+                            bool Left) {
+  // As the rest of the encoding, on unbounded integers: X * 2^K, or
+  // floor(X / 2^K); from 62 on, as for values below 2^62 in magnitude.
+  Expr Zero = Expr::mkInt(0), Big = Expr::mkInt(int64_t(1) << 62);
+  auto Fixed = FixedShifts.find({Fr, E});
+  if (Fixed != FixedShifts.end() && Fixed->second >= 0 &&
+      (Fixed->second < 62 || !Left)) {
+    Side.push_back(K.eq(Expr::mkInt(Fixed->second)));
+    if (Fixed->second >= 62)
+      return Expr::ite(X.ge(Zero), Zero, Expr::mkInt(-1));
+    Expr Pow = Expr::mkInt(int64_t(1) << Fixed->second);
+    return Left ? X * Pow : X.div(Pow);
+  }
+  ShiftAmounts.emplace(std::make_pair(Fr, E), K);
+  Approx = true;
+  Expr R = fresh(Left ? "shl" : "shr");
+  for (int64_t J = 0; J < 62; ++J) {
+    Expr Pow = Expr::mkInt(int64_t(1) << J);
+    Side.push_back(K.eq(Expr::mkInt(J)).implies(R.eq(Left ? X * Pow : X.div(Pow))));
+  }
+  Expr Far = K.ge(Expr::mkInt(62));
+  if (Left)
+    Side.push_back(Far.implies(
+        (X.gt(Zero).implies(R.ge(Big))) && (X.eq(Zero).implies(R.eq(Zero))) &&
+        (X.lt(Zero).implies(R.le(-Big)))));
+  else
+    Side.push_back(Far.implies(R.eq(Expr::ite(X.ge(Zero), Zero, Expr::mkInt(-1)))));
+  // A negative amount (no geometric variable has one): what was known.
+  Side.push_back(X.ge(Zero).implies(R.ge(Zero)));
+  if (!Left)
+    Side.push_back(X.ge(Zero).implies(R.le(X)));
+  return R;
+}
+
 Expr Encoder::encodeNode(Frame Fr, ExprId E) {
   // A copy, not a reference: encoding an operand may add nodes to the pool
   // (a loop-carried symbol's iteration counter), which moves its storage.
@@ -316,19 +351,13 @@ Expr Encoder::encodeNode(Frame Fr, ExprId E) {
     Expr X = Sub(0), K = Sub(1);
     if (std::optional<int64_t> C = K.asInt(); C && *C >= 0 && *C < 62)
       return X * Expr::mkInt(int64_t(1) << *C);
-    Approx = true;
-    Expr R = fresh("shl");
-    Side.push_back(X.ge(Expr::mkInt(0)).implies(R.ge(Expr::mkInt(0))));
-    return R;
+    return variableShift(Fr, E, X, K, true);
   }
   case Op::Shr: {
     Expr X = Sub(0), K = Sub(1);
     if (std::optional<int64_t> C = K.asInt(); C && *C >= 0 && *C < 62)
       return X.div(Expr::mkInt(int64_t(1) << *C)); // floor: arithmetic shift
-    Approx = true;
-    Expr R = fresh("shr");
-    Side.push_back(X.ge(Expr::mkInt(0)).implies(R.ge(Expr::mkInt(0)) && R.le(X)));
-    return R;
+    return variableShift(Fr, E, X, K, false);
   }
   case Op::And:
   case Op::Or:

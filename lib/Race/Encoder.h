@@ -30,6 +30,7 @@
 #include "incant/Race/Race.h"
 #include "incant/SMT/Solver.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -110,9 +111,25 @@ public:
   /// (loop-carried values other than induction variables, shifts by
   /// variables, bitwise operations with variables).
   bool approximated() const { return Approx; }
+  /// The shifts by amounts only the solver knows that this encoder has
+  /// encoded, by frame and node, with their amounts.
+  const std::map<std::pair<Frame, ir::ExprId>, smt::Expr> &
+  variableShifts() const {
+    return ShiftAmounts;
+  }
+  /// Encode those shifts by the given amounts (each a side fact), which
+  /// makes them products by constants.
+  void fixShifts(std::map<std::pair<Frame, ir::ExprId>, int64_t> Amounts) {
+    FixedShifts = std::move(Amounts);
+  }
 
 private:
   smt::Expr encodeNode(Frame Fr, ir::ExprId E);
+  /// X << K or X >> K (\p Left) for an amount K only the solver knows (a
+  /// geometric loop variable: start << c * iteration), node \p E of frame
+  /// \p Fr: one exact case per amount, or the amount fixShifts() gave.
+  smt::Expr variableShift(Frame Fr, ir::ExprId E, const smt::Expr &X,
+                          const smt::Expr &K, bool Left);
   smt::Expr product(std::vector<smt::Expr> Factors);
   smt::Expr divRem(const smt::Expr &X, const smt::Expr &D, bool Signed,
                    bool WantRem);
@@ -144,6 +161,10 @@ private:
 
   ir::ThreadValues *TV;
   LaunchConfig Launch;
+  /// variableShift()'s amounts by (frame, node), and those fixShifts()
+  /// gave.
+  std::map<std::pair<Frame, ir::ExprId>, smt::Expr> ShiftAmounts;
+  std::map<std::pair<Frame, ir::ExprId>, int64_t> FixedShifts;
   std::map<std::pair<Frame, ir::ExprId>, smt::Expr> Memo;
   std::map<ir::ExprId, std::optional<uint64_t>> Bits;
   /// The 0/1 variables of a value's bits 0..Top (constant 0 outside the

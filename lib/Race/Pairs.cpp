@@ -71,6 +71,23 @@ Checker::Solved Checker::solve(const Builder &Build) {
     }
     return false;
   };
+  // The launch of \p L (geometry and parameters) in the main encoder.
+  auto SameLaunch = [&](LaunchConfig &L) {
+    std::vector<Expr> Same;
+    for (unsigned D = 0; D < 3; ++D) {
+      Same.push_back(Mn.Enc.ntid(D).eq(Expr::mkInt(*L.Block[D])));
+      Same.push_back(Mn.Enc.nctaid(D).eq(Expr::mkInt(*L.Grid[D])));
+    }
+    for (unsigned Y = 0; Y < Pool.symbolCount(); ++Y)
+      if (Pool.symbol(Y).K == ir::SymKind::Param) {
+        const ir::Symbol &Sym = Pool.symbol(Y);
+        std::string Key = Sym.Offset ? Sym.Name + "+" + std::to_string(Sym.Offset)
+                                     : Sym.Name;
+        Same.push_back(Mn.Enc.symbolVar(Frame{0, NoNode}, Y)
+                           .eq(Expr::mkInt(L.Params[Key])));
+      }
+    return Same;
+  };
   if (OutOfTime(Mn)) {
     Out.Res = smt::Result::unknown(
         fmt::format("the kernel's time limit ran out (--kernel-time {})",
@@ -121,24 +138,81 @@ Checker::Solved Checker::solve(const Builder &Build) {
     if (!R2.isUnsat())
       break;
     // Not with this geometry and these parameters: another one.
-    std::vector<Expr> Same;
-    for (unsigned D = 0; D < 3; ++D) {
-      Same.push_back(Mn.Enc.ntid(D).eq(Expr::mkInt(*L.Block[D])));
-      Same.push_back(Mn.Enc.nctaid(D).eq(Expr::mkInt(*L.Grid[D])));
-    }
-    for (unsigned Y = 0; Y < Pool.symbolCount(); ++Y)
-      if (Pool.symbol(Y).K == ir::SymKind::Param) {
-        const ir::Symbol &Sym = Pool.symbol(Y);
-        std::string Key = Sym.Offset ? Sym.Name + "+" + std::to_string(Sym.Offset)
-                                     : Sym.Name;
-        Same.push_back(Mn.Enc.symbolVar(Frame{0, NoNode}, Y)
-                           .eq(Expr::mkInt(L.Params[Key])));
-      }
+    std::vector<Expr> Same = SameLaunch(L);
     Mn.S.add(!Expr::mkAnd(Same));
     if (OutOfTime(Mn)) {
       Out.Res = smt::Result::unknown("the kernel's time limit ran out");
       break;
     }
+    Out.Res = Mn.S.check();
+  }
+  // Shifts by amounts only the solver knows (geometric loop variables):
+  // solve again with the model's amounts and geometry as constants, which
+  // makes the shifted values constants; exclude each combination that has
+  // no witness, until none is left (safe) or one has an exact witness.
+  for (unsigned Try = 0; Try < 64 && Out.Res.isSat() &&
+                         !Mn.Enc.validModel(Out.Res.model());
+       ++Try) {
+    const smt::Model &M = Out.Res.model();
+    LaunchConfig L = launchOf(M, Mn.Enc);
+    // Which shifts this query has: a fresh encoder of it alone.
+    Solving Probe(TV, L, O.TimeoutMs);
+    Build(Probe.Enc);
+    std::map<std::pair<Frame, ir::ExprId>, int64_t> Amounts;
+    std::vector<Expr> Same, Launch = SameLaunch(L);
+    bool Ok = !Probe.Enc.variableShifts().empty();
+    for (const auto &[Key, KP] : Probe.Enc.variableShifts()) {
+      auto InMain = Mn.Enc.variableShifts().find(Key);
+      std::optional<int64_t> V = InMain == Mn.Enc.variableShifts().end()
+                                     ? std::nullopt
+                                     : M.evalInt(InMain->second);
+      Ok = Ok && V && *V < 62;
+      if (!Ok)
+        break;
+      // A negative amount: a frame of an iteration before the first
+      // (whose values do not count), left as it is.
+      if (*V >= 0)
+        Amounts[Key] = *V;
+      Same.push_back(InMain->second.eq(Expr::mkInt(*V)));
+    }
+    if (!Ok || OutOfTime(Mn))
+      break;
+    // First with the launch as it is checked (an answer for every launch:
+    // only the amounts are excluded), then with the model's.
+    bool Excluded = false;
+    for (bool Concrete : {false, true}) {
+      auto Conc = std::make_unique<Solving>(TV, Concrete ? L : O.Launch,
+                                            O.TimeoutMs);
+      Conc->Enc.fixShifts(Amounts);
+      std::vector<Expr> Q2 = Build(Conc->Enc);
+      if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }) ||
+          OutOfTime(*Conc))
+        break;
+      flush(*Conc);
+      for (const Expr &E : Q2)
+        Conc->S.add(E);
+      smt::Result R2 = Conc->S.check();
+      if (R2.isSat() && Conc->Enc.validModel(R2.model())) {
+        Out.Res = R2;
+        Out.By = Conc.get();
+        Out.Own = std::move(Conc);
+        Mn.S.pop();
+        return Out;
+      }
+      if (R2.isUnsat()) {
+        if (Concrete)
+          Same.insert(Same.end(), Launch.begin(), Launch.end());
+        Excluded = true;
+        break;
+      }
+      if (!R2.isSat())
+        break; // gave up
+    }
+    if (!Excluded)
+      break;
+    Mn.S.add(!Expr::mkAnd(Same));
+    if (OutOfTime(Mn))
+      break;
     Out.Res = Mn.S.check();
   }
   if (Out.Res.isSat() && !Mn.Enc.validModel(Out.Res.model()))

@@ -138,10 +138,11 @@ TEST(IRThreadValues, GridStrideInduction) {
 TEST(IRThreadValues, LoopCarriedValueAndGuards) {
   Kernel K("_Z6reducePfPKf");
   const MemoryAccess &Rd = K.access("ld.shared.f32 %f3");
-  // s[t + k]: k halves each iteration, not an induction variable.
-  EXPECT_EQ(K.str(Rd.Offset), "(4*tid.x + 4*%r13@loop0)");
+  // s[t + k]: k halves each iteration, not an induction variable but a
+  // geometric one: iteration i holds (ntid.x >> 1) >> i.
+  EXPECT_EQ(K.str(Rd.Offset), "(4*tid.x + 4*((ntid.x >> 1) >> iter0))");
   EXPECT_EQ(K.str(K.TV->execCond(Rd.Item)),
-            "((tid.x < %r13@loop0) && ((ntid.x >> 1) != 0))");
+            "((tid.x < ((ntid.x >> 1) >> iter0)) && ((ntid.x >> 1) != 0))");
   ASSERT_FALSE(K.TV->loopVars().empty());
   const LoopVarInfo &V = K.TV->loopVars().back();
   EXPECT_EQ(V.Step, NoExpr);

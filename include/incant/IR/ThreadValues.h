@@ -32,6 +32,7 @@
 #include "incant/IR/SymExpr.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -47,7 +48,9 @@ struct LoopVarInfo {
   ExprId Init = NoExpr;   ///< Its value on entry (iteration 0).
   ExprId Update = NoExpr; ///< Its value at the back edge, in terms of Sym.
   /// For an induction variable, Update - Sym, invariant in the loop (the
-  /// register's value is then Init + iter * Step and Sym is not used).
+  /// register's value is then Init + iter * Step and Sym is not used; a
+  /// geometric one, Sym shifted by a constant, is Init shifted by iter
+  /// times it, with no Step).
   ExprId Step = NoExpr;
 };
 
@@ -173,6 +176,10 @@ private:
   ExprId merge(unsigned Block, const std::vector<unsigned> &Preds,
                const std::vector<ExprId> &Vals);
   ExprId headerValue(unsigned Reg, unsigned Loop);
+  /// A loop-carried value whose back-edge value \p Update is \p Sym
+  /// shifted by a constant: its value in iteration iter(Loop).
+  std::optional<ExprId> geometric(ExprId Sym, ExprId Start, ExprId Update,
+                                  unsigned Loop);
   /// The value stored by the latest st.param to \p Var + \p Offset before
   /// \p Item, or NoExpr.
   ExprId paramStore(unsigned Item, const std::string &Var, int64_t Offset);
