@@ -88,6 +88,23 @@ Checker::Solved Checker::solve(const Builder &Build) {
       }
     return Same;
   };
+  // The query asked of a solver of its own for launch \p L, with shift
+  // amounts \p Fixed as constants; none where it could not be built or
+  // the time is out.
+  auto Concrete = [&](const LaunchConfig &L,
+                      const std::map<std::pair<Frame, ir::ExprId>, int64_t> &Fixed)
+      -> std::unique_ptr<Solving> {
+    auto Conc = std::make_unique<Solving>(TV, L, O.TimeoutMs);
+    Conc->Enc.fixShifts(Fixed);
+    std::vector<Expr> Q2 = Build(Conc->Enc);
+    if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }) ||
+        OutOfTime(*Conc))
+      return nullptr;
+    flush(*Conc);
+    for (const Expr &E : Q2)
+      Conc->S.add(E);
+    return Conc;
+  };
   if (OutOfTime(Mn)) {
     Out.Res = smt::Result::unknown(
         fmt::format("the kernel's time limit ran out (--kernel-time {})",
@@ -116,14 +133,9 @@ Checker::Solved Checker::solve(const Builder &Build) {
                          !Mn.Enc.validModel(Out.Res.model());
        ++Try) {
     LaunchConfig L = launchOf(Out.Res.model(), Mn.Enc);
-    auto Conc = std::make_unique<Solving>(TV, L, O.TimeoutMs);
-    std::vector<Expr> Q2 = Build(Conc->Enc);
-    if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }) ||
-        OutOfTime(*Conc))
+    std::unique_ptr<Solving> Conc = Concrete(L, {});
+    if (!Conc)
       break;
-    flush(*Conc);
-    for (const Expr &E : Q2)
-      Conc->S.add(E);
     smt::Result R2 = Conc->S.check();
     if (R2.isSat() && Conc->Enc.validModel(R2.model())) {
       Out.Res = R2;
@@ -180,17 +192,10 @@ Checker::Solved Checker::solve(const Builder &Build) {
     // First with the launch as it is checked (an answer for every launch:
     // only the amounts are excluded), then with the model's.
     bool Excluded = false;
-    for (bool Concrete : {false, true}) {
-      auto Conc = std::make_unique<Solving>(TV, Concrete ? L : O.Launch,
-                                            O.TimeoutMs);
-      Conc->Enc.fixShifts(Amounts);
-      std::vector<Expr> Q2 = Build(Conc->Enc);
-      if (!std::all_of(Q2.begin(), Q2.end(), [](const Expr &E) { return E.isValid(); }) ||
-          OutOfTime(*Conc))
+    for (bool ModelLaunch : {false, true}) {
+      std::unique_ptr<Solving> Conc = Concrete(ModelLaunch ? L : O.Launch, Amounts);
+      if (!Conc)
         break;
-      flush(*Conc);
-      for (const Expr &E : Q2)
-        Conc->S.add(E);
       smt::Result R2 = Conc->S.check();
       if (R2.isSat() && Conc->Enc.validModel(R2.model())) {
         Out.Res = R2;
@@ -200,7 +205,7 @@ Checker::Solved Checker::solve(const Builder &Build) {
         return Out;
       }
       if (R2.isUnsat()) {
-        if (Concrete)
+        if (ModelLaunch)
           Same.insert(Same.end(), Launch.begin(), Launch.end());
         Excluded = true;
         break;
